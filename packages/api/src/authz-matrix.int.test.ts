@@ -1,0 +1,157 @@
+import { TRPCError } from '@trpc/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
+import { roleAtLeast, ROLES, type Role } from '@looplane/shared';
+import { appRouter } from './root';
+import type { Meta } from './trpc';
+import { callerAs, createTeamFixture, createUser, issueToken, type TeamFixture } from './testing/fixtures';
+
+/**
+ * The authorization matrix: every procedure of the router × every kind of caller. A procedure
+ * without an entry here fails the first test, so nothing ships unchecked.
+ */
+type Who =
+  | { kind: 'signedOut' }
+  | { kind: 'outsider' }
+  | { kind: 'member'; role: Role }
+  | { kind: 'token'; role: Role };
+
+interface Entry {
+  /** Minimum access, stated independently of the router's own metadata. */
+  access: 'public' | 'authed' | Role;
+  /** Team-less procedures that API tokens may not use. */
+  tokensDenied?: boolean;
+  input: (fx: TeamFixture, caller: { userId: string } | null) => Promise<unknown> | unknown;
+}
+
+let n = 0;
+const matrix: Record<string, Entry> = {
+  me: { access: 'authed', input: () => undefined },
+  'teams.list': { access: 'authed', input: () => undefined },
+  'teams.create': {
+    access: 'authed',
+    tokensDenied: true,
+    input: () => ({ name: 'New team', slug: `matrix-${Date.now()}-${n++}` }),
+  },
+  'teams.members': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
+  'teams.addMember': {
+    access: 'admin',
+    input: (fx) => ({ teamId: fx.teamId, email: `added-${Date.now()}-${n++}@example.test`, role: 'viewer', password: 'long enough pw' }),
+  },
+  'teams.removeMember': {
+    access: 'admin',
+    input: async (fx) => {
+      const user = await createUser(db.db, 'removable');
+      await db.db.membership.create({ data: { teamId: fx.teamId, userId: user.id, role: 'viewer' } });
+      return { teamId: fx.teamId, userId: user.id };
+    },
+  },
+  'teams.setRole': { access: 'admin', input: (fx) => ({ teamId: fx.teamId, userId: fx.members.viewer.id, role: 'viewer' }) },
+  'tokens.create': { access: 'operator', input: (fx) => ({ teamId: fx.teamId, name: 'matrix', role: 'viewer' }) },
+  'tokens.list': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
+  'tokens.revoke': {
+    access: 'operator',
+    // A token of the caller's own (so only the role decides), or the admin's for strangers.
+    input: async (fx, caller) => ({
+      teamId: fx.teamId,
+      tokenId: (await issueToken(db.db, fx.teamId, caller?.userId ?? fx.members.admin.id, 'viewer')).id,
+    }),
+  },
+};
+
+const callers: Who[] = [
+  { kind: 'signedOut' },
+  { kind: 'outsider' },
+  ...ROLES.map((role) => ({ kind: 'member', role }) as const),
+  ...ROLES.map((role) => ({ kind: 'token', role }) as const),
+];
+
+function label(who: Who): string {
+  return who.kind === 'member' || who.kind === 'token' ? `${who.kind}:${who.role}` : who.kind;
+}
+
+function expectedAllowed(entry: Entry, who: Who): boolean {
+  if (who.kind === 'signedOut') return entry.access === 'public';
+  if (entry.access === 'public' || entry.access === 'authed') return !(entry.tokensDenied && who.kind === 'token');
+  if (who.kind === 'outsider') return false;
+  return roleAtLeast(who.role, entry.access);
+}
+
+function metaAccess(meta: Meta | undefined): Entry['access'] | undefined {
+  if (!meta) return undefined;
+  return meta.access.kind === 'team' ? meta.access.role : meta.access.kind;
+}
+
+let db: TestDatabase;
+let fx: TeamFixture;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  fx = await createTeamFixture(db.db);
+});
+afterAll(() => db?.drop());
+
+const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>;
+
+describe('authorization matrix', () => {
+  it('has an entry for every procedure, matching its declared access', () => {
+    expect(Object.keys(matrix).sort()).toEqual(Object.keys(procedures).sort());
+    for (const [path, procedure] of Object.entries(procedures)) {
+      expect(metaAccess(procedure._def.meta), path).toBe(matrix[path]?.access);
+    }
+  });
+
+  for (const path of Object.keys(matrix)) {
+    for (const who of callers) {
+      const entry = matrix[path]!;
+      const allowed = expectedAllowed(entry, who);
+      it(`${path} as ${label(who)} is ${allowed ? 'allowed' : 'denied'}`, async () => {
+        let auth: { userId?: string; bearer?: string } | null = null;
+        let caller: { userId: string } | null = null;
+        if (who.kind === 'outsider') auth = caller = { userId: fx.outsider.id };
+        if (who.kind === 'member') auth = caller = { userId: fx.members[who.role].id };
+        if (who.kind === 'token') {
+          // A token of the given role, created by the admin: its role is what limits it.
+          const token = await issueToken(db.db, fx.teamId, fx.members.admin.id, who.role);
+          auth = { bearer: token.secret };
+          caller = { userId: fx.members.admin.id };
+        }
+        const api = await callerAs(db.db, auth);
+        const input = await entry.input(fx, caller);
+        const call = path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], api) as (
+          input: unknown,
+        ) => Promise<unknown>;
+        const outcome = await call(input).then(
+          () => 'ok',
+          (error: unknown) => (error instanceof TRPCError ? error.code : `unexpected ${String(error)}`),
+        );
+        if (allowed) expect(outcome, `${path} as ${label(who)}`).toBe('ok');
+        else expect(outcome).toBe(who.kind === 'signedOut' ? 'UNAUTHORIZED' : 'FORBIDDEN');
+      });
+    }
+  }
+});
+
+describe('cross-team access', () => {
+  it('a member of team A cannot read team B with team B’s id', async () => {
+    const api = await callerAs(db.db, { userId: fx.members.admin.id });
+    await expect(api.teams.members({ teamId: fx.otherTeamId })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it('a token of team A is refused for team B even when its creator belongs to both', async () => {
+    await db.db.membership.create({ data: { teamId: fx.otherTeamId, userId: fx.members.approver.id, role: 'admin' } });
+    const token = await issueToken(db.db, fx.teamId, fx.members.approver.id, 'approver');
+    const api = await callerAs(db.db, { bearer: token.secret });
+    await expect(api.tokens.list({ teamId: fx.otherTeamId })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(api.tokens.list({ teamId: fx.teamId })).resolves.toBeInstanceOf(Array);
+  });
+
+  it('a token’s role is capped by its creator’s current role', async () => {
+    const creator = await createUser(db.db, 'demoted');
+    await db.db.membership.create({ data: { teamId: fx.teamId, userId: creator.id, role: 'admin' } });
+    const token = await issueToken(db.db, fx.teamId, creator.id, 'admin');
+    await db.db.membership.update({ where: { teamId_userId: { teamId: fx.teamId, userId: creator.id } }, data: { role: 'viewer' } });
+    const api = await callerAs(db.db, { bearer: token.secret });
+    await expect(api.tokens.create({ teamId: fx.teamId, name: 'x', role: 'viewer' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+});

@@ -1,0 +1,140 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import superjson from 'superjson';
+import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
+import { handleTrpcRequest, MAX_BODY_BYTES } from './http';
+import { appRouter } from './root';
+import { createTeamFixture, issueToken, type TeamFixture } from './testing/fixtures';
+
+/**
+ * Bad input to any procedure gets a 4xx with a clear message and writes nothing. Valid inputs
+ * are listed per procedure; the test derives wrong types, oversize strings and missing fields.
+ */
+let db: TestDatabase;
+let fx: TeamFixture;
+let tokenId: string;
+
+const validInputs: Record<string, () => Record<string, unknown>> = {
+  'teams.create': () => ({ name: 'A team', slug: 'a-team' }),
+  'teams.members': () => ({ teamId: fx.teamId }),
+  'teams.addMember': () => ({ teamId: fx.teamId, email: 'someone@example.test', role: 'viewer', password: 'long enough pw' }),
+  'teams.removeMember': () => ({ teamId: fx.teamId, userId: fx.members.viewer.id }),
+  'teams.setRole': () => ({ teamId: fx.teamId, userId: fx.members.viewer.id, role: 'operator' }),
+  'tokens.create': () => ({ teamId: fx.teamId, name: 'ci', role: 'viewer', expiresInDays: 30 }),
+  'tokens.list': () => ({ teamId: fx.teamId }),
+  'tokens.revoke': () => ({ teamId: fx.teamId, tokenId }),
+};
+const noInput = new Set(['me', 'teams.list']);
+
+function variants(valid: Record<string, unknown>): [string, unknown][] {
+  const out: [string, unknown][] = [
+    ['a string instead of an object', 'nope'],
+    ['an array instead of an object', [1, 2]],
+    ['null', null],
+  ];
+  for (const [key, value] of Object.entries(valid)) {
+    out.push([`${key} of the wrong type`, { ...valid, [key]: typeof value === 'number' ? 'ten' : 12345 }]);
+    out.push([`${key} as an object`, { ...valid, [key]: { $gt: '' } }]);
+    if (typeof value === 'string') out.push([`${key} oversize`, { ...valid, [key]: 'x'.repeat(100_000) }]);
+    if (typeof value === 'number') out.push([`${key} out of range`, { ...valid, [key]: 1e12 }]);
+    if (!['password', 'expiresInDays'].includes(key)) {
+      const { [key]: _dropped, ...rest } = valid;
+      out.push([`${key} missing`, rest]);
+    }
+  }
+  return out;
+}
+
+async function tableCounts(): Promise<Record<string, number>> {
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  try {
+    const tables = await client.query<{ tablename: string }>(
+      "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'",
+    );
+    const counts: Record<string, number> = {};
+    for (const { tablename } of tables.rows) {
+      const r = await client.query<{ n: string }>(`SELECT count(*)::text AS n FROM "${tablename}"`);
+      counts[tablename] = Number(r.rows[0]!.n);
+    }
+    return counts;
+  } finally {
+    await client.end();
+  }
+}
+
+async function post(path: string, body: string | Uint8Array, userId: string | null = fx.members.admin.id) {
+  const request = new Request(`http://localhost/api/trpc/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
+  return handleTrpcRequest(request, { deps: { db: db.db }, endpoint: '/api/trpc', sessionUserId: userId, ip: '127.0.0.1' });
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  fx = await createTeamFixture(db.db);
+  tokenId = (await issueToken(db.db, fx.teamId, fx.members.admin.id, 'viewer')).id;
+});
+afterAll(() => db?.drop());
+
+describe('bad input', () => {
+  it('covers every procedure that takes input', () => {
+    const all = Object.keys(appRouter._def.procedures);
+    expect([...Object.keys(validInputs), ...noInput].sort()).toEqual(all.sort());
+  });
+
+  for (const [path, valid] of Object.entries(validInputs)) {
+    it(`${path}: every malformed input gets 400 with a clear message and writes nothing`, async () => {
+      const before = await tableCounts();
+      for (const [what, input] of variants(valid())) {
+        const isQuery = (appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)[path]?._def.type === 'query';
+        const response = isQuery
+          ? await handleTrpcRequest(
+              new Request(`http://localhost/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(superjson.serialize(input)))}`),
+              { deps: { db: db.db }, endpoint: '/api/trpc', sessionUserId: fx.members.admin.id, ip: null },
+            )
+          : await post(path, JSON.stringify(superjson.serialize(input)));
+        const payload = (await response.json()) as { error?: { json?: { message?: string } } };
+        expect(response.status, `${path} with ${what}`).toBe(400);
+        expect(payload.error?.json?.message, `${path} with ${what}`).toMatch(/^Invalid input: /);
+        expect(payload.error?.json?.message?.length ?? 0).toBeLessThan(1000);
+      }
+      expect(await tableCounts()).toEqual(before);
+    });
+  }
+
+  it('malformed JSON gets 400 with a clear message', async () => {
+    const before = await tableCounts();
+    const response = await post('tokens.create', '{"json": {"teamId": ');
+    expect(response.status).toBe(400);
+    const payload = (await response.json()) as { error?: { json?: { message?: string } } };
+    expect(payload.error?.json?.message).toMatch(/JSON|parse/i);
+    expect(await tableCounts()).toEqual(before);
+  });
+
+  it('a body over the limit gets 413 before any parsing', async () => {
+    const response = await post('tokens.create', new Uint8Array(MAX_BODY_BYTES + 1));
+    expect(response.status).toBe(413);
+  });
+
+  it('a valid call still works through the same handler', async () => {
+    const response = await post('tokens.create', JSON.stringify(superjson.serialize(validInputs['tokens.create']!())));
+    expect(response.status).toBe(200);
+  });
+
+  it('a revoked token gets 401', async () => {
+    const token = await issueToken(db.db, fx.teamId, fx.members.admin.id, 'admin');
+    const me = () =>
+      handleTrpcRequest(new Request('http://localhost/api/trpc/me', { headers: { authorization: `Bearer ${token.secret}` } }), {
+        deps: { db: db.db },
+        endpoint: '/api/trpc',
+        sessionUserId: null,
+        ip: null,
+      });
+    expect((await me()).status).toBe(200);
+    await db.db.apiToken.update({ where: { id: token.id }, data: { revokedAt: new Date() } });
+    expect((await me()).status).toBe(401);
+  });
+});

@@ -1,0 +1,71 @@
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { appRouter } from './root';
+import { createTrpcContext, type ApiDeps } from './context';
+
+/** Largest request body the API accepts. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface TrpcHttpOptions {
+  deps: ApiDeps;
+  /** Path prefix the router is mounted at, e.g. `/api/trpc`. */
+  endpoint: string;
+  /** The user id of a verified session cookie, if any (next-auth JWT). */
+  sessionUserId: string | null;
+  ip: string | null;
+  onInternalError?: (error: unknown, path: string | undefined) => void;
+}
+
+function jsonError(status: number, message: string): Response {
+  return new Response(JSON.stringify({ error: { message, code: status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST' } }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+/** Reads at most `limit` bytes of a body; null when it is larger. */
+async function readBounded(request: Request, limit: number): Promise<Uint8Array | null> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > limit) return null;
+  if (!request.body) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Serves `/api/trpc` over the Fetch API (used by the Next.js route handler). Bodies over
+ * {@link MAX_BODY_BYTES} get 413 before any parsing; everything else is plain tRPC.
+ */
+export async function handleTrpcRequest(request: Request, options: TrpcHttpOptions): Promise<Response> {
+  let req = request;
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    const body = await readBounded(request, MAX_BODY_BYTES);
+    if (body === null) return jsonError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes`);
+    req = new Request(request.url, { method: request.method, headers: request.headers, body });
+  }
+  return fetchRequestHandler({
+    endpoint: options.endpoint,
+    req,
+    router: appRouter,
+    createContext: () =>
+      createTrpcContext(options.deps, {
+        authorization: request.headers.get('authorization'),
+        sessionUserId: options.sessionUserId,
+        ip: options.ip,
+      }),
+    onError({ error, path }) {
+      if (error.code === 'INTERNAL_SERVER_ERROR') options.onInternalError?.(error, path);
+    },
+  });
+}

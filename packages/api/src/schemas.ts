@@ -1,0 +1,12 @@
+import { z } from 'zod';
+
+/** Ids are cuids; bound their size so junk never reaches the database. */
+export const idSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'must be an id');
+export const emailSchema = z.string().trim().toLowerCase().max(254).pipe(z.email());
+export const nameSchema = z.string().trim().min(1).max(100);
+export const slugSchema = z
+  .string()
+  .min(2)
+  .max(40)
+  .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'must be lowercase letters, digits and dashes');
+export const passwordSchema = z.string().min(8, 'must be at least 8 characters').max(200);

@@ -1,0 +1,98 @@
+import { appendAudit, displayPrefix, generateApiToken, hashApiToken, type AuditActor, type Db } from '@looplane/db';
+import { AppError, roleAtLeast, type Role } from '@looplane/shared';
+
+const DAY_MS = 86_400_000;
+
+export interface CreateTokenInput {
+  teamId: string;
+  name: string;
+  role: Role;
+  expiresInDays?: number | undefined;
+}
+
+/**
+ * Issues a team-scoped API token. Only its hash is stored; the secret is returned this once.
+ * The token's role may not exceed the creator's role in the team.
+ */
+export async function createToken(
+  db: Db,
+  actor: AuditActor & { userId: string },
+  callerRole: Role,
+  input: CreateTokenInput,
+  ip: string | null,
+) {
+  if (!roleAtLeast(callerRole, input.role)) {
+    throw new AppError('FORBIDDEN', `You cannot create a token with the ${input.role} role; your role is ${callerRole}`);
+  }
+  const secret = generateApiToken();
+  const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * DAY_MS) : null;
+  return db.$transaction(async (tx) => {
+    const token = await tx.apiToken.create({
+      data: {
+        teamId: input.teamId,
+        createdById: actor.userId,
+        name: input.name,
+        role: input.role,
+        tokenHash: hashApiToken(secret),
+        prefix: displayPrefix(secret),
+        expiresAt,
+      },
+    });
+    await appendAudit(tx, {
+      teamId: input.teamId, actor, ip, action: 'token.created', targetType: 'token', targetId: token.id,
+      data: { name: input.name, role: input.role, expiresAt: expiresAt?.toISOString() ?? null },
+    });
+    return { id: token.id, token: secret, prefix: token.prefix, role: token.role, expiresAt: token.expiresAt };
+  });
+}
+
+/** Admins see every token of the team; others see the tokens they created. */
+export async function listTokens(db: Db, teamId: string, userId: string, callerRole: Role) {
+  const rows = await db.apiToken.findMany({
+    where: { teamId, ...(callerRole === 'admin' ? {} : { createdById: userId }) },
+    include: { createdBy: { select: { id: true, email: true } } },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: 500,
+  });
+  return rows.map((t) => ({
+    id: t.id,
+    name: t.name,
+    prefix: t.prefix,
+    role: t.role,
+    createdAt: t.createdAt,
+    lastUsedAt: t.lastUsedAt,
+    expiresAt: t.expiresAt,
+    revokedAt: t.revokedAt,
+    createdBy: t.createdBy,
+  }));
+}
+
+/** Revokes a token at once (the next request with it gets 401). Own tokens, or any as admin. */
+export async function revokeToken(
+  db: Db,
+  actor: AuditActor & { userId: string },
+  callerRole: Role,
+  teamId: string,
+  tokenId: string,
+  ip: string | null,
+) {
+  return db.$transaction(async (tx) => {
+    const token = await tx.apiToken.findFirst({ where: { id: tokenId, teamId } });
+    if (!token) throw new AppError('NOT_FOUND', 'No such token in this team');
+    if (token.createdById !== actor.userId && callerRole !== 'admin') {
+      throw new AppError('FORBIDDEN', 'Only admins can revoke tokens created by someone else');
+    }
+    if (token.revokedAt) throw new AppError('CONFLICT', 'That token is already revoked');
+    const revokedAt = new Date();
+    // Conditional update: two concurrent revokes cannot both succeed.
+    const { count } = await tx.apiToken.updateMany({
+      where: { id: tokenId, revokedAt: null },
+      data: { revokedAt, revokedById: actor.userId },
+    });
+    if (count === 0) throw new AppError('CONFLICT', 'That token is already revoked');
+    await appendAudit(tx, {
+      teamId, actor, ip, action: 'token.revoked', targetType: 'token', targetId: tokenId, data: { name: token.name },
+    });
+    return { id: tokenId, revokedAt };
+  });
+}

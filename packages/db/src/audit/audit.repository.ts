@@ -1,0 +1,76 @@
+import type { Db } from '../client';
+import type { Prisma } from '../generated/prisma/client';
+import { GENESIS_HASH, chainHash, type AuditRowContent } from './chain';
+
+/** A Prisma transaction client (what `$transaction(async (tx) => …)` passes in). */
+export type Tx = Prisma.TransactionClient;
+
+/** Who acted. Tokens act on behalf of their creator; both are recorded. */
+export type AuditActor =
+  | { type: 'user'; userId: string }
+  | { type: 'token'; tokenId: string; userId: string }
+  | { type: 'system'; name: string };
+
+export interface AuditEntry {
+  teamId: string;
+  actor: AuditActor;
+  action: string;
+  targetType?: string;
+  targetId?: string;
+  data?: Record<string, unknown>;
+  ip?: string | null;
+}
+
+function actorFields(actor: AuditActor): Pick<AuditRowContent, 'actorType' | 'actorId'> {
+  switch (actor.type) {
+    case 'user':
+      return { actorType: 'user', actorId: actor.userId };
+    case 'token':
+      return { actorType: 'token', actorId: actor.tokenId };
+    case 'system':
+      return { actorType: 'system', actorId: actor.name };
+  }
+}
+
+/**
+ * Appends one row to the team's hash chain inside the caller's transaction, so the audit row
+ * commits or rolls back with the change it describes. A transaction-scoped advisory lock per
+ * team serialises appends, which keeps `seq` gap-free and `prevHash` pointing at the true tail.
+ */
+export async function appendAudit(tx: Tx, entry: AuditEntry): Promise<{ seq: number; hash: string }> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${'audit:' + entry.teamId}, 0))`;
+  const tail = await tx.auditLog.findFirst({
+    where: { teamId: entry.teamId },
+    orderBy: { seq: 'desc' },
+    select: { seq: true, hash: true },
+  });
+  const data = entry.actor.type === 'token' ? { ...entry.data, onBehalfOf: entry.actor.userId } : (entry.data ?? {});
+  const content: AuditRowContent = {
+    teamId: entry.teamId,
+    seq: (tail?.seq ?? 0) + 1,
+    ...actorFields(entry.actor),
+    action: entry.action,
+    targetType: entry.targetType ?? null,
+    targetId: entry.targetId ?? null,
+    data,
+    ip: entry.ip ?? null,
+    createdAt: new Date().toISOString(),
+  };
+  const prevHash = tail?.hash ?? GENESIS_HASH;
+  const hash = chainHash(prevHash, content);
+  await tx.auditLog.create({
+    data: {
+      ...content,
+      data: content.data as Prisma.InputJsonValue,
+      createdAt: new Date(content.createdAt),
+      prevHash,
+      hash,
+    },
+  });
+  return { seq: content.seq, hash };
+}
+
+/** Appends an audit row in a transaction of its own (for actions with no other write). */
+export function recordAudit(db: Db, entry: AuditEntry): Promise<{ seq: number; hash: string }> {
+  return db.$transaction((tx) => appendAudit(tx, entry));
+}

@@ -1,0 +1,100 @@
+import type { Db } from './client';
+import { appendAudit } from './audit/audit.repository';
+import { displayPrefix, hashApiToken } from './crypto/api-token';
+import { generatePassword, hashPassword } from './crypto/password';
+
+export const ADMIN_EMAIL = 'admin@looplane.local';
+export const DEMO_TEAM_SLUG = 'demo';
+export const FAUX_ENDPOINT_NAME = 'faux';
+
+export interface SeedOptions {
+  adminEmail?: string;
+  /** Used when the admin is created; otherwise a password is generated and returned once. */
+  adminPassword?: string;
+  /** When set, an admin API token with exactly this value exists after seeding. */
+  bootstrapToken?: string;
+}
+
+export interface SeedResult {
+  adminCreated: boolean;
+  /** Only set when the admin was created now without a given password. */
+  generatedPassword: string | null;
+  bootstrapTokenCreated: boolean;
+}
+
+const SYSTEM = { type: 'system', name: 'seed' } as const;
+
+/**
+ * Seeds a fresh installation exactly once: an admin, the `demo` team and an offline faux model
+ * endpoint. Safe to call on every start: existing rows are left as they are.
+ */
+export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<SeedResult> {
+  const email = (options.adminEmail ?? ADMIN_EMAIL).toLowerCase();
+  const password = options.adminPassword ?? generatePassword();
+  const passwordHash = await hashPassword(password);
+
+  return db.$transaction(async (tx) => {
+    // Serialise concurrent seeders (two `start`s racing on one database).
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('looplane:seed', 0))`;
+    const existingAdmin = await tx.user.findUnique({ where: { email } });
+    const admin = existingAdmin ?? (await tx.user.create({ data: { email, name: 'Admin', passwordHash } }));
+
+    let team = await tx.team.findUnique({ where: { slug: DEMO_TEAM_SLUG } });
+    if (!team) {
+      team = await tx.team.create({ data: { slug: DEMO_TEAM_SLUG, name: 'Demo' } });
+      await tx.membership.create({ data: { teamId: team.id, userId: admin.id, role: 'admin' } });
+      await tx.modelEndpoint.create({
+        data: {
+          teamId: team.id,
+          name: FAUX_ENDPOINT_NAME,
+          kind: 'faux',
+          model: 'faux-1',
+          contextWindow: 32000,
+          maxOutputTokens: 1024,
+          config: { thinkMs: 200 },
+        },
+      });
+      await appendAudit(tx, {
+        teamId: team.id,
+        actor: SYSTEM,
+        action: 'team.seeded',
+        targetType: 'team',
+        targetId: team.id,
+        data: { adminUserId: admin.id, endpoint: FAUX_ENDPOINT_NAME },
+      });
+    }
+
+    let bootstrapTokenCreated = false;
+    if (options.bootstrapToken) {
+      const tokenHash = hashApiToken(options.bootstrapToken);
+      const existing = await tx.apiToken.findUnique({ where: { tokenHash } });
+      if (!existing) {
+        const token = await tx.apiToken.create({
+          data: {
+            teamId: team.id,
+            createdById: admin.id,
+            name: 'bootstrap',
+            role: 'admin',
+            tokenHash,
+            prefix: displayPrefix(options.bootstrapToken),
+          },
+        });
+        await appendAudit(tx, {
+          teamId: team.id,
+          actor: SYSTEM,
+          action: 'token.created',
+          targetType: 'token',
+          targetId: token.id,
+          data: { name: 'bootstrap', role: 'admin', source: 'LOOPLANE_BOOTSTRAP_TOKEN' },
+        });
+        bootstrapTokenCreated = true;
+      }
+    }
+
+    return {
+      adminCreated: !existingAdmin,
+      generatedPassword: !existingAdmin && !options.adminPassword ? password : null,
+      bootstrapTokenCreated,
+    };
+  });
+}

@@ -1,0 +1,2 @@
+export { createTestDatabase, createEmptyDatabase, pgAdminUrl, type TestDatabase } from './test-database';
+export { repoRoot } from './paths';
