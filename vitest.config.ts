@@ -24,6 +24,8 @@ export default defineConfig({
           hookTimeout: 120_000,
           // Each file makes its own database; two at a time fits two cores.
           maxWorkers: 2,
+          // Runs after the unit project; separate groups may use different worker counts.
+          sequence: { groupOrder: 1 },
         },
       },
     ],

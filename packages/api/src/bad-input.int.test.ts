@@ -117,6 +117,8 @@ describe('bad input', () => {
   it('a body over the limit gets 413 before any parsing', async () => {
     const response = await post('tokens.create', new Uint8Array(MAX_BODY_BYTES + 1));
     expect(response.status).toBe(413);
+    const payload = (await response.json()) as { error?: { json?: { message?: string } } };
+    expect(payload.error?.json?.message).toMatch(/larger than/);
   });
 
   it('a valid call still works through the same handler', async () => {

@@ -15,15 +15,14 @@ export interface TrpcHttpOptions {
   onInternalError?: (error: unknown, path: string | undefined) => void;
 }
 
-function jsonError(status: number, message: string): Response {
-  return new Response(JSON.stringify({ error: { message, code: status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST' } }), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
+/** An error in tRPC's own response shape (superjson envelope), so tRPC clients show the message. */
+function trpcShapedError(status: number, code: string, message: string): Response {
+  const body = { error: { json: { message, code: -32600, data: { code, httpStatus: status } } } };
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
 /** Reads at most `limit` bytes of a body; null when it is larger. */
-async function readBounded(request: Request, limit: number): Promise<Uint8Array | null> {
+async function readBounded(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > limit) return null;
   if (!request.body) return new Uint8Array();
@@ -51,7 +50,7 @@ export async function handleTrpcRequest(request: Request, options: TrpcHttpOptio
   let req = request;
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     const body = await readBounded(request, MAX_BODY_BYTES);
-    if (body === null) return jsonError(413, `Request body is larger than ${MAX_BODY_BYTES} bytes`);
+    if (body === null) return trpcShapedError(413, 'PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_BODY_BYTES} bytes`);
     req = new Request(request.url, { method: request.method, headers: request.headers, body });
   }
   return fetchRequestHandler({

@@ -1,0 +1,18 @@
+import type { NextConfig } from 'next';
+
+const securityHeaders = [
+  { key: 'X-Frame-Options', value: 'DENY' },
+  { key: 'X-Content-Type-Options', value: 'nosniff' },
+  { key: 'Referrer-Policy', value: 'same-origin' },
+];
+
+const nextConfig: NextConfig = {
+  // Workspace packages ship TypeScript source with extensionless imports.
+  transpilePackages: ['@looplane/api', '@looplane/db', '@looplane/shared'],
+  poweredByHeader: false,
+  async headers() {
+    return [{ source: '/:path*', headers: securityHeaders }];
+  },
+};
+
+export default nextConfig;

@@ -1,0 +1,38 @@
+import {
+  Activity,
+  Inbox,
+  LayoutDashboard,
+  Network,
+  Plug,
+  ScrollText,
+  Settings,
+  ShieldCheck,
+  type LucideIcon,
+} from 'lucide-react';
+
+export interface NavItem {
+  id: string;
+  label: string;
+  icon: LucideIcon;
+  /** Path below `/t/<team>`; null while the page is not built yet (shown disabled, "soon"). */
+  path: string | null;
+  /** `g <key>` jumps here. */
+  shortcut?: string;
+}
+
+export const NAV_ITEMS: NavItem[] = [
+  { id: 'overview', label: 'Overview', icon: LayoutDashboard, path: '', shortcut: 'o' },
+  { id: 'runs', label: 'Runs', icon: Activity, path: null },
+  { id: 'approvals', label: 'Approvals', icon: Inbox, path: null },
+  { id: 'graphs', label: 'Graphs', icon: Network, path: null },
+  { id: 'policies', label: 'Policies', icon: ShieldCheck, path: null },
+  { id: 'endpoints', label: 'Endpoints', icon: Plug, path: null },
+  { id: 'audit', label: 'Audit', icon: ScrollText, path: null },
+  { id: 'settings', label: 'Settings', icon: Settings, path: '/settings/members' },
+];
+
+/** Settings sub-pages; `g m` / `g t` jump to them. */
+export const SETTINGS_ITEMS = [
+  { id: 'members', label: 'Members', path: '/settings/members', shortcut: 'm' },
+  { id: 'tokens', label: 'API tokens', path: '/settings/tokens', shortcut: 't' },
+] as const;

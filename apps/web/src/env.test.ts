@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { InvalidEnvironmentError, parseEnv } from './env';
+
+const valid = {
+  DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/looplane',
+  REDIS_URL: 'redis://127.0.0.1:6379',
+  NEXTAUTH_SECRET: 'x'.repeat(32),
+};
+
+function failure(source: Record<string, string | undefined>): string {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidEnvironmentError);
+    return (error as Error).message;
+  }
+  throw new Error('expected parseEnv to fail');
+}
+
+describe('parseEnv', () => {
+  it('accepts the required variables and applies defaults', () => {
+    const env = parseEnv(valid);
+    expect(env.OIDC_NAME).toBe('SSO');
+    expect(env.NEXTAUTH_URL).toBeUndefined();
+    expect(env.LOG_LEVEL).toBeUndefined();
+  });
+
+  it('names a missing variable in one line', () => {
+    expect(failure({ ...valid, DATABASE_URL: undefined })).toBe(
+      'Invalid environment: DATABASE_URL is required (a postgres:// connection URL)',
+    );
+    expect(failure({ ...valid, REDIS_URL: undefined })).toBe('Invalid environment: REDIS_URL is required (a redis:// URL)');
+  });
+
+  it('refuses a short NEXTAUTH_SECRET', () => {
+    expect(failure({ ...valid, NEXTAUTH_SECRET: 'short' })).toBe(
+      'Invalid environment: NEXTAUTH_SECRET is required (at least 32 characters)',
+    );
+  });
+
+  it('refuses malformed URLs and log levels', () => {
+    expect(failure({ ...valid, DATABASE_URL: 'mysql://x' })).toBe(
+      'Invalid environment: DATABASE_URL must be a postgres:// connection URL',
+    );
+    expect(failure({ ...valid, NEXTAUTH_URL: 'not a url' })).toBe('Invalid environment: NEXTAUTH_URL must be an absolute URL');
+    expect(failure({ ...valid, LOG_LEVEL: 'loud' })).toMatch(/^Invalid environment: LOG_LEVEL must be one of fatal, error/);
+  });
+
+  it('treats empty values as unset', () => {
+    expect(parseEnv({ ...valid, NEXTAUTH_URL: '', OIDC_ISSUER: '', LOG_LEVEL: '' }).NEXTAUTH_URL).toBeUndefined();
+  });
+
+  it('wants all three OIDC variables or none', () => {
+    expect(failure({ ...valid, OIDC_ISSUER: 'https://id.example.com' })).toBe(
+      'Invalid environment: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together (or none of them)',
+    );
+    const env = parseEnv({
+      ...valid,
+      OIDC_ISSUER: 'https://id.example.com',
+      OIDC_CLIENT_ID: 'looplane',
+      OIDC_CLIENT_SECRET: 's3cret',
+      OIDC_NAME: 'Acme SSO',
+    });
+    expect(env.OIDC_NAME).toBe('Acme SSO');
+  });
+});

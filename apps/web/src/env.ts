@@ -1,0 +1,116 @@
+import { z } from 'zod';
+
+/**
+ * The one environment module of the web process: nothing else reads `process.env`.
+ *
+ * Validation is lazy (first `env()` call) so `next build` needs no real values; `instrumentation.ts`
+ * validates at server start, so a missing or malformed variable stops start-up with one line.
+ */
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const schema = z
+  .object({
+    DATABASE_URL: z
+      .string({ error: 'is required (a postgres:// connection URL)' })
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection URL'),
+    REDIS_URL: z
+      .string({ error: 'is required (a redis:// URL)' })
+      .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
+    NEXTAUTH_SECRET: z
+      .string({ error: 'is required (at least 32 characters)' })
+      .min(32, 'is required (at least 32 characters)'),
+    NEXTAUTH_URL: optionalString.pipe(z.url('must be an absolute URL').optional()),
+    OIDC_ISSUER: optionalString.pipe(z.url('must be an absolute URL').optional()),
+    OIDC_CLIENT_ID: optionalString,
+    OIDC_CLIENT_SECRET: optionalString,
+    OIDC_NAME: optionalString.transform((value) => value ?? 'SSO'),
+    LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS, 'must be one of ' + LOG_LEVELS.join(', ')).optional()),
+  })
+  .superRefine((value, ctx) => {
+    const oidc = [value.OIDC_ISSUER, value.OIDC_CLIENT_ID, value.OIDC_CLIENT_SECRET];
+    const set = oidc.filter((v) => v !== undefined).length;
+    if (set !== 0 && set !== 3) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OIDC_ISSUER'],
+        message: 'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together (or none of them)',
+      });
+    }
+  });
+
+export type Env = z.infer<typeof schema>;
+
+/** Thrown when the environment is invalid; its message is the one line to print. */
+export class InvalidEnvironmentError extends Error {
+  override readonly name = 'InvalidEnvironmentError';
+}
+
+function formatIssue(issue: z.core.$ZodIssue): string {
+  const name = issue.path.join('.');
+  // Cross-field messages already name every variable involved.
+  if (issue.code === 'custom') return issue.message;
+  return `${name} ${issue.message}`;
+}
+
+/** Parses an environment record; throws {@link InvalidEnvironmentError} naming the first bad variable. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = schema.safeParse(source);
+  if (!result.success) {
+    const first = result.error.issues[0];
+    throw new InvalidEnvironmentError(`Invalid environment: ${first ? formatIssue(first) : 'unknown error'}`);
+  }
+  return result.data;
+}
+
+let cached: Env | undefined;
+
+/** The validated environment of this process (validated once, on first use). */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** True while `next build` runs: server modules are evaluated but no real env is needed. */
+function isBuildPhase(): boolean {
+  return process.env.NEXT_PHASE === 'phase-production-build';
+}
+
+/** Whether SSO (OIDC) sign-in is configured. */
+export function oidcConfigured(e: Env): e is Env & {
+  OIDC_ISSUER: string;
+  OIDC_CLIENT_ID: string;
+  OIDC_CLIENT_SECRET: string;
+} {
+  return e.OIDC_ISSUER !== undefined && e.OIDC_CLIENT_ID !== undefined && e.OIDC_CLIENT_SECRET !== undefined;
+}
+
+/**
+ * next-auth 4 reads its origin from `process.env` itself. Without NEXTAUTH_URL it must trust the
+ * request's Host / X-Forwarded-* headers, or every redirect would point at localhost:3000.
+ * This is the only write to `process.env` in the web process.
+ */
+export function configureNextAuthOrigin(e: Env): void {
+  if (e.NEXTAUTH_URL === undefined) process.env.AUTH_TRUST_HOST ??= 'true';
+}
+
+/**
+ * Validates the environment when the server starts; on failure prints the one-line reason and
+ * exits. A no-op while `next build` evaluates server modules.
+ */
+export function validateEnvAtStartup(): void {
+  if (isBuildPhase()) return;
+  try {
+    env();
+  } catch (error) {
+    if (!(error instanceof InvalidEnvironmentError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}

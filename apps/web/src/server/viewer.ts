@@ -1,0 +1,28 @@
+import 'server-only';
+import { appRouter, createCallerFactory, createTrpcContext } from '@looplane/api';
+import { cookies, headers } from 'next/headers';
+import { cache } from 'react';
+import { clientIp } from './client-ip';
+import { db } from './db';
+import { sessionUserId } from './session';
+
+const createCaller = createCallerFactory(appRouter);
+
+export type ServerCaller = ReturnType<typeof createCaller>;
+export type Viewer = Awaited<ReturnType<ServerCaller['me']>>;
+
+/**
+ * The signed-in user of this render and a tRPC caller acting as them, or null when signed out
+ * (no session, or the user no longer exists). Cached per request.
+ */
+export const getViewer = cache(async (): Promise<{ me: Viewer; caller: ServerCaller } | null> => {
+  const userId = await sessionUserId(await cookies());
+  if (!userId) return null;
+  const ctx = await createTrpcContext(
+    { db: db() },
+    { authorization: null, sessionUserId: userId, ip: clientIp(await headers()) },
+  );
+  if (!ctx.principal) return null;
+  const caller = createCaller(ctx);
+  return { me: await caller.me(), caller };
+});

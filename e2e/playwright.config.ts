@@ -1,0 +1,50 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * Specs run against a real stack in Debian's Chromium. Without E2E_BASE_URL, global setup starts
+ * the whole product (`looplane start`, embedded Postgres + Redis) on a free port and stops it after.
+ * With E2E_BASE_URL, also set E2E_ADMIN_PASSWORD and E2E_BOOTSTRAP_TOKEN for that server.
+ */
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  outputDir: 'test-results',
+  globalSetup: './support/global-setup.ts',
+  // A flaky test is a bug: no retries, one worker, specs in file order.
+  retries: 0,
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: true,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [
+    ['list'],
+    ['json', { outputFile: process.env.E2E_JSON_REPORT ?? 'test-results/report.json' }],
+  ],
+  use: {
+    baseURL: process.env.E2E_BASE_URL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        browserName: 'chromium',
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          args: [
+            '--headless',
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-quic',
+            '--no-first-run',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+          ],
+        },
+      },
+    },
+  ],
+});

@@ -1,0 +1,25 @@
+/** Facts about the server under test, published by global setup (or given by the caller). */
+export const ADMIN_EMAIL = 'admin@looplane.local';
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set (global setup sets it; set it yourself with E2E_BASE_URL)`);
+  return value;
+}
+
+export const stack = {
+  get baseURL(): string {
+    return required('E2E_BASE_URL');
+  },
+  get adminPassword(): string {
+    return required('E2E_ADMIN_PASSWORD');
+  },
+  get bootstrapToken(): string {
+    return required('E2E_BOOTSTRAP_TOKEN');
+  },
+};
+
+/** A name no other test run has used (tests share one database). */
+export function unique(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
+}
