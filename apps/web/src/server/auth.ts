@@ -7,7 +7,7 @@ import { OIDC_PROVIDER_ID } from '@/lib/oidc';
 import { configureNextAuthOrigin, env, oidcConfigured, type Env } from '@/env';
 import { db } from './db';
 import { logger } from './logger';
-import { linkedUserId, linkOidcIdentity } from './oidc-link';
+import { linkedUserId, linkOidcIdentity } from '@looplane/api';
 
 
 interface OidcProfile {
