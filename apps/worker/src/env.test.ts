@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { loadWorkerEnv } from './env';
+
+const base = { DATABASE_URL: 'postgresql://u:p@db:5432/looplane', REDIS_URL: 'redis://cache:6379' };
+
+describe('loadWorkerEnv', () => {
+  it('applies defaults', () => {
+    const env = loadWorkerEnv(base);
+    expect(env.WORKER_CONCURRENCY).toBe(50);
+    expect(env.LOG_LEVEL).toBe('info');
+    expect(env.LOOPLANE_ENCRYPTION_KEY).toBeUndefined();
+  });
+
+  it('accepts explicit values', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    const env = loadWorkerEnv({ ...base, WORKER_CONCURRENCY: '8', LOG_LEVEL: 'debug', LOOPLANE_ENCRYPTION_KEY: key });
+    expect(env).toMatchObject({ WORKER_CONCURRENCY: 8, LOG_LEVEL: 'debug', LOOPLANE_ENCRYPTION_KEY: key });
+  });
+
+  it.each([
+    [{}, 'Invalid environment: DATABASE_URL is required (a postgres:// connection URL); REDIS_URL is required (a redis:// URL)'],
+    [{ ...base, DATABASE_URL: '' }, 'Invalid environment: DATABASE_URL is required (a postgres:// connection URL)'],
+    [{ ...base, REDIS_URL: 'cache:6379' }, 'Invalid environment: REDIS_URL must be a redis:// or rediss:// URL'],
+    [{ ...base, WORKER_CONCURRENCY: '0' }, 'Invalid environment: WORKER_CONCURRENCY must be a whole number between 1 and 1000'],
+    [{ ...base, WORKER_CONCURRENCY: 'many' }, 'Invalid environment: WORKER_CONCURRENCY must be a whole number between 1 and 1000'],
+    [{ ...base, LOOPLANE_ENCRYPTION_KEY: 'c2hvcnQ=' }, 'Invalid environment: LOOPLANE_ENCRYPTION_KEY must be 32 random bytes, base64-encoded'],
+    [{ ...base, LOG_LEVEL: 'loud' }, 'Invalid environment: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
+  ])('rejects %o with one line naming the variable', (source, message) => {
+    expect(() => loadWorkerEnv(source)).toThrow(message);
+  });
+});

@@ -1,0 +1,6 @@
+import type { Command } from '../command';
+import { startCommand } from './start';
+import { versionCommand } from './version';
+
+/** Every `looplane` command, in the order `looplane --help` lists them. */
+export const commands: readonly Command[] = [startCommand, versionCommand];

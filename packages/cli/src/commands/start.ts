@@ -1,0 +1,38 @@
+import { parseCommandArgs } from '../args';
+import { EXIT, type Command } from '../command';
+import { InvalidEnvironmentError, loadCliEnv } from '../env';
+import { startLooplane } from '../start/start-looplane';
+
+const usage = `Usage: looplane start
+
+Starts Looplane on this machine: applies database migrations, seeds an admin and a demo team,
+builds the dashboard when needed, then runs the web app and a worker until Ctrl-C.
+
+Environment:
+  PORT                      dashboard port (default 3000)
+  DATABASE_URL              use this Postgres instead of the embedded one
+  REDIS_URL                 use this Redis instead of a private redis-server
+  LOOPLANE_HOME             data, secrets and logs (default ./.looplane)
+  LOOPLANE_ADMIN_PASSWORD   password of the first admin (default: generated, printed once)
+  LOOPLANE_BOOTSTRAP_TOKEN  an admin API token to create for scripts (24+ chars of A-Za-z0-9_-)
+  NEXTAUTH_SECRET           session signing secret (default: generated once, kept in LOOPLANE_HOME)
+  LOOPLANE_ENCRYPTION_KEY   32-byte base64 key for stored credentials (default: generated once)
+  LOG_LEVEL                 fatal, error, warn, info (default), debug, trace or silent`;
+
+export const startCommand: Command = {
+  name: 'start',
+  summary: 'Run Looplane locally (embedded Postgres and Redis unless configured)',
+  usage,
+  async run({ args, printer }) {
+    parseCommandArgs(args, {});
+    let env;
+    try {
+      env = loadCliEnv();
+    } catch (error) {
+      if (!(error instanceof InvalidEnvironmentError)) throw error;
+      printer.error(error.message);
+      return EXIT.failure;
+    }
+    return startLooplane(env, printer);
+  },
+};

@@ -1,0 +1,99 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The one environment module of the CLI process: nothing else in the CLI reads `process.env`.
+ * Values are validated once; a malformed variable becomes one line naming it.
+ */
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Environment variables a child process may inherit from the CLI's own environment. */
+const INHERITED = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TERM'];
+
+// An empty value (`PORT=` in a .env file) means "unset".
+const optional = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const schema = z.object({
+  DATABASE_URL: optional.pipe(z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// connection URL').optional()),
+  REDIS_URL: optional.pipe(z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').optional()),
+  PORT: optional
+    .pipe(
+      z
+        .string()
+        .regex(/^\d{1,5}$/, 'must be a port number between 1 and 65535')
+        .transform(Number)
+        .refine((port) => port >= 1 && port <= 65535, 'must be a port number between 1 and 65535')
+        .optional(),
+    )
+    .transform((port) => port ?? 3000),
+  LOOPLANE_HOME: optional,
+  LOOPLANE_ADMIN_PASSWORD: optional.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
+  LOOPLANE_BOOTSTRAP_TOKEN: optional.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{24,}$/, 'must be at least 24 characters of A-Z, a-z, 0-9, "_" or "-"')
+      .optional(),
+  ),
+  NEXTAUTH_SECRET: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  LOOPLANE_ENCRYPTION_KEY: optional.pipe(
+    z
+      .string()
+      .refine(
+        (value) => /^[A-Za-z0-9+/_-]+={0,2}$/.test(value) && Buffer.from(value, 'base64').length === 32,
+        'must be 32 random bytes, base64-encoded (e.g. `openssl rand -base64 32`)',
+      )
+      .optional(),
+  ),
+  LOG_LEVEL: optional
+    .pipe(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).optional())
+    .transform((level) => level ?? 'info'),
+});
+
+/** The CLI's validated environment. */
+export interface CliEnv extends Omit<z.infer<typeof schema>, 'LOOPLANE_HOME'> {
+  /** Absolute; defaults to `<cwd>/.looplane`. */
+  LOOPLANE_HOME: string;
+  /** The variables children may inherit (PATH, HOME, locale...), never secrets. */
+  inherited: Record<string, string>;
+}
+
+/** Thrown when the environment is invalid; its message is the one line to print. */
+export class InvalidEnvironmentError extends Error {
+  override readonly name = 'InvalidEnvironmentError';
+}
+
+// Only values that cannot be secrets are echoed back in error messages.
+const ECHOED = new Set(['PORT', 'LOG_LEVEL']);
+
+function describe(issue: z.core.$ZodIssue, source: Record<string, string | undefined>): string {
+  const name = String(issue.path[0] ?? 'environment');
+  const got = ECHOED.has(name) && source[name] !== undefined ? ` (got "${source[name]}")` : '';
+  return `${name} ${issue.message}${got}`;
+}
+
+/**
+ * Validates the CLI's environment. Throws {@link InvalidEnvironmentError} whose message names every
+ * malformed variable on one line.
+ */
+export function loadCliEnv(source: Record<string, string | undefined> = process.env, cwd = process.cwd()): CliEnv {
+  const result = schema.safeParse(source);
+  if (!result.success) {
+    const reasons = result.error.issues.map((issue) => describe(issue, source));
+    throw new InvalidEnvironmentError(`Invalid environment: ${reasons.join('; ')}`);
+  }
+  const inherited: Record<string, string> = {};
+  for (const name of INHERITED) {
+    const value = source[name];
+    if (value !== undefined) inherited[name] = value;
+  }
+  return {
+    ...result.data,
+    LOOPLANE_HOME: resolve(cwd, result.data.LOOPLANE_HOME ?? '.looplane'),
+    inherited,
+  };
+}

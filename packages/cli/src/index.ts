@@ -1,0 +1,2 @@
+export { runCli } from './cli';
+export { Printer } from './printer';
