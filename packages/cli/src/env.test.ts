@@ -66,7 +66,7 @@ describe('loadCliEnv', () => {
   });
 
   it('rejects a bootstrap token that is too short or has other characters', () => {
-    expect(messageOf({ LOOPLANE_BOOTSTRAP_TOKEN: 'llp_short' })).toMatch(/^Invalid environment: LOOPLANE_BOOTSTRAP_TOKEN must be at least 24 characters/);
+    expect(messageOf({ LOOPLANE_BOOTSTRAP_TOKEN: 'llp_short' })).toMatch(/^Invalid environment: LOOPLANE_BOOTSTRAP_TOKEN must be 16 to 200 printable characters/);
     expect(messageOf({ LOOPLANE_BOOTSTRAP_TOKEN: 'llp_abcdefghijklmnopqrstuvwxyz!' })).toMatch(/LOOPLANE_BOOTSTRAP_TOKEN/);
   });
 

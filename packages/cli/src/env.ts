@@ -36,7 +36,7 @@ const schema = z.object({
   LOOPLANE_BOOTSTRAP_TOKEN: optional.pipe(
     z
       .string()
-      .regex(/^[A-Za-z0-9_-]{24,}$/, 'must be at least 24 characters of A-Z, a-z, 0-9, "_" or "-"')
+      .regex(/^[\x21-\x7e]{16,200}$/, 'must be 16 to 200 printable characters with no spaces')
       .optional(),
   ),
   NEXTAUTH_SECRET: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),

@@ -14,7 +14,7 @@ Environment:
   REDIS_URL                 use this Redis instead of a private redis-server
   LOOPLANE_HOME             data, secrets and logs (default ./.looplane)
   LOOPLANE_ADMIN_PASSWORD   password of the first admin (default: generated, printed once)
-  LOOPLANE_BOOTSTRAP_TOKEN  an admin API token to create for scripts (24+ chars of A-Za-z0-9_-)
+  LOOPLANE_BOOTSTRAP_TOKEN  an admin API token to create for scripts (16-200 printable chars)
   NEXTAUTH_SECRET           session signing secret (default: generated once, kept in LOOPLANE_HOME)
   LOOPLANE_ENCRYPTION_KEY   32-byte base64 key for stored credentials (default: generated once)
   LOG_LEVEL                 fatal, error, warn, info (default), debug, trace or silent`;
