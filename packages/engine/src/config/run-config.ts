@@ -1,0 +1,67 @@
+import { AppError } from '@looplane/shared';
+import { z } from 'zod';
+import { delegateTargetSchema, toolSpecSchema } from './tool-spec';
+
+/** The endpoint limits and prices the engine plans with (ModelEndpoint columns). Money: micro-dollars per million tokens. */
+export const modelLimitsSchema = z.object({
+  model: z.string().min(1),
+  contextWindow: z.int().positive().default(128_000),
+  maxOutputTokens: z.int().positive().default(4096),
+  inputMicrosPerMTok: z.int().nonnegative().default(0),
+  outputMicrosPerMTok: z.int().nonnegative().default(0),
+});
+export type ModelLimits = z.output<typeof modelLimitsSchema>;
+
+export const compactionConfigSchema = z.object({
+  /** Compact when prompt + max output would exceed this share of the context window. */
+  threshold: z.number().gt(0).lte(1).default(0.8),
+  /** Most recent turns always kept verbatim (fewer if nothing else can be compacted). */
+  keepRecentTurns: z.int().min(1).default(3),
+  /** `deterministic` is free and offline (faux); `model` asks the run's model and is budgeted. */
+  summarizer: z.enum(['deterministic', 'model']).default('model'),
+  summaryMaxTokens: z.int().positive().default(1024),
+});
+
+/**
+ * Everything that shapes a run's decisions. It is recorded, fully defaulted, in `run.started`, so
+ * replay never depends on a template or a default that changed later.
+ */
+export const runConfigSchema = z
+  .object({
+    systemPrompt: z.string().default(''),
+    model: modelLimitsSchema,
+    tools: z.array(toolSpecSchema).default([]),
+    /** `on_demand`: the model sees names + one-liners and a `load_tools` tool; `eager`: every schema up front. */
+    toolLoading: z.enum(['on_demand', 'eager']).default('on_demand'),
+    delegates: z.array(delegateTargetSchema).default([]),
+    compaction: compactionConfigSchema.prefault({}),
+    limits: z
+      .object({
+        maxTurns: z.int().positive().default(50),
+        maxToolOutputBytes: z.int().positive().default(16_000),
+      })
+      .prefault({}),
+    onBudgetExceeded: z.enum(['wait', 'fail']).default('wait'),
+    /** `report` tells the model a non-idempotent call was interrupted; `ask` holds it for a human first. */
+    onInterruptedTool: z.enum(['report', 'ask']).default('report'),
+  })
+  .superRefine((config, ctx) => {
+    const seen = new Set<string>();
+    for (const tool of config.tools) {
+      if (seen.has(tool.name)) ctx.addIssue({ code: 'custom', message: `tool ${tool.name} is listed twice`, path: ['tools'] });
+      seen.add(tool.name);
+    }
+  });
+export type RunConfigInput = z.input<typeof runConfigSchema>;
+export type RunConfig = z.output<typeof runConfigSchema>;
+
+/** Validates and defaults a run configuration; a bad one is the caller's error (BAD_REQUEST). */
+export function parseRunConfig(input: unknown): RunConfig {
+  const parsed = runConfigSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+    throw new AppError('BAD_REQUEST', `invalid run config: ${where}${issue?.message ?? 'unknown problem'}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,25 @@
+import { AppError } from '@looplane/shared';
+import type { z } from 'zod';
+import type { Clock } from '../ports/clock';
+import { eventVersion } from './event-codec';
+import type { EventPayload, EventType, NewEvent } from './event-types';
+import { payloadSchemas } from './payloads';
+
+/**
+ * Builds a validated event for callers outside the loop: the API starting a run or adding a
+ * message, the approvals inbox deciding, the worker returning a child's result or resuming.
+ */
+export function createEvent<T extends EventType>(type: T, payload: z.input<(typeof payloadSchemas)[T]>, clock: Clock): NewEvent<T> {
+  const parsed = (payloadSchemas[type] as z.ZodType).safeParse(payload);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
+    throw new AppError('BAD_REQUEST', `invalid ${type} event: ${where}${issue?.message ?? 'unknown problem'}`);
+  }
+  return draft(type, parsed.data as EventPayload<T>, clock.now());
+}
+
+/** An event from trusted engine code: typed, not re-validated (the store's decode validates on read). */
+export function draft<T extends EventType>(type: T, payload: EventPayload<T>, atMs: number): NewEvent<T> {
+  return { type, v: eventVersion(type), at: new Date(atMs).toISOString(), payload } as NewEvent<T>;
+}

@@ -1,0 +1,115 @@
+import { roleSchema } from '@looplane/shared';
+import { z } from 'zod';
+import { runConfigSchema } from '../config/run-config';
+
+const id = z.string().min(1);
+const count = z.int().nonnegative();
+const jsonObject = z.record(z.string(), z.json());
+const amount = { tokens: count, costMicros: count };
+const usage = z.object({ inputTokens: count, outputTokens: count, estimated: z.boolean() });
+const providerError = z.object({
+  code: z.enum(['rate_limited', 'server_error', 'bad_request', 'auth', 'not_found', 'timeout', 'connection', 'invalid_response']),
+  message: z.string(),
+  status: z.int().optional(),
+  retryable: z.boolean(),
+});
+const purpose = z.enum(['model', 'compaction']);
+
+/**
+ * The payload schema of every event type at its current version. Adding a field with a default is
+ * compatible; changing a shape means a new version plus an upcaster in `event-codec.ts`.
+ */
+export const payloadSchemas = {
+  // Run lifecycle
+  'run.started': z.object({
+    goal: z.string().min(1),
+    config: runConfigSchema,
+    command: z.object({ name: z.string(), args: z.record(z.string(), z.string()) }).optional(),
+  }),
+  'run.resumed': z.object({ reason: z.enum(['budget', 'operator']), note: z.string().optional() }),
+  'run.finished': z.object({
+    status: z.enum(['succeeded', 'failed', 'cancelled']),
+    result: z.string().optional(),
+    error: z.string().optional(),
+  }),
+  'session.forked': z.object({ parentSessionId: id, atSeq: count }),
+  // Messages from outside the model: a human's follow-up, or a pinned notice (policy, operator).
+  'message.added': z.object({ role: z.enum(['user', 'notice']), text: z.string() }),
+  // Model calls
+  'model.requested': z.object({
+    requestId: id,
+    turn: count,
+    messages: count,
+    tools: z.array(z.string()),
+    promptTokens: count,
+    promptBytes: count,
+    maxOutputTokens: count,
+  }),
+  'model.delta': z.object({ requestId: id, index: count, text: z.string() }),
+  'model.responded': z.object({
+    requestId: id,
+    text: z.string(),
+    finishReason: z.string(),
+    usage,
+    costMicros: count,
+  }),
+  'model.failed': z.object({ requestId: id, error: providerError }),
+  // Tool calls
+  'tool.requested': z.object({
+    callId: id,
+    requestId: id,
+    name: z.string(),
+    args: jsonObject,
+    /** Set when the model's argument text was not a JSON object; `args` is then empty. */
+    argsError: z.string().optional(),
+    rawArgs: z.string().optional(),
+  }),
+  'tool.rejected': z.object({ callId: id, reason: z.string() }),
+  'tools.loaded': z.object({ callId: id, loaded: z.array(z.string()), unknown: z.array(z.string()) }),
+  'policy.decided': z.object({
+    callId: id,
+    decision: z.enum(['allow', 'deny', 'require_approval']),
+    reason: z.string().optional(),
+    role: roleSchema.optional(),
+    ruleId: z.string().optional(),
+  }),
+  'approval.requested': z.object({
+    callId: id,
+    kind: z.enum(['tool', 'interrupted']),
+    tool: z.string(),
+    args: jsonObject,
+    role: roleSchema,
+    reason: z.string().optional(),
+    risk: z.enum(['low', 'medium', 'high']).optional(),
+    ruleId: z.string().optional(),
+  }),
+  'approval.decided': z.object({
+    callId: id,
+    approved: z.boolean(),
+    by: z.string().optional(),
+    comment: z.string().optional(),
+    editedArgs: jsonObject.optional(),
+  }),
+  'tool.started': z.object({ callId: id, name: z.string(), args: jsonObject, attempt: z.int().positive() }),
+  'tool.finished': z.object({ callId: id, ok: z.boolean(), output: z.string(), truncated: z.boolean() }),
+  'tool.interrupted': z.object({ callId: id, reason: z.string() }),
+  // Budget (mirrors the ledger; the port is the authority)
+  'budget.reserved': z.object({ requestId: id, purpose, ...amount }),
+  'budget.charged': z.object({ requestId: id, ...amount }),
+  'budget.released': z.object({ requestId: id, ...amount }),
+  'budget.exceeded': z.object({ requestId: id, purpose, ...amount, reason: z.string(), onExceed: z.enum(['wait', 'fail']) }),
+  // Context
+  'compaction.applied': z.object({
+    throughItem: count,
+    removedItems: count,
+    summary: z.string(),
+    tokensBefore: count,
+    tokensAfter: count,
+    usage: usage.optional(),
+    costMicros: count,
+  }),
+  // Swarm
+  'delegation.sent': z.object({ callId: id, to: z.string(), goal: z.string() }),
+  'delegation.returned': z.object({ callId: id, ok: z.boolean(), result: z.string() }),
+  'memory.written': z.object({ key: z.string().min(1), value: z.json(), version: z.int().positive() }),
+} as const;

@@ -1,0 +1,60 @@
+// @looplane/engine: the agent loop as pure code. State = fold(events); next(state) -> action;
+// drive() performs actions through ports. No IO module is imported anywhere in this package.
+
+// Events
+export type { EngineEvent, NewEvent, RawEvent, EventType, EventPayload } from './events/event-types';
+export { decodeEvent, eventVersion } from './events/event-codec';
+export { createEvent } from './events/create-event';
+
+// Configuration and templates
+export { runConfigSchema, parseRunConfig, type RunConfig, type RunConfigInput, type ModelLimits } from './config/run-config';
+export { toolSpecSchema, LOAD_TOOLS, DELEGATE, type ToolSpec, type DelegateTarget } from './config/tool-spec';
+export {
+  slashCommandSchema,
+  slashCommandsSchema,
+  expandSlashCommand,
+  slashCommandUsage,
+  type SlashCommand,
+  type ExpandedCommand,
+} from './config/slash-commands';
+
+// State
+export { apply, fold, foldUntil } from './state/fold';
+export { initialState, type RunState, type ContextItem, type ToolCallState, type CallStatus, type ModelCycle, type Wait } from './state/run-state';
+
+// Loop
+export { next } from './loop/next';
+export { isStop, type Action } from './loop/actions';
+export { drive, type DriveOptions, type DriveOutcome, type DriveResult } from './loop/drive';
+export { cancelRun } from './loop/cancel';
+export { forkBlocker } from './loop/fork';
+
+// Prompt, tokens, money
+export { buildTurnRequest } from './prompt/build-request';
+export { estimateTokens, estimatePromptTokens, promptBytes } from './prompt/tokens';
+export { costMicros } from './budget/cost';
+
+// Ports
+export type {
+  ModelPort,
+  ModelRequest,
+  ModelResult,
+  ModelCallOptions,
+  ModelToolCall,
+  ModelUsage,
+  PromptMessage,
+  PromptToolCall,
+  ToolDefinition,
+  JsonSchema,
+  ProviderError,
+  ProviderErrorCode,
+} from './ports/model-port';
+export type { ToolRunner, ToolInvocation, ToolResult, ToolArgs, JsonValue } from './ports/tool-port';
+export type { PolicyPort, PolicyDecision } from './ports/policy-port';
+export type { BudgetPort, BudgetAmount, ReserveOutcome } from './ports/budget-port';
+export type { EventStore } from './ports/event-store';
+export type { Clock } from './ports/clock';
+export type { EnginePorts } from './ports/engine-ports';
+
+// The deterministic scripted model (the faux endpoint builds on it)
+export { createScriptedModel, scriptTurnSchema, type ScriptTurn, type ScriptedModelOptions } from './model/scripted-model';

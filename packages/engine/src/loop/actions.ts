@@ -1,0 +1,29 @@
+import type { CompactionPlan } from '../compaction/plan';
+import type { BudgetAmount } from '../ports/budget-port';
+
+/**
+ * What the loop must do next. `wait` and `done` end a drive: the worker releases the run, and the
+ * deciding event (approval, child result, budget raised) is appended later, folded, and driven again.
+ */
+export type Action =
+  | { kind: 'reserve'; purpose: 'model' | 'compaction'; amount: BudgetAmount }
+  | { kind: 'call_model' }
+  | { kind: 'settle' }
+  | { kind: 'compact'; plan: CompactionPlan }
+  | { kind: 'reject_call'; callId: string; reason: string }
+  | { kind: 'load_tools'; callId: string; names: string[] }
+  | { kind: 'evaluate_policy'; callId: string }
+  | { kind: 'ask_about_interrupted'; callId: string }
+  | { kind: 'run_tool'; callId: string; resume: boolean }
+  | { kind: 'interrupt_tool'; callId: string; reason: string }
+  | { kind: 'delegate'; callId: string; to: string; goal: string }
+  | { kind: 'finish'; status: 'succeeded' | 'failed'; result?: string; error?: string }
+  | { kind: 'wait'; reason: 'approval' | 'child' | 'budget'; refs: string[] }
+  | { kind: 'done'; status: 'succeeded' | 'failed' | 'cancelled' };
+
+export type StopAction = Extract<Action, { kind: 'wait' | 'done' }>;
+
+/** True for the actions that end a drive. */
+export function isStop(action: Action): action is StopAction {
+  return action.kind === 'wait' || action.kind === 'done';
+}

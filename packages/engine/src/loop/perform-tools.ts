@@ -1,0 +1,104 @@
+import { AppError } from '@looplane/shared';
+import { utf8Length } from '../prompt/tokens';
+import type { ToolCallState } from '../state/run-state';
+import { requireConfig } from '../state/require';
+import type { StepContext } from './step-context';
+
+function callOf(ctx: StepContext, callId: string): ToolCallState {
+  const call = ctx.state.calls.find((c) => c.id === callId);
+  if (!call) throw new AppError('INTERNAL', `tool call ${callId} is not part of the current turn`);
+  return call;
+}
+
+/** Cuts text to at most `maxBytes` UTF-8 bytes without splitting a character. */
+export function truncateUtf8(text: string, maxBytes: number): { text: string; truncated: boolean } {
+  if (utf8Length(text) <= maxBytes) return { text, truncated: false };
+  let bytes = 0;
+  let end = 0;
+  for (const ch of text) {
+    const size = utf8Length(ch);
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    end += ch.length;
+  }
+  return { text: text.slice(0, end), truncated: true };
+}
+
+/** A call the engine refuses before policy: unknown or unloaded tool, unusable arguments. */
+export async function rejectCall(ctx: StepContext, callId: string, reason: string): Promise<void> {
+  await ctx.emit([ctx.event('tool.rejected', { callId, reason })]);
+}
+
+/** `load_tools`: engine-internal, no side effect, so no policy check. */
+export async function loadTools(ctx: StepContext, callId: string, names: string[]): Promise<void> {
+  const catalogue = requireConfig(ctx.state).tools;
+  const wanted = [...new Set(names)];
+  const loaded = wanted.filter((n) => catalogue.some((t) => t.name === n));
+  const unknown = wanted.filter((n) => !catalogue.some((t) => t.name === n));
+  await ctx.emit([ctx.event('tools.loaded', { callId, loaded, unknown })]);
+}
+
+/** Asks the policy port; `require_approval` also opens the approval (the run then waits for it). */
+export async function evaluatePolicy(ctx: StepContext, callId: string): Promise<void> {
+  const call = callOf(ctx, callId);
+  const verdict = await ctx.ports.policy.evaluate({ callId, name: call.name, args: call.args }, { signal: ctx.signal });
+  const decided = ctx.event('policy.decided', {
+    callId,
+    decision: verdict.decision,
+    ...(verdict.decision !== 'allow' && verdict.reason ? { reason: verdict.reason } : {}),
+    ...(verdict.decision === 'require_approval' ? { role: verdict.role } : {}),
+    ...(verdict.ruleId ? { ruleId: verdict.ruleId } : {}),
+  });
+  if (verdict.decision !== 'require_approval') return ctx.emit([decided]);
+  const requested = ctx.event('approval.requested', {
+    callId,
+    kind: 'tool',
+    tool: call.name,
+    args: call.args,
+    role: verdict.role,
+    ...(verdict.reason ? { reason: verdict.reason } : {}),
+    ...(verdict.risk ? { risk: verdict.risk } : {}),
+    ...(verdict.ruleId ? { ruleId: verdict.ruleId } : {}),
+  });
+  await ctx.emit([decided, requested]);
+}
+
+/** `onInterruptedTool: ask`: a human decides whether an interrupted, non-idempotent call runs again. */
+export async function askAboutInterrupted(ctx: StepContext, callId: string): Promise<void> {
+  const call = callOf(ctx, callId);
+  await ctx.emit([
+    ctx.event('approval.requested', {
+      callId,
+      kind: 'interrupted',
+      tool: call.name,
+      args: call.args,
+      role: 'approver',
+      reason: `${call.name} started but never reported a result and is not idempotent: approve to run it again`,
+      risk: 'high',
+    }),
+  ]);
+}
+
+/**
+ * Runs a tool: `tool.started` is durable before the side effect, so a crash leaves evidence that
+ * the call may have happened. A resumed idempotent call re-runs without a second `started`.
+ */
+export async function runTool(ctx: StepContext, callId: string, resume: boolean): Promise<void> {
+  const call = callOf(ctx, callId);
+  if (!resume) {
+    await ctx.emit([ctx.event('tool.started', { callId, name: call.name, args: call.args, attempt: call.attempts + 1 })]);
+  }
+  const result = await ctx.ports.tools.run({ callId, name: call.name, args: call.args }, { signal: ctx.signal });
+  const { text, truncated } = truncateUtf8(result.output, requireConfig(ctx.state).limits.maxToolOutputBytes);
+  await ctx.emit([ctx.event('tool.finished', { callId, ok: result.ok, output: text, truncated })]);
+}
+
+/** Records that a non-idempotent call was interrupted; the model is told, nothing re-runs. */
+export async function interruptTool(ctx: StepContext, callId: string, reason: string): Promise<void> {
+  await ctx.emit([ctx.event('tool.interrupted', { callId, reason })]);
+}
+
+/** Sends a sub-task to a child; the worker starts the child session when the run waits for it. */
+export async function delegate(ctx: StepContext, callId: string, to: string, goal: string): Promise<void> {
+  await ctx.emit([ctx.event('delegation.sent', { callId, to, goal })]);
+}

@@ -1,0 +1,54 @@
+import type { Action } from './actions';
+import { callModel, compact, reserve, settle } from './perform-model';
+import {
+  askAboutInterrupted,
+  delegate,
+  evaluatePolicy,
+  interruptTool,
+  loadTools,
+  rejectCall,
+  runTool,
+} from './perform-tools';
+import type { StepContext } from './step-context';
+
+/**
+ * Performs one action: calls at most one port, then appends the resulting events (applied to the
+ * state as they are stored). `wait` and `done` are not performed: they end the drive.
+ */
+export async function perform(ctx: StepContext, action: Action): Promise<void> {
+  switch (action.kind) {
+    case 'reserve':
+      return reserve(ctx, action.purpose, action.amount);
+    case 'call_model':
+      return callModel(ctx);
+    case 'settle':
+      return settle(ctx);
+    case 'compact':
+      return compact(ctx, action.plan);
+    case 'reject_call':
+      return rejectCall(ctx, action.callId, action.reason);
+    case 'load_tools':
+      return loadTools(ctx, action.callId, action.names);
+    case 'evaluate_policy':
+      return evaluatePolicy(ctx, action.callId);
+    case 'ask_about_interrupted':
+      return askAboutInterrupted(ctx, action.callId);
+    case 'run_tool':
+      return runTool(ctx, action.callId, action.resume);
+    case 'interrupt_tool':
+      return interruptTool(ctx, action.callId, action.reason);
+    case 'delegate':
+      return delegate(ctx, action.callId, action.to, action.goal);
+    case 'finish':
+      return ctx.emit([
+        ctx.event('run.finished', {
+          status: action.status,
+          ...(action.result !== undefined ? { result: action.result } : {}),
+          ...(action.error !== undefined ? { error: action.error } : {}),
+        }),
+      ]);
+    case 'wait':
+    case 'done':
+      return;
+  }
+}

@@ -1,0 +1,16 @@
+import type { BudgetPort } from './budget-port';
+import type { Clock } from './clock';
+import type { EventStore } from './event-store';
+import type { ModelPort } from './model-port';
+import type { PolicyPort } from './policy-port';
+import type { ToolRunner } from './tool-port';
+
+/** Everything the engine reaches outside itself. It imports no IO module; these are passed in. */
+export interface EnginePorts {
+  store: EventStore;
+  model: ModelPort;
+  tools: ToolRunner;
+  policy: PolicyPort;
+  budget: BudgetPort;
+  clock: Clock;
+}

@@ -1,0 +1,62 @@
+import { toolDefinitions, systemText } from '../prompt/tool-defs';
+import { jsonBytes, toolDefinitionTokens } from '../prompt/tokens';
+import { compactContext, pushExternalMessage, pushItem } from './context';
+import type { HandlerGroup } from './handlers';
+import type { RunState } from './run-state';
+
+/** Recomputes the tool definitions sent with each call (only at start and when tools load). */
+export function refreshToolDefs(state: RunState): void {
+  if (!state.config) return;
+  state.toolDefs = toolDefinitions(state.config, state.loadedTools);
+  state.toolTokens = state.toolDefs.reduce((sum, def) => sum + toolDefinitionTokens(def), 0);
+  state.toolBytes = state.toolDefs.reduce((sum, def) => sum + jsonBytes(def), 0);
+}
+
+type RunEvents = 'run.started' | 'run.resumed' | 'run.finished' | 'session.forked' | 'message.added' | 'memory.written' | 'compaction.applied';
+
+export const runHandlers: HandlerGroup<RunEvents> = {
+  'run.started': (state, p, event) => {
+    state.status = 'running';
+    state.goal = p.goal;
+    state.config = p.config;
+    state.startedAt = event.at;
+    const system = systemText(p.config);
+    if (system) pushItem(state, 'system', { role: 'system', content: system });
+    pushItem(state, 'goal', { role: 'user', content: p.goal });
+    refreshToolDefs(state);
+  },
+  'run.resumed': (state) => {
+    // Raising a budget (or an operator's nudge) ends a budget wait; the next step reserves again.
+    if (state.waiting?.reason === 'budget') state.waiting = null;
+  },
+  'run.finished': (state, p) => {
+    state.status = p.status;
+    state.result = p.result ?? null;
+    state.error = p.error ?? null;
+    state.waiting = null;
+  },
+  // A fork's first own event; the inherited events already built its state.
+  'session.forked': () => {},
+  'message.added': (state, p) => {
+    if (p.role === 'notice') pushExternalMessage(state, 'notice', { role: 'system', content: p.text });
+    else {
+      pushExternalMessage(state, 'user', { role: 'user', content: p.text });
+      // New human input reopens the conversation: the last answer is no longer final.
+      state.finalText = null;
+    }
+  },
+  'memory.written': (state, p) => {
+    state.memory[p.key] = { version: p.version, value: p.value };
+  },
+  'compaction.applied': (state, p) => {
+    compactContext(state, p.throughItem, p.summary);
+    state.totals.compactions++;
+    if (p.usage) {
+      state.totals.inputTokens += p.usage.inputTokens;
+      state.totals.outputTokens += p.usage.outputTokens;
+    }
+    if (state.cycle?.purpose === 'compaction') {
+      state.cycle.spent = { tokens: (p.usage?.inputTokens ?? 0) + (p.usage?.outputTokens ?? 0), costMicros: p.costMicros };
+    }
+  },
+};

@@ -1,0 +1,128 @@
+import { refreshToolDefs } from './apply-run';
+import { attachToolCall, pushToolResult } from './context';
+import type { HandlerGroup } from './handlers';
+import type { RunState, ToolCallState } from './run-state';
+
+type ToolEvents =
+  | 'tool.requested'
+  | 'tool.rejected'
+  | 'tools.loaded'
+  | 'policy.decided'
+  | 'approval.requested'
+  | 'approval.decided'
+  | 'tool.started'
+  | 'tool.finished'
+  | 'tool.interrupted'
+  | 'delegation.sent'
+  | 'delegation.returned';
+
+function callOf(state: RunState, callId: string): ToolCallState | undefined {
+  return state.calls.find((c) => c.id === callId);
+}
+
+/** What the model is told about a call that started and never reported back. */
+function interruptedText(call: ToolCallState, why: string): string {
+  return (
+    `Interrupted: ${call.name} started but its result was never recorded (${why}). It was not run again ` +
+    'because it is not idempotent, so it may or may not have taken effect: check before retrying.'
+  );
+}
+
+export const toolHandlers: HandlerGroup<ToolEvents> = {
+  'tool.requested': (state, p) => {
+    state.calls.push({
+      id: p.callId,
+      name: p.name,
+      args: p.args,
+      argsError: p.argsError ?? null,
+      status: 'requested',
+      attempts: 0,
+      interruptionAsked: false,
+      editedByApprover: false,
+    });
+    attachToolCall(state, { id: p.callId, name: p.name, arguments: p.rawArgs ?? JSON.stringify(p.args) });
+    state.openCalls++;
+    state.finalText = null;
+  },
+  'tool.rejected': (state, p) => {
+    const call = callOf(state, p.callId);
+    if (call) call.status = 'rejected';
+    pushToolResult(state, p.callId, `Error: ${p.reason}`);
+  },
+  'tools.loaded': (state, p) => {
+    for (const name of p.loaded) if (!state.loadedTools.includes(name)) state.loadedTools.push(name);
+    refreshToolDefs(state);
+    const call = callOf(state, p.callId);
+    if (call) call.status = 'loaded';
+    const loaded = p.loaded.length ? `Loaded: ${p.loaded.join(', ')}. You can call them now.` : 'Nothing was loaded.';
+    const unknown = p.unknown.length ? ` Unknown tools: ${p.unknown.join(', ')}.` : '';
+    pushToolResult(state, p.callId, loaded + unknown);
+  },
+  'policy.decided': (state, p) => {
+    const call = callOf(state, p.callId);
+    if (!call) return;
+    if (p.decision === 'allow') call.status = 'allowed';
+    else if (p.decision === 'require_approval') call.status = 'awaiting_approval';
+    else {
+      call.status = 'denied';
+      pushToolResult(state, p.callId, `Denied by policy: ${p.reason ?? 'no reason given'}`);
+    }
+  },
+  'approval.requested': (state, p) => {
+    state.waiting = { reason: 'approval', callId: p.callId };
+    const call = callOf(state, p.callId);
+    if (!call) return;
+    call.status = 'awaiting_approval';
+    if (p.kind === 'interrupted') call.interruptionAsked = true;
+  },
+  'approval.decided': (state, p) => {
+    if (state.waiting?.reason === 'approval' && state.waiting.callId === p.callId) state.waiting = null;
+    const call = callOf(state, p.callId);
+    if (!call || call.status !== 'awaiting_approval') return;
+    const who = p.by ? ` (${p.by})` : '';
+    if (p.approved) {
+      call.status = 'approved';
+      if (p.editedArgs) {
+        call.args = p.editedArgs;
+        call.editedByApprover = true;
+      }
+    } else if (call.interruptionAsked) {
+      call.status = 'interrupted';
+      pushToolResult(state, p.callId, interruptedText(call, `a human${who} chose not to re-run it`));
+    } else {
+      call.status = 'refused';
+      pushToolResult(state, p.callId, `Rejected by an approver${who}: ${p.comment ?? 'no reason given'}`);
+    }
+  },
+  'tool.started': (state, p) => {
+    const call = callOf(state, p.callId);
+    if (call) {
+      call.status = 'started';
+      call.attempts = p.attempt;
+    }
+    state.totals.toolRuns++;
+  },
+  'tool.finished': (state, p) => {
+    const call = callOf(state, p.callId);
+    if (call) call.status = 'finished';
+    const note = call?.editedByApprover ? `Note: an approver changed the arguments to ${JSON.stringify(call.args)}.\n` : '';
+    const body = p.ok ? p.output : `Error: ${p.output}`;
+    pushToolResult(state, p.callId, `${note}${body}${p.truncated ? '\n[output truncated]' : ''}`);
+  },
+  'tool.interrupted': (state, p) => {
+    const call = callOf(state, p.callId);
+    if (!call) return;
+    call.status = 'interrupted';
+    pushToolResult(state, p.callId, interruptedText(call, p.reason));
+  },
+  'delegation.sent': (state, p) => {
+    const call = callOf(state, p.callId);
+    if (call) call.status = 'delegated';
+  },
+  'delegation.returned': (state, p) => {
+    const call = callOf(state, p.callId);
+    if (call?.status !== 'delegated') return;
+    call.status = 'returned';
+    pushToolResult(state, p.callId, p.ok ? p.result : `Delegation failed: ${p.result}`);
+  },
+};

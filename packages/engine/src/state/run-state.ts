@@ -1,0 +1,138 @@
+import type { RunConfig } from '../config/run-config';
+import type { PromptMessage, ToolDefinition } from '../ports/model-port';
+import type { BudgetAmount } from '../ports/budget-port';
+import type { ToolArgs } from '../ports/tool-port';
+
+/**
+ * One entry of the model's context. `no` is a stable, monotonic number (compaction cuts by it);
+ * pinned items (system prompt, goal, notices) are never compacted away.
+ */
+export interface ContextItem {
+  no: number;
+  kind: 'system' | 'goal' | 'notice' | 'user' | 'assistant' | 'tool' | 'summary';
+  pinned: boolean;
+  tokens: number;
+  /** UTF-8 bytes of the message as JSON: running sums give the prompt size without serialising it. */
+  bytes: number;
+  message: PromptMessage;
+}
+
+export type CallStatus =
+  | 'requested'
+  | 'rejected'
+  | 'allowed'
+  | 'denied'
+  | 'awaiting_approval'
+  | 'approved'
+  | 'refused'
+  | 'started'
+  | 'finished'
+  | 'interrupted'
+  | 'loaded'
+  | 'delegated'
+  | 'returned';
+
+export interface ToolCallState {
+  id: string;
+  name: string;
+  args: ToolArgs;
+  argsError: string | null;
+  status: CallStatus;
+  /** How many times it started; above 1 means an interrupted call re-ran. */
+  attempts: number;
+  /** Set once a human was asked about this call after an interruption, so they are asked only once. */
+  interruptionAsked: boolean;
+  editedByApprover: boolean;
+}
+
+/** A budgeted model call (a turn or a summary) from reservation to settlement. */
+export interface ModelCycle {
+  requestId: string;
+  purpose: 'model' | 'compaction';
+  reserved: BudgetAmount;
+  requested: boolean;
+  /** Text already persisted as `model.delta` events, so a resumed call does not repeat it. */
+  deltaChars: number;
+  deltaCount: number;
+  /** Set when the call ended (answer, failure or summary); the next step settles the budget. */
+  spent: BudgetAmount | null;
+}
+
+export type Wait = { reason: 'approval'; callId: string } | { reason: 'budget'; requestId: string };
+
+export type RunStatus = 'new' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+/**
+ * The fold of a session's events. It is mutated in place by `apply` (one owner, the driver), which
+ * keeps a step O(1) however long the log; `fold` always starts from a fresh state.
+ */
+export interface RunState {
+  lastSeq: number;
+  status: RunStatus;
+  goal: string;
+  config: RunConfig | null;
+  startedAt: string | null;
+  updatedAt: string | null;
+  /** Completed model turns. */
+  turn: number;
+  context: ContextItem[];
+  nextItemNo: number;
+  contextTokens: number;
+  contextBytes: number;
+  /** Tool definitions sent with every model call, and their token estimate and JSON size. */
+  toolDefs: ToolDefinition[];
+  toolTokens: number;
+  toolBytes: number;
+  loadedTools: string[];
+  /** Tool calls of the latest model turn, in the order the model made them. */
+  calls: ToolCallState[];
+  /** Calls of the latest turn still without a tool message in the context. */
+  openCalls: number;
+  /**
+   * Messages that arrived while calls were open: the protocol wants every tool result right after
+   * its assistant message, so they join the context once the turn's last result is in.
+   */
+  deferred: { kind: 'user' | 'notice'; message: PromptMessage }[];
+  /** Text of the latest answer while it has no tool calls: the result, once settled. */
+  finalText: string | null;
+  cycle: ModelCycle | null;
+  waiting: Wait | null;
+  /** Why the run must fail at the next step (a provider error, a refused budget under `fail`). */
+  failure: string | null;
+  result: string | null;
+  error: string | null;
+  totals: { inputTokens: number; outputTokens: number; costMicros: number; modelCalls: number; toolRuns: number; compactions: number };
+  memory: Record<string, { version: number; value: unknown }>;
+}
+
+/** The state before any event. */
+export function initialState(): RunState {
+  return {
+    lastSeq: 0,
+    status: 'new',
+    goal: '',
+    config: null,
+    startedAt: null,
+    updatedAt: null,
+    turn: 0,
+    context: [],
+    nextItemNo: 1,
+    contextTokens: 0,
+    contextBytes: 0,
+    toolDefs: [],
+    toolTokens: 0,
+    toolBytes: 0,
+    loadedTools: [],
+    calls: [],
+    openCalls: 0,
+    deferred: [],
+    finalText: null,
+    cycle: null,
+    waiting: null,
+    failure: null,
+    result: null,
+    error: null,
+    totals: { inputTokens: 0, outputTokens: 0, costMicros: 0, modelCalls: 0, toolRuns: 0, compactions: 0 },
+    memory: {},
+  };
+}

@@ -1,0 +1,81 @@
+import type { ModelPort, ModelResult } from '@looplane/engine';
+import OpenAI from 'openai';
+import { z } from 'zod';
+import { readCompletion, readStream } from './read-completion';
+import { toProviderError } from './provider-error';
+import { toChatRequest } from './to-chat-request';
+
+/** Adapter settings kept in `ModelEndpoint.config` for an OpenAI-compatible endpoint (never secrets). */
+export const openAIEndpointConfigSchema = z.object({
+  /** Stream tokens (SSE). Some minimal servers only speak plain JSON. */
+  stream: z.boolean().default(true),
+  /** Ask for usage in the last streamed chunk (`stream_options.include_usage`); without it usage is estimated. */
+  streamUsage: z.boolean().default(true),
+  /** OpenAI's newer models want `max_completion_tokens`; most compatible servers still read `max_tokens`. */
+  maxTokensParam: z.enum(['max_tokens', 'max_completion_tokens']).default('max_tokens'),
+  temperature: z.number().min(0).max(2).optional(),
+  /** Extra request headers (routing, org), never credentials: the key is passed separately. */
+  headers: z.record(z.string(), z.string()).default({}),
+});
+export type OpenAIEndpointConfig = z.input<typeof openAIEndpointConfigSchema>;
+
+export interface OpenAIModelOptions extends OpenAIEndpointConfig {
+  baseURL: string;
+  apiKey: string;
+  model: string;
+  /** Per attempt (default 60 s). */
+  timeoutMs?: number;
+  /** Retries on 408/409/429/5xx and connection errors, with exponential backoff honouring Retry-After (default 3). */
+  maxRetries?: number;
+}
+
+/**
+ * A model port over any server that speaks Chat Completions, through the official `openai` SDK with
+ * a configurable `baseURL`. Retries and backoff are the SDK's (0.5 s doubling to 8 s with jitter, or
+ * the server's `retry-after-ms` / `Retry-After`); what still fails comes back as a provider error.
+ */
+export function createOpenAIModel(options: OpenAIModelOptions): ModelPort {
+  const config = openAIEndpointConfigSchema.parse(options);
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const maxRetries = options.maxRetries ?? 3;
+  const client = new OpenAI({
+    apiKey: options.apiKey,
+    baseURL: options.baseURL,
+    timeout: timeoutMs,
+    maxRetries,
+    defaultHeaders: config.headers,
+    // Explicit so nothing is picked up from the worker's environment.
+    organization: null,
+    project: null,
+    logLevel: 'off',
+  });
+  const errorContext = { baseURL: options.baseURL, timeoutMs, maxRetries, apiKey: options.apiKey };
+  const chatOptions = { model: options.model, maxTokensParam: config.maxTokensParam, temperature: config.temperature };
+
+  return {
+    async complete(request, callOptions = {}): Promise<ModelResult> {
+      const { signal, onDelta } = callOptions;
+      const body = toChatRequest(request, chatOptions);
+      let phase: 'request' | 'stream' = 'request';
+      try {
+        if (!config.stream) {
+          const completion = await client.chat.completions.create({ ...body, stream: false }, { signal });
+          return readCompletion(completion, onDelta);
+        }
+        const stream = await client.chat.completions.create(
+          { ...body, stream: true, ...(config.streamUsage ? { stream_options: { include_usage: true } } : {}) },
+          { signal },
+        );
+        phase = 'stream';
+        const result = await readStream(stream, onDelta);
+        // The SDK ends a stream quietly when it is aborted: that partial answer must not pass as complete.
+        signal?.throwIfAborted();
+        return result;
+      } catch (error) {
+        // The port contract: an abort rejects, a provider failure is a result.
+        if (signal?.aborted) throw error;
+        return { ok: false, error: toProviderError(error, errorContext, phase) };
+      }
+    },
+  };
+}
