@@ -1,0 +1,12 @@
+export { QUEUES, sessionJobSchema, sessionJobId, type SessionJob, type QueueKey, type QueuePayload } from './catalog';
+export {
+  channels,
+  runEventMessageSchema,
+  teamActivitySchema,
+  cancelMessageSchema,
+  type RunEventMessage,
+  type TeamActivity,
+  type CancelMessage,
+} from './channels';
+export { LiveBus } from './live-bus';
+export { createSessionQueue, enqueueSession } from './session-queue';

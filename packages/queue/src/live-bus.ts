@@ -1,0 +1,100 @@
+import type { Redis } from 'ioredis';
+import type { z } from 'zod';
+import {
+  cancelMessageSchema,
+  channels,
+  runEventMessageSchema,
+  teamActivitySchema,
+  type CancelMessage,
+  type RunEventMessage,
+  type TeamActivity,
+} from './channels';
+
+type Listener<T> = (message: T) => void;
+
+/**
+ * Live fan-out over Redis pub/sub. Publishing happens after the Postgres commit; a lost message
+ * only delays a subscriber, because subscribers read the truth from Postgres by cursor.
+ * One subscriber connection per process is shared by every subscription.
+ */
+export class LiveBus {
+  private readonly listeners = new Map<string, Set<Listener<unknown>>>();
+
+  /**
+   * @param publisher a normal connection
+   * @param subscriber a dedicated connection (Redis puts it in subscribe mode)
+   */
+  constructor(
+    private readonly publisher: Redis,
+    private readonly subscriber: Redis,
+  ) {
+    subscriber.on('message', (channel: string, raw: string) => {
+      const set = this.listeners.get(channel);
+      if (!set) return;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        return;
+      }
+      for (const listener of set) listener(parsed);
+    });
+  }
+
+  publishRunEvent(message: RunEventMessage): Promise<number> {
+    return this.publisher.publish(channels.run(message.runId), JSON.stringify(message));
+  }
+
+  publishTeamActivity(teamId: string, activity: TeamActivity): Promise<number> {
+    return this.publisher.publish(channels.team(teamId), JSON.stringify(activity));
+  }
+
+  publishCancel(message: CancelMessage): Promise<number> {
+    return this.publisher.publish(channels.cancel, JSON.stringify(message));
+  }
+
+  publishInbox(sessionId: string): Promise<number> {
+    return this.publisher.publish(channels.inbox(sessionId), '{}');
+  }
+
+  /** Follows a run's committed events; resolves once subscribed. Returns the unsubscribe function. */
+  onRunEvent(runId: string, listener: Listener<RunEventMessage>): Promise<() => Promise<void>> {
+    return this.listen(channels.run(runId), runEventMessageSchema, listener);
+  }
+
+  onTeamActivity(teamId: string, listener: Listener<TeamActivity>): Promise<() => Promise<void>> {
+    return this.listen(channels.team(teamId), teamActivitySchema, listener);
+  }
+
+  onCancel(listener: Listener<CancelMessage>): Promise<() => Promise<void>> {
+    return this.listen(channels.cancel, cancelMessageSchema, listener);
+  }
+
+  onInbox(sessionId: string, listener: Listener<unknown>): Promise<() => Promise<void>> {
+    return this.listen(channels.inbox(sessionId), null, listener);
+  }
+
+  private async listen<T>(channel: string, schema: z.ZodType<T> | null, listener: Listener<T>): Promise<() => Promise<void>> {
+    const wrapped: Listener<unknown> = (message) => {
+      if (!schema) return listener(message as T);
+      const parsed = schema.safeParse(message);
+      if (parsed.success) listener(parsed.data);
+    };
+    let set = this.listeners.get(channel);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(channel, set);
+      await this.subscriber.subscribe(channel);
+    }
+    set.add(wrapped);
+    return async () => {
+      const current = this.listeners.get(channel);
+      if (!current) return;
+      current.delete(wrapped);
+      if (current.size === 0) {
+        this.listeners.delete(channel);
+        await this.subscriber.unsubscribe(channel);
+      }
+    };
+  }
+}
