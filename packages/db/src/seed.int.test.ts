@@ -11,7 +11,7 @@ beforeAll(async () => {
 afterAll(() => t?.drop());
 
 describe('seedDatabase', () => {
-  it('seeds once: admin, demo team, faux endpoint; a generated password is returned only the first time', async () => {
+  it('seeds once: admin, demo team, faux endpoints and demo agents; a generated password is returned only the first time', async () => {
     const first = await seedDatabase(t.db);
     expect(first.adminCreated).toBe(true);
     expect(first.generatedPassword).toMatch(/^[A-Za-z0-9_-]{24}$/);
@@ -19,12 +19,14 @@ describe('seedDatabase', () => {
     expect(await verifyPassword(first.generatedPassword!, admin.passwordHash!)).toBe(true);
     const team = await t.db.team.findUniqueOrThrow({ where: { slug: 'demo' }, include: { memberships: true, endpoints: true } });
     expect(team.memberships).toEqual([expect.objectContaining({ userId: admin.id, role: 'admin' })]);
-    expect(team.endpoints.map((e) => e.kind)).toEqual(['faux']);
+    expect(team.endpoints.map((e) => e.name).sort()).toEqual(['faux', 'faux-steps']);
+    expect((await t.db.agentTemplate.findMany({ where: { teamId: team.id } })).map((a) => a.name).sort()).toEqual(['demo', 'demo-steps']);
 
     const again = await seedDatabase(t.db, { adminPassword: 'another password' });
     expect(again).toEqual({ adminCreated: false, generatedPassword: null, bootstrapTokenCreated: false });
     expect(await t.db.team.count()).toBe(1);
-    expect(await t.db.modelEndpoint.count()).toBe(1);
+    expect(await t.db.modelEndpoint.count()).toBe(2);
+    expect(await t.db.agentTemplate.count()).toBe(2);
   });
 
   it('creates the bootstrap token with exactly the given value, once', async () => {

@@ -2,6 +2,7 @@ import type { Db } from './client';
 import { appendAudit } from './audit/audit.repository';
 import { displayPrefix, hashApiToken } from './crypto/api-token';
 import { generatePassword, hashPassword } from './crypto/password';
+import { seedDemoContent } from './seed-demo';
 
 export const ADMIN_EMAIL = 'admin@looplane.local';
 export const DEMO_TEAM_SLUG = 'demo';
@@ -63,6 +64,9 @@ export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<S
         data: { adminUserId: admin.id, endpoint: FAUX_ENDPOINT_NAME },
       });
     }
+
+    const faux = await tx.modelEndpoint.findUnique({ where: { teamId_name: { teamId: team.id, name: FAUX_ENDPOINT_NAME } } });
+    if (faux) await seedDemoContent(tx, team.id, faux.id);
 
     let bootstrapTokenCreated = false;
     if (options.bootstrapToken) {
