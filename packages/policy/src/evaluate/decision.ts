@@ -1,0 +1,41 @@
+import type { ApproverRole, Outcome, Risk } from '../document/policy-schema';
+import type { ShellAnalysis } from '../shell/analysis-types';
+import type { ShellContext } from '../shell/analyze-shell';
+
+/** A tool call as the policy sees it: the tool's name and its JSON arguments. */
+export interface PolicyCall {
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+/** Where calls run; see `ShellContext`. File paths and shell writes are judged against `workspaceRoot`. */
+export type PolicyContext = ShellContext;
+
+/** `ruleId` of a decision no rule made: the document's default, or a call the package always allows. */
+export const DEFAULT_RULE = 'default';
+export const BUILTIN_RULE = 'builtin';
+
+/** The policy's answer for one call. `approverRole` is set exactly when the outcome is require_approval. */
+export interface Decision {
+  outcome: Outcome;
+  /** The id of the rule that decided, `default`, or `builtin`. */
+  ruleId: string;
+  /** Why: shown to the model on deny, to the approver on require_approval. */
+  reason: string;
+  approverRole?: ApproverRole;
+  risk: Risk;
+  /** What the shell parser found, for shell calls. */
+  analysis?: ShellAnalysis;
+}
+
+/** One rule the simulator tried, and why it did or did not match. */
+export interface TraceStep {
+  ruleId: string;
+  matched: boolean;
+  explanation: string;
+}
+
+/** A decision with the trace of every rule tried up to (and including) the one that matched. */
+export interface Simulation extends Decision {
+  trace: TraceStep[];
+}

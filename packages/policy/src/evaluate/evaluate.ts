@@ -1,0 +1,84 @@
+import type { PolicyDocument, Risk, Rule } from '../document/policy-schema';
+import type { ShellAnalysis } from '../shell/analysis-types';
+import { LOAD_TOOLS } from '../tool-names';
+import { BUILTIN_RULE, DEFAULT_RULE, type Decision, type PolicyCall, type PolicyContext, type Simulation, type TraceStep } from './decision';
+import { matchRule } from './match-rule';
+import { type PreparedCall, prepareCall } from './prepare-call';
+
+/** The most telling finding of a shell analysis, for a reason line. */
+function finding(analysis: ShellAnalysis | undefined): string | undefined {
+  if (!analysis) return undefined;
+  if (analysis.unparsable !== null) return `the command does not parse (${analysis.unparsable})`;
+  const destructive = analysis.destructive[0];
+  if (destructive) return `${destructive.command}: ${destructive.reason}`;
+  const dynamic = analysis.dynamic[0];
+  if (dynamic) return `${dynamic.command}: ${dynamic.reason}`;
+  return undefined;
+}
+
+function derivedRisk(outcome: Decision['outcome'], analysis: ShellAnalysis | undefined): Risk {
+  if (analysis && analysis.destructive.length > 0) return 'high';
+  if (outcome === 'allow') return 'low';
+  return 'medium';
+}
+
+function fromRule(rule: Rule, analysis: ShellAnalysis | undefined): Decision {
+  const detail = finding(analysis);
+  const base =
+    rule.reason ??
+    (rule.outcome === 'allow'
+      ? `allowed by policy rule "${rule.id}"`
+      : rule.outcome === 'deny'
+        ? `denied by policy rule "${rule.id}"`
+        : `policy rule "${rule.id}" requires approval`);
+  const reason = detail && rule.outcome !== 'allow' ? `${base}: ${detail}` : base;
+  return {
+    outcome: rule.outcome,
+    ruleId: rule.id,
+    reason,
+    ...(rule.outcome === 'require_approval' ? { approverRole: rule.approverRole ?? 'approver' } : {}),
+    risk: rule.risk ?? derivedRisk(rule.outcome, analysis),
+    ...(analysis ? { analysis } : {}),
+  };
+}
+
+function fromDefault(document: PolicyDocument, prepared: PreparedCall): Decision {
+  const detail = finding(prepared.shell);
+  const base = `no policy rule matches this ${prepared.call.tool} call; the policy's default is ${document.default}`;
+  return {
+    outcome: document.default,
+    ruleId: DEFAULT_RULE,
+    reason: detail ? `${base} (${detail})` : base,
+    ...(document.default === 'require_approval' ? { approverRole: 'approver' as const } : {}),
+    risk: derivedRisk(document.default, prepared.shell),
+    ...(prepared.shell ? { analysis: prepared.shell } : {}),
+  };
+}
+
+/** Decides a prepared call, collecting the trace. Shared by evaluate, simulate and redecide. */
+export function decidePrepared(document: PolicyDocument, prepared: PreparedCall): Simulation {
+  if (prepared.call.tool === LOAD_TOOLS) {
+    return { outcome: 'allow', ruleId: BUILTIN_RULE, reason: `${LOAD_TOOLS} only lists tools and is always allowed`, risk: 'low', trace: [] };
+  }
+  const trace: TraceStep[] = [];
+  for (const rule of document.rules) {
+    const result = matchRule(rule, prepared, document);
+    trace.push({ ruleId: rule.id, matched: result.matched, explanation: result.explanation });
+    if (result.matched) return { ...fromRule(rule, prepared.shell), trace };
+  }
+  return { ...fromDefault(document, prepared), trace };
+}
+
+/**
+ * Decides one tool call: rules in order, first match wins, else the document's default. Pure and
+ * synchronous; `context` places the workspace (default `/workspace`).
+ */
+export function evaluate(document: PolicyDocument, call: PolicyCall, context: PolicyContext = {}): Decision {
+  const { trace: _trace, ...decision } = decidePrepared(document, prepareCall(call, context));
+  return decision;
+}
+
+/** Like `evaluate`, with the trace of every rule tried and why it did or did not match (the simulator). */
+export function simulate(document: PolicyDocument, call: PolicyCall, context: PolicyContext = {}): Simulation {
+  return decidePrepared(document, prepareCall(call, context));
+}

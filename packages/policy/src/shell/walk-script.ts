@@ -1,0 +1,201 @@
+import { type Frame, type ScanState, dynamic, isDangerousVariable } from './scan-state';
+import { Op, type SyntaxNode, child, children, sourceOf } from './syntax-tree';
+import { resolveWord, unescapeDouble } from './words';
+import { checkWritePath } from './write-targets';
+
+/**
+ * Walks a parsed script statement by statement, keeping what a command needs to be judged: its
+ * nesting depth and where its standard input comes from (a pipe, a heredoc, a file). Every
+ * command substitution, process substitution and expansion is descended into, so a command
+ * hidden anywhere in a word is classified too.
+ */
+export function walkStatements(stmts: SyntaxNode[], frame: Frame, state: ScanState): void {
+  stmts.forEach((stmt, index) => {
+    // `a & b` separates with `&` alone; any other pair of statements is `;` (or a newline).
+    if (index > 0 && !stmts[index - 1]?.Background) state.operators.push(';');
+    visitStmt(stmt, frame, state);
+  });
+}
+
+const BINARY_OPS: Record<number, string> = { [Op.and]: '&&', [Op.or]: '||', [Op.pipe]: '|', [Op.pipeAll]: '|&' };
+const REDIRECT_OPS: Record<number, string> = {
+  [Op.redirOut]: '>', [Op.appOut]: '>>', [Op.redirIn]: '<', [Op.rdrInOut]: '<>', [Op.dplIn]: '<&', [Op.dplOut]: '>&',
+  [Op.clbOut]: '>|', [Op.hdoc]: '<<', [Op.dashHdoc]: '<<-', [Op.wordHdoc]: '<<<', [Op.rdrAll]: '&>', [Op.appAll]: '&>>',
+};
+const WRITES = new Set<number>([Op.redirOut, Op.appOut, Op.clbOut, Op.rdrAll, Op.appAll, Op.rdrInOut]);
+
+function visitStmt(stmt: SyntaxNode, frame: Frame, state: ScanState): void {
+  if (stmt.Coprocess) state.features.add('coprocess');
+  let stdin = frame.stdin;
+  for (const redirect of children(stmt, 'Redirs')) stdin = visitRedirect(redirect, frame, state) ?? stdin;
+  const cmd = child(stmt, 'Cmd');
+  if (cmd) visitCommand(cmd, { ...frame, stdin }, state);
+  if (stmt.Background) {
+    state.operators.push('&');
+    state.features.add('background');
+  }
+}
+
+/** Records a redirection, judges a written target, and returns the stdin it gives the command, if any. */
+function visitRedirect(redirect: SyntaxNode, frame: Frame, state: ScanState): Frame['stdin'] | undefined {
+  const op = Number(redirect.Op);
+  const word = child(redirect, 'Word');
+  const hdoc = child(redirect, 'Hdoc');
+  scanNode(word, frame, state);
+  scanNode(hdoc, frame, state);
+  const target = word ? resolveWord(word, frame.bytes) : null;
+  const opText = REDIRECT_OPS[op] ?? `op${op}`;
+  const label = `${opText} ${target?.source ?? ''}`.trim();
+  if (op === Op.hdoc || op === Op.dashHdoc) {
+    state.features.add('heredoc');
+    state.redirects.push({ op: opText, target: null });
+    return { kind: 'text', text: hdoc ? heredocText(hdoc, word, frame.bytes) : '' };
+  }
+  state.redirects.push({ op: opText, target: target?.static ? target.text : null });
+  if (!target) return undefined;
+  if (op === Op.wordHdoc) return { kind: 'text', text: target.static ? `${target.text}\n` : null };
+  // `2>&1`, `>&-`: duplicating or closing a descriptor writes nothing new.
+  if ((op === Op.dplOut || op === Op.dplIn) && target.static && /^(\d+-?|-)$/.test(target.text)) return undefined;
+  if (WRITES.has(op) || op === Op.dplOut) checkWritePath(state, target, label);
+  if (op === Op.redirIn || op === Op.rdrInOut || op === Op.dplIn) return { kind: 'file' };
+  return undefined;
+}
+
+/** A heredoc body as the command reads it, or null when it expands something at run time. */
+function heredocText(hdoc: SyntaxNode, delimiter: SyntaxNode | null, bytes: Uint8Array): string | null {
+  const parts = children(hdoc, 'Parts');
+  if (!parts.every((part) => part.type === 'Lit')) return null;
+  const raw = parts.map((part) => String(part.Value ?? '')).join('');
+  // A quoted delimiter (`<<'EOF'`) keeps the body verbatim; otherwise backslashes work as in "...".
+  const quoted = delimiter ? /['"\\]/.test(sourceOf(bytes, delimiter)) : false;
+  return quoted ? raw : unescapeDouble(raw, '');
+}
+
+function visitCommand(cmd: SyntaxNode, frame: Frame, state: ScanState): void {
+  switch (cmd.type) {
+    case 'CallExpr': {
+      for (const assign of children(cmd, 'Assigns')) scanNode(assign, frame, state);
+      const args = children(cmd, 'Args');
+      for (const arg of args) scanNode(arg, frame, state);
+      if (args.length > 0) state.classify(args.map((arg) => resolveWord(arg, frame.bytes)), frame, []);
+      return;
+    }
+    case 'BinaryCmd': {
+      const op = BINARY_OPS[Number(cmd.Op)] ?? `op${String(cmd.Op)}`;
+      state.features.add(op.startsWith('|') && op !== '||' ? 'pipe' : 'list');
+      const [x, y] = [child(cmd, 'X'), child(cmd, 'Y')];
+      if (x) visitStmt(x, frame, state);
+      state.operators.push(op);
+      // The right side of a pipe reads what the left side prints.
+      if (y) visitStmt(y, op === '|' || op === '|&' ? { ...frame, stdin: { kind: 'pipe' } } : frame, state);
+      return;
+    }
+    case 'Subshell':
+    case 'Block':
+      if (cmd.type === 'Subshell') state.features.add('subshell');
+      walkStatements(children(cmd, 'Stmts'), frame, state);
+      return;
+    case 'IfClause':
+      state.features.add('conditional');
+      walkStatements(children(cmd, 'Cond'), frame, state);
+      walkStatements(children(cmd, 'Then'), frame, state);
+      if (child(cmd, 'Else')) visitCommand(child(cmd, 'Else') as SyntaxNode, frame, state);
+      return;
+    case 'WhileClause':
+      state.features.add('loop');
+      walkStatements(children(cmd, 'Cond'), frame, state);
+      walkStatements(children(cmd, 'Do'), frame, state);
+      return;
+    case 'ForClause':
+      state.features.add('loop');
+      scanNode(child(cmd, 'Loop'), frame, state);
+      walkStatements(children(cmd, 'Do'), frame, state);
+      return;
+    case 'CaseClause':
+      state.features.add('conditional');
+      scanNode(child(cmd, 'Word'), frame, state);
+      for (const item of children(cmd, 'Items')) {
+        scanNode(children(item, 'Patterns'), frame, state);
+        walkStatements(children(item, 'Stmts'), frame, state);
+      }
+      return;
+    case 'FuncDecl':
+      state.features.add('function');
+      if (child(cmd, 'Body')) visitStmt(child(cmd, 'Body') as SyntaxNode, frame, state);
+      return;
+    case 'TimeClause':
+    case 'CoprocClause':
+      if (child(cmd, 'Stmt')) visitStmt(child(cmd, 'Stmt') as SyntaxNode, frame, state);
+      return;
+    case 'DeclClause':
+      for (const arg of children(cmd, 'Args')) {
+        // `export "$NAME=..."` can assign any variable, PATH included.
+        const value = child(arg, 'Value');
+        if (arg.Naked && value && !resolveWord(value, frame.bytes).static) {
+          dynamic(state, sourceOf(frame.bytes, cmd), 'declares a variable whose name is not static');
+        }
+      }
+      scanNode(children(cmd, 'Args'), frame, state);
+      return;
+    case 'ArithmCmd': {
+      // bash reads `((...))` as arithmetic, but dash (a common /bin/sh) reads it as two nested
+      // subshells and runs what is inside: classify the inside as commands too.
+      state.features.add('arithmetic');
+      scanNode(cmd, frame, state, true);
+      const text = sourceOf(frame.bytes, cmd);
+      state.nested(text.replace(/^\(\(/, '').replace(/\)\)$/, ''), frame, text);
+      return;
+    }
+    case 'LetClause':
+    case 'TestClause':
+      scanNode(cmd, frame, state, true);
+      return;
+    default:
+      dynamic(state, sourceOf(frame.bytes, cmd), `uses a construct the analysis does not model (${cmd.type})`);
+      scanNode(cmd, frame, state, true);
+  }
+}
+
+/**
+ * Descends into any part of the tree that is not a statement list, finding what runs inside it:
+ * command and process substitutions, expansions holding them, and assignments.
+ */
+function scanNode(node: unknown, frame: Frame, state: ScanState, isRoot = false): void {
+  if (!node || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const item of node) scanNode(item, frame, state);
+    return;
+  }
+  const n = node as SyntaxNode;
+  const nested = { ...frame, depth: frame.depth + 1 };
+  switch (isRoot ? '' : n.type) {
+    case 'CmdSubst':
+      state.features.add('command-substitution');
+      walkStatements(children(n, 'Stmts'), nested, state);
+      return;
+    case 'ProcSubst':
+      state.features.add('process-substitution');
+      // `>(cmd)` reads what the outer command writes into it, like the right side of a pipe.
+      walkStatements(children(n, 'Stmts'), Number(n.Op) === Op.procOut ? { ...nested, stdin: { kind: 'pipe' } } : nested, state);
+      return;
+    case 'Stmt':
+      visitStmt(n, frame, state);
+      return;
+    case 'ParamExp':
+      state.features.add('expansion');
+      break;
+    case 'ArithmExp':
+      state.features.add('arithmetic');
+      break;
+    case 'Assign': {
+      const name = child(n, 'Name');
+      if (name && isDangerousVariable(String(name.Value))) {
+        dynamic(state, sourceOf(frame.bytes, n), `sets ${String(name.Value)}, which changes what later commands run`);
+      }
+      break;
+    }
+  }
+  for (const key of Object.keys(n)) {
+    if (key !== 'type' && key !== 'pos' && key !== 'end') scanNode(n[key], frame, state);
+  }
+}
