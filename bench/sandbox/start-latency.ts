@@ -1,0 +1,133 @@
+// Sandboxed command start latency: start-to-exit of `true` and `echo hi` through plain spawn (the
+// floor), the bwrap CLI alone, the BwrapDriver (cgroups, launcher, limits, cleanup included), and
+// podman (driver and raw CLI) when it works here. Run as root for the real setup (a per-session
+// uid, cgroups): `npx tsx bench/sandbox/start-latency.ts [--quick]`. See bench/sandbox/README.md.
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BwrapDriver, PodmanDriver, WorkspaceManager, type SandboxDriver, type Workspace } from '@looplane/sandbox';
+
+const quick = process.argv.includes('--quick');
+const ROUNDS = { fast: quick ? 30 : 300, podman: quick ? 5 : 30, warmup: 3 };
+const COMMANDS: Record<string, string[]> = { true: ['true'], 'echo hi': ['echo', 'hi'] };
+
+/** Resolves after the process exited and its pipes closed, like a tool call waits. */
+function run(command: string, args: string[], options: { uid?: number; gid?: number } = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: '/usr/bin:/bin:/usr/sbin' }, cwd: '/', ...options });
+    child.stdout.resume();
+    child.stderr.resume();
+    child.once('error', reject);
+    child.once('close', (code) => resolve(code ?? -1));
+  });
+}
+
+interface Variant {
+  variant: string;
+  command: string;
+  rounds: number;
+  fn: () => Promise<unknown>;
+}
+
+/**
+ * CPU time of this process and of every waited-for descendant (utime, stime, cutime, cstime from
+ * /proc/self/stat, in ms at the usual 100 Hz clock tick). On a busy host wall time mostly measures
+ * the queue for a core; the CPU a start needs is what it would take on an idle one.
+ */
+function cpuMs(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // After the command name: state is field 3, so utime..cstime (fields 14-17) are indexes 11-14.
+  return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) * 10;
+}
+
+/**
+ * Runs the variants round-robin, one call each per round, so load from other processes on the
+ * host (CI neighbours) spreads over all of them instead of skewing whichever ran during it.
+ */
+async function measure(variants: Variant[]): Promise<{ variant: string; command: string; p50: number; p95: number; cpu: number; n: number }[]> {
+  for (const v of variants) for (let i = 0; i < ROUNDS.warmup; i++) await v.fn();
+  const times = variants.map(() => [] as number[]);
+  const cpu = variants.map(() => 0);
+  const most = Math.max(...variants.map((v) => v.rounds));
+  for (let round = 0; round < most; round++) {
+    for (const [i, v] of variants.entries()) {
+      if (round >= v.rounds) continue;
+      const start = performance.now();
+      const cpuStart = cpuMs();
+      await v.fn();
+      cpu[i] = (cpu[i] ?? 0) + cpuMs() - cpuStart;
+      times[i]?.push(performance.now() - start);
+    }
+  }
+  return variants.map((v, i) => {
+    const sorted = (times[i] ?? []).sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+    return { variant: v.variant, command: v.command, p50: at(0.5), p95: at(0.95), cpu: (cpu[i] ?? 0) / sorted.length, n: sorted.length };
+  });
+}
+
+/** The flags of STACK.md's measurement: bwrap alone, no launcher, no cgroup, no status channel. */
+function rawBwrapArgs(workspace: string, argv: string[]): string[] {
+  return [
+    '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--clearenv',
+    '--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64',
+    '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--bind', workspace, '/workspace', '--chdir', '/workspace',
+    '--setenv', 'PATH', '/usr/bin:/bin', '--', ...argv,
+  ];
+}
+
+async function main() {
+  const load = loadavg();
+  const dir = await mkdtemp(join(tmpdir(), 'looplane-bench-'));
+  await chmod(dir, 0o711);
+  const variants: Variant[] = [];
+  let rows: Awaited<ReturnType<typeof measure>> = [];
+  try {
+    const workspaces = new WorkspaceManager({ root: join(dir, 'ws') });
+    const ws: Workspace = await workspaces.create('bench');
+    const asUid = process.getuid?.() === 0 ? { uid: ws.uid, gid: ws.gid } : {};
+    const bwrap = new BwrapDriver({ stateDir: join(dir, 'state') });
+    const bwrapNoCgroups = new BwrapDriver({ stateDir: join(dir, 'state-nocg'), cgroups: 'off' });
+    const bwrapProbe = await bwrap.probe();
+    const exec = (driver: SandboxDriver, workspace: Workspace, argv: string[]) => async () => {
+      const r = await driver.exec({ argv, workspace });
+      if (r.exitCode !== 0) throw new Error(`${driver.name}: exit ${r.exitCode} ${r.stderr}`);
+    };
+    for (const [command, argv] of Object.entries(COMMANDS)) {
+      variants.push(
+        { variant: 'plain spawn (floor)', command, rounds: ROUNDS.fast, fn: () => run(argv[0] as string, argv.slice(1), asUid) },
+        { variant: 'bwrap CLI alone', command, rounds: ROUNDS.fast, fn: () => run('bwrap', rawBwrapArgs(ws.path, argv), asUid) },
+        { variant: `BwrapDriver (${bwrapProbe.limitsEnforced.memoryBytes.by ?? 'no'} limits)`, command, rounds: ROUNDS.fast, fn: exec(bwrap, ws, argv) },
+        { variant: 'BwrapDriver (cgroups off)', command, rounds: ROUNDS.fast, fn: exec(bwrapNoCgroups, ws, argv) },
+      );
+    }
+    const podman = new PodmanDriver({ stateDir: join(dir, 'state'), unenforcedLimits: 'report' });
+    const podmanProbe = await podman.probe();
+    if (!podmanProbe.available) {
+      process.stdout.write(`podman skipped: ${podmanProbe.reason}\n`);
+    } else {
+      const owner = process.getuid?.() === 0 ? execFileSync('sh', ['-c', 'id -u looplane-podman; id -g looplane-podman']).toString().trim().split('\n').map(Number) : [process.getuid?.() ?? 0, process.getgid?.() ?? 0];
+      const podmanWs = await new WorkspaceManager({ root: join(dir, 'pws'), owners: { kind: 'fixed', uid: owner[0] as number, gid: owner[1] as number } }).create('bench');
+      for (const [command, argv] of Object.entries(COMMANDS)) {
+        variants.push({ variant: 'PodmanDriver (rootless, runc)', command, rounds: ROUNDS.podman, fn: exec(podman, podmanWs, argv) });
+      }
+    }
+    rows = await measure(variants);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  const lines = [`load average before: ${load.map((l) => l.toFixed(2)).join(' ')}, after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`, '', '| variant | command | p50 ms | p95 ms | CPU ms/start (mean) | n |', '|---|---|---|---|---|---|'];
+  for (const r of rows) lines.push(`| ${r.variant} | ${r.command} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.cpu.toFixed(1)} | ${r.n} |`);
+  const driverTrue = rows.find((r) => r.variant.startsWith('BwrapDriver (') && !r.variant.includes('off') && r.command === 'true');
+  const podmanTrue = rows.find((r) => r.variant.startsWith('Podman') && r.command === 'true');
+  if (driverTrue) lines.push('', `bwrap driver p50 (true): ${driverTrue.p50.toFixed(1)} ms (target <= 15 ms)`);
+  if (driverTrue && podmanTrue) lines.push(`podman / bwrap p50: ${(podmanTrue.p50 / driverTrue.p50).toFixed(1)}x (target >= 10x)`);
+  const floor = rows.find((r) => r.variant.startsWith('plain') && r.command === 'true');
+  if (driverTrue && floor) lines.push(`bwrap driver over plain spawn p50: +${(driverTrue.p50 - floor.p50).toFixed(1)} ms`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+await main();

@@ -1,0 +1,208 @@
+import type { ChildProcess } from 'node:child_process';
+import { AppError } from '@looplane/shared';
+import type { Cgroup, CgroupHost } from '../cgroups/cgroup';
+import { CgroupSpares } from '../cgroups/cgroup-spares';
+import { detectCgroups } from '../cgroups/detect';
+import { resolveLimits, type LimitsReport, type SandboxLimits } from '../limits';
+import { killGroup, supervise } from '../process/supervise';
+import type { DriverProbe, ExecRequest, ExecResult, SandboxDriver } from '../types';
+import { finalKillReason, overDiskLimit } from '../workspace/disk-usage';
+import { bwrapArgs } from './bwrap-args';
+import { baseEnv } from './sandbox-env';
+import { probeBwrap } from './bwrap-probe';
+import { inheritableFds, systemEntries, writeEtcFiles, type EtcFiles, type SystemEntry } from './host-layout';
+import { launcherScript } from './launcher';
+import { seccompProgram } from '../seccomp/seccomp-filter';
+import { checkEnv, exitedWithin, innerCwd, launchIdentity, parentOf, StatusChannel } from './exec-support';
+
+export interface BwrapDriverOptions {
+  /** A directory for the driver's own files (synthetic /etc files, the probe's scratch dir). */
+  stateDir: string;
+  bwrapPath?: string;
+  /** Extra host paths bound read-only at the same place (a toolchain outside /usr). */
+  extraReadOnlyBinds?: string[];
+  /** How often the workspace size is measured while a command runs. */
+  diskCheckIntervalMs?: number;
+  /** 'off' skips cgroups even where they work (the fallback limits are then reported). */
+  cgroups?: 'auto' | 'off';
+  /** The uid the capability probe runs as when the worker is root (default: nobody, 65534). */
+  probeUid?: number;
+}
+
+interface Ready {
+  etc: EtcFiles;
+  /** Descriptors inherited without close-on-exec, found once: Node opens its own with it. */
+  leakyFds: number[];
+  seccomp: Buffer | null;
+  system: SystemEntry[];
+  cgroups: CgroupHost | null;
+  spares: CgroupSpares | null;
+  cgroupReason: string | null;
+}
+
+/**
+ * The default driver: bubblewrap launched with the workspace's unprivileged uid (bwrap started by
+ * root would map the sandbox onto host root). See bwrap-args.ts for the isolation and
+ * `limitsReport` for which limits hold on this host.
+ */
+export class BwrapDriver implements SandboxDriver {
+  readonly name = 'bwrap';
+  private ready: Promise<Ready> | null = null;
+
+  constructor(private readonly options: BwrapDriverOptions) {}
+
+  async probe(): Promise<DriverProbe> {
+    const ready = await this.prepare().catch((error: Error) => error);
+    if (ready instanceof Error) return { driver: 'bwrap', available: false, reason: ready.message, limitsEnforced: this.limitsReport(null) };
+    const problem = await probeBwrap(this.bwrapPath, this.options.stateDir, this.options.probeUid ?? 65534, (req) => this.exec(req));
+    const degraded = [ready.cgroupReason, ready.seccomp ? null : `no seccomp filter for ${process.arch}: namespaces and dropped capabilities only`].filter(Boolean);
+    return {
+      driver: 'bwrap',
+      available: problem === null,
+      reason: problem ?? (degraded.join('; ') || null),
+      limitsEnforced: this.limitsReport(ready.cgroups),
+    };
+  }
+
+  async exec(request: ExecRequest, options: { signal?: AbortSignal } = {}): Promise<ExecResult> {
+    const ready = await this.prepare();
+    const limits = resolveLimits(request.limits);
+    const identity = launchIdentity(request.workspace);
+    const env = { ...baseEnv(!!request.egress), ...checkEnv(request.env) };
+    const cwd = innerCwd(request.cwd);
+    const group = ready.spares ? await ready.spares.acquire(limits) : null;
+    const report = this.limitsReport(ready.cgroups);
+    const rlimits = {
+      fileBytes: limits.workspaceBytes,
+      // RLIMIT_NPROC counts every process of the uid: a limit only because the uid is this session's own.
+      ...(report.pids.by === 'rlimit' ? { processes: limits.pids } : {}),
+      ...(report.memoryBytes.by === 'rlimit' ? { addressSpaceBytes: limits.memoryBytes } : {}),
+    };
+    const status = new StatusChannel();
+    const args = bwrapArgs({
+      argv: request.argv,
+      workspacePath: request.workspace.path,
+      cwd,
+      env,
+      tmpBytes: limits.tmpBytes,
+      system: ready.system,
+      etc: ready.etc,
+      extraReadOnly: this.options.extraReadOnlyBinds ?? [],
+      statusFd: 3,
+      ...(ready.seccomp ? { seccompFd: 4 } : {}),
+      ...(request.egress ? { egressSocket: request.egress.socketPath } : {}),
+    });
+    const launcher = launcherScript(ready.leakyFds, rlimits);
+    try {
+      const result = await supervise({
+        command: launcher.shell,
+        args: ['-c', launcher.script, 'looplane-launch', this.bwrapPath, ...args],
+        ...identity.spawn,
+        // bwrap itself gets a bare environment and cwd: its PID-1 child's /proc/1/environ is visible inside.
+        env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
+        cwd: '/',
+        ...(request.stdin !== undefined ? { stdin: request.stdin } : {}),
+        extraFds: 2,
+        onSpawn: async (child) => {
+          if (group && child.pid) await group.add(child.pid);
+          status.attach(child);
+          // bwrap reads the filter to EOF (so the end matters); without a filter fd 4 is unused.
+          const filter = child.stdio[4] as NodeJS.WritableStream | null;
+          if (ready.seccomp) filter?.end(ready.seccomp);
+          else filter?.end();
+          (child.stdio[3] as NodeJS.WritableStream | null)?.write('go\n');
+        },
+        wallTimeMs: limits.wallTimeMs,
+        outputBytes: limits.outputBytes,
+        ...(options.signal ? { signal: options.signal } : {}),
+        watchdog: {
+          intervalMs: this.options.diskCheckIntervalMs ?? 1000,
+          check: async () => ((await overDiskLimit(request.workspace.path, limits)) ? 'disk-limit' : null),
+        },
+        kill: (child) => this.killTree(child, status, group),
+      });
+      // Whatever the command left behind (nothing, with the PID namespace) goes with it.
+      if (group) await group.killAll();
+      if (!status.setupFinished && !result.killedBy) {
+        throw new AppError('INTERNAL', `bwrap could not set up the sandbox: ${result.stderr.trim().slice(0, 500) || `exit ${result.exitCode}`}`);
+      }
+      const killedBy = await finalKillReason(result.killedBy, request.workspace.path, limits);
+      return {
+        ...result,
+        killedBy,
+        exitCode: result.killedBy ? null : result.exitCode,
+        signal: result.killedBy ? 'SIGKILL' : result.signal,
+        oomKilled: group ? await group.oomKilled() : false,
+        limits: report,
+      };
+    } finally {
+      if (group) ready.spares?.release(group);
+    }
+  }
+
+  /**
+   * Kills the sandbox's PID 1 first: the kernel then kills everything in the PID namespace (a fork
+   * bomb included) and bwrap reaps it and exits, so nothing is orphaned to the host's init. Only
+   * if that does not end bwrap (or the sandbox never started) is bwrap's process group killed,
+   * then anything left in the cgroup.
+   */
+  private async killTree(child: ChildProcess, status: StatusChannel, group: Cgroup | null): Promise<void> {
+    // Killed between clone and its report, bwrap would leave the new PID 1 to the host's init.
+    await status.waitForChildPid(1000);
+    if (status.childPid !== null && (await parentOf(status.childPid)) === child.pid) {
+      try {
+        process.kill(status.childPid, 'SIGKILL');
+      } catch {
+        // Already gone: bwrap is exiting on its own.
+      }
+      if (await exitedWithin(child, 2000)) return;
+    }
+    killGroup(child.pid);
+    if (group) await group.killAll();
+  }
+
+  private get bwrapPath(): string {
+    return this.options.bwrapPath ?? 'bwrap';
+  }
+
+  private prepare(): Promise<Ready> {
+    this.ready ??= (async () => {
+      const [etc, system, fds, cgroups] = await Promise.all([
+        writeEtcFiles(this.options.stateDir),
+        systemEntries(),
+        inheritableFds(),
+        this.options.cgroups === 'off' ? Promise.resolve({ unavailable: 'cgroups turned off by configuration' }) : detectCgroups(),
+      ]);
+      const host = 'unavailable' in cgroups ? null : cgroups;
+      await host?.sweep();
+      // fds 3 and 4 of the launcher are the gate/status channel and the seccomp program; libuv puts
+      // them there over anything inherited.
+      return { etc, system, leakyFds: fds.filter((fd) => fd > 4), seccomp: seccompProgram(), cgroups: host, spares: host ? new CgroupSpares(host) : null, cgroupReason: host ? null : `no cgroups (${(cgroups as { unavailable: string }).unavailable}): memory falls back to an address-space rlimit, CPU is not limited` };
+    })();
+    this.ready.catch(() => (this.ready = null));
+    return this.ready;
+  }
+
+  /** What this driver enforces on this host, limit by limit. */
+  private limitsReport(cgroups: CgroupHost | null): LimitsReport {
+    const by = cgroups ? (`cgroup-${cgroups.version}` as const) : null;
+    // As root every session has its own uid (see WorkspaceManager); otherwise the worker's uid is shared.
+    const root = process.getuid?.() === 0;
+    return {
+      wallTimeMs: { enforced: true, by: 'supervisor' },
+      outputBytes: { enforced: true, by: 'supervisor' },
+      cpus: cgroups?.controllers.cpu ? { enforced: true, by } : { enforced: false, by: null, note: 'needs a cpu cgroup' },
+      memoryBytes: cgroups?.controllers.memory
+        ? { enforced: true, by }
+        : { enforced: true, by: 'rlimit', note: 'address space per process (RLIMIT_AS), not the tree; runtimes that reserve large heaps may fail early' },
+      pids: cgroups?.controllers.pids
+        ? { enforced: true, by }
+        : root
+          ? { enforced: true, by: 'rlimit', note: 'RLIMIT_NPROC on the session uid' }
+          : { enforced: false, by: null, note: 'no pids cgroup, and the uid is shared with the worker' },
+      workspaceBytes: { enforced: true, by: 'watchdog', note: 'measured every interval and at exit, plus RLIMIT_FSIZE per file; a fast writer can overshoot by one interval' },
+      workspaceFiles: { enforced: true, by: 'watchdog', note: 'measured every interval and at exit' },
+      tmpBytes: { enforced: true, by: 'tmpfs' },
+    } satisfies Record<keyof SandboxLimits, LimitsReport[keyof SandboxLimits]>;
+  }
+}

@@ -1,0 +1,179 @@
+import { chmod, rm } from 'node:fs/promises';
+import { lookup } from 'node:dns/promises';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { connect, isIP, type LookupFunction, type Socket } from 'node:net';
+import { AppError } from '@looplane/shared';
+import { credentialsFor, egressPolicySchema, isAllowed, isPrivateAddress, normalizeHost, type EgressPolicy, type EgressPolicyInput } from './egress-policy';
+
+/** One decision of the proxy; the worker records each as an event. Never carries credential values. */
+export interface EgressDecision {
+  kind: 'connect' | 'http';
+  method: string;
+  host: string;
+  port: number;
+  allowed: boolean;
+  reason: string;
+  /** Names (not values) of the headers the proxy injected. */
+  injectedHeaders: string[];
+}
+
+export interface EgressProxyOptions {
+  /** Where to listen; the socket is made connectable by the sandbox uids (its directory must be traversable). */
+  socketPath: string;
+  policy: EgressPolicyInput;
+  onDecision?: (decision: EgressDecision) => void;
+  connectTimeoutMs?: number;
+}
+
+/** A running proxy: bind `socketPath` into the sandbox (ExecRequest.egress) and close it when the run ends. */
+export interface EgressProxy {
+  readonly socketPath: string;
+  close(): Promise<void>;
+}
+
+// Hop-by-hop and proxy headers never travel upstream.
+const DROP = new Set(['connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'proxy-connection', 'te', 'trailer', 'upgrade']);
+
+/**
+ * Starts a run's egress proxy on a unix socket: HTTP CONNECT tunnels (HTTPS from inside the
+ * sandbox) and absolute-form HTTP requests. Only allow-listed host:port pass; for plain HTTP and
+ * for `https://` absolute-form requests (which the proxy originates over TLS itself, as the
+ * http_request tool does) it injects the host's credential headers. Everything else gets 403.
+ */
+export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
+  const policy = egressPolicySchema.parse(options.policy);
+  const decide = (decision: EgressDecision) => {
+    try {
+      options.onDecision?.(decision);
+    } catch {
+      // A failing recorder must not take the proxy down; the worker logs its own failures.
+    }
+  };
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => void forward(req, res, policy, decide, options.connectTimeoutMs ?? 10_000));
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => void tunnel(req, client, head, policy, decide, options.connectTimeoutMs ?? 10_000));
+  server.maxConnections = 256;
+  await rm(options.socketPath, { force: true });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.socketPath, () => resolve());
+  });
+  await chmod(options.socketPath, 0o666);
+  return {
+    socketPath: options.socketPath,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(options.socketPath, { force: true });
+    },
+  };
+}
+
+/** Resolves a destination and checks it; returns the address to connect to, or why not. */
+async function resolveTarget(policy: EgressPolicy, host: string, port: number): Promise<{ address: string; family: number } | { denied: string }> {
+  if (!Number.isInteger(port) || port < 1 || port > 65535) return { denied: 'invalid port' };
+  if (!isAllowed(policy, host, port)) return { denied: `${host}:${port} is not on the egress allowlist` };
+  const literal = isIP(normalizeHost(host));
+  if (literal) return { address: normalizeHost(host), family: literal };
+  const addresses = await lookup(host, { all: true }).catch(() => []);
+  if (addresses.length === 0) return { denied: `${host} does not resolve` };
+  // Every answer is checked (a name with one public and one private address is refused), then
+  // IPv4 is preferred: services often listen on IPv4 only.
+  const blocked = policy.allowPrivateAddresses ? undefined : addresses.find((a) => isPrivateAddress(a.address));
+  if (blocked) return { denied: `${host} resolves to a private address (${blocked.address})` };
+  return [...addresses].sort((a, b) => a.family - b.family)[0] as { address: string; family: number };
+}
+
+async function tunnel(req: IncomingMessage, client: Socket, head: Buffer, policy: EgressPolicy, decide: (d: EgressDecision) => void, timeoutMs: number) {
+  client.on('error', () => undefined);
+  const target = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(req.url ?? '');
+  const host = normalizeHost(target?.[1] ?? '');
+  const port = Number(target?.[2]);
+  const resolved = target ? await resolveTarget(policy, host, port) : { denied: 'CONNECT needs host:port' };
+  const base = { kind: 'connect' as const, method: 'CONNECT', host, port, injectedHeaders: [] };
+  if ('denied' in resolved) {
+    decide({ ...base, allowed: false, reason: resolved.denied });
+    client.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\negress denied: ${resolved.denied}\n`);
+    return;
+  }
+  const upstream = connect({ host: resolved.address, port, timeout: timeoutMs });
+  upstream.once('connect', () => {
+    upstream.setTimeout(0);
+    decide({ ...base, allowed: true, reason: 'allowed' });
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length) upstream.write(head);
+    upstream.pipe(client);
+    client.pipe(upstream);
+  });
+  const fail = (why: string) => {
+    if (upstream.readyState === 'open') return;
+    decide({ ...base, allowed: false, reason: `upstream unreachable: ${why}` });
+    client.end('HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\n\r\n');
+    upstream.destroy();
+  };
+  upstream.once('timeout', () => fail('timeout'));
+  upstream.on('error', (error) => (upstream.readyState === 'open' ? client.destroy() : fail(error.message)));
+  client.once('close', () => upstream.destroy());
+}
+
+async function forward(req: IncomingMessage, res: ServerResponse, policy: EgressPolicy, decide: (d: EgressDecision) => void, timeoutMs: number) {
+  const url = URL.canParse(req.url ?? '') ? new URL(req.url as string) : null;
+  const secure = url?.protocol === 'https:';
+  const host = url ? normalizeHost(url.hostname) : '';
+  const port = url ? Number(url.port || (secure ? 443 : 80)) : 0;
+  const base = { kind: 'http' as const, method: req.method ?? 'GET', host, port };
+  const deny = (status: number, reason: string) => {
+    decide({ ...base, allowed: false, reason, injectedHeaders: [] });
+    res.writeHead(status, { 'content-type': 'text/plain', connection: 'close' }).end(`egress denied: ${reason}\n`);
+  };
+  if (!url || (url.protocol !== 'http:' && !secure)) return deny(400, 'the proxy takes absolute http:// or https:// URLs and CONNECT');
+  const resolved = await resolveTarget(policy, host, port);
+  if ('denied' in resolved) return deny(403, resolved.denied);
+  const credentials = credentialsFor(policy, host, port);
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !DROP.has(name)) headers[name] = value;
+  for (const [name, value] of Object.entries(credentials)) {
+    for (const existing of Object.keys(headers)) if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
+    headers[name] = value;
+  }
+  headers.host = url.host;
+  const send = secure ? httpsRequest : httpRequest;
+  const upstream = send({
+    host,
+    port,
+    method: req.method,
+    path: `${url.pathname}${url.search}`,
+    headers,
+    agent: false,
+    timeout: timeoutMs,
+    // Connect to the address that was checked, not to a second (possibly different) answer.
+    lookup: pinnedLookup(resolved),
+  });
+  upstream.once('response', (response) => {
+    decide({ ...base, allowed: true, reason: 'allowed', injectedHeaders: Object.keys(credentials) });
+    const out: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(response.headers)) if (value !== undefined && !DROP.has(name)) out[name] = value;
+    res.writeHead(response.statusCode ?? 502, out);
+    response.pipe(res);
+  });
+  upstream.once('timeout', () => upstream.destroy(new AppError('INTERNAL', 'upstream timeout')));
+  upstream.once('error', (error) => {
+    decide({ ...base, allowed: false, reason: `upstream failed: ${error.message}`, injectedHeaders: [] });
+    if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end(`upstream failed: ${error.message}\n`);
+    else res.destroy();
+  });
+  req.pipe(upstream);
+}
+
+/** A lookup that always answers the address already checked (Node asks with `all` when it races families). */
+function pinnedLookup(resolved: { address: string; family: number }): LookupFunction {
+  return ((_host: string, options: { all?: boolean }, callback: (error: null, address: unknown, family?: number) => void) => {
+    if (options.all) callback(null, [{ address: resolved.address, family: resolved.family }]);
+    else callback(null, resolved.address, resolved.family);
+  }) as LookupFunction;
+}

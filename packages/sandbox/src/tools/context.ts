@@ -1,0 +1,40 @@
+import { AppError } from '@looplane/shared';
+import { resolveLimits, type SandboxLimits, type SandboxLimitsInput } from '../limits';
+import type { SandboxDriver } from '../types';
+import type { Workspace, WorkspaceManager } from '../workspace/workspace-manager';
+import type { SandboxToolCall } from './tool';
+
+/** What every built-in tool shares, whichever session calls it. */
+export interface ToolDeps {
+  driver: SandboxDriver;
+  workspaces: WorkspaceManager;
+  /** Defaults for limits a call does not set. */
+  limits: SandboxLimitsInput;
+}
+
+/** The limits of one call: the run's, over the worker's defaults. */
+export function callLimits(deps: ToolDeps, call: SandboxToolCall): SandboxLimits {
+  return resolveLimits({ ...deps.limits, ...call.limits });
+}
+
+/**
+ * Runs one call with the session's workspace locked. A mutating call ends with a commit whose id
+ * is returned, so the worker can store it in the call's `tool.finished` event.
+ */
+export async function inWorkspace<T extends { ok: boolean; output: string }>(
+  deps: ToolDeps,
+  call: SandboxToolCall,
+  mutating: string | null,
+  fn: (workspace: Workspace) => Promise<T>,
+): Promise<T & { commit?: string }> {
+  return deps.workspaces.withLock(call.sessionId, async () => {
+    // A missing workspace is the worker's mistake (it creates or forks one per session), not the model's.
+    const workspace = await deps.workspaces.get(call.sessionId).catch((error: unknown) => {
+      throw new AppError('INTERNAL', (error as Error).message, { cause: error });
+    });
+    const result = await fn(workspace);
+    if (!mutating) return result;
+    const { commit } = await deps.workspaces.commit(call.sessionId, `${mutating}${call.callId ? ` ${call.callId}` : ''}`);
+    return { ...result, commit };
+  });
+}

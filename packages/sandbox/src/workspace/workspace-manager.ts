@@ -1,0 +1,189 @@
+import { chown, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { AppError } from '@looplane/shared';
+import type { WorkspaceMount } from '../types';
+import { diskUsage, type DiskUsage } from './disk-usage';
+import { checkCommitId, git, type GitOptions } from './git';
+import { chownTree } from './ownership';
+import { UidAllocator } from './uid-allocator';
+
+/** A session's workspace: the work tree bound at /workspace, and the uid that owns it. */
+export interface Workspace extends WorkspaceMount {
+  sessionId: string;
+}
+
+/** Who owns workspaces: a uid per session from a range (root workers), or one fixed uid. */
+export type WorkspaceOwners = { kind: 'range'; base: number; count: number } | { kind: 'fixed'; uid: number; gid: number };
+
+export interface WorkspaceManagerOptions {
+  /** Directory holding every workspace; created 0711 so the sandbox uids can reach their own only. */
+  root: string;
+  /** Default: a uid per session from 900000..965535 when root; the worker's own uid otherwise. */
+  owners?: WorkspaceOwners;
+  gitPath?: string;
+}
+
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+/**
+ * One git repository per session, managed by the worker. The git dir lives beside the work tree,
+ * not in it, and only the work tree is bound into the sandbox, so a sandboxed process cannot
+ * rewrite history. Layout: `<root>/<sessionId>/{meta.json, git/, work/}`.
+ */
+export class WorkspaceManager {
+  private readonly owners: WorkspaceOwners;
+  private readonly uids: UidAllocator | null;
+  private readonly locks = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly options: WorkspaceManagerOptions) {
+    const root = process.getuid?.() === 0;
+    this.owners = options.owners ?? (root ? { kind: 'range', base: 900_000, count: 65_536 } : { kind: 'fixed', uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 });
+    this.uids = this.owners.kind === 'range' ? new UidAllocator(join(options.root, '.uids'), this.owners.base, this.owners.count) : null;
+  }
+
+  /** Creates the workspace of a session (an empty repository with one commit); returns the existing one if present. */
+  async create(sessionId: string): Promise<Workspace> {
+    return this.withLock(sessionId, async () => {
+      const existing = await this.find(sessionId);
+      if (existing) return existing;
+      const workspace = await this.allocate(sessionId);
+      await git(['init', '-q', '-b', 'main'], this.gitOptions(sessionId));
+      await git(['commit', '-q', '--allow-empty', '--no-verify', '-m', 'workspace created'], this.gitOptions(sessionId));
+      // meta.json last: a workspace exists (find) only once it is complete.
+      await this.writeMeta(workspace);
+      return workspace;
+    });
+  }
+
+  /** The workspace of a session; NOT_FOUND if it has none. */
+  async get(sessionId: string): Promise<Workspace> {
+    const workspace = await this.find(sessionId);
+    if (!workspace) throw new AppError('NOT_FOUND', `session ${sessionId} has no workspace`);
+    return workspace;
+  }
+
+  /** The commit the work tree was last committed at. */
+  async head(sessionId: string): Promise<string> {
+    await this.get(sessionId);
+    return (await git(['rev-parse', 'HEAD'], this.gitOptions(sessionId))).stdout.trim();
+  }
+
+  /**
+   * Commits the whole work tree (after a mutating tool call) and returns the commit id; when
+   * nothing changed, returns the current commit with `changed: false` instead of an empty commit.
+   */
+  async commit(sessionId: string, message: string): Promise<{ commit: string; changed: boolean }> {
+    await this.get(sessionId);
+    const options = this.gitOptions(sessionId);
+    await git(['add', '-A'], options);
+    const { code } = await git(['diff', '--cached', '--quiet'], { ...options, okCodes: [1] });
+    if (code === 1) await git(['commit', '-q', '--no-verify', '-m', message.slice(0, 1000) || 'tool call'], options);
+    return { commit: (await git(['rev-parse', 'HEAD'], options)).stdout.trim(), changed: code === 1 };
+  }
+
+  /**
+   * Starts `toSessionId`'s workspace from `commitId` of `fromSessionId` (a session fork). The
+   * history is copied, so the two evolve independently and can be diffed against each other.
+   */
+  async fork(fromSessionId: string, commitId: string, toSessionId: string): Promise<Workspace> {
+    await this.get(fromSessionId);
+    checkCommitId(commitId);
+    if (await this.find(toSessionId)) throw new AppError('CONFLICT', `session ${toSessionId} already has a workspace`);
+    const from = this.gitOptions(fromSessionId);
+    await git(['cat-file', '-e', `${commitId}^{commit}`], from).catch(() => {
+      throw new AppError('NOT_FOUND', `commit ${commitId} is not in the workspace of session ${fromSessionId}`);
+    });
+    return this.withLock(toSessionId, async () => {
+      if (await this.find(toSessionId)) throw new AppError('CONFLICT', `session ${toSessionId} already has a workspace`);
+      const workspace = await this.allocate(toSessionId);
+      const to = this.gitOptions(toSessionId);
+      await rm(to.gitDir, { recursive: true, force: true });
+      await git(['clone', '-q', '--bare', '--local', from.gitDir, to.gitDir], { gitDir: from.gitDir, config: ['protocol.file.allow=always'] });
+      await git(['remote', 'remove', 'origin'], to);
+      await git(['reset', '-q', '--hard', commitId], to);
+      await chownTree(workspace.path, workspace.uid, workspace.gid);
+      await this.writeMeta(workspace);
+      return workspace;
+    });
+  }
+
+  /** A unified diff between two commits, possibly of two workspaces (a fork and its parent). */
+  async diff(from: { sessionId: string; commit: string }, to: { sessionId: string; commit: string }): Promise<string> {
+    await Promise.all([this.get(from.sessionId), this.get(to.sessionId)]);
+    const options: GitOptions = { ...this.gitOptions(to.sessionId), alternates: [join(this.gitOptions(from.sessionId).gitDir, 'objects')] };
+    return (await git(['diff', '--no-color', '--no-ext-diff', '--no-textconv', checkCommitId(from.commit), checkCommitId(to.commit), '--'], options)).stdout;
+  }
+
+  /** Puts the work tree back to a commit (default: the last one), untracked files removed. */
+  async restore(sessionId: string, commitId?: string): Promise<void> {
+    const workspace = await this.get(sessionId);
+    const options = this.gitOptions(sessionId);
+    await git(['reset', '-q', '--hard', commitId ? checkCommitId(commitId) : 'HEAD'], options);
+    await git(['clean', '-q', '-ffdx'], options);
+    await chownTree(workspace.path, workspace.uid, workspace.gid);
+  }
+
+  /** Disk use of the work tree. */
+  async usage(sessionId: string): Promise<DiskUsage> {
+    return diskUsage((await this.get(sessionId)).path);
+  }
+
+  /** Deletes a workspace and frees its uid. */
+  async remove(sessionId: string): Promise<void> {
+    const workspace = await this.find(sessionId);
+    await rm(this.dirOf(sessionId), { recursive: true, force: true });
+    if (workspace && this.uids) await this.uids.release(workspace.uid);
+  }
+
+  /**
+   * Runs `fn` with the session's workspace to itself. The tools hold it for every call, so file
+   * operations done by the worker never race a sandboxed process changing the same tree.
+   */
+  async withLock<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.locks.get(sessionId) ?? Promise.resolve();
+    const run = previous.then(fn, fn);
+    const settled = run.catch(() => undefined);
+    this.locks.set(sessionId, settled);
+    try {
+      return await run;
+    } finally {
+      if (this.locks.get(sessionId) === settled) this.locks.delete(sessionId);
+    }
+  }
+
+  private dirOf(sessionId: string): string {
+    if (!SESSION_ID.test(sessionId)) throw new AppError('BAD_REQUEST', `invalid session id for a workspace: ${JSON.stringify(sessionId.slice(0, 80))}`);
+    return join(this.options.root, sessionId);
+  }
+
+  private gitOptions(sessionId: string): GitOptions & { gitDir: string } {
+    const dir = this.dirOf(sessionId);
+    return { gitDir: join(dir, 'git'), workTree: join(dir, 'work') };
+  }
+
+  private async find(sessionId: string): Promise<Workspace | null> {
+    const text = await readFile(join(this.dirOf(sessionId), 'meta.json'), 'utf8').catch(() => null);
+    if (!text) return null;
+    const meta = JSON.parse(text) as { uid: number; gid: number };
+    return { sessionId, path: join(this.dirOf(sessionId), 'work'), uid: meta.uid, gid: meta.gid };
+  }
+
+  // Directories: root and session dir 0711 (traversable, not listable), git dir 0700 for the
+  // worker only, work tree 0700 for the session uid only.
+  private async allocate(sessionId: string): Promise<Workspace> {
+    const dir = this.dirOf(sessionId);
+    await mkdir(this.options.root, { recursive: true, mode: 0o711 });
+    const uid = this.owners.kind === 'fixed' ? this.owners.uid : await this.uids!.allocate(sessionId);
+    const gid = this.owners.kind === 'fixed' ? this.owners.gid : uid;
+    const path = join(dir, 'work');
+    await mkdir(dir, { recursive: true, mode: 0o711 });
+    await mkdir(join(dir, 'git'), { recursive: true, mode: 0o700 });
+    await mkdir(path, { recursive: true, mode: 0o700 });
+    if ((await stat(path)).uid !== uid) await chown(path, uid, gid);
+    return { sessionId, path, uid, gid };
+  }
+
+  private async writeMeta(workspace: Workspace): Promise<void> {
+    await writeFile(join(this.dirOf(workspace.sessionId), 'meta.json'), JSON.stringify({ uid: workspace.uid, gid: workspace.gid }), { mode: 0o600 });
+  }
+}
