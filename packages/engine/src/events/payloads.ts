@@ -91,7 +91,15 @@ export const payloadSchemas = {
     editedArgs: jsonObject.optional(),
   }),
   'tool.started': z.object({ callId: id, name: z.string(), args: jsonObject, attempt: z.int().positive() }),
-  'tool.finished': z.object({ callId: id, ok: z.boolean(), output: z.string(), truncated: z.boolean() }),
+  'tool.finished': z.object({
+    callId: id,
+    ok: z.boolean(),
+    output: z.string(),
+    truncated: z.boolean(),
+    /** workspace commit after a mutating call; optional, so v1 logs without it stay readable */
+    commit: z.string().regex(/^[0-9a-f]{40,64}$/).optional(),
+    exitCode: z.int().optional(),
+  }),
   'tool.interrupted': z.object({ callId: id, reason: z.string() }),
   // Budget (mirrors the ledger; the port is the authority)
   'budget.reserved': z.object({ requestId: id, purpose, ...amount }),

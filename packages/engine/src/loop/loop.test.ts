@@ -146,6 +146,13 @@ describe('the loop', () => {
     expect(payloadsOf(f.store.events, 'tool.finished')[0]).toMatchObject({ output: 'ééééé', truncated: true });
   });
 
+  it('records the workspace commit and exit code a tool reports', async () => {
+    const commit = 'a'.repeat(40);
+    const f = await startFixture({ config: echo, script: [{ calls: [{ tool: 'echo', args: {} }] }, { finish: 'ok' }], tools: { echo: () => ({ ok: true, output: 'done', commit, exitCode: 0 }) } });
+    await drive({ ports: f.ports });
+    expect(payloadsOf(f.store.events, 'tool.finished')[0]).toMatchObject({ ok: true, commit, exitCode: 0 });
+  });
+
   it('continues the conversation when a human adds a message after the answer', async () => {
     const f = await startFixture({ script: [{ finish: 'first' }, { finish: 'second' }] });
     await f.store.append([createEvent('message.added', { role: 'notice', text: 'Policy: never push to main.' }, fixedClock())], 1);

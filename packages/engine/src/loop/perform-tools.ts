@@ -90,7 +90,11 @@ export async function runTool(ctx: StepContext, callId: string, resume: boolean)
   }
   const result = await ctx.ports.tools.run({ callId, name: call.name, args: call.args }, { signal: ctx.signal });
   const { text, truncated } = truncateUtf8(result.output, requireConfig(ctx.state).limits.maxToolOutputBytes);
-  await ctx.emit([ctx.event('tool.finished', { callId, ok: result.ok, output: text, truncated })]);
+  const extra = {
+    ...(result.commit !== undefined ? { commit: result.commit } : {}),
+    ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+  };
+  await ctx.emit([ctx.event('tool.finished', { callId, ok: result.ok, output: text, truncated, ...extra })]);
 }
 
 /** Records that a non-idempotent call was interrupted; the model is told, nothing re-runs. */

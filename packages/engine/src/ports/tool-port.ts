@@ -14,6 +14,10 @@ export interface ToolInvocation {
 export interface ToolResult {
   ok: boolean;
   output: string;
+  /** The workspace commit after a mutating call (recorded so a fork can start from these files). */
+  commit?: string;
+  /** The sandboxed process's exit code, when the tool ran one. */
+  exitCode?: number;
 }
 
 /**
