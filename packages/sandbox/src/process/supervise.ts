@@ -68,8 +68,10 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRe
   const output = new OutputBuffer(options.outputBytes, () => killWith('output-limit'));
   child.stdout?.on('data', (chunk: Buffer) => output.push('stdout', chunk));
   child.stderr?.on('data', (chunk: Buffer) => output.push('stderr', chunk));
-  // A closed stdin (the command does not read it) raises EPIPE here; that is not a failure.
-  child.stdin?.on('error', () => undefined);
+  // Every stdio pipe is a socket pair: a closed stdin raises EPIPE, and a peer that dies during
+  // setup can reset an output or channel pipe (ECONNRESET). Neither is a failure of the call —
+  // the exit status says what happened — and an unhandled stream error would crash the worker.
+  for (const stream of child.stdio) (stream as NodeJS.EventEmitter | null)?.on('error', () => undefined);
 
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve, reject) => {
     child.once('error', (error) => reject(new AppError('INTERNAL', `could not start ${options.command}: ${error.message}`, { cause: error })));
