@@ -36,12 +36,13 @@ test('sign-in lands on the demo team shell', async ({ browser }) => {
   await expect(page).toHaveURL(/\/t\/demo$/);
   await expect(page.getByTestId('team-switcher')).toContainText('demo');
   await expect(page.getByTestId('team-switcher')).toContainText('admin');
-  for (const id of ['overview', 'runs', 'approvals', 'graphs', 'policies', 'endpoints', 'audit', 'settings']) {
+  for (const id of ['overview', 'runs', 'agents', 'approvals', 'graphs', 'policies', 'endpoints', 'audit', 'settings']) {
     await expect(page.getByTestId(`nav-${id}`)).toBeVisible();
   }
   // Pages that are not built yet are listed but disabled, not faked.
-  await expect(page.getByTestId('nav-runs')).toHaveAttribute('aria-disabled', 'true');
-  await expect(page.getByTestId('nav-runs')).toContainText('soon');
+  await expect(page.getByTestId('nav-approvals')).toHaveAttribute('aria-disabled', 'true');
+  await expect(page.getByTestId('nav-approvals')).toContainText('soon');
+  await expect(page.getByTestId('nav-runs')).toHaveAttribute('href', '/t/demo/runs');
   await expect(page.getByTestId('overview-role')).toHaveText('admin');
 
   await page.getByTestId('signout').click();

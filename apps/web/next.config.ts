@@ -8,7 +8,9 @@ const securityHeaders = [
 
 const nextConfig: NextConfig = {
   // Workspace packages ship TypeScript source with extensionless imports.
-  transpilePackages: ['@looplane/api', '@looplane/db', '@looplane/shared'],
+  transpilePackages: ['@looplane/api', '@looplane/db', '@looplane/shared', '@looplane/queue', '@looplane/engine', '@looplane/models'],
+  // BullMQ loads its Lua scripts from files next to its own modules: keep it out of the bundle.
+  serverExternalPackages: ['bullmq'],
   poweredByHeader: false,
   async headers() {
     return [{ source: '/:path*', headers: securityHeaders }];

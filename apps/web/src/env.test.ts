@@ -63,4 +63,10 @@ describe('parseEnv', () => {
     });
     expect(env.OIDC_NAME).toBe('Acme SSO');
   });
+
+  it('takes an optional BullMQ prefix that must match the workers', () => {
+    expect(parseEnv(valid).QUEUE_PREFIX).toBeUndefined();
+    expect(parseEnv({ ...valid, QUEUE_PREFIX: 'looplane:prod' }).QUEUE_PREFIX).toBe('looplane:prod');
+    expect(failure({ ...valid, QUEUE_PREFIX: 'has space' })).toBe('Invalid environment: QUEUE_PREFIX must be 1-64 letters, digits, :, _ or -');
+  });
 });

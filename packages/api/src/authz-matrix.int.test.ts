@@ -4,7 +4,17 @@ import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
 import { roleAtLeast, ROLES, type Role } from '@looplane/shared';
 import { appRouter } from './root';
 import type { Meta } from './trpc';
-import { callerAs, createTeamFixture, createUser, issueToken, type TeamFixture } from './testing/fixtures';
+import type { ApiDeps } from './context';
+import {
+  callerAs,
+  createAgentFixture,
+  createTeamFixture,
+  createUser,
+  issueToken,
+  type AgentFixture,
+  type TeamFixture,
+} from './testing/fixtures';
+import { createTestLive, type TestLive } from './testing/live';
 
 /**
  * The authorization matrix: every procedure of the router × every kind of caller. A procedure
@@ -57,6 +67,22 @@ const matrix: Record<string, Entry> = {
       tokenId: (await issueToken(db.db, fx.teamId, caller?.userId ?? fx.members.admin.id, 'viewer')).id,
     }),
   },
+  'agents.list': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
+  'agents.get': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, agentId: agent.agentId }) },
+  'agents.endpointOptions': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
+  'agents.create': {
+    access: 'operator',
+    input: (fx) => ({ teamId: fx.teamId, name: `matrix-${Date.now()}-${n++}`, endpointId: agent.endpointId }),
+  },
+  'agents.update': { access: 'operator', input: (fx) => ({ teamId: fx.teamId, agentId: agent.agentId, description: `edit ${n++}` }) },
+  'runs.create': { access: 'operator', input: (fx) => ({ teamId: fx.teamId, agentId: agent.agentId, goal: 'matrix run' }) },
+  'runs.get': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, runId }) },
+  'runs.list': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
+  'runs.events': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, runId }) },
+  // A fresh run per call, so each allowed cancel is a first one.
+  'runs.cancel': { access: 'operator', input: async (fx) => ({ teamId: fx.teamId, runId: await startRun(fx.teamId, agent.agentId) }) },
+  'runs.sendMessage': { access: 'operator', input: (fx) => ({ teamId: fx.teamId, runId, text: 'hello' }) },
+  'runs.raiseBudget': { access: 'approver', input: (fx) => ({ teamId: fx.teamId, runId, tokens: 100 }) },
 };
 
 const callers: Who[] = [
@@ -83,13 +109,33 @@ function metaAccess(meta: Meta | undefined): Entry['access'] | undefined {
 }
 
 let db: TestDatabase;
+let live: TestLive;
+let deps: ApiDeps;
 let fx: TeamFixture;
+let agent: AgentFixture;
+let runId: string;
+/** The other team's agent and run, for the cross-team cases. */
+let foreign: AgentFixture & { runId: string };
+
+async function startRun(teamId: string, agentId: string, userId = fx.members.admin.id): Promise<string> {
+  const api = await callerAs(deps, { userId });
+  return (await api.runs.create({ teamId, agentId, goal: 'fixture run' })).runId;
+}
 
 beforeAll(async () => {
   db = await createTestDatabase();
+  live = await createTestLive();
+  deps = { db: db.db, dispatch: live.dispatch };
   fx = await createTeamFixture(db.db);
+  agent = await createAgentFixture(db.db, fx.teamId);
+  runId = await startRun(fx.teamId, agent.agentId);
+  const other = await createAgentFixture(db.db, fx.otherTeamId);
+  foreign = { ...other, runId: await startRun(fx.otherTeamId, other.agentId, fx.outsider.id) };
 });
-afterAll(() => db?.drop());
+afterAll(async () => {
+  await live?.close();
+  await db?.drop();
+});
 
 const procedures = appRouter._def.procedures as unknown as Record<string, { _def: { meta?: Meta } }>;
 
@@ -116,7 +162,7 @@ describe('authorization matrix', () => {
           auth = { bearer: token.secret };
           caller = { userId: fx.members.admin.id };
         }
-        const api = await callerAs(db.db, auth);
+        const api = await callerAs(deps, auth);
         const input = await entry.input(fx, caller);
         const call = path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], api) as (
           input: unknown,
@@ -134,14 +180,14 @@ describe('authorization matrix', () => {
 
 describe('cross-team access', () => {
   it('a member of team A cannot read team B with team B’s id', async () => {
-    const api = await callerAs(db.db, { userId: fx.members.admin.id });
+    const api = await callerAs(deps, { userId: fx.members.admin.id });
     await expect(api.teams.members({ teamId: fx.otherTeamId })).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 
   it('a token of team A is refused for team B even when its creator belongs to both', async () => {
     await db.db.membership.create({ data: { teamId: fx.otherTeamId, userId: fx.members.approver.id, role: 'admin' } });
     const token = await issueToken(db.db, fx.teamId, fx.members.approver.id, 'approver');
-    const api = await callerAs(db.db, { bearer: token.secret });
+    const api = await callerAs(deps, { bearer: token.secret });
     await expect(api.tokens.list({ teamId: fx.otherTeamId })).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(api.tokens.list({ teamId: fx.teamId })).resolves.toBeInstanceOf(Array);
   });
@@ -151,7 +197,57 @@ describe('cross-team access', () => {
     await db.db.membership.create({ data: { teamId: fx.teamId, userId: creator.id, role: 'admin' } });
     const token = await issueToken(db.db, fx.teamId, creator.id, 'admin');
     await db.db.membership.update({ where: { teamId_userId: { teamId: fx.teamId, userId: creator.id } }, data: { role: 'viewer' } });
-    const api = await callerAs(db.db, { bearer: token.secret });
+    const api = await callerAs(deps, { bearer: token.secret });
     await expect(api.tokens.create({ teamId: fx.teamId, name: 'x', role: 'viewer' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+});
+
+/**
+ * Another team's resource, named with the caller's own team id: always NOT_FOUND (never
+ * FORBIDDEN, which would confirm the id exists). Every procedure whose matrix input names a
+ * resource id must have a case here.
+ */
+const crossTeam: Record<string, (fx: TeamFixture) => unknown> = {
+  'agents.get': (fx) => ({ teamId: fx.teamId, agentId: foreign.agentId }),
+  'agents.update': (fx) => ({ teamId: fx.teamId, agentId: foreign.agentId, description: 'hijack' }),
+  'agents.create': (fx) => ({ teamId: fx.teamId, name: `cross-${n++}`, endpointId: foreign.endpointId }),
+  'runs.create': (fx) => ({ teamId: fx.teamId, agentId: foreign.agentId, goal: 'hijack' }),
+  'runs.get': (fx) => ({ teamId: fx.teamId, runId: foreign.runId }),
+  'runs.events': (fx) => ({ teamId: fx.teamId, runId: foreign.runId }),
+  'runs.cancel': (fx) => ({ teamId: fx.teamId, runId: foreign.runId }),
+  'runs.sendMessage': (fx) => ({ teamId: fx.teamId, runId: foreign.runId, text: 'hijack' }),
+  'runs.raiseBudget': (fx) => ({ teamId: fx.teamId, runId: foreign.runId, tokens: 1 }),
+};
+/** Ids that name a person or a caller-owned thing rather than a team resource. */
+const NOT_RESOURCES = new Set(['teamId', 'userId', 'tokenId']);
+
+describe('another team’s resources', () => {
+  it('every procedure that takes a resource id has a cross-team case', async () => {
+    const needed: string[] = [];
+    for (const [path, entry] of Object.entries(matrix)) {
+      const input = await entry.input(fx, { userId: fx.members.admin.id });
+      const keys = input && typeof input === 'object' ? Object.keys(input) : [];
+      if (keys.some((key) => key.endsWith('Id') && !NOT_RESOURCES.has(key))) needed.push(path);
+    }
+    expect(Object.keys(crossTeam).sort()).toEqual(needed.sort());
+  });
+
+  for (const [path, input] of Object.entries(crossTeam)) {
+    it(`${path} with another team’s id is NOT_FOUND, and changes nothing there`, async () => {
+      const api = await callerAs(deps, { userId: fx.members.admin.id });
+      const call = path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], api) as (
+        input: unknown,
+      ) => Promise<unknown>;
+      await expect(call(input(fx))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    });
+  }
+
+  it('the other team’s run and agent are untouched', async () => {
+    const run = await db.db.run.findUniqueOrThrow({ where: { id: foreign.runId } });
+    expect(run.cancelRequestedAt).toBeNull();
+    expect(await db.db.inboxMessage.count({ where: { runId: foreign.runId } })).toBe(0);
+    const agentRow = await db.db.agentTemplate.findUniqueOrThrow({ where: { id: foreign.agentId } });
+    expect(agentRow.version).toBe(1);
+    expect(live.errors).toEqual([]);
   });
 });

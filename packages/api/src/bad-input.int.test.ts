@@ -4,15 +4,21 @@ import superjson from 'superjson';
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
 import { handleTrpcRequest, MAX_BODY_BYTES } from './http';
 import { appRouter } from './root';
-import { createTeamFixture, issueToken, type TeamFixture } from './testing/fixtures';
+import type { ApiDeps } from './context';
+import { callerAs, createAgentFixture, createTeamFixture, issueToken, type AgentFixture, type TeamFixture } from './testing/fixtures';
+import { createTestLive, type TestLive } from './testing/live';
 
 /**
  * Bad input to any procedure gets a 4xx with a clear message and writes nothing. Valid inputs
  * are listed per procedure; the test derives wrong types, oversize strings and missing fields.
  */
 let db: TestDatabase;
+let live: TestLive;
+let deps: ApiDeps;
 let fx: TeamFixture;
 let tokenId: string;
+let agent: AgentFixture;
+let runId: string;
 
 const validInputs: Record<string, () => Record<string, unknown>> = {
   'teams.create': () => ({ name: 'A team', slug: 'a-team' }),
@@ -23,10 +29,33 @@ const validInputs: Record<string, () => Record<string, unknown>> = {
   'tokens.create': () => ({ teamId: fx.teamId, name: 'ci', role: 'viewer', expiresInDays: 30 }),
   'tokens.list': () => ({ teamId: fx.teamId }),
   'tokens.revoke': () => ({ teamId: fx.teamId, tokenId }),
+  'agents.list': () => ({ teamId: fx.teamId }),
+  'agents.get': () => ({ teamId: fx.teamId, agentId: agent.agentId }),
+  'agents.endpointOptions': () => ({ teamId: fx.teamId }),
+  'agents.create': () => ({
+    teamId: fx.teamId, name: 'new-agent', endpointId: agent.endpointId, systemPrompt: 'Be brief.', busyPolicy: 'enqueue', maxConcurrentRuns: 3,
+  }),
+  'agents.update': () => ({ teamId: fx.teamId, agentId: agent.agentId, description: 'Sharper', expectedVersion: 1 }),
+  'runs.create': () => ({ teamId: fx.teamId, agentId: agent.agentId, goal: 'Do the thing' }),
+  'runs.get': () => ({ teamId: fx.teamId, runId }),
+  'runs.list': () => ({ teamId: fx.teamId, text: 'thing', limit: 10 }),
+  'runs.events': () => ({ teamId: fx.teamId, runId, after: 5, limit: 100 }),
+  'runs.cancel': () => ({ teamId: fx.teamId, runId }),
+  'runs.sendMessage': () => ({ teamId: fx.teamId, runId, text: 'Also check the docs' }),
+  'runs.raiseBudget': () => ({ teamId: fx.teamId, runId, tokens: 1000 }),
 };
 const noInput = new Set(['me', 'teams.list']);
+/** Keys a procedure accepts without (so "missing" is not an error for them). */
+const optionalKeys: Record<string, string[]> = {
+  'teams.addMember': ['password'],
+  'tokens.create': ['expiresInDays'],
+  'agents.create': ['systemPrompt', 'busyPolicy', 'maxConcurrentRuns'],
+  'agents.update': ['description', 'expectedVersion'],
+  'runs.list': ['text', 'limit'],
+  'runs.events': ['after', 'limit'],
+};
 
-function variants(valid: Record<string, unknown>): [string, unknown][] {
+function variants(valid: Record<string, unknown>, optional: string[]): [string, unknown][] {
   const out: [string, unknown][] = [
     ['a string instead of an object', 'nope'],
     ['an array instead of an object', [1, 2]],
@@ -37,7 +66,7 @@ function variants(valid: Record<string, unknown>): [string, unknown][] {
     out.push([`${key} as an object`, { ...valid, [key]: { $gt: '' } }]);
     if (typeof value === 'string') out.push([`${key} oversize`, { ...valid, [key]: 'x'.repeat(100_000) }]);
     if (typeof value === 'number') out.push([`${key} out of range`, { ...valid, [key]: 1e12 }]);
-    if (!['password', 'expiresInDays'].includes(key)) {
+    if (!optional.includes(key)) {
       const { [key]: _dropped, ...rest } = valid;
       out.push([`${key} missing`, rest]);
     }
@@ -69,15 +98,22 @@ async function post(path: string, body: string | Uint8Array, userId: string | nu
     headers: { 'content-type': 'application/json' },
     body,
   });
-  return handleTrpcRequest(request, { deps: { db: db.db }, endpoint: '/api/trpc', sessionUserId: userId, ip: '127.0.0.1' });
+  return handleTrpcRequest(request, { deps, endpoint: '/api/trpc', sessionUserId: userId, ip: '127.0.0.1' });
 }
 
 beforeAll(async () => {
   db = await createTestDatabase();
+  live = await createTestLive();
+  deps = { db: db.db, dispatch: live.dispatch };
   fx = await createTeamFixture(db.db);
   tokenId = (await issueToken(db.db, fx.teamId, fx.members.admin.id, 'viewer')).id;
+  agent = await createAgentFixture(db.db, fx.teamId);
+  runId = (await (await callerAs(deps, { userId: fx.members.admin.id })).runs.create({ teamId: fx.teamId, agentId: agent.agentId, goal: 'x' })).runId;
 });
-afterAll(() => db?.drop());
+afterAll(async () => {
+  await live?.close();
+  await db?.drop();
+});
 
 describe('bad input', () => {
   it('covers every procedure that takes input', () => {
@@ -88,12 +124,13 @@ describe('bad input', () => {
   for (const [path, valid] of Object.entries(validInputs)) {
     it(`${path}: every malformed input gets 400 with a clear message and writes nothing`, async () => {
       const before = await tableCounts();
-      for (const [what, input] of variants(valid())) {
+      const jobsBefore = (await live.jobs()).length;
+      for (const [what, input] of variants(valid(), optionalKeys[path] ?? [])) {
         const isQuery = (appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)[path]?._def.type === 'query';
         const response = isQuery
           ? await handleTrpcRequest(
               new Request(`http://localhost/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(superjson.serialize(input)))}`),
-              { deps: { db: db.db }, endpoint: '/api/trpc', sessionUserId: fx.members.admin.id, ip: null },
+              { deps, endpoint: '/api/trpc', sessionUserId: fx.members.admin.id, ip: null },
             )
           : await post(path, JSON.stringify(superjson.serialize(input)));
         const payload = (await response.json()) as { error?: { json?: { message?: string } } };
@@ -102,6 +139,7 @@ describe('bad input', () => {
         expect(payload.error?.json?.message?.length ?? 0).toBeLessThan(1000);
       }
       expect(await tableCounts()).toEqual(before);
+      expect((await live.jobs()).length).toBe(jobsBefore);
     });
   }
 
@@ -130,7 +168,7 @@ describe('bad input', () => {
     const token = await issueToken(db.db, fx.teamId, fx.members.admin.id, 'admin');
     const me = () =>
       handleTrpcRequest(new Request('http://localhost/api/trpc/me', { headers: { authorization: `Bearer ${token.secret}` } }), {
-        deps: { db: db.db },
+        deps,
         endpoint: '/api/trpc',
         sessionUserId: null,
         ip: null,

@@ -1,7 +1,10 @@
 export { appRouter, type AppRouter } from './root';
 export { createCallerFactory, type Access, type Meta } from './trpc';
 export { createTrpcContext, type ApiDeps, type Context, type RequestInfo } from './context';
+export { createDispatch, type Dispatch, type DispatchOptions } from './dispatch';
 export { resolvePrincipal, resolveTeamRole, type Principal, type Credentials } from './auth/principal';
 export { authenticateCredentials } from './auth/credentials';
 export { handleTrpcRequest, MAX_BODY_BYTES, type TrpcHttpOptions } from './http';
+export { handleRunStream, type StreamDeps, type StreamRequest } from './streams/run-stream';
+export { handleTeamActivityStream } from './streams/team-stream';
 export { linkOidcIdentity, linkedUserId, type OidcIdentity } from './auth/oidc-link';

@@ -92,4 +92,15 @@ describe('loadCliEnv', () => {
     const env = load({ PATH: '/usr/bin', HOME: '/root', LANG: 'C.UTF-8', NEXTAUTH_SECRET: 'x'.repeat(32), AWS_SECRET_ACCESS_KEY: 'k' });
     expect(env.inherited).toEqual({ PATH: '/usr/bin', HOME: '/root', LANG: 'C.UTF-8' });
   });
+
+  it('defaults the server of run/tail to localhost:3000 and validates it and the token', () => {
+    expect(load({}).LOOPLANE_URL).toBe('http://localhost:3000');
+    expect(load({}).LOOPLANE_TOKEN).toBeUndefined();
+    expect(load({ LOOPLANE_URL: 'https://looplane.example.com/', LOOPLANE_TOKEN: 'llp_abc' })).toMatchObject({
+      LOOPLANE_URL: 'https://looplane.example.com',
+      LOOPLANE_TOKEN: 'llp_abc',
+    });
+    expect(messageOf({ LOOPLANE_URL: 'localhost:3000' })).toBe('Invalid environment: LOOPLANE_URL must be an http:// or https:// URL');
+    expect(messageOf({ LOOPLANE_TOKEN: 'has a space' })).not.toContain('has a space');
+  });
 });

@@ -52,6 +52,12 @@ const schema = z.object({
   LOG_LEVEL: optional
     .pipe(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).optional())
     .transform((level) => level ?? 'info'),
+  /** The Looplane server `run` and `tail` talk to. */
+  LOOPLANE_URL: optional
+    .pipe(z.string().regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'must be an http:// or https:// URL').optional())
+    .transform((url) => (url ?? 'http://localhost:3000').replace(/\/+$/, '')),
+  /** A team API token (Bearer) for `run` and `tail`. */
+  LOOPLANE_TOKEN: optional.pipe(z.string().regex(/^[\x21-\x7e]{1,200}$/, 'must be an API token (printable characters, no spaces)').optional()),
 });
 
 /** The CLI's validated environment. */

@@ -6,3 +6,7 @@ export type RouterOutputs = inferRouterOutputs<AppRouter>;
 export type Member = RouterOutputs['teams']['members'][number];
 export type TokenRow = RouterOutputs['tokens']['list'][number];
 export type CreatedToken = RouterOutputs['tokens']['create'];
+export type RunListPage = RouterOutputs['runs']['list'];
+export type RunRow = RunListPage['runs'][number];
+export type RunDetail = RouterOutputs['runs']['get'];
+export type AgentView = RouterOutputs['agents']['get'];

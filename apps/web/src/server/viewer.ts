@@ -3,7 +3,7 @@ import { appRouter, createCallerFactory, createTrpcContext } from '@looplane/api
 import { cookies, headers } from 'next/headers';
 import { cache } from 'react';
 import { clientIp } from './client-ip';
-import { db } from './db';
+import { apiDeps } from './live';
 import { sessionUserId } from './session';
 
 const createCaller = createCallerFactory(appRouter);
@@ -18,10 +18,7 @@ export type Viewer = Awaited<ReturnType<ServerCaller['me']>>;
 export const getViewer = cache(async (): Promise<{ me: Viewer; caller: ServerCaller } | null> => {
   const userId = await sessionUserId(await cookies());
   if (!userId) return null;
-  const ctx = await createTrpcContext(
-    { db: db() },
-    { authorization: null, sessionUserId: userId, ip: clientIp(await headers()) },
-  );
+  const ctx = await createTrpcContext(apiDeps(), { authorization: null, sessionUserId: userId, ip: clientIp(await headers()) });
   if (!ctx.principal) return null;
   const caller = createCaller(ctx);
   return { me: await caller.me(), caller };

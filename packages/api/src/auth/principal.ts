@@ -49,13 +49,14 @@ async function resolveBearer(db: Db, header: string): Promise<Principal | null> 
     include: { createdBy: true },
   });
   if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now) || row.createdBy.disabledAt) return null;
-  await db.apiToken.updateMany({
-    where: {
-      id: row.id,
-      OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_RESOLUTION_MS) } }],
-    },
-    data: { lastUsedAt: now },
-  });
+  // Checked here first so a token in steady use costs no write (the conditional update stays the race guard).
+  const stale = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
+  if (!row.lastUsedAt || row.lastUsedAt < stale) {
+    await db.apiToken.updateMany({
+      where: { id: row.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: stale } }] },
+      data: { lastUsedAt: now },
+    });
+  }
   return {
     kind: 'token',
     userId: row.createdById,

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { displayPrefix, generateApiToken, hashApiToken, hashPassword, type Db } from '@looplane/db';
+import { displayPrefix, generateApiToken, hashApiToken, hashPassword, type Db, type Prisma } from '@looplane/db';
 import { ROLES, type Role } from '@looplane/shared';
 import { appRouter } from '../root';
 import { createCallerFactory } from '../trpc';
-import { createTrpcContext } from '../context';
+import { createTrpcContext, type ApiDeps } from '../context';
 
 export const TEST_PASSWORD = 'correct horse battery';
 
@@ -59,10 +59,65 @@ export async function issueToken(db: Db, teamId: string, userId: string, role: R
 const createCaller = createCallerFactory(appRouter);
 
 /** A server-side caller authenticated exactly as an HTTP request would be. */
-export async function callerAs(db: Db, auth: { userId?: string; bearer?: string } | null) {
-  const ctx = await createTrpcContext(
-    { db },
-    { sessionUserId: auth?.userId ?? null, authorization: auth?.bearer ? `Bearer ${auth.bearer}` : null, ip: '127.0.0.1' },
-  );
+export async function callerAs(deps: ApiDeps, auth: { userId?: string; bearer?: string } | null) {
+  const ctx = await createTrpcContext(deps, {
+    sessionUserId: auth?.userId ?? null,
+    authorization: auth?.bearer ? `Bearer ${auth.bearer}` : null,
+    ip: '127.0.0.1',
+  });
   return createCaller(ctx);
+}
+
+export interface AgentFixture {
+  endpointId: string;
+  agentId: string;
+  agentName: string;
+}
+
+/** A faux endpoint and an agent on it with two slash commands (`/triage <report>`, `/standup`). */
+export async function createAgentFixture(db: Db, teamId: string, overrides: Partial<Prisma.AgentTemplateUncheckedCreateInput> = {}): Promise<AgentFixture> {
+  const endpoint = await db.modelEndpoint.create({
+    data: { teamId, name: unique('faux'), kind: 'faux', model: 'faux-1', contextWindow: 32_000, maxOutputTokens: 1024, inputMicrosPerMTok: 100, outputMicrosPerMTok: 400 },
+  });
+  const agent = await db.agentTemplate.create({
+    data: {
+      teamId,
+      name: unique('agent'),
+      endpointId: endpoint.id,
+      systemPrompt: 'You are a test agent.',
+      tools: [{ name: 'echo', description: 'Echo the input', idempotent: true }],
+      slashCommands: [
+        { name: 'triage', description: 'Triage a report', goalTemplate: 'Triage this report: {{report}}', args: [{ name: 'report', required: true }] },
+        { name: 'standup', goalTemplate: 'Summarise yesterday.' },
+      ],
+      ...overrides,
+    },
+  });
+  return { endpointId: endpoint.id, agentId: agent.id, agentName: agent.name };
+}
+
+/**
+ * Plays the worker: appends events to a session in one transaction, numbering them after the
+ * run's `lastEventNo` (as the real append does), and returns their event numbers.
+ */
+export async function appendEvents(db: Db, runId: string, sessionId: string, events: Array<{ type: string; payload: Prisma.InputJsonValue }>): Promise<number[]> {
+  const count = events.length;
+  return db.$transaction(async (tx) => {
+    const run = await tx.run.update({ where: { id: runId }, data: { lastEventNo: { increment: count } }, select: { lastEventNo: true } });
+    const session = await tx.session.update({ where: { id: sessionId }, data: { lastSeq: { increment: count } }, select: { lastSeq: true } });
+    const first = Number(run.lastEventNo) - count + 1;
+    const firstSeq = session.lastSeq - count + 1;
+    await tx.event.createMany({
+      data: events.map((event, i) => ({ runId, sessionId, seq: firstSeq + i, eventNo: BigInt(first + i), type: event.type, payload: event.payload })),
+    });
+    return events.map((_, i) => first + i);
+  }, { timeout: 60_000 });
+}
+
+/** {@link appendEvents} of `count` user messages (`event N`). */
+export async function appendTestEvents(db: Db, runId: string, sessionId: string, count: number): Promise<number[]> {
+  const numbers = Array.from({ length: count }, (_, i) => i);
+  const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { lastEventNo: true } });
+  const base = Number(run.lastEventNo) + 1;
+  return appendEvents(db, runId, sessionId, numbers.map((i) => ({ type: 'message.added', payload: { role: 'user', text: `event ${base + i}` } })));
 }

@@ -13,7 +13,7 @@ function isTyping(target: EventTarget | null): boolean {
   );
 }
 
-/** `g o` overview, `g m` members, `g t` tokens — ignored while typing in a field. */
+/** `g o` overview, `g r` runs, `g a` agents, `g m` members, `g t` tokens — ignored while typing in a field. */
 export function KeyboardShortcuts({ base }: { base: string }) {
   const router = useRouter();
   useEffect(() => {

@@ -1,5 +1,6 @@
 import {
   Activity,
+  Bot,
   Inbox,
   LayoutDashboard,
   Network,
@@ -22,7 +23,8 @@ export interface NavItem {
 
 export const NAV_ITEMS: NavItem[] = [
   { id: 'overview', label: 'Overview', icon: LayoutDashboard, path: '', shortcut: 'o' },
-  { id: 'runs', label: 'Runs', icon: Activity, path: null },
+  { id: 'runs', label: 'Runs', icon: Activity, path: '/runs', shortcut: 'r' },
+  { id: 'agents', label: 'Agents', icon: Bot, path: '/agents', shortcut: 'a' },
   { id: 'approvals', label: 'Approvals', icon: Inbox, path: null },
   { id: 'graphs', label: 'Graphs', icon: Network, path: null },
   { id: 'policies', label: 'Policies', icon: ShieldCheck, path: null },

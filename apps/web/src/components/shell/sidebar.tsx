@@ -3,6 +3,7 @@
 import type { Role } from '@looplane/shared';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import { useTeamActivityState } from '@/components/live/team-activity';
 import { cn } from '@/lib/cn';
 import { NAV_ITEMS, type NavItem } from './nav-items';
 import { TeamSwitcher } from './team-switcher';
@@ -17,6 +18,29 @@ interface TeamItem {
 
 const itemClass = 'flex h-8 items-center gap-2.5 rounded-md px-2 text-[13px]';
 
+/** Live indicators next to nav items: the activity stream's state on Runs, pending approvals. */
+function NavExtra({ id }: { id: string }) {
+  const { connected, pendingApprovals } = useTeamActivityState();
+  if (id === 'runs') {
+    return (
+      <span
+        data-testid="activity-live"
+        data-connected={connected}
+        title={connected ? 'Live updates on' : 'Live updates reconnecting'}
+        className={cn('size-1.5 rounded-full', connected ? 'bg-success' : 'bg-border-strong')}
+      />
+    );
+  }
+  if (id === 'approvals' && pendingApprovals) {
+    return (
+      <span data-testid="nav-approvals-pending" className="rounded bg-warning-soft px-1 text-[10px] font-medium text-warning">
+        {pendingApprovals}
+      </span>
+    );
+  }
+  return null;
+}
+
 function NavLink({ item, base, pathname }: { item: NavItem; base: string; pathname: string }) {
   const Icon = item.icon;
   if (item.path === null) {
@@ -29,12 +53,15 @@ function NavLink({ item, base, pathname }: { item: NavItem; base: string; pathna
       >
         <Icon aria-hidden className="size-4" />
         <span className="flex-1">{item.label}</span>
+        <NavExtra id={item.id} />
         <span className="rounded border border-border px-1 text-[10px] tracking-wide uppercase">soon</span>
       </span>
     );
   }
   const href = base + item.path;
-  const active = item.path === '' ? pathname === base : pathname.startsWith(base + '/settings');
+  // A section is active on any of its pages (`/runs/abc` lights up Runs; `/settings/tokens` Settings).
+  const section = item.path.split('/')[1];
+  const active = section === undefined ? pathname === base : pathname === `${base}/${section}` || pathname.startsWith(`${base}/${section}/`);
   return (
     <Link
       href={href}
@@ -47,6 +74,7 @@ function NavLink({ item, base, pathname }: { item: NavItem; base: string; pathna
     >
       <Icon aria-hidden className="size-4" />
       <span className="flex-1">{item.label}</span>
+      <NavExtra id={item.id} />
       {item.shortcut ? (
         <kbd className="hidden font-mono text-[10px] text-muted/70 lg:inline">g {item.shortcut}</kbd>
       ) : null}

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { TeamActivityProvider } from '@/components/live/team-activity';
 import { KeyboardShortcuts } from '@/components/shell/keyboard-shortcuts';
 import { Sidebar } from '@/components/shell/sidebar';
 import { TeamScopeProvider } from '@/components/team-context';
@@ -11,10 +12,12 @@ export default async function TeamLayout(props: { children: ReactNode; params: P
   const { role, ...teamInfo } = team;
   return (
     <TeamScopeProvider value={{ team: teamInfo, role, user: me.user }}>
-      <div className="flex min-h-screen">
-        <Sidebar team={team} teams={me.teams} user={me.user} />
-        <main className="min-w-0 flex-1">{props.children}</main>
-      </div>
+      <TeamActivityProvider teamId={team.id}>
+        <div className="flex min-h-screen">
+          <Sidebar team={team} teams={me.teams} user={me.user} />
+          <main className="min-w-0 flex-1">{props.children}</main>
+        </div>
+      </TeamActivityProvider>
       <KeyboardShortcuts base={`/t/${team.slug}`} />
     </TeamScopeProvider>
   );

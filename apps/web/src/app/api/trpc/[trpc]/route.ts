@@ -1,7 +1,7 @@
 import { handleTrpcRequest } from '@looplane/api';
 import type { NextRequest } from 'next/server';
 import { clientIp } from '@/server/client-ip';
-import { db } from '@/server/db';
+import { apiDeps } from '@/server/live';
 import { logger } from '@/server/logger';
 import { sessionUserId } from '@/server/session';
 
@@ -11,7 +11,7 @@ import { sessionUserId } from '@/server/session';
  */
 async function handler(req: NextRequest): Promise<Response> {
   return handleTrpcRequest(req, {
-    deps: { db: db() },
+    deps: apiDeps(),
     endpoint: '/api/trpc',
     sessionUserId: await sessionUserId(req.cookies),
     ip: clientIp(req.headers),

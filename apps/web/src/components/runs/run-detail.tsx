@@ -1,0 +1,144 @@
+'use client';
+
+import { roleAtLeast } from '@looplane/shared';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ArrowDown } from 'lucide-react';
+import Link from 'next/link';
+import { useRef } from 'react';
+import { useTeamActivity } from '@/components/live/team-activity';
+import { useTeamScope } from '@/components/team-context';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { InlineError } from '@/components/ui/inline-error';
+import type { RunDetail as Run } from '@/lib/api-types';
+import { formatDateTime } from '@/lib/format';
+import { formatCost, formatDuration, formatTokens, isTerminal, runDuration, STATUS_TONE } from '@/lib/run-format';
+import { useNow } from '@/lib/use-now';
+import { useTRPC } from '@/trpc/client';
+import { CancelRun, MessageBox, RaiseBudget } from './run-actions';
+import { TimelineView } from './timeline-view';
+import { useRunEvents } from './use-run-events';
+import { useStickToBottom } from './use-stick-to-bottom';
+
+const limit = (value: number | null, format: (n: number) => string) => (value === null ? '' : ` / ${format(value)}`);
+
+function Facts({ run, now }: { run: Run; now: number | null }) {
+  const fact = (label: string, value: React.ReactNode, testId?: string) => (
+    <div className="flex min-w-0 flex-col">
+      <dt className="text-[11px] font-medium tracking-wide text-muted uppercase">{label}</dt>
+      <dd className="truncate tabular-nums" data-testid={testId} title={typeof value === 'string' ? value : undefined}>
+        {value}
+      </dd>
+    </div>
+  );
+  const ledger = run.ledger;
+  return (
+    <dl className="grid grid-cols-2 gap-x-6 gap-y-2 sm:grid-cols-4 lg:grid-cols-7">
+      {fact('Agent', run.agent?.name ?? '—')}
+      {fact('Creator', run.createdBy?.email ?? 'system')}
+      {fact('Created', formatDateTime(run.createdAt))}
+      {fact('Duration', now === null ? '' : formatDuration(runDuration(run, now)), 'run-duration')}
+      {fact('Cost', `${formatCost(run.spentCostMicros)}${limit(ledger?.limitCostMicros ?? null, formatCost)}`, 'run-cost')}
+      {fact('Tokens', `${formatTokens(run.spentTokens)}${limit(ledger?.limitTokens ?? null, formatTokens)}`)}
+      {fact('Tool calls', `${run.toolCalls}${limit(ledger?.limitCalls ?? null, String)}`)}
+    </dl>
+  );
+}
+
+/** One run, live: header facts, the event timeline (auto-scrolling), cancel, messages, budget. */
+export function RunDetail({ runId }: { runId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const { team, role } = useTeamScope();
+  const run = useQuery(trpc.runs.get.queryOptions({ teamId: team.id, runId }));
+  const now = useNow(1000);
+
+  // Facts (status, cost) are re-read when something other than a streamed delta happens, at most once a second.
+  const refreshAt = useRef(0);
+  const refresh = () => {
+    if (refreshAt.current > Date.now()) return;
+    refreshAt.current = Date.now() + 1000;
+    setTimeout(() => void queryClient.invalidateQueries(trpc.runs.get.queryFilter({ teamId: team.id, runId })), 1000);
+  };
+  const stream = useRunEvents(runId, (event) => {
+    if (event.type !== 'model.delta') refresh();
+  });
+  useTeamActivity((activity) => {
+    if (activity.kind === 'run.status' && activity.runId === runId) refresh();
+  });
+
+  const scroller = useRef<HTMLDivElement>(null);
+  const { atBottom, onScroll, jumpToBottom } = useStickToBottom(scroller, stream.items);
+  const data = run.data;
+  const canOperate = roleAtLeast(role, 'operator');
+
+  return (
+    <div className="flex h-[calc(100vh-1px)] flex-col">
+      <header className="border-b border-border bg-surface/60 px-8 pt-5 pb-4">
+        <p className="text-xs text-muted">
+          <Link href={`/t/${team.slug}/runs`} className="hover:text-foreground">
+            Runs
+          </Link>{' '}
+          / <span className="font-mono">{runId}</span>
+        </p>
+        <div className="mt-1 flex items-start justify-between gap-4">
+          <h1 className="line-clamp-2 text-lg font-semibold tracking-tight" data-testid="page-title" title={data?.goal}>
+            {data?.goal ?? 'Run'}
+          </h1>
+          {data ? (
+            <div className="flex shrink-0 items-center gap-2">
+              <Badge tone={STATUS_TONE[data.status]} data-testid="run-status" data-status={data.status}>
+                {data.status}
+                {data.status === 'waiting' && data.waitReason ? ` · ${data.waitReason}` : ''}
+              </Badge>
+              {canOperate && !isTerminal(data.status) ? <CancelRun teamId={team.id} runId={runId} requested={data.cancelRequestedAt !== null} /> : null}
+            </div>
+          ) : null}
+        </div>
+        <InlineError error={run.error} testId="run-load-error" className="mt-2" />
+        {data ? (
+          <div className="mt-3 flex flex-col gap-2">
+            <Facts run={data} now={now} />
+            {data.error ? <p className="text-danger" data-testid="run-error">{data.error}</p> : null}
+            {roleAtLeast(role, 'approver') && data.status === 'waiting' && data.waitReason === 'budget' ? (
+              <RaiseBudget teamId={team.id} runId={runId} />
+            ) : null}
+          </div>
+        ) : null}
+      </header>
+      <div className="relative min-h-0 flex-1">
+        <div ref={scroller} onScroll={onScroll} className="h-full overflow-y-auto" data-testid="run-timeline">
+          {stream.items.length === 0 ? (
+            <p className="px-8 py-8 text-center text-muted" data-testid="run-timeline-empty">
+              {stream.state === 'closed' ? 'The event stream is closed.' : 'Waiting for the first event… (a worker picks queued runs up)'}
+            </p>
+          ) : (
+            <TimelineView items={stream.items} />
+          )}
+        </div>
+        {!atBottom ? (
+          <Button size="sm" variant="secondary" className="absolute right-6 bottom-4 shadow" onClick={jumpToBottom} data-testid="run-jump-latest">
+            <ArrowDown aria-hidden className="size-3.5" /> Latest
+          </Button>
+        ) : null}
+      </div>
+      <footer className="shrink-0 bg-surface">
+        {canOperate && data && !data.cancelRequestedAt ? <MessageBox teamId={team.id} runId={runId} busyPolicy={data.busyPolicy} /> : null}
+        <p
+          className="flex gap-4 border-t border-border px-4 py-1.5 text-[11px] text-muted tabular-nums"
+          data-testid="run-stream-stats"
+          data-state={stream.state}
+          data-received={stream.stats.received}
+          data-last-event-no={stream.stats.lastEventNo}
+          data-gaps={stream.stats.gaps}
+          data-duplicates={stream.stats.duplicates}
+        >
+          <span>stream: {stream.state}</span>
+          <span>events: {stream.stats.received}</span>
+          <span>last #{stream.stats.lastEventNo}</span>
+          {data?.pendingMessages ? <span>{data.pendingMessages} message(s) waiting for the agent</span> : null}
+        </p>
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,135 @@
+'use client';
+
+import { Bot, CircleAlert, Flag, Info, MessageSquare, Target, Wrench } from 'lucide-react';
+import { memo } from 'react';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { cn } from '@/lib/cn';
+import { formatCost } from '@/lib/run-format';
+import type { TimelineItem, ToolStatus } from '@/lib/timeline';
+
+const TOOL_TONE: Record<ToolStatus, BadgeTone> = {
+  requested: 'neutral',
+  awaiting_approval: 'warning',
+  running: 'accent',
+  ok: 'success',
+  failed: 'danger',
+  rejected: 'danger',
+  denied: 'danger',
+  interrupted: 'warning',
+};
+const FINISH_TONE: Record<string, BadgeTone> = { succeeded: 'success', failed: 'danger', cancelled: 'neutral' };
+
+function time(at: string): string {
+  return new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}
+
+function Row({ icon, children, item }: { icon: React.ReactNode; children: React.ReactNode; item: TimelineItem }) {
+  return (
+    <li className="flex gap-3 px-4 py-2.5" data-testid="timeline-item" data-kind={item.kind}>
+      <span className="mt-0.5 shrink-0 text-muted">{icon}</span>
+      <div className="min-w-0 flex-1">{children}</div>
+      <time className="shrink-0 text-[11px] text-muted tabular-nums" dateTime={item.at}>
+        {time(item.at)}
+      </time>
+    </li>
+  );
+}
+
+const Item = memo(function Item({ item }: { item: TimelineItem }) {
+  const icon = 'size-4';
+  switch (item.kind) {
+    case 'started':
+      return (
+        <Row item={item} icon={<Target aria-hidden className={icon} />}>
+          <p className="text-xs font-medium text-muted">Run started</p>
+          <p className="whitespace-pre-wrap">{item.goal}</p>
+        </Row>
+      );
+    case 'message':
+      return (
+        <Row item={item} icon={<MessageSquare aria-hidden className={icon} />}>
+          <p className="text-xs font-medium text-muted">{item.role === 'user' ? 'Message' : 'Notice'}</p>
+          <p className="whitespace-pre-wrap" data-testid="timeline-message">
+            {item.text}
+          </p>
+        </Row>
+      );
+    case 'assistant':
+      return (
+        <Row item={item} icon={<Bot aria-hidden className={icon} />}>
+          <p className="flex items-center gap-2 text-xs font-medium text-muted">
+            Model · turn {item.turn + 1}
+            {item.streaming ? <Badge tone="accent">streaming</Badge> : null}
+            {item.costMicros !== undefined ? (
+              <span className="font-normal tabular-nums" data-testid="timeline-cost">
+                {item.inputTokens ?? 0} in · {item.outputTokens ?? 0} out · {formatCost(item.costMicros)}
+              </span>
+            ) : null}
+          </p>
+          {item.text ? <p className="whitespace-pre-wrap">{item.text}</p> : null}
+          {item.error ? <p className="text-danger">{item.error}</p> : null}
+        </Row>
+      );
+    case 'tool':
+      return (
+        <Row item={item} icon={<Wrench aria-hidden className={icon} />}>
+          <p className="flex flex-wrap items-center gap-2 text-xs">
+            <span className="font-mono font-medium">{item.name}</span>
+            <Badge tone={TOOL_TONE[item.status]} data-testid="timeline-tool-status">
+              {item.status.replace('_', ' ')}
+            </Badge>
+            {item.exitCode !== undefined ? (
+              <Badge tone={item.exitCode === 0 ? 'success' : 'danger'} data-testid="timeline-exit-code">
+                exit {item.exitCode}
+              </Badge>
+            ) : null}
+            {item.commit ? (
+              <span className="font-mono text-muted" title={item.commit} data-testid="timeline-commit">
+                commit {item.commit.slice(0, 7)}
+              </span>
+            ) : null}
+            {item.reason ? <span className="text-muted">{item.reason}</span> : null}
+          </p>
+          <details className="mt-1 text-xs">
+            <summary className="cursor-pointer text-muted">arguments</summary>
+            <pre className="mt-1 overflow-x-auto rounded bg-surface-2 p-2 font-mono">{JSON.stringify(item.args, null, 2)}</pre>
+          </details>
+          {item.output !== undefined ? (
+            <pre className="mt-1 max-h-64 overflow-auto rounded bg-surface-2 p-2 font-mono text-xs whitespace-pre-wrap" data-testid="timeline-tool-output">
+              {item.output || '(no output)'}
+              {item.truncated ? '\n… (truncated)' : ''}
+            </pre>
+          ) : null}
+        </Row>
+      );
+    case 'notice':
+      return (
+        <Row item={item} icon={item.tone === 'info' ? <Info aria-hidden className={icon} /> : <CircleAlert aria-hidden className={icon} />}>
+          <p className={cn('text-xs', item.tone === 'warning' && 'text-warning', item.tone === 'danger' && 'text-danger', item.tone === 'info' && 'text-muted')}>
+            {item.text}
+          </p>
+        </Row>
+      );
+    case 'finished':
+      return (
+        <Row item={item} icon={<Flag aria-hidden className={icon} />}>
+          <p className="flex items-center gap-2 text-xs font-medium text-muted">
+            Run finished <Badge tone={FINISH_TONE[item.status] ?? 'neutral'}>{item.status}</Badge>
+          </p>
+          {item.result ? <p className="whitespace-pre-wrap">{item.result}</p> : null}
+          {item.error ? <p className="whitespace-pre-wrap text-danger">{item.error}</p> : null}
+        </Row>
+      );
+  }
+});
+
+/** The run's timeline; items are memoised, so a streamed delta re-renders only its own item. */
+export function TimelineView({ items }: { items: TimelineItem[] }) {
+  return (
+    <ol className="divide-y divide-border">
+      {items.map((item) => (
+        <Item key={item.key} item={item} />
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,73 @@
+'use client';
+
+import { useEffect, useRef, useState } from 'react';
+import { TimelineBuilder, type StreamEvent, type TimelineItem } from '@/lib/timeline';
+
+export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'closed';
+
+/** What arrived, checked: gaps and duplicates must stay zero (the e2e test reads them). */
+export interface StreamStats {
+  received: number;
+  lastEventNo: number;
+  gaps: number;
+  duplicates: number;
+}
+
+/**
+ * Follows `/api/runs/{runId}/stream`. EventSource reconnects by itself and sends the last `id:` as
+ * `Last-Event-ID`, so the server resumes exactly after it. Events are folded into timeline items
+ * and flushed to React at most once per animation frame (a streaming model emits many deltas).
+ */
+export function useRunEvents(runId: string, onEvent?: (event: StreamEvent) => void) {
+  const [snapshot, setSnapshot] = useState<{ items: TimelineItem[]; stats: StreamStats; state: StreamState }>({
+    items: [],
+    stats: { received: 0, lastEventNo: 0, gaps: 0, duplicates: 0 },
+    state: 'connecting',
+  });
+  const latest = useRef(onEvent);
+  useEffect(() => {
+    latest.current = onEvent;
+  });
+
+  useEffect(() => {
+    const builder = new TimelineBuilder();
+    const stats: StreamStats = { received: 0, lastEventNo: 0, gaps: 0, duplicates: 0 };
+    let state: StreamState = 'connecting';
+    let frame = 0;
+    const flush = () => {
+      frame = 0;
+      setSnapshot({ items: [...builder.items], stats: { ...stats }, state });
+    };
+    const schedule = () => {
+      if (frame === 0) frame = requestAnimationFrame(flush);
+    };
+    const source = new EventSource(`/api/runs/${encodeURIComponent(runId)}/stream`);
+    source.onopen = () => {
+      state = 'live';
+      schedule();
+    };
+    source.onerror = () => {
+      state = source.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting';
+      schedule();
+    };
+    source.onmessage = (message: MessageEvent<string>) => {
+      const event = JSON.parse(message.data) as StreamEvent;
+      if (event.eventNo <= stats.lastEventNo) {
+        stats.duplicates++;
+      } else {
+        if (event.eventNo !== stats.lastEventNo + 1) stats.gaps++;
+        stats.lastEventNo = event.eventNo;
+        stats.received++;
+        builder.add(event);
+        latest.current?.(event);
+      }
+      schedule();
+    };
+    return () => {
+      source.close();
+      if (frame) cancelAnimationFrame(frame);
+    };
+  }, [runId]);
+
+  return snapshot;
+}

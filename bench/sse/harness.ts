@@ -1,0 +1,58 @@
+// Shared setup of the SSE/API benchmarks: a fresh migrated database with a team, an agent and a
+// token, and the API server in a child process.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
+import { createAgentFixture, createTeamFixture, issueToken } from '@looplane/api/testing';
+
+export interface Bench {
+  db: TestDatabase;
+  teamId: string;
+  agentId: string;
+  /** Bearer token (operator) of the team. */
+  token: string;
+  server: { url: string; child: ChildProcess };
+  /** Stops the server (returns the CPU milliseconds it spent) and drops the database. */
+  close(): Promise<{ serverCpuMs: number }>;
+}
+
+export async function startBench(options: { poolSize?: number } = {}): Promise<Bench> {
+  const db = await createTestDatabase();
+  const fx = await createTeamFixture(db.db);
+  const agent = await createAgentFixture(db.db, fx.teamId);
+  const token = (await issueToken(db.db, fx.teamId, fx.members.operator.id, 'operator')).secret;
+  // BENCH_PROFILE=dir writes a V8 CPU profile of the server there (for finding where time goes).
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', new URL('./server.ts', import.meta.url).pathname], {
+    env: { ...process.env, DATABASE_URL: db.url, BENCH_POOL_SIZE: String(options.poolSize ?? 10) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+    lines.once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));
+  });
+  return {
+    db,
+    teamId: fx.teamId,
+    agentId: agent.agentId,
+    token,
+    server: { url, child },
+    async close() {
+      const report = new Promise<string>((resolve) => lines.once('line', resolve));
+      child.kill('SIGTERM');
+      const { cpuMs } = JSON.parse(await report) as { cpuMs: number };
+      await new Promise((resolve) => child.once('exit', resolve));
+      await db.drop();
+      return { serverCpuMs: cpuMs };
+    },
+  };
+}
+
+/** The p-th percentile (0-100) of sorted numbers. */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export const fmt = (ms: number) => `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;

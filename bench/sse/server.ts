@@ -1,0 +1,25 @@
+// The API's HTTP surface in a process of its own (like the web app), for the benchmarks in this
+// folder: tRPC at /api/trpc, SSE at /api/runs/{id}/stream. Started by the bench scripts; prints
+// `{"url": ...}` once listening; on SIGTERM prints `{"cpuMs": ...}` (CPU spent since) and stops. Env: DATABASE_URL, BENCH_POOL_SIZE.
+import { createDb } from '@looplane/db';
+import { createTestLive, serveApi } from '@looplane/api/testing';
+
+const url = process.env.DATABASE_URL;
+if (!url) throw new Error('DATABASE_URL is required');
+const db = createDb(url, { poolSize: Number(process.env.BENCH_POOL_SIZE ?? 10) });
+const live = await createTestLive();
+const server = await serveApi({ db, dispatch: live.dispatch }, { db, bus: live.bus });
+process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
+const cpuAtStart = process.cpuUsage();
+
+process.once('SIGTERM', () => {
+  void (async () => {
+    const cpu = process.cpuUsage(cpuAtStart);
+    // The CPU this process spent serving, for "CPU per event / per request" in the reports.
+    process.stdout.write(`${JSON.stringify({ cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
+    await server.close();
+    await live.close();
+    await db.$disconnect();
+    process.exit(0);
+  })();
+});

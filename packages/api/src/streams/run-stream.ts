@@ -1,0 +1,131 @@
+import type { Db } from '@looplane/db';
+import type { LiveBus } from '@looplane/queue';
+import { resolvePrincipal, resolveTeamRole } from '../auth/principal';
+import { MAX_EVENT_NO } from '../routers/runs.schema';
+import { idSchema } from '../schemas';
+import { readEventFramesAfter } from '../services/run-events';
+import { encode, HEARTBEAT, jsonError, SSE_HEADERS, Wakeup } from './sse';
+
+/** What the event streams need: Postgres for the truth, the live bus for wake-ups. */
+export interface StreamDeps {
+  db: Db;
+  bus: LiveBus;
+  /** A comment line after this much silence (default 15 s). */
+  heartbeatMs?: number;
+  /**
+   * Re-read Postgres after this long without a wake-up (default 5 s): a lost pub/sub message (Redis
+   * restart, a subscription still being set up) delays a subscriber by at most this much.
+   */
+  pollMs?: number;
+  /** Events per read and per write to the client (default 500). */
+  batchSize?: number;
+  onError?: (error: unknown) => void;
+}
+
+export interface StreamRequest {
+  /** The verified session cookie's user id, if any (the `Authorization` header wins when present). */
+  sessionUserId: string | null;
+}
+
+/** `Last-Event-ID` header (what EventSource sends on reconnect) or `?lastEventId=`; null when malformed. */
+function lastEventIdOf(request: Request): number | null {
+  const raw = request.headers.get('last-event-id') ?? new URL(request.url).searchParams.get('lastEventId') ?? '0';
+  if (!/^\d{1,10}$/.test(raw.trim())) return null;
+  const value = Number(raw.trim());
+  return value <= MAX_EVENT_NO ? value : null;
+}
+
+/**
+ * `GET /api/runs/{runId}/stream`: the run's events as SSE, `id:` = event number, `data:` = the
+ * event JSON. 401 without a valid session or bearer token; 404 for a run the caller's team does
+ * not own (or no run at all), so run ids of other teams do not leak.
+ */
+export async function handleRunStream(request: Request, runId: string, deps: StreamDeps, auth: StreamRequest): Promise<Response> {
+  const principal = await resolvePrincipal(deps.db, { authorization: request.headers.get('authorization'), sessionUserId: auth.sessionUserId });
+  if (!principal) return jsonError(401, 'Sign in or send a valid API token');
+  const run = idSchema.safeParse(runId).success ? await deps.db.run.findUnique({ where: { id: runId }, select: { teamId: true } }) : null;
+  if (!run || !(await resolveTeamRole(deps.db, principal, run.teamId))) return jsonError(404, 'No such run');
+  const after = lastEventIdOf(request);
+  if (after === null) return jsonError(400, `Last-Event-ID must be an event number between 0 and ${MAX_EVENT_NO}`);
+  return new Response(runEventStream(deps, runId, after, request.signal), { headers: SSE_HEADERS });
+}
+
+/**
+ * The stream itself. Order matters for "no gap": subscribe to the run's channel first, then read
+ * the backlog from Postgres, then on every wake-up read `eventNo > last sent`. An event committed
+ * while subscribing is found by the backlog read; one committed after it wakes us up. The bus
+ * message is only a wake-up, so nothing is sent twice: the cursor only moves forward.
+ * Pull-based: nothing is read while the client is not reading (backpressure).
+ */
+function runEventStream(deps: StreamDeps, runId: string, after: number, signal?: AbortSignal): ReadableStream<Uint8Array> {
+  const heartbeatMs = deps.heartbeatMs ?? 15_000;
+  const pollMs = deps.pollMs ?? 5_000;
+  const batchSize = deps.batchSize ?? 500;
+  const wakeup = new Wakeup();
+  let cursor = after;
+  let dirty = true;
+  let closed = false;
+  let lastWrite = Date.now();
+  let unsubscribe: (() => Promise<void>) | null = null;
+
+  const cleanup = async () => {
+    if (closed) return;
+    closed = true;
+    wakeup.notify();
+    await unsubscribe?.().catch((error: unknown) => deps.onError?.(error));
+  };
+
+  return new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const onAbort = () => {
+        void cleanup();
+        try {
+          controller.close();
+        } catch {
+          // already closed or errored
+        }
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      unsubscribe = await deps.bus.onRunEvent(runId, () => {
+        dirty = true;
+        wakeup.notify();
+      });
+      if (closed) await unsubscribe();
+      // Reconnect delay for EventSource clients.
+      controller.enqueue(encode('retry: 2000\n\n'));
+    },
+    async pull(controller) {
+      try {
+        while (!closed) {
+          if (dirty) {
+            dirty = false;
+            const events = await readEventFramesAfter(deps.db, runId, cursor, batchSize);
+            if (closed) return;
+            if (events.length === batchSize) dirty = true;
+            if (events.length > 0) {
+              cursor = events[events.length - 1]!.eventNo;
+              controller.enqueue(encode(events.map((e) => `id: ${e.eventNo}\ndata: ${e.json}\n\n`).join('')));
+              lastWrite = Date.now();
+              return;
+            }
+          }
+          const idle = Date.now() - lastWrite;
+          if (idle >= heartbeatMs) {
+            controller.enqueue(encode(HEARTBEAT));
+            lastWrite = Date.now();
+            return;
+          }
+          const woken = await wakeup.wait(Math.min(pollMs, heartbeatMs - idle));
+          if (!woken) dirty = true;
+        }
+      } catch (error) {
+        // Postgres gone mid-stream: end it; the client reconnects with Last-Event-ID.
+        deps.onError?.(error);
+        await cleanup();
+        controller.close();
+      }
+    },
+    cancel: cleanup,
+  });
+}

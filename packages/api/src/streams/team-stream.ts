@@ -1,0 +1,86 @@
+import type { TeamActivity } from '@looplane/queue';
+import { resolvePrincipal, resolveTeamRole } from '../auth/principal';
+import { idSchema } from '../schemas';
+import type { StreamDeps, StreamRequest } from './run-stream';
+import { encode, HEARTBEAT, jsonError, sseFrame, SSE_HEADERS, Wakeup } from './sse';
+
+/** Messages held for a slow client; past this the client is told to resync instead. */
+const MAX_QUEUED = 1000;
+
+/**
+ * `GET /api/teams/{teamId}/activity`: run status changes and the pending-approval count of a
+ * team, as SSE, so the dashboard never polls. Activity is not stored, so there is no replay: the
+ * first message is `{ kind: "ready" }` (also sent after an overflow) and means "refetch what you
+ * show"; then the current approval count; then live messages as the bus delivers them.
+ */
+export async function handleTeamActivityStream(request: Request, teamId: string, deps: StreamDeps, auth: StreamRequest): Promise<Response> {
+  const principal = await resolvePrincipal(deps.db, { authorization: request.headers.get('authorization'), sessionUserId: auth.sessionUserId });
+  if (!principal) return jsonError(401, 'Sign in or send a valid API token');
+  const role = idSchema.safeParse(teamId).success ? await resolveTeamRole(deps.db, principal, teamId) : null;
+  if (!role) return jsonError(404, 'No such team');
+  return new Response(teamActivityStream(deps, teamId, request.signal), { headers: SSE_HEADERS });
+}
+
+type Outgoing = TeamActivity | { kind: 'ready' };
+
+/** The stream behind {@link handleTeamActivityStream}: pull-based, heartbeats while idle, unsubscribes on cancel or abort. */
+function teamActivityStream(deps: StreamDeps, teamId: string, signal?: AbortSignal): ReadableStream<Uint8Array> {
+  const heartbeatMs = deps.heartbeatMs ?? 15_000;
+  const wakeup = new Wakeup();
+  let queue: Outgoing[] = [];
+  let closed = false;
+  let lastWrite = Date.now();
+  let unsubscribe: (() => Promise<void>) | null = null;
+
+  const push = (message: Outgoing) => {
+    queue.push(message);
+    if (queue.length > MAX_QUEUED) queue = [{ kind: 'ready' }];
+    wakeup.notify();
+  };
+  const cleanup = async () => {
+    if (closed) return;
+    closed = true;
+    wakeup.notify();
+    await unsubscribe?.().catch((error: unknown) => deps.onError?.(error));
+  };
+
+  return new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const onAbort = () => {
+        void cleanup();
+        try {
+          controller.close();
+        } catch {
+          // already closed
+        }
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      // Subscribe before reading the count, so a change in between is not lost.
+      unsubscribe = await deps.bus.onTeamActivity(teamId, push);
+      if (closed) return void (await unsubscribe());
+      const pending = await deps.db.approval.count({ where: { teamId, status: 'pending' } });
+      controller.enqueue(encode(`retry: 2000\n\n${sseFrame({ kind: 'ready' })}${sseFrame({ kind: 'approvals.count', pending })}`));
+      lastWrite = Date.now();
+    },
+    async pull(controller) {
+      while (!closed) {
+        if (queue.length > 0) {
+          const batch = queue;
+          queue = [];
+          controller.enqueue(encode(batch.map((m) => sseFrame(m)).join('')));
+          lastWrite = Date.now();
+          return;
+        }
+        const idle = Date.now() - lastWrite;
+        if (idle >= heartbeatMs) {
+          controller.enqueue(encode(HEARTBEAT));
+          lastWrite = Date.now();
+          return;
+        }
+        await wakeup.wait(heartbeatMs - idle);
+      }
+    },
+    cancel: cleanup,
+  });
+}

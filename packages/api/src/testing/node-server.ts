@@ -1,0 +1,77 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { Readable } from 'node:stream';
+import type { ApiDeps } from '../context';
+import { handleTrpcRequest } from '../http';
+import { handleRunStream, type StreamDeps } from '../streams/run-stream';
+import { handleTeamActivityStream } from '../streams/team-stream';
+
+export interface ServedApi {
+  url: string;
+  /** Cuts every open connection (a flaky network), without stopping the server. */
+  dropConnections(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The API's HTTP surface on a plain Node server, routed like the Next app (`/api/trpc/*`,
+ * `/api/runs/{id}/stream`, `/api/teams/{id}/activity`), Bearer tokens only. For tests, the CLI's
+ * tests and the benchmarks: the same handlers the Next route handlers call, without Next.
+ */
+export async function serveApi(deps: ApiDeps, streams: StreamDeps, port = 0): Promise<ServedApi> {
+  const sockets = new Set<Socket>();
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const controller = new AbortController();
+    res.on('close', () => controller.abort());
+    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+    const request = new Request(url, {
+      method: req.method ?? 'GET',
+      headers: req.headers as Record<string, string>,
+      body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : null,
+      signal: controller.signal,
+      ...(hasBody ? { duplex: 'half' } : {}),
+    } as RequestInit);
+    const run = /^\/api\/runs\/([^/]+)\/stream$/.exec(url.pathname);
+    const team = /^\/api\/teams\/([^/]+)\/activity$/.exec(url.pathname);
+    const response = run
+      ? await handleRunStream(request, decodeURIComponent(run[1]!), streams, { sessionUserId: null })
+      : team
+        ? await handleTeamActivityStream(request, decodeURIComponent(team[1]!), streams, { sessionUserId: null })
+        : url.pathname.startsWith('/api/trpc/')
+          ? await handleTrpcRequest(request, { deps, endpoint: '/api/trpc', sessionUserId: null, ip: req.socket.remoteAddress ?? null })
+          : new Response('not found', { status: 404 });
+    res.writeHead(response.status, Object.fromEntries(response.headers));
+    if (!response.body) return void res.end();
+    const reader = response.body.getReader();
+    res.on('close', () => void reader.cancel().catch(() => undefined));
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+      if (done || res.destroyed) break;
+      res.write(value);
+    }
+    res.end();
+  };
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${bound}`,
+    dropConnections: () => {
+      for (const socket of sockets) socket.destroy();
+    },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { parseCommandArgs } from '../args';
+import { EXIT, UsageError, type Command } from '../command';
+import { loadCliEnv } from '../env';
+import { describeApiError } from '../remote/client';
+import { followRun } from '../remote/follow';
+import { openRemoteSession } from '../remote/session';
+
+const usage = `Usage: looplane run --agent NAME --goal TEXT [--follow] [--team SLUG] [budget options]
+
+Starts a run of an agent. The goal may be a slash command of the agent ("/triage the login bug").
+Prints the run id; with --follow, then prints its events until it finishes (like looplane tail).
+
+Options:
+  --agent NAME          the agent template to run (required)
+  --goal TEXT           what the agent should do (required)
+  --follow              follow the run; exit 0 if it succeeds, 1 if it fails or is cancelled
+  --json                print the run id (and with --follow, every event) as JSON lines
+  --team SLUG           the team (default: the token's team)
+  --max-tokens N        budget: tokens
+  --max-cost USD        budget: model spend in dollars
+  --max-tool-calls N    budget: tool calls
+  --on-exceed wait|fail what the run does at a limit (default wait)
+
+Environment:
+  LOOPLANE_URL    the server (default http://localhost:3000)
+  LOOPLANE_TOKEN  a team API token with the operator role or higher (required)`;
+
+function positiveNumber(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number`);
+  return n;
+}
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'Start a run of an agent (and follow it with --follow)',
+  usage,
+  async run({ args, printer }) {
+    const { values } = parseCommandArgs(args, {
+      agent: { type: 'string' },
+      goal: { type: 'string' },
+      follow: { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      team: { type: 'string' },
+      'max-tokens': { type: 'string' },
+      'max-cost': { type: 'string' },
+      'max-tool-calls': { type: 'string' },
+      'on-exceed': { type: 'string' },
+    });
+    if (!values.agent) throw new UsageError('--agent NAME is required');
+    if (!values.goal?.trim()) throw new UsageError('--goal TEXT is required');
+    const onExceed = values['on-exceed'] ?? 'wait';
+    if (onExceed !== 'wait' && onExceed !== 'fail') throw new UsageError('--on-exceed must be wait or fail');
+    const tokens = positiveNumber('max-tokens', values['max-tokens']);
+    const cost = positiveNumber('max-cost', values['max-cost']);
+    const toolCalls = positiveNumber('max-tool-calls', values['max-tool-calls']);
+    const budget =
+      tokens || cost || toolCalls
+        ? {
+            ...(tokens ? { tokens: Math.round(tokens) } : {}),
+            ...(cost ? { costMicros: Math.round(cost * 1_000_000) } : {}),
+            ...(toolCalls ? { toolCalls: Math.round(toolCalls) } : {}),
+            onExceed: onExceed as 'wait' | 'fail',
+          }
+        : undefined;
+
+    const session = await openRemoteSession(loadCliEnv(), values.team);
+    try {
+      const agents = await session.api.agents.list.query({ teamId: session.team.id });
+      const agent = agents.find((a) => a.name === values.agent);
+      if (!agent) {
+        printer.error(`no agent named "${values.agent}" in team ${session.team.slug} (agents: ${agents.map((a) => a.name).join(', ') || 'none'})`);
+        return EXIT.failure;
+      }
+      const { runId } = await session.api.runs.create.mutate({ teamId: session.team.id, agentId: agent.id, goal: values.goal, ...(budget ? { budget } : {}) });
+      if (values.json) printer.raw(JSON.stringify({ runId }));
+      else printer.info(`Started run ${runId}: ${session.remote.url}/t/${session.team.slug}/runs/${runId}`);
+      if (!values.follow) return EXIT.ok;
+      return await followRun({ ...session, teamId: session.team.id, runId, json: values.json, printer });
+    } catch (error) {
+      printer.error(describeApiError(error, session.remote));
+      return EXIT.failure;
+    }
+  },
+};

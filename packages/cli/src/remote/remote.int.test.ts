@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
+import {
+  appendEvents,
+  callerAs,
+  createAgentFixture,
+  createTeamFixture,
+  createTestLive,
+  issueToken,
+  serveApi,
+  type AgentFixture,
+  type ServedApi,
+  type TeamFixture,
+  type TestLive,
+} from '@looplane/api/testing';
+import { runCli } from '../cli';
+import { Printer } from '../printer';
+
+let db: TestDatabase;
+let live: TestLive;
+let server: ServedApi;
+let fx: TeamFixture;
+let agent: AgentFixture;
+let token: string;
+const saved = { url: process.env.LOOPLANE_URL, token: process.env.LOOPLANE_TOKEN };
+
+/** Runs the CLI in-process, capturing what it prints. `output()` reads it while it still runs. */
+function cli(...argv: string[]) {
+  let out = '';
+  let err = '';
+  const printer = new Printer({ write: (t: string) => (out += t) }, { write: (t: string) => (err += t) });
+  const done = runCli(argv, printer);
+  return { done, output: () => ({ out, err }) };
+}
+
+/** Plays the worker: commits events (and, for run.finished, the run's final status), then publishes. */
+async function worker(runId: string, events: Array<{ type: string; payload: object }>, status?: 'succeeded' | 'failed' | 'cancelled') {
+  const run = await db.db.run.findUniqueOrThrow({ where: { id: runId } });
+  const numbers = await appendEvents(db.db, runId, run.mainSessionId!, events);
+  if (status) await db.db.run.update({ where: { id: runId }, data: { status, finishedAt: new Date() } });
+  await live.bus.publishRunEvent({ runId, sessionId: run.mainSessionId!, eventNo: numbers.at(-1)!, type: events.at(-1)!.type });
+}
+
+const say = (text: string) => ({ type: 'message.added', payload: { role: 'user', text } });
+const finished = (status: string) => ({ type: 'run.finished', payload: { status, ...(status === 'succeeded' ? { result: 'all done' } : { error: 'it broke' }) } });
+
+async function newRun(goal = 'tail me'): Promise<string> {
+  const api = await callerAs({ db: db.db, dispatch: live.dispatch }, { bearer: token });
+  return (await api.runs.create({ teamId: fx.teamId, agentId: agent.agentId, goal })).runId;
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  live = await createTestLive();
+  server = await serveApi({ db: db.db, dispatch: live.dispatch }, { db: db.db, bus: live.bus, heartbeatMs: 500, pollMs: 60_000 });
+  fx = await createTeamFixture(db.db);
+  agent = await createAgentFixture(db.db, fx.teamId);
+  token = (await issueToken(db.db, fx.teamId, fx.members.operator.id, 'operator')).secret;
+  process.env.LOOPLANE_URL = server.url;
+  process.env.LOOPLANE_TOKEN = token;
+});
+afterAll(async () => {
+  process.env.LOOPLANE_URL = saved.url;
+  process.env.LOOPLANE_TOKEN = saved.token;
+  if (saved.url === undefined) delete process.env.LOOPLANE_URL;
+  if (saved.token === undefined) delete process.env.LOOPLANE_TOKEN;
+  await server?.close();
+  await live?.close();
+  await db?.drop();
+});
+
+describe('looplane run', () => {
+  it('starts a run of an agent by name, expanding a slash command', async () => {
+    const { done, output } = cli('run', '--agent', agent.agentName, '--goal', '/triage the cart is empty', '--max-cost', '0.25');
+    expect(await done).toBe(0);
+    const runId = /Started run (\S+):/.exec(output().out)?.[1];
+    expect(output().out).toContain(`${server.url}/t/`);
+    const run = await db.db.run.findUniqueOrThrow({ where: { id: runId! }, include: { ledgers: true } });
+    expect(run.goal).toBe('Triage this report: the cart is empty');
+    expect(run.ledgers[0]!.limitCostMicros).toBe(250_000n);
+  });
+
+  it('names the agents there are when the name is wrong, and needs a token', async () => {
+    const wrong = cli('run', '--agent', 'nobody', '--goal', 'x');
+    expect(await wrong.done).toBe(1);
+    expect(wrong.output().err).toContain(`no agent named "nobody"`);
+    expect(wrong.output().err).toContain(agent.agentName);
+    process.env.LOOPLANE_TOKEN = '';
+    const tokenless = cli('run', '--agent', agent.agentName, '--goal', 'x');
+    expect(await tokenless.done).toBe(2);
+    expect(tokenless.output().err).toContain('LOOPLANE_TOKEN is not set');
+    process.env.LOOPLANE_TOKEN = 'llp_wrong';
+    const refused = cli('tail', 'whatever');
+    expect(await refused.done).toBe(1);
+    expect(refused.output().err).toContain('refused the token (401)');
+    process.env.LOOPLANE_TOKEN = token;
+  });
+
+  it('--follow prints the events and exits 0 when the run succeeds', async () => {
+    const { done, output } = cli('run', '--agent', agent.agentName, '--goal', 'follow me', '--follow');
+    await expect.poll(() => output().out, { timeout: 15_000 }).toContain('Started run');
+    const runId = /Started run (\S+):/.exec(output().out)![1]!;
+    await worker(runId, [say('working on it')]);
+    await worker(runId, [finished('succeeded')], 'succeeded');
+    expect(await done).toBe(0);
+    expect(output().out).toMatch(/#1 message\s+working on it/);
+    expect(output().out).toMatch(/#2 finish\s+succeeded: all done/);
+    expect(output().out).toContain(`Run ${runId} succeeded.`);
+  });
+});
+
+describe('looplane tail', () => {
+  it('resumes after a dropped connection with nothing skipped or repeated, and exits 1 for a failed run', async () => {
+    const runId = await newRun();
+    await worker(runId, [say('one'), say('two'), say('three')]);
+    const { done, output } = cli('tail', runId);
+    await expect.poll(() => output().out, { timeout: 15_000 }).toContain('#3 message');
+    server.dropConnections();
+    await worker(runId, [say('four'), say('five')]);
+    await worker(runId, [say('six'), finished('failed')], 'failed');
+    expect(await done).toBe(1);
+    const numbers = [...output().out.matchAll(/ #(\d+) /g)].map((m) => Number(m[1]));
+    expect(numbers).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(output().out).toContain(`Run ${runId} failed.`);
+  });
+
+  it('a finished run prints its backlog and exits at once; --json prints raw events', async () => {
+    const runId = await newRun();
+    await worker(runId, [say('hello'), { type: 'model.delta', payload: { requestId: 'r', index: 0, text: 'x' } }, finished('succeeded')], 'succeeded');
+    const { done, output } = cli('tail', runId, '--json');
+    expect(await done).toBe(0);
+    const lines = output().out.trim().split('\n').map((line) => JSON.parse(line) as { eventNo: number; type: string });
+    expect(lines.map((e) => [e.eventNo, e.type])).toEqual([
+      [1, 'message.added'],
+      [2, 'model.delta'],
+      [3, 'run.finished'],
+    ]);
+  });
+
+  it('a run of another team, or none, is a 404 and exit code 1', async () => {
+    const { done, output } = cli('tail', 'cnosuchrun000');
+    expect(await done).toBe(1);
+    expect(output().err).toContain('No such run');
+  });
+});
