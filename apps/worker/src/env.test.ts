@@ -7,6 +7,7 @@ describe('loadWorkerEnv', () => {
   it('applies defaults', () => {
     const env = loadWorkerEnv(base);
     expect(env.WORKER_CONCURRENCY).toBe(50);
+    expect(env).toMatchObject({ LEASE_TTL_MS: 30_000, RECONCILE_INTERVAL_MS: 5000, SHUTDOWN_DRAIN_MS: 5000, DATABASE_POOL_SIZE: 20, QUEUE_PREFIX: 'bull' });
     expect(env.LOG_LEVEL).toBe('info');
     expect(env.LOOPLANE_ENCRYPTION_KEY).toBeUndefined();
   });
@@ -21,8 +22,10 @@ describe('loadWorkerEnv', () => {
     [{}, 'Invalid environment: DATABASE_URL is required (a postgres:// connection URL); REDIS_URL is required (a redis:// URL)'],
     [{ ...base, DATABASE_URL: '' }, 'Invalid environment: DATABASE_URL is required (a postgres:// connection URL)'],
     [{ ...base, REDIS_URL: 'cache:6379' }, 'Invalid environment: REDIS_URL must be a redis:// or rediss:// URL'],
-    [{ ...base, WORKER_CONCURRENCY: '0' }, 'Invalid environment: WORKER_CONCURRENCY must be a whole number between 1 and 1000'],
-    [{ ...base, WORKER_CONCURRENCY: 'many' }, 'Invalid environment: WORKER_CONCURRENCY must be a whole number between 1 and 1000'],
+    [{ ...base, WORKER_CONCURRENCY: '0' }, 'Invalid environment: WORKER_CONCURRENCY must be a whole number between 1 and 10000'],
+    [{ ...base, WORKER_CONCURRENCY: 'many' }, 'Invalid environment: WORKER_CONCURRENCY must be a whole number between 1 and 10000'],
+    [{ ...base, LEASE_TTL_MS: '10' }, 'Invalid environment: LEASE_TTL_MS must be a whole number between 1000 and 600000'],
+    [{ ...base, QUEUE_PREFIX: 'a b' }, 'Invalid environment: QUEUE_PREFIX must be 1-64 letters, digits, :, _ or -'],
     [{ ...base, LOOPLANE_ENCRYPTION_KEY: 'c2hvcnQ=' }, 'Invalid environment: LOOPLANE_ENCRYPTION_KEY must be 32 random bytes, base64-encoded'],
     [{ ...base, LOG_LEVEL: 'loud' }, 'Invalid environment: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
   ])('rejects %o with one line naming the variable', (source, message) => {

@@ -14,6 +14,21 @@ const optional = z
   .transform((value) => (value === '' ? undefined : value))
   .optional();
 
+/** A whole number in [min, max] given as a string, or `fallback` when unset. */
+function wholeNumber(min: number, max: number, fallback: number) {
+  const message = `must be a whole number between ${min} and ${max}`;
+  return optional
+    .pipe(
+      z
+        .string()
+        .regex(/^\d+$/, message)
+        .transform(Number)
+        .refine((n) => n >= min && n <= max, message)
+        .optional(),
+    )
+    .transform((n) => n ?? fallback);
+}
+
 const schema = z.object({
   DATABASE_URL: optional.pipe(
     z.string({ error: 'is required (a postgres:// connection URL)' }).regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// connection URL'),
@@ -30,16 +45,13 @@ const schema = z.object({
       )
       .optional(),
   ),
-  WORKER_CONCURRENCY: optional
-    .pipe(
-      z
-        .string()
-        .regex(/^\d+$/, 'must be a whole number between 1 and 1000')
-        .transform(Number)
-        .refine((n) => n >= 1 && n <= 1000, 'must be a whole number between 1 and 1000')
-        .optional(),
-    )
-    .transform((n) => n ?? 50),
+  WORKER_CONCURRENCY: wholeNumber(1, 10_000, 50),
+  LEASE_TTL_MS: wholeNumber(1000, 600_000, 30_000),
+  RECONCILE_INTERVAL_MS: wholeNumber(100, 600_000, 5000),
+  RECONCILE_IDLE_MS: wholeNumber(100, 86_400_000, 30_000),
+  SHUTDOWN_DRAIN_MS: wholeNumber(0, 600_000, 5000),
+  DATABASE_POOL_SIZE: wholeNumber(1, 500, 20),
+  QUEUE_PREFIX: optional.pipe(z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1-64 letters, digits, :, _ or -').optional()).transform((p) => p ?? 'bull'),
   LOG_LEVEL: optional
     .pipe(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).optional())
     .transform((level) => level ?? 'info'),

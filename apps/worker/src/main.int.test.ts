@@ -1,17 +1,26 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniquePrefix } from './testing/test-runtime';
 
 /** The real worker process against the real Postgres and Redis. */
 
-const databaseUrl = process.env.TEST_PG_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const workerDir = fileURLToPath(new URL('..', import.meta.url));
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
+let t: TestDatabase;
+let databaseUrl: string;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  databaseUrl = t.url;
+});
 
 afterAll(async () => {
   await redis.quit();
+  await t?.drop();
 });
 
 function runWorker(env: Record<string, string>) {
@@ -39,7 +48,7 @@ async function until<T>(probe: () => T | undefined, timeoutMs: number): Promise<
 
 describe('worker process', () => {
   it('announces itself with a heartbeat key and removes it on SIGTERM, exiting 0', async () => {
-    const worker = runWorker({ DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, LOG_LEVEL: 'info' });
+    const worker = runWorker({ DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, LOG_LEVEL: 'info', QUEUE_PREFIX: uniquePrefix('main') });
     const ready = await until(() => {
       const line = worker.stdout().split('\n').find((l) => l.includes('"worker ready"'));
       return line ? (JSON.parse(line) as { heartbeatKey: string; worker: { pid: number } }) : undefined;
@@ -57,7 +66,7 @@ describe('worker process', () => {
   });
 
   it('prints one line naming the variable and exits 1 when the env is invalid', async () => {
-    const worker = runWorker({ DATABASE_URL: databaseUrl, REDIS_URL: 'localhost:6379' });
+    const worker = runWorker({ DATABASE_URL: 'postgresql://u@127.0.0.1:5432/x', REDIS_URL: 'localhost:6379' });
     expect(await worker.exited).toBe(1);
     expect(worker.stderr()).toBe('Invalid environment: REDIS_URL must be a redis:// or rediss:// URL\n');
   });

@@ -7,3 +7,4 @@ export { SecretBox } from './crypto/secret-box';
 export { GENESIS_HASH, canonicalJson, chainHash, type AuditRowContent } from './audit/chain';
 export { appendAudit, recordAudit, type AuditActor, type AuditEntry, type Tx } from './audit/audit.repository';
 export { seedDatabase, ADMIN_EMAIL, DEMO_TEAM_SLUG, type SeedOptions, type SeedResult } from './seed';
+export * from './runs/index';

@@ -12,6 +12,8 @@ import {
 
 type Listener<T> = (message: T) => void;
 
+const INBOX_PATTERN = channels.inbox('*');
+
 /**
  * Live fan-out over Redis pub/sub. Publishing happens after the Postgres commit; a lost message
  * only delays a subscriber, because subscribers read the truth from Postgres by cursor.
@@ -19,6 +21,7 @@ type Listener<T> = (message: T) => void;
  */
 export class LiveBus {
   private readonly listeners = new Map<string, Set<Listener<unknown>>>();
+  private readonly inboxListeners = new Set<Listener<string>>();
 
   /**
    * @param publisher a normal connection
@@ -38,6 +41,11 @@ export class LiveBus {
         return;
       }
       for (const listener of set) listener(parsed);
+    });
+    subscriber.on('pmessage', (pattern: string, channel: string) => {
+      if (pattern !== INBOX_PATTERN) return;
+      const sessionId = channel.slice(INBOX_PATTERN.length - 1);
+      for (const listener of this.inboxListeners) listener(sessionId);
     });
   }
 
@@ -72,6 +80,19 @@ export class LiveBus {
 
   onInbox(sessionId: string, listener: Listener<unknown>): Promise<() => Promise<void>> {
     return this.listen(channels.inbox(sessionId), null, listener);
+  }
+
+  /**
+   * Every session's inbox notices through one pattern subscription (what a worker holding many
+   * sessions wants, instead of one subscription per session). The listener gets the session id.
+   */
+  async onAnyInbox(listener: Listener<string>): Promise<() => Promise<void>> {
+    if (this.inboxListeners.size === 0) await this.subscriber.psubscribe(INBOX_PATTERN);
+    this.inboxListeners.add(listener);
+    return async () => {
+      if (!this.inboxListeners.delete(listener) || this.inboxListeners.size > 0) return;
+      await this.subscriber.punsubscribe(INBOX_PATTERN);
+    };
   }
 
   private async listen<T>(channel: string, schema: z.ZodType<T> | null, listener: Listener<T>): Promise<() => Promise<void>> {

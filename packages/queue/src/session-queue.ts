@@ -1,16 +1,34 @@
 import { Queue, type ConnectionOptions } from 'bullmq';
 import { QUEUES, sessionJobId, sessionJobSchema, type SessionJob } from './catalog';
 
-/** The producer side of the sessions queue (web/API and worker both enqueue wake-ups). */
-export function createSessionQueue(connection: ConnectionOptions): Queue<SessionJob> {
-  return new Queue<SessionJob>(QUEUES.sessions.name, { connection, defaultJobOptions: QUEUES.sessions.options });
+/**
+ * The producer side of the sessions queue (web/API and worker both enqueue wake-ups). `prefix`
+ * namespaces the Redis keys (BullMQ's default `bull`); producers and workers must agree on it.
+ */
+export function createSessionQueue(connection: ConnectionOptions, options: { prefix?: string } = {}): Queue<SessionJob> {
+  return new Queue<SessionJob>(QUEUES.sessions.name, {
+    connection,
+    defaultJobOptions: QUEUES.sessions.options,
+    ...(options.prefix ? { prefix: options.prefix } : {}),
+  });
+}
+
+export interface EnqueueOptions {
+  delayMs?: number;
+  priority?: number;
+  /**
+   * Makes the job id deterministic: while a job with the same (session, reason, nonce) is known to
+   * BullMQ, adding it again is a no-op (the reconciler uses this so repeated passes add one job).
+   * Default: unique per call.
+   */
+  nonce?: string;
 }
 
 /** Enqueues a wake-up for a session; the payload is validated before it reaches Redis. */
-export async function enqueueSession(queue: Queue<SessionJob>, job: SessionJob, options: { delayMs?: number; priority?: number } = {}): Promise<void> {
+export async function enqueueSession(queue: Queue<SessionJob>, job: SessionJob, options: EnqueueOptions = {}): Promise<void> {
   const payload = sessionJobSchema.parse(job);
   await queue.add(payload.reason, payload, {
-    jobId: sessionJobId(payload, `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`),
+    jobId: sessionJobId(payload, options.nonce ?? `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`),
     ...(options.delayMs ? { delay: options.delayMs } : {}),
     ...(options.priority ? { priority: options.priority } : {}),
   });

@@ -1,0 +1,51 @@
+import type { PgBudgetLedger, PgEventStore, WriteUnit } from '@looplane/db';
+import type { Clock, EnginePorts, ModelPort, ToolRunner } from '@looplane/engine';
+import { allowAllPolicy } from './allow-all-policy';
+import { failingModel } from './model-factory';
+
+export interface SessionPortsOptions {
+  store: PgEventStore;
+  budget: PgBudgetLedger;
+  unit: WriteUnit;
+  model: ModelPort;
+  tools: ToolRunner;
+  clock: Clock;
+  /** Epoch ms after which no model call is made (the run's wall-time budget); null: none. */
+  deadline: number | null;
+  /** The run's tool-call limit; when set, each call is counted on the ledger before it runs. */
+  limitCalls: number | null;
+  /** The run ledger has a token or cost limit: a model call waits until its reservation is durable. */
+  limitedSpend: boolean;
+  /** Whether a catalogue tool may safely run twice (from the run config). */
+  idempotent: (tool: string) => boolean;
+}
+
+/**
+ * The engine's ports for one session. Model and tool calls are the side effects: the write unit
+ * commits what the session buffered before each of them, and they run with appends flushed at
+ * once (streamed deltas show live). A non-idempotent tool, and a model call whose reservation
+ * pre-authorises spend on a limited ledger, start only once that commit is done; an idempotent
+ * tool or a model call on an unlimited budget starts while it commits (running it twice after a
+ * crash is allowed; if the commit is refused, the next append fails and the drive with it).
+ */
+export function sessionPorts(options: SessionPortsOptions): EnginePorts {
+  const { unit, budget, deadline } = options;
+  const model: ModelPort = {
+    complete(request, callOptions) {
+      if (deadline !== null && options.clock.now() >= deadline) {
+        return failingModel('timeout', "the run's wall-time budget is spent").complete(request, callOptions);
+      }
+      return unit.sideEffect(() => options.model.complete(request, callOptions), { repeatable: !options.limitedSpend });
+    },
+  };
+  const tools: ToolRunner = {
+    async run(call, callOptions) {
+      if (options.limitCalls !== null) {
+        const counted = await budget.countToolCall(`tool:${call.callId}`);
+        if (!counted.granted) return { ok: false, output: `not run: the run's budget of ${counted.limit} tool calls is used up` };
+      }
+      return unit.sideEffect(() => options.tools.run(call, callOptions), { repeatable: options.idempotent(call.name) });
+    },
+  };
+  return { store: options.store, budget, model, tools, policy: allowAllPolicy, clock: options.clock };
+}

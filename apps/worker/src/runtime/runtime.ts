@@ -1,0 +1,130 @@
+import type { PgPool } from '@looplane/db';
+import type { Clock } from '@looplane/engine';
+import { LiveBus, QUEUES, createSessionQueue, enqueueSession, type SessionJob } from '@looplane/queue';
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { ModelFactory } from '../ports/model-factory';
+import type { ToolRegistry } from '../tools/tool-registry';
+import { ActiveSessions } from './active-sessions';
+import { AdmissionBatcher } from './admission-batcher';
+import { LeaseKeeper } from './lease-keeper';
+import { LiveEvents } from './live-events';
+import { Reconciler } from './reconciler';
+import { SessionJobs } from './session-jobs';
+
+export interface RuntimeOptions {
+  pool: PgPool;
+  /** BullMQ's connection (the worker duplicates it for its blocking reads). */
+  redis: Redis;
+  /** Live bus connections: publishes must fail fast while Redis is down, so not the queue's. */
+  publisher: Redis;
+  subscriber: Redis;
+  queuePrefix: string;
+  /** Lease owner: unique per process. */
+  workerId: string;
+  concurrency: number;
+  leaseTtlMs: number;
+  reconcileIntervalMs: number;
+  /** A session never claimed (or waiting on a cancel) this long gets a job from the reconciler. */
+  reconcileIdleMs?: number;
+  /** On shutdown, loops get this long to reach a step boundary before in-flight calls are aborted. */
+  drainMs: number;
+  tools: ToolRegistry;
+  models: ModelFactory;
+  logger: Logger;
+  clock?: Clock;
+}
+
+export interface Runtime {
+  /** Enqueues a wake-up on this runtime's queue. */
+  enqueue(job: SessionJob, nonce?: string): Promise<void>;
+  /** Sessions this process is working on. */
+  readonly activeSessions: number;
+  /** Shutdown phase 1: no new jobs, no reconciling. */
+  stopIntake(): Promise<void>;
+  /** Shutdown phase 2: loops to a step boundary, leases released (runs handed over), queue closed. */
+  close(): Promise<void>;
+}
+
+/**
+ * The worker's runtime: consumes the sessions queue with `concurrency` loops at once (model calls
+ * are I/O, so hundreds per process), keeps the leases it holds alive, relays cancel requests and
+ * inbox notices from the live bus, and reconciles sessions that lost their job.
+ */
+export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const { pool, logger } = options;
+  const clock = options.clock ?? { now: () => Date.now() };
+  const queue = createSessionQueue(options.redis, { prefix: options.queuePrefix });
+  queue.on('error', (error) => logger.warn({ err: error }, 'queue producer error'));
+  const enqueue = (job: SessionJob, nonce?: string) => enqueueSession(queue, job, nonce ? { nonce } : {});
+  const bus = new LiveBus(options.publisher, options.subscriber);
+  const active = new ActiveSessions();
+  const keeper = new LeaseKeeper({ pool, owner: options.workerId, ttlMs: options.leaseTtlMs, logger });
+  const jobs = new SessionJobs({
+    pool,
+    owner: options.workerId,
+    leaseTtlMs: options.leaseTtlMs,
+    live: new LiveEvents(bus, logger),
+    models: options.models,
+    tools: options.tools,
+    keeper,
+    clock,
+    logger,
+    active,
+    admission: new AdmissionBatcher(pool, options.workerId, options.leaseTtlMs),
+    enqueue: (job) => enqueue(job),
+  });
+  const reconciler = new Reconciler({ pool, enqueue, intervalMs: options.reconcileIntervalMs, idleMs: options.reconcileIdleMs, logger });
+
+  const unsubscribe = [
+    await bus.onCancel((message) => {
+      for (const handle of active.forRun(message.runId)) if (!message.sessionId || message.sessionId === handle.sessionId) handle.interrupt('cancel');
+    }),
+    await bus.onAnyInbox((sessionId) => active.get(sessionId)?.interrupt('inbox')),
+  ];
+
+  const worker = new Worker<SessionJob>(QUEUES.sessions.name, jobs.process, {
+    connection: options.redis,
+    prefix: options.queuePrefix,
+    concurrency: options.concurrency,
+    autorun: false,
+    name: options.workerId,
+  });
+  worker.on('failed', (job, error) => logger.warn({ err: error, jobId: job?.id, sessionId: job?.data.sessionId, attempts: job?.attemptsMade }, 'session job failed'));
+  worker.on('error', (error) => logger.warn({ err: error }, 'queue worker error'));
+  keeper.start();
+  reconciler.start();
+  void worker.run();
+  await worker.waitUntilReady();
+
+  let closed: Promise<void> | null = null;
+  return {
+    enqueue,
+    get activeSessions() {
+      return active.size;
+    },
+    async stopIntake() {
+      jobs.stopIntake();
+      await reconciler.stop();
+    },
+    close() {
+      closed ??= (async () => {
+        jobs.stopIntake();
+        await reconciler.stop();
+        active.shutdownAll(false);
+        const hard = setTimeout(() => active.shutdownAll(true), options.drainMs);
+        try {
+          // Waits for every running job: each releases its session and enqueues its continuation.
+          await worker.close();
+        } finally {
+          clearTimeout(hard);
+        }
+        await keeper.stop();
+        for (const off of unsubscribe) await off().catch(() => undefined);
+        await queue.close();
+      })();
+      return closed;
+    },
+  };
+}

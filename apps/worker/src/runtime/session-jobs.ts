@@ -1,0 +1,114 @@
+import { claimSessions, loadSessionContext, loadSessionEvents, type ClaimedSession, type SessionContext } from '@looplane/db';
+import { fold, next } from '@looplane/engine';
+import { QUEUES, type SessionJob } from '@looplane/queue';
+import { DelayedError, type Job } from 'bullmq';
+import type { Logger } from 'pino';
+import type { ActiveSessions, SessionHandle } from './active-sessions';
+import type { AdmissionBatcher } from './admission-batcher';
+import { SessionRun, type SessionEnd, type SessionRunDeps } from './session-run';
+import { resolveWait } from './wake-ups';
+
+export interface SessionJobsDeps extends SessionRunDeps {
+  active: ActiveSessions;
+  admission: AdmissionBatcher;
+  enqueue: (job: SessionJob) => Promise<void>;
+  /** Delay before a job over a concurrency limit is tried again (default 500-1500 ms, jittered). */
+  deferMs?: () => number;
+}
+
+const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
+
+/**
+ * The processor of the sessions queue. A job only says "look at this session now": the truth is
+ * read from Postgres, the session claimed by compare-and-set (through admission when its run
+ * needs a concurrency slot), driven, and released. Duplicate and stale jobs are harmless.
+ */
+export class SessionJobs {
+  private stopping = false;
+
+  constructor(private readonly deps: SessionJobsDeps) {}
+
+  /** After this, jobs that arrive are put back for another worker. */
+  stopIntake(): void {
+    this.stopping = true;
+  }
+
+  readonly process = async (job: Job<SessionJob>, token?: string): Promise<void> => {
+    const data = QUEUES.sessions.schema.parse(job.data);
+    const { active } = this.deps;
+    const held = active.get(data.sessionId);
+    if (held) return this.handOver(held, data);
+    if (this.stopping) return this.defer(job, token, 100);
+    const handle = active.open(data.sessionId, data.runId);
+    let end: SessionEnd | null = null;
+    try {
+      const context = await loadSessionContext(this.deps.pool, data.sessionId);
+      if (!context || FINISHED.has(context.status)) return;
+      if (context.status === 'waiting' && !context.cancelRequestedAt && !(await this.hasWakeUp(context))) return;
+      const claim = await this.claim(context);
+      if (claim === 'deferred') return this.defer(job, token, this.deps.deferMs?.() ?? 500 + Math.random() * 1000);
+      if (!claim) return;
+      end = await this.run(context, claim, handle);
+    } finally {
+      active.close(handle);
+    }
+    // A wake-up handed over while this job parked the session (a budget raised during the
+    // release) would be lost: re-deliver it now that the next job claims normally.
+    if (end?.kind === 'waiting' && handle.missedWakeUp) await this.deps.enqueue({ runId: data.runId, sessionId: data.sessionId, reason: 'resume' });
+  };
+
+  /** A job for a session this process is already working on is handed to that job. */
+  private handOver(handle: SessionHandle, data: SessionJob): void {
+    if (data.reason === 'cancel') handle.interrupt('cancel');
+    else if (data.reason === 'message') handle.interrupt('inbox');
+    else handle.missedWakeUp = true;
+  }
+
+  private async defer(job: Job<SessionJob>, token: string | undefined, delayMs: number): Promise<never> {
+    await job.moveToDelayed(Date.now() + Math.round(delayMs), token);
+    throw new DelayedError();
+  }
+
+  /** For a waiting session: has anything it waits for happened (or a message arrived)? Read-only, no lease. */
+  private async hasWakeUp(context: SessionContext): Promise<boolean> {
+    if (context.inboxPending) return true;
+    const state = fold(await loadSessionEvents(this.deps.pool, context.sessionId));
+    const action = next(state);
+    if (action.kind !== 'wait') return true;
+    const events = await resolveWait(action, { db: this.deps.pool, runId: context.runId, sessionId: context.sessionId, state, clock: this.deps.clock });
+    return events !== null;
+  }
+
+  /**
+   * Claims the session. A run that is queued or waiting needs a concurrency slot first (a cancel
+   * does not: it must never wait for a slot); a run already running does not.
+   */
+  private async claim(context: SessionContext): Promise<ClaimedSession | 'deferred' | null> {
+    const { deps } = this;
+    const needsSlot = (context.runStatus === 'queued' || context.runStatus === 'waiting') && !context.cancelRequestedAt;
+    if (!needsSlot) {
+      const [claim] = await claimSessions(deps.pool, [context.sessionId], deps.owner, deps.leaseTtlMs);
+      return claim ?? null;
+    }
+    const verdict = await deps.admission.admit(context.teamId, { sessionId: context.sessionId, runId: context.runId, agentId: context.agentId });
+    if (verdict.kind === 'deferred') return 'deferred';
+    if (verdict.kind === 'unavailable') return null;
+    if (verdict.runStarted) deps.live.runStatus(context.teamId, context.runId, 'running');
+    return verdict.claim;
+  }
+
+  private async run(context: SessionContext, claim: ClaimedSession, handle: SessionHandle): Promise<SessionEnd> {
+    const { end, release } = await new SessionRun(this.deps, context, claim, handle).execute();
+    const job = { runId: context.runId, sessionId: context.sessionId };
+    if (end.kind === 'handoff') {
+      // Shutdown: the session stays running, unleased; the next worker continues at once
+      // (the reconciler would find it anyway if this enqueue is lost).
+      await this.deps.enqueue({ ...job, reason: 'reconcile' }).catch(() => undefined);
+    } else if (end.kind === 'waiting' && release?.released) {
+      // Seen by the releasing statement itself, so a cancel or message that raced the release is never lost.
+      if (release.cancelRequested) await this.deps.enqueue({ ...job, reason: 'cancel' });
+      else if (release.inboxPending) await this.deps.enqueue({ ...job, reason: 'message' });
+    }
+    return end;
+  }
+}

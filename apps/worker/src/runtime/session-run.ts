@@ -1,0 +1,242 @@
+import {
+  PgBudgetLedger,
+  PgEventStore,
+  WriteUnit,
+  cancelRequest,
+  loadSessionEvents,
+  pendingInbox,
+  releaseSession,
+  type ClaimedSession,
+  type PgPool,
+  type ReleaseOutcome,
+  type SessionContext,
+  type SessionLease,
+} from '@looplane/db';
+import { apply, cancelRun, createEvent, drive, fold, initialState, next, type Clock, type DriveOutcome, type EnginePorts, type ModelPort, type NewEvent, type RunState } from '@looplane/engine';
+import { AppError } from '@looplane/shared';
+import type { Logger } from 'pino';
+import { failingModel, type ModelFactory } from '../ports/model-factory';
+import { sessionPorts } from '../ports/session-ports';
+import type { ToolRegistry } from '../tools/tool-registry';
+import type { SessionHandle } from './active-sessions';
+import type { LeaseKeeper } from './lease-keeper';
+import type { LiveEvents } from './live-events';
+import { resolveWait, type Wait } from './wake-ups';
+
+export interface SessionRunDeps {
+  pool: PgPool;
+  owner: string;
+  leaseTtlMs: number;
+  live: LiveEvents;
+  models: ModelFactory;
+  tools: ToolRegistry;
+  keeper: LeaseKeeper;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** How a claimed session was left: finished, parked on a wait, handed to another worker, or lost. */
+export type SessionEnd =
+  | { kind: 'finished' }
+  | { kind: 'waiting'; reason: Wait['reason'] }
+  | { kind: 'handoff' }
+  | { kind: 'lost' };
+
+export interface SessionRunResult {
+  end: SessionEnd;
+  /** What the releasing statement saw pending (a wake-up that raced the release). */
+  release: ReleaseOutcome | null;
+}
+
+const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
+/** Wake-ups resolved within one job before it yields (a guard against a resolver that never settles). */
+const MAX_ROUNDS = 1000;
+
+/**
+ * One claimed session, from claim to release (reads go through the write unit: a session that
+ * holds a connection never asks the pool for a second one): start it, apply cancel requests, inbox messages
+ * and wake-ups at step boundaries, drive the engine, and release the lease in the state the log
+ * says (finished, waiting, or running for another worker after a shutdown).
+ */
+export class SessionRun {
+  private readonly lease: SessionLease;
+  private readonly unit: WriteUnit;
+  private readonly store: PgEventStore;
+  private readonly budget: PgBudgetLedger;
+  private readonly log: Logger;
+  private state: RunState | null = null;
+  private ports: EnginePorts | null = null;
+  private cancelChecked = false;
+  /** Whether the inbox may hold messages (from the context read; then from notices). */
+  private inboxFlagged: boolean;
+
+  constructor(
+    private readonly deps: SessionRunDeps,
+    private readonly context: SessionContext,
+    claim: ClaimedSession,
+    private readonly handle: SessionHandle,
+  ) {
+    this.lease = { runId: context.runId, sessionId: context.sessionId, owner: deps.owner, version: claim.version };
+    this.unit = new WriteUnit(deps.pool, {
+      lease: this.lease,
+      leaseTtlMs: deps.leaseTtlMs,
+      onDurable: (append) => deps.live.durable(context.teamId, context.isMain, append),
+    });
+    this.store = new PgEventStore({ pool: deps.pool, unit: this.unit });
+    this.budget = new PgBudgetLedger(this.unit, { tokensOrCost: context.limitedSpend });
+    this.log = deps.logger.child({ runId: context.runId, sessionId: context.sessionId, teamId: context.teamId, lease: claim.version });
+    this.inboxFlagged = context.inboxPending;
+    this.fresh = claim.lastSeq === 0 && !claim.parentId;
+  }
+
+  /** The log was empty when claimed: there is nothing to load. */
+  private readonly fresh: boolean;
+
+  async execute(): Promise<SessionRunResult> {
+    this.handle.lease = { version: this.lease.version };
+    this.handle.busyPolicy = this.context.busyPolicy;
+    this.deps.keeper.track(this.handle);
+    try {
+      this.state = this.fresh ? initialState() : fold(await loadSessionEvents(this.deps.pool, this.lease.sessionId));
+      const end = await this.loop(this.state);
+      await this.unit.flush();
+      return { end, release: await this.release(end) };
+    } catch (error) {
+      await this.unit.discard();
+      if (this.handle.has('lease-lost') || (error instanceof AppError && error.code === 'CONFLICT')) {
+        this.log.warn({ err: error }, 'lost the session lease; another worker continues it');
+        return { end: { kind: 'lost' }, release: null };
+      }
+      // Leave it resumable: the job is retried (here or elsewhere) and claims it again at once.
+      await releaseSession(this.deps.pool, this.lease, { status: 'running', waitReason: null, runStatus: null }).catch(() => undefined);
+      throw error;
+    } finally {
+      this.deps.keeper.untrack(this.handle);
+    }
+  }
+
+  private async loop(state: RunState): Promise<SessionEnd> {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      if (this.handle.has('lease-lost')) throw new AppError('CONFLICT', `lost the lease on session ${this.lease.sessionId}`);
+      if (this.handle.has('shutdown')) return { kind: 'handoff' };
+      if (await this.cancelIfRequested(state)) return { kind: 'finished' };
+      if (state.status === 'new') await this.start(state);
+      if (TERMINAL.has(state.status)) return { kind: 'finished' };
+      await this.consumeInbox(state);
+      const action = next(state);
+      if (action.kind === 'done') return { kind: 'finished' };
+      if (action.kind === 'wait') {
+        const events = await resolveWait(action, { db: this.unit.reader, runId: this.lease.runId, sessionId: this.lease.sessionId, state, clock: this.deps.clock });
+        if (!events) return { kind: 'waiting', reason: action.reason };
+        await this.append(state, events);
+        continue;
+      }
+      const outcome = await this.drive(state);
+      // The end of a drive is a flush point: what the next step reads (a refused reservation, a
+      // finished run) is durable, and watchers see it.
+      await this.unit.flush();
+      this.log.debug({ outcome, lastSeq: state.lastSeq }, 'drive ended');
+    }
+    this.log.warn({ rounds: MAX_ROUNDS }, 'session did not settle; handing it over');
+    return { kind: 'handoff' };
+  }
+
+  private async drive(state: RunState): Promise<DriveOutcome> {
+    const ports = this.enginePorts(state);
+    const { signal, stopSignal } = this.handle.beginDrive();
+    try {
+      const result = await drive({ ports, state, signal, stopSignal });
+      return result.outcome;
+    } finally {
+      this.handle.endDrive();
+      // After an abort, a streamed delta may still be on its way to the unit: let it land first.
+      await this.unit.idle();
+    }
+  }
+
+  /** A cancel request (from the run row, the live bus or a renewal) ends the run, recording who asked. */
+  private async cancelIfRequested(state: RunState): Promise<boolean> {
+    const flagged = this.handle.take('cancel');
+    if (!flagged && (this.cancelChecked || !this.context.cancelRequestedAt)) return false;
+    this.cancelChecked = true;
+    const request = await cancelRequest(this.unit.reader, this.lease.runId);
+    if (!request || TERMINAL.has(state.status)) return false;
+    const reason = request.byUserId ? `cancelled by user ${request.byUserId}` : 'cancelled on request';
+    if (state.status === 'new') await this.append(state, [createEvent('run.finished', { status: 'cancelled', error: reason }, this.deps.clock)]);
+    else await cancelRun({ store: this.store, budget: this.budget, clock: this.deps.clock }, state, reason);
+    this.log.info({ cancelledBy: request.byUserId, requestedAt: request.requestedAt }, 'run cancelled');
+    return true;
+  }
+
+  /** The first event: the goal and the config snapshot. A config the engine refuses fails the run visibly. */
+  private async start(state: RunState): Promise<void> {
+    let started: NewEvent;
+    try {
+      started = createEvent('run.started', { goal: this.context.goal, config: this.context.config as never }, this.deps.clock);
+    } catch (error) {
+      const reason = error instanceof AppError ? error.message : 'the run config is unreadable';
+      await this.append(state, [createEvent('run.finished', { status: 'failed', error: reason }, this.deps.clock)]);
+      return;
+    }
+    await this.append(state, [started]);
+  }
+
+  /**
+   * Inbox messages become `message.added` events; the rows are marked consumed by the same flush.
+   * The inbox is read only when flagged (by the context read, a live notice, a lease renewal).
+   */
+  private async consumeInbox(state: RunState): Promise<void> {
+    const flagged = this.handle.take('inbox') || this.inboxFlagged;
+    if (!flagged || state.status !== 'running') return;
+    this.inboxFlagged = false;
+    const messages = await pendingInbox(this.unit.reader, this.lease.sessionId);
+    if (messages.length === 0) return;
+    const events = messages.map((m) => createEvent('message.added', { role: 'user', text: m.text }, this.deps.clock));
+    const stored = await this.store.appendConsuming(events, state.lastSeq, messages.map((m) => m.id));
+    for (const event of stored) apply(state, event);
+  }
+
+  private async append(state: RunState, events: NewEvent[]): Promise<void> {
+    const stored = await this.store.append(events, state.lastSeq);
+    for (const event of stored) apply(state, event);
+  }
+
+  private enginePorts(state: RunState): EnginePorts {
+    if (this.ports) return this.ports;
+    const { context, deps } = this;
+    let model: ModelPort;
+    try {
+      model = deps.models.forEndpoint(context.endpoint);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      model = failingModel('bad_request', error.message);
+    }
+    const startedAt = state.startedAt ? Date.parse(state.startedAt) : (context.startedAt?.getTime() ?? deps.clock.now());
+    const wallMs = typeof context.budget.wallMs === 'number' ? context.budget.wallMs : null;
+    this.ports = sessionPorts({
+      store: this.store,
+      budget: this.budget,
+      unit: this.unit,
+      model,
+      tools: deps.tools.runnerFor({ runId: context.runId, sessionId: context.sessionId, teamId: context.teamId, agentId: context.agentId }),
+      clock: deps.clock,
+      deadline: wallMs === null ? null : startedAt + wallMs,
+      limitCalls: context.limitCalls,
+      limitedSpend: context.limitedSpend,
+      idempotent: (tool) => state.config?.tools.some((t) => t.name === tool && t.idempotent) ?? false,
+    });
+    return this.ports;
+  }
+
+  private async release(end: SessionEnd): Promise<ReleaseOutcome> {
+    const waiting = end.kind === 'waiting';
+    const outcome = await releaseSession(this.deps.pool, this.lease, {
+      status: waiting ? 'waiting' : 'running',
+      waitReason: waiting ? end.reason : null,
+      runStatus: waiting ? 'waiting' : null,
+    });
+    if (waiting && this.context.isMain && outcome.released) this.deps.live.runStatus(this.context.teamId, this.lease.runId, 'waiting', end.reason);
+    this.log.debug({ end, release: outcome }, 'session released');
+    return outcome;
+  }
+}

@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { PgPool } from '@looplane/db';
+import packageJson from '../package.json' with { type: 'json' };
+import { connectDatabase, connectRedis } from './connections';
+import { InvalidEnvironmentError, loadWorkerEnv, type WorkerEnv } from './env';
+import { startHeartbeat } from './heartbeat';
+import { createLogger } from './logger';
+import { ModelFactory } from './ports/model-factory';
+import { startRuntime } from './runtime/runtime';
+import { Shutdown } from './shutdown';
+import { ToolRegistry } from './tools/tool-registry';
+
+export interface WorkerProcessOptions {
+  /** Registers the tools this worker executes (the sandbox tools, via `registerBuiltinTools`). */
+  registerTools: (registry: ToolRegistry, deps: { pool: PgPool }) => void;
+}
+
+/**
+ * The worker process: validate env → connect → announce itself (heartbeat) → consume the sessions
+ * queue until SIGTERM/SIGINT → ordered shutdown: stop intake, bring loops to a step boundary and
+ * release their sessions to other workers, flush logs, disconnect.
+ */
+export async function runWorkerProcess(options: WorkerProcessOptions): Promise<void> {
+  let env: WorkerEnv;
+  try {
+    env = loadWorkerEnv();
+  } catch (error) {
+    if (!(error instanceof InvalidEnvironmentError)) throw error;
+    // No logger yet (its level comes from the env): one plain line, like every Looplane process.
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+
+  const logger = createLogger({ level: env.LOG_LEVEL });
+  const shutdown = new Shutdown({ logger, timeoutMs: env.SHUTDOWN_DRAIN_MS + 5000 });
+  shutdown.listen();
+  process.on('unhandledRejection', (error) => {
+    logger.fatal({ err: error }, 'unhandled promise rejection');
+    void shutdown.run('unhandledRejection', 1);
+  });
+  process.on('uncaughtException', (error) => {
+    logger.fatal({ err: error }, 'uncaught exception');
+    void shutdown.run('uncaughtException', 1);
+  });
+
+  const info = {
+    id: `w_${randomBytes(6).toString('hex')}`,
+    hostname: hostname(),
+    pid: process.pid,
+    startedAt: new Date().toISOString(),
+    version: packageJson.version,
+    concurrency: env.WORKER_CONCURRENCY,
+  };
+
+  try {
+    const pool = await connectDatabase(env.DATABASE_URL, logger, env.DATABASE_POOL_SIZE);
+    shutdown.register('disconnect', 'postgres', () => pool.end());
+    const redis = await connectRedis(env.REDIS_URL, logger);
+    const publisher = await connectRedis(env.REDIS_URL, logger, { failFast: true });
+    const subscriber = await connectRedis(env.REDIS_URL, logger);
+    shutdown.register('disconnect', 'redis', async () => {
+      await Promise.all([redis.quit(), publisher.quit(), subscriber.quit()].map((p) => p.catch(() => undefined)));
+    });
+    const heartbeat = await startHeartbeat({ redis, info, logger });
+    shutdown.register('stop-intake', 'heartbeat', () => heartbeat.stop());
+
+    const tools = new ToolRegistry();
+    options.registerTools(tools, { pool });
+    const runtime = await startRuntime({
+      pool,
+      redis,
+      publisher,
+      subscriber,
+      queuePrefix: env.QUEUE_PREFIX,
+      workerId: info.id,
+      concurrency: env.WORKER_CONCURRENCY,
+      leaseTtlMs: env.LEASE_TTL_MS,
+      reconcileIntervalMs: env.RECONCILE_INTERVAL_MS,
+      reconcileIdleMs: env.RECONCILE_IDLE_MS,
+      drainMs: env.SHUTDOWN_DRAIN_MS,
+      tools,
+      models: new ModelFactory(env.LOOPLANE_ENCRYPTION_KEY),
+      logger,
+    });
+    shutdown.register('stop-intake', 'queue intake', () => runtime.stopIntake());
+    shutdown.register('close', 'session loops', () => runtime.close());
+    shutdown.register('flush', 'logger', async () => logger.flush());
+    logger.info({ worker: info, heartbeatKey: heartbeat.key, tools: tools.names() }, 'worker ready');
+  } catch (error) {
+    logger.fatal({ err: error }, 'worker failed to start');
+    await shutdown.run('startup failed', 1);
+  }
+}

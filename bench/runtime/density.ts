@@ -1,0 +1,104 @@
+// Density: N concurrent faux loops in ONE worker process, all started together; the model thinks
+// 2 s per turn, 3 turns each (two tool calls, then the answer), so the ideal wall time is 6 s.
+// Measures wall time from enqueueing the N runs to the last one succeeding, and the worker's
+// peak RSS. The worker is the real process (the production entry plus the test tools), against
+// real Postgres and Redis. Run: `npx tsx bench/runtime/density.ts [--quick] [--sizes 100,2000]`.
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPgPool } from '@looplane/db';
+import { createTestAgent, createTestRunsBulk, createTestTeam } from '@looplane/db/testing';
+import { createTestDatabase } from '@looplane/testkit';
+import { spawnWorker } from '../../apps/worker/src/testing/fault-harness';
+import { createTestClient, testRedisUrl, uniquePrefix } from '../../apps/worker/src/testing/test-runtime';
+import { testToolSpecs } from '../../apps/worker/src/testing/test-tools';
+
+const quick = process.argv.includes('--quick');
+const sizesArg = process.argv.find((a, i) => process.argv[i - 1] === '--sizes');
+const sizes = sizesArg ? sizesArg.split(',').map(Number) : quick ? [100, 500] : [100, 500, 1000, 2000];
+const THINK_MS = 2000;
+const IDEAL_S = (3 * THINK_MS) / 1000;
+const logDir = mkdtempSync(join(tmpdir(), 'looplane-density-'));
+
+/** CPU seconds (user + system) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds used by every postgres server process (the database side of the work). */
+function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== 'postgres') continue;
+      total += cpuSeconds(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
+}
+
+/** Resident and peak resident memory of a process, MB. */
+function memory(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+async function measure(n: number) {
+  const t = await createTestDatabase();
+  const pool = createPgPool(t.url, { max: 2 });
+  const prefix = uniquePrefix(`density-${n}`);
+  const teamId = await createTestTeam(t.db, { maxConcurrentRuns: n });
+  const script = [{ calls: [{ tool: 'echo', args: { text: 'one' } }] }, { calls: [{ tool: 'echo', args: { text: 'two' } }] }, { finish: 'done' }];
+  const agent = await createTestAgent(t.db, teamId, { script, thinkMs: THINK_MS });
+  const runs = await createTestRunsBulk(pool, agent, n, { config: { tools: testToolSpecs, toolLoading: 'eager' } });
+
+  const worker = spawnWorker(
+    { DATABASE_URL: t.url, REDIS_URL: testRedisUrl, QUEUE_PREFIX: prefix, WORKER_CONCURRENCY: String(n), DATABASE_POOL_SIZE: process.env.BENCH_POOL ?? '20' },
+    join(logDir, `worker-${n}.log`),
+    // e.g. BENCH_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the worker
+    process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
+  );
+  await worker.ready;
+  const idle = memory(worker.pid);
+  const client = await createTestClient(prefix);
+
+  const workerCpu = cpuSeconds(worker.pid);
+  const pgCpu = postgresCpuSeconds();
+  const started = performance.now();
+  await Promise.all(runs.map((run) => client.enqueue({ ...run, reason: 'start' })));
+  let done = 0;
+  let maxRss = 0;
+  while (done < n) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    maxRss = Math.max(maxRss, memory(worker.pid).rss);
+    const found = await pool.query({ text: `SELECT count(*)::int AS n FROM "Run" WHERE status = 'succeeded'` });
+    done = (found.rows[0] as { n: number }).n;
+    if (performance.now() - started > 180_000) throw new Error(`only ${done} of ${n} runs finished in 180 s`);
+  }
+  const wall = (performance.now() - started) / 1000;
+  const { peak } = memory(worker.pid);
+  const cpu = { worker: cpuSeconds(worker.pid) - workerCpu, postgres: postgresCpuSeconds() - pgCpu };
+  const events = await pool.query({ text: `SELECT count(*)::int AS n FROM "Event"` });
+  const failed = await pool.query({ text: `SELECT count(*)::int AS n FROM "Run" WHERE status <> 'succeeded'` });
+
+  worker.child.kill('SIGTERM');
+  await worker.exited;
+  await client.close();
+  await pool.end();
+  await t.drop();
+  return { n, wall, ratio: wall / IDEAL_S, peak, idle: idle.rss, maxRss, cpu, events: (events.rows[0] as { n: number }).n, failed: (failed.rows[0] as { n: number }).n };
+}
+
+console.log(`Density: N faux loops in one worker process, model thinking ${THINK_MS} ms per turn, 3 turns each (ideal ${IDEAL_S} s)\n`);
+console.log('    N   wall s   x ideal   peak RSS MB   idle RSS MB   events   events/s   worker CPU s   postgres CPU s   not succeeded');
+for (const n of sizes) {
+  const r = await measure(n);
+  console.log(
+    `${String(r.n).padStart(5)}   ${r.wall.toFixed(2).padStart(6)}   ${r.ratio.toFixed(2).padStart(7)}   ${r.peak.toFixed(0).padStart(11)}   ${r.idle.toFixed(0).padStart(11)}   ${String(r.events).padStart(6)}   ${(r.events / r.wall).toFixed(0).padStart(8)}   ${r.cpu.worker.toFixed(1).padStart(12)}   ${r.cpu.postgres.toFixed(1).padStart(14)}   ${String(r.failed).padStart(13)}`,
+  );
+}

@@ -1,0 +1,108 @@
+// Durable step overhead: one agent, N turns (200; 50 with --quick), each turn one model call and
+// one tool call, model and tool answering in 0 ms, every event durably written (fsync on) and
+// published. Measures the control plane's own cost per turn, through the real worker runtime
+// (BullMQ job, lease, write unit, ledger, live bus) in-process against real Postgres and Redis.
+// Run: `npx tsx bench/runtime/step-overhead.ts [--quick]`. See bench/runtime/README.md.
+import { createPgPool } from '@looplane/db';
+import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/testing';
+import type { ModelPort, ScriptTurn } from '@looplane/engine';
+import { createModelForEndpoint } from '@looplane/models';
+import { createTestDatabase } from '@looplane/testkit';
+import { createTestClient, startTestWorker, uniquePrefix, waitFor } from '../../apps/worker/src/testing/test-runtime';
+import { testToolSpecs } from '../../apps/worker/src/testing/test-tools';
+
+const quick = process.argv.includes('--quick');
+const TURNS = quick ? 50 : 200;
+
+const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const median = (values: number[]) => quantile([...values].sort((a, b) => a - b), 0.5);
+const fmt = (ms: number) => ms.toFixed(2).padStart(6);
+
+/** Start times (ms, high resolution) of every model call, per run. */
+const callStarts = new Map<string, number[]>();
+
+function timedModel(inner: ModelPort, key: string): ModelPort {
+  return {
+    complete(request, options) {
+      const starts = callStarts.get(key) ?? [];
+      starts.push(performance.now());
+      callStarts.set(key, starts);
+      return inner.complete(request, options);
+    },
+  };
+}
+
+async function main() {
+  const t = await createTestDatabase();
+  const pool = createPgPool(t.url, { max: 2 });
+  const settings = await pool.query({ text: `SELECT current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS sync` });
+  const prefix = uniquePrefix('bench-step');
+  const worker = await startTestWorker({
+    databaseUrl: t.url,
+    prefix,
+    concurrency: 4,
+    createModel: (endpoint, key) => timedModel(createModelForEndpoint(endpoint, key), endpoint.name),
+  });
+  const client = await createTestClient(prefix);
+  const teamId = await createTestTeam(t.db);
+  /** One run of `turns` turns (each a tool call, then a final answer); returns per-turn ms. */
+  async function measure(turns: number, idempotentTool: boolean): Promise<{ perTurn: number[]; events: number; notices: number }> {
+    // `echo` answers at once; declared idempotent or not, which decides whether the call waits for its commit.
+    const tools = testToolSpecs.map((t) => (t.name === 'echo' ? { ...t, idempotent: idempotentTool } : t));
+    const config = { tools, toolLoading: 'eager' as const, limits: { maxTurns: 100_000 } };
+    const script: ScriptTurn[] = Array.from({ length: turns }, (_, i) => ({ calls: [{ tool: 'echo', args: { text: `turn ${i}` } }] }));
+    script.push({ finish: 'done' });
+    const agent = await createTestAgent(t.db, teamId, { script });
+    const endpoint = await t.db.modelEndpoint.findUniqueOrThrow({ where: { id: agent.endpointId } });
+    const run = await createTestRun(t.db, agent, { config });
+    let notices = 0;
+    const off = await client.bus.onRunEvent(run.runId, () => notices++);
+    await client.enqueue({ ...run, reason: 'start' });
+    await waitFor(async () => ((await t.db.run.findUniqueOrThrow({ where: { id: run.runId } })).status === 'succeeded' ? true : undefined), 120_000, 'the run');
+    const events = await t.db.event.count({ where: { runId: run.runId } });
+    await waitFor(() => notices > 0 || undefined, 2000, 'live notices');
+    await off();
+    const starts = callStarts.get(endpoint.name) ?? [];
+    // Turn k = from the start of model call k to the start of call k+1: settle, policy, tool,
+    // reserve and every append in between, with their commits.
+    const perTurn = starts.slice(1).map((at, i) => at - starts[i]!);
+    return { perTurn, events, notices };
+  }
+
+  await measure(20, true); // warm-up: JIT, prepared statements, connections
+  const runs = [
+    { label: 'idempotent tool', ...(await measure(TURNS, true)) },
+    { label: 'non-idempotent tool', ...(await measure(TURNS, false)) },
+  ];
+
+  // The floor: a plain 1 KB JSON INSERT per step, autocommitted (one fsync each).
+  await pool.query({ text: 'CREATE TABLE bench_floor (id bigserial PRIMARY KEY, payload jsonb NOT NULL)' });
+  const payload = JSON.stringify({ text: 'x'.repeat(1000) });
+  const floor: number[] = [];
+  for (let i = 0; i < TURNS * 5; i++) {
+    const start = performance.now();
+    await pool.query({ name: 'floor', text: 'INSERT INTO bench_floor (payload) VALUES ($1)', values: [payload] });
+    floor.push(performance.now() - start);
+  }
+  floor.sort((a, b) => a - b);
+
+  console.log(`Durable step overhead (Postgres fsync=${settings.rows[0].fsync}, synchronous_commit=${settings.rows[0].sync}; ${TURNS} turns, each 1 model call + 1 tool call, 0 ms each)\n`);
+  console.log('tool                  events/turn  commits/turn  mean ms   p50 ms   p95 ms   first tenth   last tenth   turn 1   turn N');
+  for (const r of runs) {
+    const sorted = [...r.perTurn].sort((a, b) => a - b);
+    const tenth = Math.max(1, Math.floor(r.perTurn.length / 10));
+    console.log(
+      `${r.label.padEnd(20)}  ${(r.events / TURNS).toFixed(1).padStart(11)}  ${(r.notices / TURNS).toFixed(2).padStart(12)}   ${fmt(r.perTurn.reduce((a, b) => a + b, 0) / r.perTurn.length)}   ${fmt(quantile(sorted, 0.5))}   ${fmt(quantile(sorted, 0.95))}   ${fmt(median(r.perTurn.slice(0, tenth)))}       ${fmt(median(r.perTurn.slice(-tenth)))}     ${fmt(r.perTurn[0]!)}   ${fmt(r.perTurn.at(-1)!)}`,
+    );
+  }
+  if (process.env.BENCH_SERIES) for (const r of runs) console.log(r.label, r.perTurn.map((x) => x.toFixed(1)).join(' '));
+  console.log(`\nfloor: a plain 1 KB JSON INSERT, autocommitted (one fsync): p50 ${fmt(quantile(floor, 0.5))} ms, p95 ${fmt(quantile(floor, 0.95))} ms`);
+  console.log('commits/turn = live notices received per turn (one is published per commit). "first/last tenth": median ms per turn over the first and last tenth of the turns.');
+
+  await worker.stop();
+  await client.close();
+  await pool.end();
+  await t.drop();
+}
+
+await main();

@@ -1,0 +1,143 @@
+import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ledgerHasRoom, PgBudgetLedger } from './budget-ledger';
+import { claimSessions } from './lease.repository';
+import { createPgPool, type PgPool } from './pg-pool';
+import { createTestAgent, createTestRun, createTestTeam, type TestAgent } from './testing/run-fixtures';
+import { WriteUnit, type SessionLease } from './write-unit';
+
+let t: TestDatabase;
+let pool: PgPool;
+let agent: TestAgent;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  pool = createPgPool(t.url, { max: 12 });
+  agent = await createTestAgent(t.db, await createTestTeam(t.db));
+});
+
+const units: WriteUnit[] = [];
+afterEach(async () => {
+  await Promise.all(units.splice(0).map((u) => u.discard().catch(() => undefined)));
+});
+
+afterAll(async () => {
+  await pool.end();
+  await t.drop();
+});
+
+async function ledgerFor(runId: string, sessionId: string, owner = 'w', tokensOrCost = true) {
+  const [claim] = await claimSessions(pool, [sessionId], owner, 30_000);
+  const lease: SessionLease = { runId, sessionId, owner, version: claim!.version };
+  const unit = new WriteUnit(pool, { lease, leaseTtlMs: 30_000 });
+  units.push(unit);
+  return { ledger: new PgBudgetLedger(unit, { tokensOrCost }), unit, lease };
+}
+
+const row = (runId: string) => t.db.budgetLedger.findFirstOrThrow({ where: { runId } });
+
+describe('PgBudgetLedger', () => {
+  it('reserves the worst case, refuses what would go over a limit, charges actual and releases the rest', async () => {
+    const { runId, sessionId } = await createTestRun(t.db, agent, { budget: { costMicros: 1000, tokens: 10_000 } });
+    const { ledger, unit } = await ledgerFor(runId, sessionId);
+    expect(await ledger.reserve('req-1', { tokens: 500, costMicros: 600 })).toEqual({ granted: true });
+    const refused = await ledger.reserve('req-2', { tokens: 100, costMicros: 500 });
+    expect(refused).toMatchObject({ granted: false, reason: expect.stringMatching(/needs 500 µ\$; 0 spent and 600 reserved of 1000/) });
+    await ledger.settle('req-1', { tokens: 500, costMicros: 600 }, { tokens: 300, costMicros: 250 });
+    await unit.flush();
+    expect(await row(runId)).toMatchObject({ reservedTokens: 0n, reservedCostMicros: 0n, spentTokens: 300n, spentCostMicros: 250n });
+    const entries = await t.db.budgetEntry.findMany({ orderBy: { id: 'asc' }, where: { ledger: { runId } } });
+    expect(entries.map((e) => [e.kind, Number(e.costMicros), e.reservation])).toEqual([
+      ['reserve', 600, `${sessionId}:req-1`],
+      ['charge', 250, `${sessionId}:req-1`],
+      ['release', 350, `${sessionId}:req-1`],
+    ]);
+  });
+
+  it('is exactly-once per key: a checked reservation repeated is granted without reserving twice', async () => {
+    const { runId, sessionId } = await createTestRun(t.db, agent, { budget: { costMicros: 1000 } });
+    const { ledger, unit } = await ledgerFor(runId, sessionId);
+    await ledger.reserve('req-1', { tokens: 10, costMicros: 700 });
+    expect(await ledger.reserve('req-1', { tokens: 10, costMicros: 700 })).toEqual({ granted: true });
+    await unit.flush();
+    expect(await row(runId)).toMatchObject({ reservedCostMicros: 700n });
+    expect(await t.db.budgetEntry.count({ where: { ledger: { runId } } })).toBe(1);
+  });
+
+  it('loses a reservation together with the events of a flush that never happened (crash before the side effect)', async () => {
+    const { runId, sessionId } = await createTestRun(t.db, agent, { budget: { costMicros: 1000 } });
+    const { ledger, unit } = await ledgerFor(runId, sessionId);
+    await ledger.reserve('req-1', { tokens: 10, costMicros: 700 });
+    await unit.discard();
+    expect(await row(runId)).toMatchObject({ reservedCostMicros: 0n });
+    // The next holder repeats the reservation from the same log position: one reservation.
+    await t.db.session.update({ where: { id: sessionId }, data: { leaseExpiresAt: new Date(Date.now() - 1) } });
+    const next = await ledgerFor(runId, sessionId, 'w2');
+    expect(await next.ledger.reserve('req-1', { tokens: 10, costMicros: 700 })).toEqual({ granted: true });
+    await next.unit.flush();
+    expect(await row(runId)).toMatchObject({ reservedCostMicros: 700n });
+  });
+
+  it('grants reservations on an unlimited ledger without a round trip and writes them with the next flush', async () => {
+    const { runId, sessionId } = await createTestRun(t.db, agent);
+    const { ledger, unit } = await ledgerFor(runId, sessionId, 'w', false);
+    expect(await ledger.reserve('req-1', { tokens: 50, costMicros: 5 })).toEqual({ granted: true });
+    expect(await row(runId)).toMatchObject({ reservedTokens: 0n });
+    await ledger.settle('req-1', { tokens: 50, costMicros: 5 }, { tokens: 20, costMicros: 2 });
+    await unit.flush();
+    expect(await row(runId)).toMatchObject({ reservedTokens: 0n, spentTokens: 20n, spentCostMicros: 2n });
+    // A ledger that gained a limit meanwhile refuses a locally granted reservation: nothing is written.
+    await ledger.reserve('req-2', { tokens: 50, costMicros: 5 });
+    await t.db.budgetLedger.updateMany({ where: { runId }, data: { limitTokens: 10 } });
+    await expect(unit.flush()).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/gained a limit/) });
+    expect(await row(runId)).toMatchObject({ reservedTokens: 0n });
+  });
+
+  it('never lets concurrent reservations of many sessions take a run over its limit', async () => {
+    const { runId, sessionId } = await createTestRun(t.db, agent, { budget: { costMicros: 10_000 } });
+    const others = await Promise.all(Array.from({ length: 7 }, () => t.db.session.create({ data: { runId, status: 'idle' } })));
+    const holders = await Promise.all([sessionId, ...others.map((s) => s.id)].map((id, i) => ledgerFor(runId, id, `w${i}`)));
+    const outcomes = await Promise.all(
+      holders.flatMap(({ ledger, unit }) =>
+        Array.from({ length: 5 }, async (_, k) => {
+          const outcome = await ledger.reserve(`req-${k}`, { tokens: 1, costMicros: 700 });
+          await unit.flush();
+          return outcome;
+        }),
+      ),
+    );
+    const granted = outcomes.filter((o) => o.granted).length;
+    expect(granted).toBe(14); // floor(10000 / 700)
+    const ledgerRow = await row(runId);
+    expect(Number(ledgerRow.reservedCostMicros)).toBe(granted * 700);
+    expect(Number(ledgerRow.reservedCostMicros) + Number(ledgerRow.spentCostMicros)).toBeLessThanOrEqual(10_000);
+  });
+
+  it('refuses every write of a holder that lost its lease', async () => {
+    const { runId, sessionId } = await createTestRun(t.db, agent, { budget: { costMicros: 1000 } });
+    const { ledger } = await ledgerFor(runId, sessionId);
+    await t.db.session.update({ where: { id: sessionId }, data: { leaseOwner: 'other' } });
+    await expect(ledger.reserve('req-1', { tokens: 1, costMicros: 1 })).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await t.db.budgetEntry.count({ where: { ledger: { runId } } })).toBe(0);
+  });
+
+  it('counts tool calls against the tool-call limit once per key', async () => {
+    const { runId, sessionId } = await createTestRun(t.db, agent, { budget: { toolCalls: 2 } });
+    const { ledger, unit } = await ledgerFor(runId, sessionId);
+    expect(await ledger.countToolCall('call-1')).toEqual({ granted: true, limit: 2 });
+    expect(await ledger.countToolCall('call-1')).toEqual({ granted: true, limit: 2 });
+    expect(await ledger.countToolCall('call-2')).toEqual({ granted: true, limit: 2 });
+    expect(await ledger.countToolCall('call-3')).toEqual({ granted: false, limit: 2 });
+    await unit.flush();
+    expect((await row(runId)).calls).toBe(2);
+  });
+
+  it('says whether a raised ledger now has room for a refused reservation', async () => {
+    const { runId } = await createTestRun(t.db, agent, { budget: { costMicros: 100 } });
+    expect(await ledgerHasRoom(pool, runId, { tokens: 0, costMicros: 150 })).toBe(false);
+    await t.db.budgetLedger.updateMany({ where: { runId }, data: { limitCostMicros: 200 } });
+    expect(await ledgerHasRoom(pool, runId, { tokens: 0, costMicros: 150 })).toBe(true);
+    const unlimited = await createTestRun(t.db, agent);
+    expect(await ledgerHasRoom(pool, unlimited.runId, { tokens: 1e9, costMicros: 1e9 })).toBe(true);
+  });
+});

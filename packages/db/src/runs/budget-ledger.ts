@@ -1,0 +1,171 @@
+import type { BudgetAmount, BudgetPort, ReserveOutcome } from '@looplane/engine';
+import { AppError } from '@looplane/shared';
+import type { Queryable } from './pg-pool';
+import type { WriteUnit } from './write-unit';
+
+/**
+ * Shared head of every ledger statement: the lease fence (Session row), then the Run row, then
+ * the run's ledger, locked in the same order as appends so sessions of one run never deadlock.
+ * A worker that lost its lease cannot reserve, charge or count anything.
+ *   $1 session  $2 owner  $3 version  $4 run  $5 key
+ */
+const LEDGER_HEAD = `
+WITH fence AS (
+  SELECT 1 FROM "Session" WHERE id = $1::text AND "leaseOwner" = $2::text AND "leaseVersion" = $3::int
+    AND "leaseExpiresAt" > statement_timestamp() FOR UPDATE
+), run_row AS (
+  SELECT 1 FROM "Run" WHERE id = $4::text AND EXISTS (SELECT 1 FROM fence) FOR UPDATE
+), led AS (
+  SELECT * FROM "BudgetLedger" WHERE "runId" = $4::text AND scope = 'run' AND "scopeId" = '' AND EXISTS (SELECT 1 FROM run_row) FOR UPDATE
+)`;
+
+/**
+ * A prior entry of `kind` under the key among the ledger's most recent entries. Exactly-once per
+ * key comes from the write unit (a ledger change commits in the same transaction as the event
+ * that records it, so the engine repeats a call only when neither was stored); this lookup guards
+ * a call repeated right after a failure, bounded so a long run's ledger does not slow every call.
+ */
+const entry = (kind: string) => `
+  SELECT 1 FROM (
+    SELECT e.kind, e.reservation FROM "BudgetEntry" e WHERE e."ledgerId" = (SELECT id FROM led) ORDER BY e."createdAt" DESC LIMIT 256
+  ) recent WHERE recent.kind = '${kind}' AND recent.reservation = $5::text`;
+
+/**
+ * Reserve: one UPDATE that succeeds only if reserved + spent + amount stays within every limit,
+ * recorded as a `reserve` entry under the key; a key already reserved is granted again without
+ * reserving twice (the engine repeats the last call after a crash).  $6 tokens  $7 micro-dollars
+ */
+const RESERVE_SQL = `${LEDGER_HEAD}, prior AS (${entry('reserve')}
+), upd AS (
+  UPDATE "BudgetLedger" l SET
+    "reservedTokens" = l."reservedTokens" + $6::bigint,
+    "reservedCostMicros" = l."reservedCostMicros" + $7::bigint,
+    "updatedAt" = statement_timestamp()
+  FROM led WHERE l.id = led.id AND NOT EXISTS (SELECT 1 FROM prior)
+    AND (l."limitTokens" IS NULL OR l."reservedTokens" + l."spentTokens" + $6::bigint <= l."limitTokens")
+    AND (l."limitCostMicros" IS NULL OR l."reservedCostMicros" + l."spentCostMicros" + $7::bigint <= l."limitCostMicros")
+  RETURNING l.id
+), ins AS (
+  INSERT INTO "BudgetEntry" ("ledgerId", kind, tokens, "costMicros", reservation) SELECT id, 'reserve', $6::bigint, $7::bigint, $5::text FROM upd
+)
+SELECT EXISTS (SELECT 1 FROM fence) AS leased, EXISTS (SELECT 1 FROM prior) AS prior, EXISTS (SELECT 1 FROM upd) AS granted,
+  (SELECT row_to_json(led) FROM led) AS ledger`;
+
+/** Tool-call limit: count one call under the key, once, if `calls + 1 <= limitCalls`. */
+const COUNT_CALL_SQL = `${LEDGER_HEAD}, prior AS (${entry('call')}
+), upd AS (
+  UPDATE "BudgetLedger" l SET calls = l.calls + 1, "updatedAt" = statement_timestamp()
+  FROM led WHERE l.id = led.id AND NOT EXISTS (SELECT 1 FROM prior) AND (l."limitCalls" IS NULL OR l.calls + 1 <= l."limitCalls")
+  RETURNING l.id
+), ins AS (
+  INSERT INTO "BudgetEntry" ("ledgerId", kind, calls, reservation) SELECT id, 'call', 1, $5::text FROM upd
+)
+SELECT EXISTS (SELECT 1 FROM fence) AS leased, EXISTS (SELECT 1 FROM prior) OR EXISTS (SELECT 1 FROM upd) OR NOT EXISTS (SELECT 1 FROM led) AS granted,
+  (SELECT "limitCalls" FROM led) AS "limitCalls"`;
+
+/** Room left on the run ledger (null: unlimited), read without a lease (resume checks). */
+const ROOM_SQL = `
+SELECT "limitTokens" - "reservedTokens" - "spentTokens" AS tokens, "limitCostMicros" - "reservedCostMicros" - "spentCostMicros" AS "costMicros"
+FROM "BudgetLedger" WHERE "runId" = $1 AND scope = 'run' AND "scopeId" = ''`;
+
+interface LedgerRow {
+  limitTokens: number | string | null;
+  limitCostMicros: number | string | null;
+  reservedTokens: number | string;
+  reservedCostMicros: number | string;
+  spentTokens: number | string;
+  spentCostMicros: number | string;
+}
+
+function refusal(ledger: LedgerRow, amount: BudgetAmount): string {
+  const parts: string[] = [];
+  const over = (limit: number | string | null, reserved: number | string, spent: number | string, need: number) =>
+    limit !== null && Number(reserved) + Number(spent) + need > Number(limit);
+  if (over(ledger.limitTokens, ledger.reservedTokens, ledger.spentTokens, amount.tokens)) {
+    parts.push(`needs ${amount.tokens} tokens; ${ledger.spentTokens} spent and ${ledger.reservedTokens} reserved of ${ledger.limitTokens}`);
+  }
+  if (over(ledger.limitCostMicros, ledger.reservedCostMicros, ledger.spentCostMicros, amount.costMicros)) {
+    parts.push(`needs ${amount.costMicros} µ$; ${ledger.spentCostMicros} spent and ${ledger.reservedCostMicros} reserved of ${ledger.limitCostMicros}`);
+  }
+  return parts.join('; ') || 'the run budget is exhausted';
+}
+
+/**
+ * The engine's budget port over the run's `BudgetLedger` row, through the session's write unit.
+ * Keys are prefixed with the session id (the engine's keys are unique per session only).
+ *
+ * - On a ledger with a token or cost limit, `reserve` is one checked UPDATE (reserved + spent +
+ *   amount within every limit) in the unit's transaction, so it commits with `budget.reserved`.
+ * - On a ledger without limits (they stay unlimited: raising a limit keeps NULL as NULL) the
+ *   reservation cannot be refused: it is granted at once and written by the next flush, which
+ *   refuses to write if the ledger gained a limit meanwhile.
+ * - `settle` never needs an answer: the charge and release are written by the next flush, with
+ *   the `budget.charged` / `budget.released` events.
+ * A run without a ledger row is unlimited.
+ */
+export class PgBudgetLedger implements BudgetPort {
+  constructor(
+    private readonly unit: WriteUnit,
+    private readonly limits: { tokensOrCost: boolean },
+  ) {}
+
+  private key(key: string): string {
+    return `${this.unit.lease.sessionId}:${key}`;
+  }
+
+  private values(key: string, ...amounts: number[]): unknown[] {
+    const { sessionId, owner, version, runId } = this.unit.lease;
+    return [sessionId, owner, version, runId, this.key(key), ...amounts];
+  }
+
+  private lost(): AppError {
+    return new AppError('CONFLICT', `lost the lease on session ${this.unit.lease.sessionId}: the ledger refused the write`);
+  }
+
+  async reserve(key: string, amount: BudgetAmount): Promise<ReserveOutcome> {
+    if (!this.limits.tokensOrCost) {
+      this.unit.changeLedger({
+        reservedTokens: amount.tokens,
+        reservedCostMicros: amount.costMicros,
+        entries: [{ kind: 'reserve', tokens: amount.tokens, costMicros: amount.costMicros, calls: 0, reservation: this.key(key) }],
+        assumesUnlimited: true,
+      });
+      return { granted: true };
+    }
+    const result = await this.unit.checked({ name: 'looplane_ledger_reserve_v2', text: RESERVE_SQL, values: this.values(key, amount.tokens, amount.costMicros) });
+    const row = result.rows[0] as { leased: boolean; prior: boolean; granted: boolean; ledger: LedgerRow | null };
+    if (!row.leased) throw this.lost();
+    if (row.prior || row.granted || !row.ledger) return { granted: true };
+    return { granted: false, reason: refusal(row.ledger, amount) };
+  }
+
+  async settle(key: string, reserved: BudgetAmount, spent: BudgetAmount): Promise<void> {
+    const reservation = this.key(key);
+    this.unit.changeLedger({
+      reservedTokens: -reserved.tokens,
+      reservedCostMicros: -reserved.costMicros,
+      spentTokens: spent.tokens,
+      spentCostMicros: spent.costMicros,
+      entries: [
+        { kind: 'charge', tokens: spent.tokens, costMicros: spent.costMicros, calls: 0, reservation },
+        { kind: 'release', tokens: Math.max(0, reserved.tokens - spent.tokens), costMicros: Math.max(0, reserved.costMicros - spent.costMicros), calls: 0, reservation },
+      ],
+    });
+  }
+
+  /** Counts a tool call against the run's tool-call limit, once per key; false when the limit is used up. */
+  async countToolCall(key: string): Promise<{ granted: boolean; limit: number | null }> {
+    const result = await this.unit.checked({ name: 'looplane_ledger_call_v2', text: COUNT_CALL_SQL, values: this.values(key) });
+    const row = result.rows[0] as { leased: boolean; granted: boolean; limitCalls: number | null };
+    if (!row.leased) throw this.lost();
+    return { granted: row.granted, limit: row.limitCalls };
+  }
+}
+
+/** Whether the run ledger now has room for `amount` (a budget wait may resume). No ledger: unlimited. */
+export async function ledgerHasRoom(db: Queryable, runId: string, amount: BudgetAmount): Promise<boolean> {
+  const result = await db.query({ name: 'looplane_ledger_room_v1', text: ROOM_SQL, values: [runId] });
+  const row = result.rows[0] as { tokens: string | null; costMicros: string | null } | undefined;
+  if (!row) return true;
+  return (row.tokens === null || Number(row.tokens) >= amount.tokens) && (row.costMicros === null || Number(row.costMicros) >= amount.costMicros);
+}

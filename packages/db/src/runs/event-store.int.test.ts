@@ -1,0 +1,231 @@
+import { createEvent, type Clock, type NewEvent } from '@looplane/engine';
+import { AppError } from '@looplane/shared';
+import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PgEventStore } from './event-store';
+import { claimSessions } from './lease.repository';
+import { createPgPool, type PgPool } from './pg-pool';
+import { createTestAgent, createTestRun, createTestTeam, type TestAgent } from './testing/run-fixtures';
+import { WriteUnit, type DurableAppend } from './write-unit';
+
+let t: TestDatabase;
+let pool: PgPool;
+let agent: TestAgent;
+const clock: Clock = { now: () => Date.UTC(2026, 0, 1, 12, 0, 0, 123) };
+const TTL = 30_000;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  pool = createPgPool(t.url, { max: 8 });
+  agent = await createTestAgent(t.db, await createTestTeam(t.db));
+});
+
+const units: WriteUnit[] = [];
+afterEach(async () => {
+  // A unit fenced out mid-test still holds its transaction open, as a worker would until it discards it.
+  await Promise.all(units.splice(0).map((u) => u.discard().catch(() => undefined)));
+});
+
+afterAll(async () => {
+  await pool.end();
+  await t.drop();
+});
+
+const messages = (n: number, from = 0): NewEvent[] =>
+  Array.from({ length: n }, (_, i) => createEvent('message.added', { role: 'user', text: `message ${from + i}` }, clock));
+
+async function holder(sessionId: string, runId: string, owner: string, onDurable?: (a: DurableAppend) => void) {
+  const [claim] = await claimSessions(pool, [sessionId], owner, TTL);
+  if (!claim) throw new Error(`${owner} could not claim ${sessionId}`);
+  const unit = new WriteUnit(pool, { lease: { runId, sessionId, owner, version: claim.version }, leaseTtlMs: TTL, onDurable });
+  units.push(unit);
+  const store = new PgEventStore({ pool, unit });
+  return { unit, store, version: claim.version };
+}
+
+async function eventRows(runId: string) {
+  const rows = await t.db.event.findMany({ where: { runId }, orderBy: { eventNo: 'asc' } });
+  return rows.map((r) => ({ sessionId: r.sessionId, seq: r.seq, eventNo: Number(r.eventNo), type: r.type }));
+}
+
+async function expectConflict(promise: Promise<unknown>, message: RegExp) {
+  const error = await promise.then(() => null, (e: unknown) => e);
+  expect(error).toBeInstanceOf(AppError);
+  expect((error as AppError).code).toBe('CONFLICT');
+  expect((error as AppError).message).toMatch(message);
+}
+
+describe('PgEventStore', () => {
+  it('appends batches with contiguous seq and per-run event numbers, and loads them back exactly', async () => {
+    const { runId, sessionId } = await createTestRun(t.db, agent);
+    const published: DurableAppend[] = [];
+    const { unit, store } = await holder(sessionId, runId, 'w1', (a) => published.push(a));
+    const first = await store.append(messages(2), 0);
+    const second = await store.append(messages(3, 2), 2);
+    // Buffered until the flush: nothing is in the database yet.
+    expect(await eventRows(runId)).toEqual([]);
+    await unit.flush();
+    expect([...first, ...second].map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(await store.load()).toEqual([...first, ...second]);
+    expect((await eventRows(runId)).map((r) => [r.seq, r.eventNo])).toEqual([[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]]);
+    const session = await t.db.session.findUniqueOrThrow({ where: { id: sessionId } });
+    const run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
+    expect(session.lastSeq).toBe(5);
+    expect(run.lastEventNo).toBe(5n);
+    // One notice per flush, for its last event.
+    expect(published).toEqual([{ runId, sessionId, eventNo: 5, type: 'message.added', finished: null }]);
+  });
+
+  it('fences out a zombie: after another worker claims the expired lease, the old holder cannot append', async () => {
+    const { runId, sessionId } = await createTestRun(t.db, agent);
+    const zombie = await holder(sessionId, runId, 'zombie');
+    await zombie.store.append(messages(1), 0);
+    await zombie.unit.flush();
+    // The zombie stalls past its lease; another worker takes the session over.
+    await t.db.session.update({ where: { id: sessionId }, data: { leaseExpiresAt: new Date(Date.now() - 1000) } });
+    const successor = await holder(sessionId, runId, 'successor');
+    expect(successor.version).toBe(zombie.version + 1);
+    await zombie.store.append(messages(1, 100), 1);
+    await expectConflict(zombie.unit.flush(), /lost the lease/);
+    // A fenced-off unit refuses everything afterwards.
+    await expect(zombie.store.append(messages(1, 300), 2)).rejects.toThrow(/an earlier write of this session failed/);
+    await successor.store.append(messages(1, 200), 1);
+    await successor.unit.flush();
+    const rows = await t.db.event.findMany({ where: { sessionId }, orderBy: { seq: 'asc' } });
+    expect(rows.map((r) => (r.payload as { text: string }).text)).toEqual(['message 0', 'message 200']);
+  });
+
+  it('refuses an append whose afterSeq is stale', async () => {
+    const { runId, sessionId } = await createTestRun(t.db, agent);
+    const { store, unit } = await holder(sessionId, runId, 'w1');
+    await store.append(messages(2), 0);
+    // Within the buffer the gap is seen at once; against the database, at the flush.
+    await expectConflict(store.append(messages(1), 1), /expected session .* to end at seq 1, but it ends at 2/);
+    await unit.flush();
+    const other = await holder(sessionId, runId, 'w1');
+    await other.store.append(messages(1), 1);
+    await expectConflict(other.unit.flush(), /expected session .* to end at seq 1, but it ends at 2/);
+  });
+
+  it('stores a batch entirely or not at all', async () => {
+    const { runId, sessionId } = await createTestRun(t.db, agent);
+    const { store, unit } = await holder(sessionId, runId, 'w1');
+    await store.append(messages(1), 0);
+    const batch = messages(3, 1);
+    batch[1] = { ...batch[1]!, at: 'not a time' };
+    await store.append(batch, 1);
+    await expect(unit.flush()).rejects.toThrow(/invalid input syntax|time/);
+    // Nothing of the buffer was stored, and the unit is broken: the caller must reload (the worker retries the job).
+    await expect(store.append(messages(1), 1)).rejects.toThrow(/an earlier write of this session failed/);
+    expect((await eventRows(runId)).map((r) => r.seq)).toEqual([]);
+    const session = await t.db.session.findUniqueOrThrow({ where: { id: sessionId } });
+    expect(session.lastSeq).toBe(0);
+    expect((await t.db.run.findUniqueOrThrow({ where: { id: runId } })).lastEventNo).toBe(0n);
+  });
+
+  it('keeps event numbers unique and increasing per run while two sessions append concurrently', async () => {
+    const { runId, sessionId } = await createTestRun(t.db, agent);
+    const child = await t.db.session.create({ data: { runId, status: 'idle', parentId: null } });
+    const a = await holder(sessionId, runId, 'wa');
+    const b = await holder(child.id, runId, 'wb');
+    const appendMany = async (h: typeof a, n: number) => {
+      let seq = 0;
+      for (let i = 0; i < n; i++) {
+        const size = 1 + (i % 3);
+        await h.store.append(messages(size), seq);
+        seq += size;
+        if (i % 4 === 3) await h.unit.flush();
+      }
+      await h.unit.flush();
+      return seq;
+    };
+    const [na, nb] = await Promise.all([appendMany(a, 40), appendMany(b, 40)]);
+    const rows = await eventRows(runId);
+    expect(rows).toHaveLength(na + nb);
+    expect(rows.map((r) => r.eventNo)).toEqual(Array.from({ length: na + nb }, (_, i) => i + 1));
+    for (const id of [sessionId, child.id]) {
+      const own = rows.filter((r) => r.sessionId === id);
+      expect(own.map((r) => r.seq)).toEqual(Array.from({ length: own.length }, (_, i) => i + 1));
+    }
+    expect(Number((await t.db.run.findUniqueOrThrow({ where: { id: runId } })).lastEventNo)).toBe(na + nb);
+  });
+
+  it('lets exactly one of two concurrent appends at the same position win', async () => {
+    const { runId, sessionId } = await createTestRun(t.db, agent);
+    const h = await holder(sessionId, runId, 'w1');
+    const secondUnit = new WriteUnit(pool, { lease: { runId, sessionId, owner: 'w1', version: h.version }, leaseTtlMs: TTL });
+    units.push(secondUnit);
+    const second = new PgEventStore({ pool, unit: secondUnit });
+    // Whichever writes first wins; the other finds the log moved on.
+    const write = async (store: PgEventStore, unit: WriteUnit, from: number) => {
+      const stored = await store.append(messages(2, from), 0);
+      await unit.flush();
+      return stored;
+    };
+    const results = await Promise.allSettled([write(h.store, h.unit, 0), write(second, secondUnit, 10)]);
+    const rejected = results.find((r) => r.status === 'rejected');
+    expect((rejected as PromiseRejectedResult).reason).toMatchObject({ code: 'CONFLICT' });
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);
+    expect((await eventRows(runId)).map((r) => r.seq)).toEqual([1, 2]);
+  });
+
+  it('buffers appends until the flush, then runs the durable hook; during a side effect it writes at once', async () => {
+    const { runId, sessionId } = await createTestRun(t.db, agent);
+    const published: number[] = [];
+    const { unit, store } = await holder(sessionId, runId, 'w1', (a) => published.push(a.eventNo));
+    await store.append(messages(1), 0);
+    await store.append(messages(1), 1);
+    expect(await eventRows(runId)).toEqual([]);
+    expect(published).toEqual([]);
+    await unit.flush();
+    expect((await eventRows(runId)).map((r) => r.seq)).toEqual([1, 2]);
+    expect(published).toEqual([2]);
+    // During a side effect, appends are written at once in the background (live model deltas).
+    await unit.sideEffect(async () => {
+      await store.append(messages(1), 2);
+      await unit.idle();
+      expect((await eventRows(runId)).map((r) => r.seq)).toEqual([1, 2, 3]);
+      expect(published).toEqual([2, 3]);
+    });
+    // A repeatable effect starts at once; what was buffered before it is written in the background.
+    await store.append(messages(1), 3);
+    let publishedAtStart: number[] = [];
+    await unit.sideEffect(async () => {
+      publishedAtStart = [...published];
+    }, { repeatable: true });
+    expect(publishedAtStart).toEqual([2, 3]);
+    await new Promise((resolve) => setImmediate(resolve));
+    await unit.idle();
+    expect((await eventRows(runId)).map((r) => r.seq)).toEqual([1, 2, 3, 4]);
+    expect(published).toEqual([2, 3, 4]);
+  });
+
+  it('projects run.started, budget charges, tool starts and run.finished onto the run and session', async () => {
+    const { runId, sessionId } = await createTestRun(t.db, agent);
+    const published: DurableAppend[] = [];
+    const { unit, store } = await holder(sessionId, runId, 'w1', (a) => published.push(a));
+    const config = (await t.db.session.findUniqueOrThrow({ where: { id: sessionId } })).config;
+    await store.append([createEvent('run.started', { goal: 'g', config: config as never }, clock)], 0);
+    await store.append([createEvent('budget.charged', { requestId: 'req-2', tokens: 120, costMicros: 7 }, clock)], 1);
+    await store.append([createEvent('tool.started', { callId: 'call-3', name: 'x', args: {}, attempt: 1 }, clock)], 2);
+    await store.append([createEvent('run.finished', { status: 'succeeded', result: 'all done' }, clock)], 3);
+    await unit.flush();
+    const run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
+    const session = await t.db.session.findUniqueOrThrow({ where: { id: sessionId } });
+    expect(run).toMatchObject({ status: 'succeeded', result: 'all done', spentTokens: 120n, spentCostMicros: 7n, toolCalls: 1, lastEventNo: 4n });
+    expect(run.startedAt).toBeInstanceOf(Date);
+    expect(run.finishedAt).toBeInstanceOf(Date);
+    expect(session).toMatchObject({ status: 'succeeded', result: 'all done', lastSeq: 4, costMicros: 7n });
+    expect(published.map((p) => [p.eventNo, p.finished])).toEqual([[4, 'succeeded']]);
+  });
+
+  it('stores NUL characters (which jsonb refuses) as U+FFFD', async () => {
+    const { runId, sessionId } = await createTestRun(t.db, agent);
+    const { unit, store } = await holder(sessionId, runId, 'w1');
+    await store.append([createEvent('message.added', { role: 'user', text: 'a\u0000b \\u0000 c' }, clock)], 0);
+    await unit.flush();
+    const [event] = await store.load();
+    expect(event?.payload).toEqual({ role: 'user', text: 'a\uFFFDb \\u0000 c' });
+  });
+});

@@ -1,0 +1,71 @@
+import { decodeEvent, type EngineEvent, type EventStore, type NewEvent } from '@looplane/engine';
+import { AppError } from '@looplane/shared';
+import { LOAD_EVENTS_SQL, SESSION_PARENT_SQL } from './append-sql';
+import type { Queryable } from './pg-pool';
+import type { WriteUnit } from './write-unit';
+
+export interface PgEventStoreOptions {
+  /** Where `load` reads (the pool). */
+  pool: Queryable;
+  /** The session's write unit: appends are buffered there and flushed before each side effect. */
+  unit: WriteUnit;
+}
+
+/**
+ * The engine's event store over Postgres. `append` hands the batch to the session's
+ * {@link WriteUnit}, which writes it (fenced on session, owner, version, unexpired lease and
+ * afterSeq) with the next flush; a fenced-off writer gets CONFLICT and nothing of its buffer is
+ * stored. `load` returns what is durable.
+ */
+export class PgEventStore implements EventStore {
+  constructor(private readonly options: PgEventStoreOptions) {}
+
+  /** Every event of the session (for a fork: the parent's up to the fork point first), decoded. */
+  async load(): Promise<EngineEvent[]> {
+    await this.options.unit.flush();
+    return loadSessionEvents(this.options.pool, this.options.unit.lease.sessionId);
+  }
+
+  append(events: readonly NewEvent[], afterSeq: number): Promise<EngineEvent[]> {
+    return this.options.unit.append(events, afterSeq);
+  }
+
+  /**
+   * Appends inbox messages as events; the same flush marks the rows consumed (`consumedSeq` = the
+   * seq of the event each became). `inboxIds[i]` became `events[i]`.
+   */
+  appendConsuming(events: readonly NewEvent[], afterSeq: number, inboxIds: readonly string[]): Promise<EngineEvent[]> {
+    return this.options.unit.append(events, afterSeq, inboxIds);
+  }
+}
+
+interface EventRow {
+  seq: number;
+  type: string;
+  version: number;
+  payload: unknown;
+  at: string;
+}
+
+/**
+ * A session's log as the engine sees it: for a fork, the parent's events up to the fork point,
+ * then its own (seq continues from the fork point). Validated and upcast by the engine's codec.
+ */
+export async function loadSessionEvents(db: Queryable, sessionId: string): Promise<EngineEvent[]> {
+  const chain: { sessionId: string; upTo: number }[] = [{ sessionId, upTo: 2_147_483_647 }];
+  for (let id: string | null = sessionId; id; ) {
+    const found = await db.query({ name: 'looplane_session_parent_v1', text: SESSION_PARENT_SQL, values: [id] });
+    const row = found.rows[0] as { parentId: string | null; forkSeq: number | null } | undefined;
+    if (!row) throw new AppError('NOT_FOUND', `session ${id} does not exist`);
+    id = row.parentId;
+    if (id) chain.unshift({ sessionId: id, upTo: row.forkSeq ?? 0 });
+  }
+  const events: EngineEvent[] = [];
+  for (const link of chain) {
+    const found = await db.query({ name: 'looplane_load_events_v1', text: LOAD_EVENTS_SQL, values: [link.sessionId, link.upTo] });
+    for (const row of found.rows as EventRow[]) {
+      events.push(decodeEvent({ seq: row.seq, type: row.type, v: row.version, at: row.at, payload: row.payload }));
+    }
+  }
+  return events;
+}

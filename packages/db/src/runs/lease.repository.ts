@@ -1,0 +1,186 @@
+import type { Queryable } from './pg-pool';
+
+/**
+ * Session leases: one worker at a time drives a session. A claim is a compare-and-set that bumps
+ * `leaseVersion` (the fencing token every append checks); the holder renews it in batches; a
+ * release clears it. All times are the database's, so worker clocks never matter.
+ */
+
+export type SessionStatusValue = 'idle' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled';
+export type WaitReasonValue = 'approval' | 'child' | 'budget' | 'message';
+
+export interface ClaimedSession {
+  sessionId: string;
+  runId: string;
+  version: number;
+  /** Status before the claim (a claim turns idle/waiting into running). */
+  previousStatus: SessionStatusValue;
+  previousWaitReason: WaitReasonValue | null;
+  /** The log's end when claimed: 0 for a session that never started (nothing to load). */
+  lastSeq: number;
+  /** The fork parent, if any (its events are part of this session's log). */
+  parentId: string | null;
+}
+
+/**
+ * The claim CAS. Claimable: not finished, and the lease is free, expired, or already this owner's
+ * (the caller guarantees it does not drive the session right now: a retried job of the same
+ * process takes its own lease back at once instead of waiting for it to expire).
+ */
+const CLAIM_SQL = `
+WITH prev AS (
+  SELECT id, status, "waitReason" FROM "Session"
+  WHERE id = ANY($1::text[]) AND status IN ('idle', 'running', 'waiting')
+    AND ("leaseOwner" IS NULL OR "leaseExpiresAt" <= statement_timestamp() OR "leaseOwner" = $2::text)
+  FOR UPDATE
+)
+UPDATE "Session" s SET
+  "leaseOwner" = $2::text,
+  "leaseVersion" = s."leaseVersion" + 1,
+  "leaseExpiresAt" = statement_timestamp() + $3::int * interval '1 millisecond',
+  "status" = 'running',
+  "waitReason" = NULL,
+  "updatedAt" = statement_timestamp()
+FROM prev WHERE s.id = prev.id
+  AND s.status IN ('idle', 'running', 'waiting')
+  AND (s."leaseOwner" IS NULL OR s."leaseExpiresAt" <= statement_timestamp() OR s."leaseOwner" = $2::text)
+RETURNING s.id AS "sessionId", s."runId", s."leaseVersion" AS version, prev.status AS "previousStatus", prev."waitReason" AS "previousWaitReason",
+  s."lastSeq", s."parentId"`;
+
+/** Claims the given sessions that are claimable; returns the ones it got. */
+export async function claimSessions(db: Queryable, sessionIds: readonly string[], owner: string, ttlMs: number): Promise<ClaimedSession[]> {
+  if (sessionIds.length === 0) return [];
+  const result = await db.query({ name: 'looplane_claim_v2', text: CLAIM_SQL, values: [sessionIds, owner, ttlMs] });
+  return result.rows as ClaimedSession[];
+}
+
+export interface HeldLease {
+  sessionId: string;
+  version: number;
+}
+
+export interface RenewalReport {
+  sessionId: string;
+  /** The lease is still this owner's at this version (false: another worker took it). */
+  held: boolean;
+  /** The run has a cancel request. */
+  cancelRequested: boolean;
+  /** The session has inbox messages nobody consumed yet. */
+  inboxPending: boolean;
+}
+
+/**
+ * Renews many leases in one statement. Rows locked by their own session's open write unit are
+ * skipped (that unit extends the lease itself when it appends) rather than waited for.
+ */
+const RENEW_SQL = `
+WITH held AS (
+  SELECT * FROM unnest($1::text[], $2::int[]) AS h(id, version)
+), locked AS (
+  SELECT s.id FROM "Session" s JOIN held ON s.id = held.id AND s."leaseVersion" = held.version
+  WHERE s."leaseOwner" = $3::text FOR UPDATE OF s SKIP LOCKED
+), renewed AS (
+  UPDATE "Session" s SET "leaseExpiresAt" = statement_timestamp() + $4::int * interval '1 millisecond'
+  FROM locked WHERE s.id = locked.id
+)
+SELECT held.id AS "sessionId",
+  COALESCE(s."leaseOwner" = $3::text AND s."leaseVersion" = held.version, false) AS held,
+  COALESCE(r."cancelRequestedAt" IS NOT NULL, false) AS "cancelRequested",
+  EXISTS (SELECT 1 FROM "InboxMessage" i WHERE i."sessionId" = held.id AND i."consumedAt" IS NULL) AS "inboxPending"
+FROM held LEFT JOIN "Session" s ON s.id = held.id LEFT JOIN "Run" r ON r.id = s."runId"`;
+
+/** Renews the leases this owner holds and reports, per session, whether it still holds it and what is pending. */
+export async function renewLeases(db: Queryable, owner: string, leases: readonly HeldLease[], ttlMs: number): Promise<RenewalReport[]> {
+  if (leases.length === 0) return [];
+  const result = await db.query({
+    name: 'looplane_renew_v1',
+    text: RENEW_SQL,
+    values: [leases.map((l) => l.sessionId), leases.map((l) => l.version), owner, ttlMs],
+  });
+  return result.rows as RenewalReport[];
+}
+
+export interface ReleaseOptions {
+  /** The session's status after the release (a finished session keeps its own). */
+  status: 'running' | 'waiting';
+  waitReason: WaitReasonValue | null;
+  /** Also set the run's status (main session only; never over a finished run). */
+  runStatus: 'running' | 'waiting' | null;
+}
+
+export interface ReleaseOutcome {
+  released: boolean;
+  teamId: string | null;
+  /** The session's status after the release. */
+  status: SessionStatusValue | null;
+  /** Seen by the same statement that released the lease, so a wake-up that raced the release is never lost. */
+  cancelRequested: boolean;
+  inboxPending: boolean;
+}
+
+const RELEASE_SQL = `
+WITH s AS (
+  UPDATE "Session" SET
+    "leaseOwner" = NULL,
+    "leaseExpiresAt" = NULL,
+    "status" = CASE WHEN "status" IN ('succeeded', 'failed', 'cancelled') THEN "status" ELSE $4::text::"SessionStatus" END,
+    "waitReason" = CASE WHEN "status" IN ('succeeded', 'failed', 'cancelled') THEN NULL ELSE $5::text::"WaitReason" END,
+    "updatedAt" = statement_timestamp()
+  WHERE id = $1::text AND "leaseOwner" = $2::text AND "leaseVersion" = $3::int
+  RETURNING "runId", "status"
+), r AS (
+  UPDATE "Run" SET "status" = $6::text::"RunStatus", "waitReason" = $5::text::"WaitReason", "updatedAt" = statement_timestamp()
+  FROM s WHERE "Run".id = s."runId" AND "Run"."mainSessionId" = $1::text AND $6::text IS NOT NULL
+    AND s.status NOT IN ('succeeded', 'failed', 'cancelled')
+    AND "Run".status NOT IN ('succeeded', 'failed', 'cancelled')
+  RETURNING "Run".id
+)
+SELECT (SELECT count(*) FROM s)::int AS released, s.status, run."teamId",
+  run."cancelRequestedAt" IS NOT NULL AS "cancelRequested",
+  EXISTS (SELECT 1 FROM "InboxMessage" i WHERE i."sessionId" = $1::text AND i."consumedAt" IS NULL) AS "inboxPending"
+FROM "Session" cur JOIN "Run" run ON run.id = cur."runId" LEFT JOIN s ON true
+WHERE cur.id = $1::text`;
+
+/** Releases a lease (fenced on owner and version). */
+export async function releaseSession(
+  db: Queryable,
+  lease: { sessionId: string; owner: string; version: number },
+  options: ReleaseOptions,
+): Promise<ReleaseOutcome> {
+  const result = await db.query({
+    name: 'looplane_release_v1',
+    text: RELEASE_SQL,
+    values: [lease.sessionId, lease.owner, lease.version, options.status, options.waitReason, options.runStatus],
+  });
+  const row = result.rows[0] as { released: number; status: SessionStatusValue | null; teamId: string; cancelRequested: boolean; inboxPending: boolean } | undefined;
+  if (!row) return { released: false, teamId: null, status: null, cancelRequested: false, inboxPending: false };
+  return { released: row.released > 0, teamId: row.teamId, status: row.status, cancelRequested: row.cancelRequested, inboxPending: row.inboxPending };
+}
+
+export interface ReconcileCandidate {
+  sessionId: string;
+  runId: string;
+  leaseVersion: number;
+  status: SessionStatusValue;
+  cancelRequested: boolean;
+}
+
+/**
+ * Sessions that need a worker but may have no job: running with an expired (or released) lease,
+ * idle (never claimed) for longer than `idleMs`, or waiting with a cancel request older than
+ * `idleMs` and nobody holding them.
+ */
+const RECONCILE_SQL = `
+SELECT s.id AS "sessionId", s."runId", s."leaseVersion", s.status, r."cancelRequestedAt" IS NOT NULL AS "cancelRequested"
+FROM "Session" s JOIN "Run" r ON r.id = s."runId"
+WHERE (s.status = 'running' AND (s."leaseExpiresAt" IS NULL OR s."leaseExpiresAt" < statement_timestamp()))
+   OR (s.status = 'idle' AND s."leaseOwner" IS NULL AND s."createdAt" < statement_timestamp() - $1::int * interval '1 millisecond')
+   OR (s.status = 'waiting' AND s."leaseOwner" IS NULL AND r."cancelRequestedAt" < statement_timestamp() - $1::int * interval '1 millisecond')
+ORDER BY s."updatedAt"
+LIMIT $2::int`;
+
+/** Finds up to `limit` sessions the reconciler should re-enqueue. */
+export async function findReconcilable(db: Queryable, idleMs: number, limit: number): Promise<ReconcileCandidate[]> {
+  const result = await db.query({ name: 'looplane_reconcile_v1', text: RECONCILE_SQL, values: [idleMs, limit] });
+  return result.rows as ReconcileCandidate[];
+}

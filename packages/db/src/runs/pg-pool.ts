@@ -1,0 +1,43 @@
+import pg from 'pg';
+
+export type PgPool = pg.Pool;
+export type PgClient = pg.PoolClient;
+
+/**
+ * Anything that runs a query: the pool (autocommit), a client inside a transaction, or a write
+ * unit's reader. Repository functions take this and pass one config object.
+ */
+export interface Queryable {
+  query(config: { name?: string; text: string; values?: unknown[] }): Promise<pg.QueryResult>;
+}
+
+export interface PgPoolOptions {
+  /** Max connections (default 20). A session holds one only between two side effects. */
+  max?: number;
+  /** Errors of idle connections (a Postgres restart); without a listener they would crash the process. */
+  onError?: (error: Error) => void;
+  /** Longest wait for a row lock (default 5 s). */
+  lockTimeoutMs?: number;
+  /** A transaction left open this long is ended by Postgres (default 15 s): a frozen worker cannot pin a session. */
+  idleInTransactionMs?: number;
+}
+
+/**
+ * The runtime's raw node-postgres pool. The worker's hot path (appends, leases, ledgers) uses raw
+ * SQL over this pool, not Prisma: one statement per write, prepared once per connection.
+ */
+export function createPgPool(url: string, options: PgPoolOptions = {}): PgPool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 20,
+    keepAlive: true,
+    application_name: 'looplane-runtime',
+    // Safety nets: a write unit holds row locks only between two side effects (milliseconds), so
+    // a long lock wait or a transaction left idle is a bug; fail it rather than stall every worker.
+    // Generic plans: the runtime's statements are key lookups whose best plan never depends on
+    // the values, and re-planning the flush statement's CTEs would cost more than running it.
+    options: `-c lock_timeout=${options.lockTimeoutMs ?? 5000} -c idle_in_transaction_session_timeout=${options.idleInTransactionMs ?? 15_000} -c plan_cache_mode=force_generic_plan`,
+  });
+  pool.on('error', (error) => options.onError?.(error));
+  return pool;
+}

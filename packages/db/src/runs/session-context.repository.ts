@@ -1,0 +1,106 @@
+import type { Queryable } from './pg-pool';
+import type { SessionStatusValue, WaitReasonValue } from './lease.repository';
+
+export type RunStatusValue = 'queued' | 'running' | 'waiting' | 'paused' | 'succeeded' | 'failed' | 'cancelled';
+
+/** The `ModelEndpoint` columns a worker builds the model port from (the key still sealed). */
+export interface EndpointRow {
+  id: string;
+  kind: 'openai' | 'faux';
+  name: string;
+  baseUrl: string | null;
+  model: string;
+  keyCiphertext: string | null;
+  inputMicrosPerMTok: number;
+  outputMicrosPerMTok: number;
+  contextWindow: number;
+  maxOutputTokens: number;
+  timeoutMs: number;
+  maxRetries: number;
+  config: unknown;
+  /** Changes whenever the row does: a cache key. */
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+/** Everything a worker reads before it claims a session: the session, its run, its endpoint. */
+export interface SessionContext {
+  sessionId: string;
+  runId: string;
+  teamId: string;
+  agentId: string | null;
+  status: SessionStatusValue;
+  waitReason: WaitReasonValue | null;
+  lastSeq: number;
+  /** The engine run config snapshot (validated by the engine when `run.started` is built). */
+  config: unknown;
+  isMain: boolean;
+  goal: string;
+  runStatus: RunStatusValue;
+  runWaitReason: WaitReasonValue | null;
+  busyPolicy: string;
+  /** `Run.budget` as stored: `{ tokens?, costMicros?, toolCalls?, wallMs?, onExceed }`. */
+  budget: { wallMs?: number } & Record<string, unknown>;
+  startedAt: Date | null;
+  cancelRequestedAt: Date | null;
+  cancelledById: string | null;
+  /** The run ledger's tool-call limit (null: none, or no ledger). */
+  limitCalls: number | null;
+  /** The run ledger has a token or cost limit (reservations are then checked one by one). */
+  limitedSpend: boolean;
+  /** The session has inbox messages nobody consumed yet. */
+  inboxPending: boolean;
+  endpoint: EndpointRow | null;
+}
+
+const CONTEXT_SQL = `
+SELECT s.id AS "sessionId", s."runId", r."teamId", COALESCE(s."agentId", r."agentId") AS "agentId", s.status, s."waitReason",
+  s."lastSeq", s.config, r."mainSessionId" = s.id AS "isMain", r.goal, r.status AS "runStatus", r."waitReason" AS "runWaitReason",
+  r."busyPolicy", r.budget, r."startedAt" AT TIME ZONE 'UTC' AS "startedAt",
+  r."cancelRequestedAt" AT TIME ZONE 'UTC' AS "cancelRequestedAt", r."cancelledById", l."limitCalls",
+  COALESCE(l."limitTokens" IS NOT NULL OR l."limitCostMicros" IS NOT NULL, false) AS "limitedSpend",
+  EXISTS (SELECT 1 FROM "InboxMessage" i WHERE i."sessionId" = s.id AND i."consumedAt" IS NULL) AS "inboxPending",
+  CASE WHEN e.id IS NULL THEN NULL ELSE json_build_object(
+    'id', e.id, 'kind', e.kind, 'name', e.name, 'baseUrl', e."baseUrl", 'model', e.model, 'keyCiphertext', e."keyCiphertext",
+    'inputMicrosPerMTok', e."inputMicrosPerMTok", 'outputMicrosPerMTok', e."outputMicrosPerMTok", 'contextWindow', e."contextWindow",
+    'maxOutputTokens', e."maxOutputTokens", 'timeoutMs', e."timeoutMs", 'maxRetries', e."maxRetries", 'config', e.config,
+    'updatedAt', e."updatedAt", 'deletedAt', e."deletedAt") END AS endpoint
+FROM "Session" s
+JOIN "Run" r ON r.id = s."runId"
+LEFT JOIN "ModelEndpoint" e ON e.id = s."endpointId"
+LEFT JOIN "BudgetLedger" l ON l."runId" = r.id AND l.scope = 'run' AND l."scopeId" = ''
+WHERE s.id = $1`;
+
+// Prisma stores DateTime as UTC in \`timestamp(3)\` columns: read them back \`AT TIME ZONE 'UTC'\`.
+
+/** Reads a session's context in one round trip; null when the session does not exist. */
+export async function loadSessionContext(db: Queryable, sessionId: string): Promise<SessionContext | null> {
+  const result = await db.query({ name: 'looplane_session_context_v2', text: CONTEXT_SQL, values: [sessionId] });
+  const row = result.rows[0] as (Omit<SessionContext, 'endpoint'> & { endpoint: (Omit<EndpointRow, 'updatedAt' | 'deletedAt'> & { updatedAt: string; deletedAt: string | null }) | null }) | undefined;
+  if (!row) return null;
+  const endpoint = row.endpoint
+    ? { ...row.endpoint, updatedAt: new Date(row.endpoint.updatedAt), deletedAt: row.endpoint.deletedAt ? new Date(row.endpoint.deletedAt) : null }
+    : null;
+  return { ...row, budget: row.budget ?? {}, endpoint };
+}
+
+/** A session's unconsumed inbox messages, oldest first. */
+export async function pendingInbox(db: Queryable, sessionId: string): Promise<{ id: string; text: string }[]> {
+  const result = await db.query({
+    name: 'looplane_inbox_pending_v1',
+    text: `SELECT id, text FROM "InboxMessage" WHERE "sessionId" = $1 AND "consumedAt" IS NULL ORDER BY "createdAt", id`,
+    values: [sessionId],
+  });
+  return result.rows as { id: string; text: string }[];
+}
+
+/** Who asked to cancel the run, if anyone did. */
+export async function cancelRequest(db: Queryable, runId: string): Promise<{ requestedAt: Date; byUserId: string | null } | null> {
+  const result = await db.query({
+    name: 'looplane_cancel_request_v1',
+    text: `SELECT "cancelRequestedAt" AT TIME ZONE 'UTC' AS "cancelRequestedAt", "cancelledById" FROM "Run" WHERE id = $1 AND "cancelRequestedAt" IS NOT NULL`,
+    values: [runId],
+  });
+  const row = result.rows[0] as { cancelRequestedAt: Date; cancelledById: string | null } | undefined;
+  return row ? { requestedAt: row.cancelRequestedAt, byUserId: row.cancelledById } : null;
+}

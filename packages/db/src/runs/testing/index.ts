@@ -1,0 +1,2 @@
+// Test fixtures of the durable runtime (`@looplane/db/testing`): rows as the runs API inserts them.
+export { createTestTeam, createTestAgent, createTestRun, createTestRunsBulk, type TestAgent, type TestAgentOptions, type TestRunOptions } from './run-fixtures';
