@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPgPool } from '@looplane/db';
 import { createTestAgent, createTestRunsBulk, createTestTeam } from '@looplane/db/testing';
+import { QUEUES } from '@looplane/queue';
 import { createTestDatabase } from '@looplane/testkit';
 import { spawnWorker } from '../../apps/worker/src/testing/fault-harness';
 import { createTestClient, testRedisUrl, uniquePrefix } from '../../apps/worker/src/testing/test-runtime';
@@ -67,10 +68,16 @@ async function measure(n: number) {
   const idle = memory(worker.pid);
   const client = await createTestClient(prefix);
 
+  // Let the setup's writes (database copy, bulk inserts) settle so they do not land in the window.
+  await pool.query({ text: 'CHECKPOINT' });
+  await pool.query({ text: 'ANALYZE' });
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   const workerCpu = cpuSeconds(worker.pid);
   const pgCpu = postgresCpuSeconds();
   const started = performance.now();
-  await Promise.all(runs.map((run) => client.enqueue({ ...run, reason: 'start' })));
+  // All started together: bulk adds of 100 in parallel, as a burst of runs.create calls would enqueue them.
+  const jobs = runs.map((run) => ({ name: 'start', data: { ...run, reason: 'start' as const }, opts: { ...QUEUES.sessions.options, jobId: `${run.sessionId}-start-0` } }));
+  await Promise.all(Array.from({ length: Math.ceil(n / 100) }, (_, i) => client.queue.addBulk(jobs.slice(i * 100, (i + 1) * 100))));
   let done = 0;
   let maxRss = 0;
   while (done < n) {
@@ -84,6 +91,12 @@ async function measure(n: number) {
   const { peak } = memory(worker.pid);
   const cpu = { worker: cpuSeconds(worker.pid) - workerCpu, postgres: postgresCpuSeconds() - pgCpu };
   const events = await pool.query({ text: `SELECT count(*)::int AS n FROM "Event"` });
+  // When the runs started and finished, relative to the first start: the shape of the delay.
+  const spread = await pool.query({
+    text: `SELECT (SELECT extract(epoch FROM max("createdAt") - min("createdAt")) FROM "Event" WHERE type = 'run.started') AS starts, extract(epoch FROM max("finishedAt") - min("startedAt")) AS last,
+      (SELECT extract(epoch FROM percentile_cont(0.5) WITHIN GROUP (ORDER BY f."createdAt" - s."createdAt"))
+        FROM "Event" s JOIN "Event" f ON f."runId" = s."runId" AND f.type = 'run.finished' WHERE s.type = 'run.started') AS median FROM "Run"`,
+  });
   const failed = await pool.query({ text: `SELECT count(*)::int AS n FROM "Run" WHERE status <> 'succeeded'` });
 
   worker.child.kill('SIGTERM');
@@ -91,14 +104,15 @@ async function measure(n: number) {
   await client.close();
   await pool.end();
   await t.drop();
-  return { n, wall, ratio: wall / IDEAL_S, peak, idle: idle.rss, maxRss, cpu, events: (events.rows[0] as { n: number }).n, failed: (failed.rows[0] as { n: number }).n };
+  const shape = spread.rows[0] as { starts: string; last: string; median: string };
+  return { n, wall, ratio: wall / IDEAL_S, peak, idle: idle.rss, maxRss, cpu, shape: { starts: Number(shape.starts), last: Number(shape.last), median: Number(shape.median) }, events: (events.rows[0] as { n: number }).n, failed: (failed.rows[0] as { n: number }).n };
 }
 
 console.log(`Density: N faux loops in one worker process, model thinking ${THINK_MS} ms per turn, 3 turns each (ideal ${IDEAL_S} s)\n`);
-console.log('    N   wall s   x ideal   peak RSS MB   idle RSS MB   events   events/s   worker CPU s   postgres CPU s   not succeeded');
+console.log('    N   wall s   x ideal   peak RSS MB   idle RSS MB   events   events/s   worker CPU s   postgres CPU s   starts spread s   run median s   not succeeded');
 for (const n of sizes) {
   const r = await measure(n);
   console.log(
-    `${String(r.n).padStart(5)}   ${r.wall.toFixed(2).padStart(6)}   ${r.ratio.toFixed(2).padStart(7)}   ${r.peak.toFixed(0).padStart(11)}   ${r.idle.toFixed(0).padStart(11)}   ${String(r.events).padStart(6)}   ${(r.events / r.wall).toFixed(0).padStart(8)}   ${r.cpu.worker.toFixed(1).padStart(12)}   ${r.cpu.postgres.toFixed(1).padStart(14)}   ${String(r.failed).padStart(13)}`,
+    `${String(r.n).padStart(5)}   ${r.wall.toFixed(2).padStart(6)}   ${r.ratio.toFixed(2).padStart(7)}   ${r.peak.toFixed(0).padStart(11)}   ${r.idle.toFixed(0).padStart(11)}   ${String(r.events).padStart(6)}   ${(r.events / r.wall).toFixed(0).padStart(8)}   ${r.cpu.worker.toFixed(1).padStart(12)}   ${r.cpu.postgres.toFixed(1).padStart(14)}   ${r.shape.starts.toFixed(2).padStart(15)}   ${r.shape.median.toFixed(2).padStart(12)}   ${String(r.failed).padStart(13)}`,
   );
 }

@@ -8,11 +8,12 @@ interface Pending {
 
 /**
  * Admission is serialised per team (an advisory lock), so 2,000 runs started together must not
- * cost 2,000 lock round trips: candidates of one team that arrive while a batch is in flight are
- * admitted together in the next transaction.
+ * cost 2,000 lock round trips: candidates of one team that arrive while batches are in flight are
+ * admitted together in the next transaction. Two transactions per team may be in flight, so the
+ * next one is already waiting on the lock when the current one commits.
  */
 export class AdmissionBatcher {
-  private readonly teams = new Map<string, { queue: Pending[]; busy: boolean }>();
+  private readonly teams = new Map<string, { queue: Pending[]; running: number }>();
 
   constructor(
     private readonly pool: PgPool,
@@ -25,30 +26,28 @@ export class AdmissionBatcher {
     return new Promise((resolve, reject) => {
       let team = this.teams.get(teamId);
       if (!team) {
-        team = { queue: [], busy: false };
+        team = { queue: [], running: 0 };
         this.teams.set(teamId, team);
       }
       team.queue.push({ candidate, resolve, reject });
-      if (!team.busy) {
-        team.busy = true;
-        // Let the jobs fetched in the same tick join the batch.
-        setImmediate(() => void this.drain(teamId));
-      }
+      this.pump(teamId, team);
     });
   }
 
-  private async drain(teamId: string): Promise<void> {
-    const team = this.teams.get(teamId)!;
-    while (team.queue.length > 0) {
+  private pump(teamId: string, team: { queue: Pending[]; running: number }): void {
+    while (team.running < 2 && team.queue.length > 0) {
       const batch = team.queue.splice(0, this.maxBatch);
-      try {
-        const verdicts = await admitAndClaim(this.pool, teamId, batch.map((p) => p.candidate), this.owner, this.ttlMs);
-        batch.forEach((p, i) => p.resolve(verdicts[i]!));
-      } catch (error) {
-        for (const p of batch) p.reject(error);
-      }
+      team.running++;
+      admitAndClaim(this.pool, teamId, batch.map((p) => p.candidate), this.owner, this.ttlMs)
+        .then(
+          (verdicts) => batch.forEach((p, i) => p.resolve(verdicts[i]!)),
+          (error: unknown) => batch.forEach((p) => p.reject(error)),
+        )
+        .finally(() => {
+          team.running--;
+          if (team.running === 0 && team.queue.length === 0) this.teams.delete(teamId);
+          else this.pump(teamId, team);
+        });
     }
-    team.busy = false;
-    this.teams.delete(teamId);
   }
 }

@@ -117,4 +117,17 @@ describe('worker runtime', () => {
     expect(await waitFor(finished(bad.runId))).toMatchObject({ status: 'failed', error: expect.stringMatching(/invalid run.started event: config/) });
     expect(await waitFor(finished(gone.runId))).toMatchObject({ status: 'failed', error: expect.stringMatching(/endpoint .* was deleted/) });
   });
+
+  it('fails a run visibly, after the job retries, when its log cannot be read', { timeout: 30_000 }, async () => {
+    const agent = await createTestAgent(t.db, await createTestTeam(t.db), { script: [{ finish: 'never' }] });
+    const run = await createTestRun(t.db, agent, { config });
+    // A row no engine version can decode (written by something else entirely).
+    await t.db.event.create({ data: { runId: run.runId, sessionId: run.sessionId, seq: 1, eventNo: 1n, type: 'alien.event', payload: {} } });
+    await t.db.session.update({ where: { id: run.sessionId }, data: { lastSeq: 1 } });
+    await t.db.run.update({ where: { id: run.runId }, data: { lastEventNo: 1n } });
+    await client.enqueue({ ...run, reason: 'start' });
+    const failed = await waitFor(finished(run.runId), 25_000, 'the run to fail');
+    expect(failed).toMatchObject({ status: 'failed', error: expect.stringMatching(/^the worker cannot continue this run: event 1 has unknown type alien.event/) });
+    expect(await t.db.session.findUniqueOrThrow({ where: { id: run.sessionId } })).toMatchObject({ status: 'failed', leaseOwner: null });
+  });
 });

@@ -1,4 +1,4 @@
-import type { PgPool } from '@looplane/db';
+import { FlushBatcher, type PgPool } from '@looplane/db';
 import type { Clock } from '@looplane/engine';
 import { LiveBus, QUEUES, createSessionQueue, enqueueSession, type SessionJob } from '@looplane/queue';
 import { Worker } from 'bullmq';
@@ -63,6 +63,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const keeper = new LeaseKeeper({ pool, owner: options.workerId, ttlMs: options.leaseTtlMs, logger });
   const jobs = new SessionJobs({
     pool,
+    batcher: new FlushBatcher(pool),
     owner: options.workerId,
     leaseTtlMs: options.leaseTtlMs,
     live: new LiveEvents(bus, logger),
@@ -84,19 +85,27 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     await bus.onAnyInbox((sessionId) => active.get(sessionId)?.interrupt('inbox')),
   ];
 
-  const worker = new Worker<SessionJob>(QUEUES.sessions.name, jobs.process, {
-    connection: options.redis,
-    prefix: options.queuePrefix,
-    concurrency: options.concurrency,
-    autorun: false,
-    name: options.workerId,
+  // BullMQ fetches a worker's jobs one after another and starts none until it has `concurrency`
+  // of them (or the queue is empty): with 2,000 runs enqueued together, one consumer would spend
+  // seconds fetching before the first loop starts. Consumers of at most 250 loops each fetch in
+  // parallel instead.
+  const consumers = Math.min(16, Math.ceil(options.concurrency / 250));
+  const workers = Array.from({ length: consumers }, (_, i) => {
+    const worker = new Worker<SessionJob>(QUEUES.sessions.name, jobs.process, {
+      connection: options.redis,
+      prefix: options.queuePrefix,
+      concurrency: Math.ceil(options.concurrency / consumers),
+      autorun: false,
+      name: `${options.workerId}/${i}`,
+    });
+    worker.on('failed', (job, error) => logger.warn({ err: error, jobId: job?.id, sessionId: job?.data.sessionId, attempts: job?.attemptsMade }, 'session job failed'));
+    worker.on('error', (error) => logger.warn({ err: error }, 'queue worker error'));
+    return worker;
   });
-  worker.on('failed', (job, error) => logger.warn({ err: error, jobId: job?.id, sessionId: job?.data.sessionId, attempts: job?.attemptsMade }, 'session job failed'));
-  worker.on('error', (error) => logger.warn({ err: error }, 'queue worker error'));
   keeper.start();
   reconciler.start();
-  void worker.run();
-  await worker.waitUntilReady();
+  for (const worker of workers) void worker.run();
+  await Promise.all(workers.map((worker) => worker.waitUntilReady()));
 
   let closed: Promise<void> | null = null;
   return {
@@ -116,7 +125,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         const hard = setTimeout(() => active.shutdownAll(true), options.drainMs);
         try {
           // Waits for every running job: each releases its session and enqueues its continuation.
-          await worker.close();
+          await Promise.all(workers.map((worker) => worker.close()));
         } finally {
           clearTimeout(hard);
         }

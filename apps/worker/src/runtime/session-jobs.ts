@@ -1,10 +1,12 @@
-import { claimSessions, loadSessionContext, loadSessionEvents, type ClaimedSession, type SessionContext } from '@looplane/db';
+import { claimSessions, failSession, loadSessionContexts, loadSessionEvents, type ClaimedSession, type SessionContext } from '@looplane/db';
+import { AppError } from '@looplane/shared';
 import { fold, next } from '@looplane/engine';
 import { QUEUES, type SessionJob } from '@looplane/queue';
 import { DelayedError, type Job } from 'bullmq';
 import type { Logger } from 'pino';
 import type { ActiveSessions, SessionHandle } from './active-sessions';
 import type { AdmissionBatcher } from './admission-batcher';
+import { ReadBatcher } from './read-batcher';
 import { SessionRun, type SessionEnd, type SessionRunDeps } from './session-run';
 import { resolveWait } from './wake-ups';
 
@@ -25,8 +27,11 @@ const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
  */
 export class SessionJobs {
   private stopping = false;
+  private readonly contexts: ReadBatcher<string, SessionContext>;
 
-  constructor(private readonly deps: SessionJobsDeps) {}
+  constructor(private readonly deps: SessionJobsDeps) {
+    this.contexts = new ReadBatcher((ids) => loadSessionContexts(deps.pool, ids));
+  }
 
   /** After this, jobs that arrive are put back for another worker. */
   stopIntake(): void {
@@ -42,13 +47,13 @@ export class SessionJobs {
     const handle = active.open(data.sessionId, data.runId);
     let end: SessionEnd | null = null;
     try {
-      const context = await loadSessionContext(this.deps.pool, data.sessionId);
+      const context = await this.contexts.get(data.sessionId);
       if (!context || FINISHED.has(context.status)) return;
       if (context.status === 'waiting' && !context.cancelRequestedAt && !(await this.hasWakeUp(context))) return;
       const claim = await this.claim(context);
       if (claim === 'deferred') return this.defer(job, token, this.deps.deferMs?.() ?? 500 + Math.random() * 1000);
       if (!claim) return;
-      end = await this.run(context, claim, handle);
+      end = await this.run(context, claim, handle).catch((error: unknown) => this.lastAttempt(job, context, error));
     } finally {
       active.close(handle);
     }
@@ -56,6 +61,21 @@ export class SessionJobs {
     // release) would be lost: re-deliver it now that the next job claims normally.
     if (end?.kind === 'waiting' && handle.missedWakeUp) await this.deps.enqueue({ runId: data.runId, sessionId: data.sessionId, reason: 'resume' });
   };
+
+  /**
+   * A failure is retried (BullMQ's attempts, with backoff; the reconciler after that). A failure
+   * of our own making (an AppError: a log that does not fold, an event that does not decode) will
+   * not heal by retrying: on the last attempt the run is failed visibly rather than left running.
+   */
+  private async lastAttempt(job: Job<SessionJob>, context: SessionContext, error: unknown): Promise<SessionEnd> {
+    const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    if (!final || !(error instanceof AppError) || error.code === 'CONFLICT') throw error;
+    const reason = `the worker cannot continue this run: ${error.message}`;
+    const teamId = await failSession(this.deps.pool, context.sessionId, reason);
+    if (teamId) this.deps.live.runStatus(teamId, context.runId, 'failed');
+    this.deps.logger.error({ err: error, runId: context.runId, sessionId: context.sessionId }, 'run failed: it cannot be continued');
+    return { kind: 'finished' };
+  }
 
   /** A job for a session this process is already working on is handed to that job. */
   private handOver(handle: SessionHandle, data: SessionJob): void {

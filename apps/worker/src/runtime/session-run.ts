@@ -7,6 +7,7 @@ import {
   pendingInbox,
   releaseSession,
   type ClaimedSession,
+  type FlushBatcher,
   type PgPool,
   type ReleaseOutcome,
   type SessionContext,
@@ -25,6 +26,8 @@ import { resolveWait, type Wait } from './wake-ups';
 
 export interface SessionRunDeps {
   pool: PgPool;
+  /** The worker's group commit, shared by every session it drives. */
+  batcher: FlushBatcher;
   owner: string;
   leaseTtlMs: number;
   live: LiveEvents;
@@ -63,7 +66,7 @@ export class SessionRun {
   private readonly unit: WriteUnit;
   private readonly store: PgEventStore;
   private readonly budget: PgBudgetLedger;
-  private readonly log: Logger;
+  private logger: Logger | null = null;
   private state: RunState | null = null;
   private ports: EnginePorts | null = null;
   private cancelChecked = false;
@@ -81,16 +84,22 @@ export class SessionRun {
       lease: this.lease,
       leaseTtlMs: deps.leaseTtlMs,
       onDurable: (append) => deps.live.durable(context.teamId, context.isMain, append),
+      batcher: deps.batcher,
     });
     this.store = new PgEventStore({ pool: deps.pool, unit: this.unit });
     this.budget = new PgBudgetLedger(this.unit, { tokensOrCost: context.limitedSpend });
-    this.log = deps.logger.child({ runId: context.runId, sessionId: context.sessionId, teamId: context.teamId, lease: claim.version });
     this.inboxFlagged = context.inboxPending;
     this.fresh = claim.lastSeq === 0 && !claim.parentId;
   }
 
   /** The log was empty when claimed: there is nothing to load. */
   private readonly fresh: boolean;
+
+  /** The session's child logger, made on first use (most sessions never log). */
+  private get log(): Logger {
+    this.logger ??= this.deps.logger.child({ runId: this.context.runId, sessionId: this.context.sessionId, teamId: this.context.teamId, lease: this.lease.version });
+    return this.logger;
+  }
 
   async execute(): Promise<SessionRunResult> {
     this.handle.lease = { version: this.lease.version };
@@ -135,7 +144,7 @@ export class SessionRun {
       // The end of a drive is a flush point: what the next step reads (a refused reservation, a
       // finished run) is durable, and watchers see it.
       await this.unit.flush();
-      this.log.debug({ outcome, lastSeq: state.lastSeq }, 'drive ended');
+      if (this.deps.logger.isLevelEnabled('debug')) this.log.debug({ outcome, lastSeq: state.lastSeq }, 'drive ended');
     }
     this.log.warn({ rounds: MAX_ROUNDS }, 'session did not settle; handing it over');
     return { kind: 'handoff' };
@@ -228,7 +237,9 @@ export class SessionRun {
     return this.ports;
   }
 
-  private async release(end: SessionEnd): Promise<ReleaseOutcome> {
+  private async release(end: SessionEnd): Promise<ReleaseOutcome | null> {
+    // The flush that finished the session released its lease already.
+    if (end.kind === 'finished' && this.state && TERMINAL.has(this.state.status)) return null;
     const waiting = end.kind === 'waiting';
     const outcome = await releaseSession(this.deps.pool, this.lease, {
       status: waiting ? 'waiting' : 'running',
@@ -236,7 +247,7 @@ export class SessionRun {
       runStatus: waiting ? 'waiting' : null,
     });
     if (waiting && this.context.isMain && outcome.released) this.deps.live.runStatus(this.context.teamId, this.lease.runId, 'waiting', end.reason);
-    this.log.debug({ end, release: outcome }, 'session released');
+    if (this.deps.logger.isLevelEnabled('debug')) this.log.debug({ end, release: outcome }, 'session released');
     return outcome;
   }
 }

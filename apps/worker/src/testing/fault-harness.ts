@@ -1,5 +1,5 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, createWriteStream } from 'node:fs';
+import { chownSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { createPgPool, type Db, type PgPool } from '@looplane/db';
 import { repoRoot } from '@looplane/testkit';
+import { Redis } from 'ioredis';
 import { logProblems } from './log-invariants';
 import { TOOL_CALLS_TABLE } from './test-tools';
 
@@ -82,7 +83,10 @@ export class PrivateRedis {
     this.child = child;
     const deadline = Date.now() + 10_000;
     for (;;) {
-      const pong = await run('redis-cli', ['-p', String(this.port), 'ping']).then((r) => r.stdout.trim(), () => '');
+      const probe = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      probe.on('error', () => undefined);
+      const pong = await probe.connect().then(() => probe.ping(), () => '');
+      probe.disconnect();
       if (pong === 'PONG') return;
       if (Date.now() > deadline) throw new Error(`redis-server on ${this.port} did not start`);
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -131,7 +135,7 @@ export class ThrowawayPostgres {
   }
 
   private asPostgres(command: string, args: string[]) {
-    return run('runuser', ['-u', 'postgres', '--', command, ...args], { env: { PATH: `/usr/lib/postgresql/15/bin:${process.env.PATH}` } });
+    return run('runuser', ['-u', 'postgres', '--', command, ...args], { env: { PATH: `${postgresBinDir()}:${process.env.PATH}` } });
   }
 
   start() {
@@ -148,6 +152,14 @@ export class ThrowawayPostgres {
     await this.stop('immediate').catch(() => undefined);
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** Debian keeps initdb and pg_ctl in /usr/lib/postgresql/<version>/bin, off PATH: the newest one. */
+function postgresBinDir(): string {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))) : [];
+  versions.sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? join(root, versions[0], 'bin') : '';
 }
 
 /** Applies prisma/migrations/* in order to an empty database (what `prisma migrate deploy` runs). */

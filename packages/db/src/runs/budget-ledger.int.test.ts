@@ -1,10 +1,12 @@
+import { createEvent } from '@looplane/engine';
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerHasRoom, PgBudgetLedger } from './budget-ledger';
 import { claimSessions } from './lease.repository';
 import { createPgPool, type PgPool } from './pg-pool';
 import { createTestAgent, createTestRun, createTestTeam, type TestAgent } from './testing/run-fixtures';
-import { WriteUnit, type SessionLease } from './write-unit';
+import type { SessionLease } from './write-buffer';
+import { WriteUnit } from './write-unit';
 
 let t: TestDatabase;
 let pool: PgPool;
@@ -78,19 +80,21 @@ describe('PgBudgetLedger', () => {
     expect(await row(runId)).toMatchObject({ reservedCostMicros: 700n });
   });
 
-  it('grants reservations on an unlimited ledger without a round trip and writes them with the next flush', async () => {
+  it('grants reservations on an unlimited ledger without a round trip and records the charges', async () => {
     const { runId, sessionId } = await createTestRun(t.db, agent);
     const { ledger, unit } = await ledgerFor(runId, sessionId, 'w', false);
     expect(await ledger.reserve('req-1', { tokens: 50, costMicros: 5 })).toEqual({ granted: true });
-    expect(await row(runId)).toMatchObject({ reservedTokens: 0n });
     await ledger.settle('req-1', { tokens: 50, costMicros: 5 }, { tokens: 20, costMicros: 2 });
     await unit.flush();
     expect(await row(runId)).toMatchObject({ reservedTokens: 0n, spentTokens: 20n, spentCostMicros: 2n });
+    const entries = await t.db.budgetEntry.findMany({ where: { ledger: { runId } } });
+    expect(entries.map((e) => [e.kind, Number(e.tokens), e.reservation])).toEqual([['charge', 20, `${sessionId}:req-1`]]);
     // A ledger that gained a limit meanwhile refuses a locally granted reservation: nothing is written.
     await ledger.reserve('req-2', { tokens: 50, costMicros: 5 });
+    await unit.append([createEvent('budget.reserved', { requestId: 'req-2', purpose: 'model', tokens: 50, costMicros: 5 }, { now: () => Date.now() })], 0);
     await t.db.budgetLedger.updateMany({ where: { runId }, data: { limitTokens: 10 } });
     await expect(unit.flush()).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/gained a limit/) });
-    expect(await row(runId)).toMatchObject({ reservedTokens: 0n });
+    expect(await t.db.event.count({ where: { runId } })).toBe(0);
   });
 
   it('never lets concurrent reservations of many sessions take a run over its limit', async () => {

@@ -95,13 +95,13 @@ function refusal(ledger: LedgerRow, amount: BudgetAmount): string {
  * Keys are prefixed with the session id (the engine's keys are unique per session only).
  *
  * - On a ledger with a token or cost limit, `reserve` is one checked UPDATE (reserved + spent +
- *   amount within every limit) in the unit's transaction, so it commits with `budget.reserved`.
- * - On a ledger without limits (they stay unlimited: raising a limit keeps NULL as NULL) the
- *   reservation cannot be refused: it is granted at once and written by the next flush, which
- *   refuses to write if the ledger gained a limit meanwhile.
- * - `settle` never needs an answer: the charge and release are written by the next flush, with
- *   the `budget.charged` / `budget.released` events.
- * A run without a ledger row is unlimited.
+ *   amount within every limit) in the unit's transaction, so it commits with `budget.reserved`;
+ *   `settle` charges what was spent and releases the rest (`charge` and `release` entries).
+ * - On a ledger without limits (they stay unlimited: raising a limit keeps NULL as NULL) there is
+ *   nothing to reserve against: `reserve` is granted at once and `settle` only charges. The next
+ *   flush refuses to write if the ledger gained a limit meanwhile.
+ * Ledger changes are written by the flush that writes the events recording them. A run without a
+ * ledger row is unlimited.
  */
 export class PgBudgetLedger implements BudgetPort {
   constructor(
@@ -124,12 +124,7 @@ export class PgBudgetLedger implements BudgetPort {
 
   async reserve(key: string, amount: BudgetAmount): Promise<ReserveOutcome> {
     if (!this.limits.tokensOrCost) {
-      this.unit.changeLedger({
-        reservedTokens: amount.tokens,
-        reservedCostMicros: amount.costMicros,
-        entries: [{ kind: 'reserve', tokens: amount.tokens, costMicros: amount.costMicros, calls: 0, reservation: this.key(key) }],
-        assumesUnlimited: true,
-      });
+      this.unit.changeLedger({ assumesUnlimited: true });
       return { granted: true };
     }
     const result = await this.unit.checked({ name: 'looplane_ledger_reserve_v2', text: RESERVE_SQL, values: this.values(key, amount.tokens, amount.costMicros) });
@@ -141,13 +136,18 @@ export class PgBudgetLedger implements BudgetPort {
 
   async settle(key: string, reserved: BudgetAmount, spent: BudgetAmount): Promise<void> {
     const reservation = this.key(key);
+    const charge = { kind: 'charge' as const, tokens: spent.tokens, costMicros: spent.costMicros, calls: 0, reservation };
+    if (!this.limits.tokensOrCost) {
+      this.unit.changeLedger({ spentTokens: spent.tokens, spentCostMicros: spent.costMicros, entries: [charge] });
+      return;
+    }
     this.unit.changeLedger({
       reservedTokens: -reserved.tokens,
       reservedCostMicros: -reserved.costMicros,
       spentTokens: spent.tokens,
       spentCostMicros: spent.costMicros,
       entries: [
-        { kind: 'charge', tokens: spent.tokens, costMicros: spent.costMicros, calls: 0, reservation },
+        charge,
         { kind: 'release', tokens: Math.max(0, reserved.tokens - spent.tokens), costMicros: Math.max(0, reserved.costMicros - spent.costMicros), calls: 0, reservation },
       ],
     });

@@ -6,7 +6,9 @@ import { PgEventStore } from './event-store';
 import { claimSessions } from './lease.repository';
 import { createPgPool, type PgPool } from './pg-pool';
 import { createTestAgent, createTestRun, createTestTeam, type TestAgent } from './testing/run-fixtures';
-import { WriteUnit, type DurableAppend } from './write-unit';
+import { FlushBatcher } from './flush-batcher';
+import type { DurableAppend } from './write-buffer';
+import { WriteUnit } from './write-unit';
 
 let t: TestDatabase;
 let pool: PgPool;
@@ -34,10 +36,10 @@ afterAll(async () => {
 const messages = (n: number, from = 0): NewEvent[] =>
   Array.from({ length: n }, (_, i) => createEvent('message.added', { role: 'user', text: `message ${from + i}` }, clock));
 
-async function holder(sessionId: string, runId: string, owner: string, onDurable?: (a: DurableAppend) => void) {
+async function holder(sessionId: string, runId: string, owner: string, onDurable?: (a: DurableAppend) => void, batcher?: FlushBatcher) {
   const [claim] = await claimSessions(pool, [sessionId], owner, TTL);
   if (!claim) throw new Error(`${owner} could not claim ${sessionId}`);
-  const unit = new WriteUnit(pool, { lease: { runId, sessionId, owner, version: claim.version }, leaseTtlMs: TTL, onDurable });
+  const unit = new WriteUnit(pool, { lease: { runId, sessionId, owner, version: claim.version }, leaseTtlMs: TTL, onDurable, batcher });
   units.push(unit);
   const store = new PgEventStore({ pool, unit });
   return { unit, store, version: claim.version };
@@ -227,5 +229,63 @@ describe('PgEventStore', () => {
     await unit.flush();
     const [event] = await store.load();
     expect(event?.payload).toEqual({ role: 'user', text: 'a\uFFFDb \\u0000 c' });
+  });
+
+  it('group-commits many sessions in one statement; a fenced-off or broken session fails alone', async () => {
+    const batcher = new FlushBatcher(pool, { parallel: 1 });
+    const published: DurableAppend[] = [];
+    const shared = await createTestRun(t.db, agent);
+    const second = await t.db.session.create({ data: { runId: shared.runId, status: 'idle' } });
+    const solo = await Promise.all(Array.from({ length: 6 }, () => createTestRun(t.db, agent)));
+    const holders = [
+      await holder(shared.sessionId, shared.runId, 'g', (a) => published.push(a), batcher),
+      await holder(second.id, shared.runId, 'g', (a) => published.push(a), batcher),
+      ...(await Promise.all(solo.map((r) => holder(r.sessionId, r.runId, 'g', (a) => published.push(a), batcher)))),
+    ];
+    // One holder lost its lease; another carries an event Postgres refuses.
+    await t.db.session.update({ where: { id: solo[0]!.sessionId }, data: { leaseVersion: { increment: 1 } } });
+    const bad = messages(2);
+    bad[1] = { ...bad[1]!, at: 'not a time' };
+    const flushes = holders.map(async (h, i) => {
+      await h.store.append(i === 3 ? bad : messages(3), 0);
+      return h.unit.flush();
+    });
+    const results = await Promise.allSettled(flushes);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+    expect((results[2] as PromiseRejectedResult).reason).toMatchObject({ code: 'CONFLICT' });
+    // Two sessions of one run: six events numbered 1..6 between them, each session's seq 1..3.
+    const rows = await eventRows(shared.runId);
+    expect(rows.map((r) => r.eventNo)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(rows.filter((r) => r.sessionId === second.id).map((r) => r.seq)).toEqual([1, 2, 3]);
+    for (const r of solo.slice(2)) expect((await eventRows(r.runId)).map((e) => e.eventNo)).toEqual([1, 2, 3]);
+    expect(await eventRows(solo[0]!.runId)).toEqual([]);
+    expect(await eventRows(solo[1]!.runId)).toEqual([]);
+    expect(published.map((p) => p.eventNo).sort()).toEqual([3, 3, 3, 3, 3, 6].sort());
+  });
+
+  it('writes a batch of many sessions with one statement, numbering each run on its own', async () => {
+    const batcher = new FlushBatcher(pool, { parallel: 1 });
+    const runs = await Promise.all(Array.from({ length: 6 }, () => createTestRun(t.db, agent)));
+    const holders = await Promise.all(runs.map((r) => holder(r.sessionId, r.runId, 'm', undefined, batcher)));
+    const statements: string[] = [];
+    const query = pool.query.bind(pool);
+    const spy = ((config: { name?: string }, ...rest: unknown[]) => {
+      if (config?.name?.startsWith('looplane_flush')) statements.push(config.name);
+      return (query as (...args: unknown[]) => unknown)(config, ...rest);
+    }) as typeof pool.query;
+    pool.query = spy;
+    try {
+      await Promise.all(holders.map(async (h, i) => {
+        await h.store.append(messages(2 + i), 0);
+        await h.unit.flush();
+      }));
+    } finally {
+      pool.query = query;
+    }
+    expect(statements).toContain('looplane_flush_v3');
+    expect(statements.length).toBeLessThan(holders.length);
+    for (const [i, r] of runs.entries()) {
+      expect((await eventRows(r.runId)).map((e) => [e.seq, e.eventNo])).toEqual(Array.from({ length: 2 + i }, (_, k) => [k + 1, k + 1]));
+    }
   });
 });

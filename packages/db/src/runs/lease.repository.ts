@@ -184,3 +184,24 @@ export async function findReconcilable(db: Queryable, idleMs: number, limit: num
   const result = await db.query({ name: 'looplane_reconcile_v1', text: RECONCILE_SQL, values: [idleMs, limit] });
   return result.rows as ReconcileCandidate[];
 }
+
+const FAIL_SQL = `
+WITH s AS (
+  UPDATE "Session" SET status = 'failed', error = $2, "finishedAt" = statement_timestamp(), "waitReason" = NULL,
+    "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = statement_timestamp()
+  WHERE id = $1 AND status NOT IN ('succeeded', 'failed', 'cancelled')
+  RETURNING "runId"
+)
+UPDATE "Run" SET status = 'failed', error = $2, "finishedAt" = statement_timestamp(), "waitReason" = NULL, "updatedAt" = statement_timestamp()
+FROM s WHERE "Run".id = s."runId" AND "Run"."mainSessionId" = $1 AND "Run".status NOT IN ('succeeded', 'failed', 'cancelled')
+RETURNING "Run"."teamId"`;
+
+/**
+ * The last resort for a session no worker can continue (its log cannot be read, every attempt
+ * fails the same way): marks it, and its run if it is the main session, failed with the reason,
+ * without an event (appending needs a log that folds). Returns the team of a run it failed.
+ */
+export async function failSession(db: Queryable, sessionId: string, reason: string): Promise<string | null> {
+  const result = await db.query({ name: 'looplane_fail_session_v1', text: FAIL_SQL, values: [sessionId, reason] });
+  return (result.rows[0] as { teamId: string } | undefined)?.teamId ?? null;
+}

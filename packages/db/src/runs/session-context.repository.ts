@@ -69,19 +69,21 @@ FROM "Session" s
 JOIN "Run" r ON r.id = s."runId"
 LEFT JOIN "ModelEndpoint" e ON e.id = s."endpointId"
 LEFT JOIN "BudgetLedger" l ON l."runId" = r.id AND l.scope = 'run' AND l."scopeId" = ''
-WHERE s.id = $1`;
+WHERE s.id = ANY($1::text[])`;
 
 // Prisma stores DateTime as UTC in \`timestamp(3)\` columns: read them back \`AT TIME ZONE 'UTC'\`.
 
-/** Reads a session's context in one round trip; null when the session does not exist. */
-export async function loadSessionContext(db: Queryable, sessionId: string): Promise<SessionContext | null> {
-  const result = await db.query({ name: 'looplane_session_context_v2', text: CONTEXT_SQL, values: [sessionId] });
-  const row = result.rows[0] as (Omit<SessionContext, 'endpoint'> & { endpoint: (Omit<EndpointRow, 'updatedAt' | 'deletedAt'> & { updatedAt: string; deletedAt: string | null }) | null }) | undefined;
-  if (!row) return null;
-  const endpoint = row.endpoint
-    ? { ...row.endpoint, updatedAt: new Date(row.endpoint.updatedAt), deletedAt: row.endpoint.deletedAt ? new Date(row.endpoint.deletedAt) : null }
-    : null;
-  return { ...row, budget: row.budget ?? {}, endpoint };
+/** Reads the contexts of many sessions in one round trip (missing sessions are absent from the map). */
+export async function loadSessionContexts(db: Queryable, sessionIds: readonly string[]): Promise<Map<string, SessionContext>> {
+  const result = await db.query({ name: 'looplane_session_context_v3', text: CONTEXT_SQL, values: [sessionIds] });
+  const contexts = new Map<string, SessionContext>();
+  for (const row of result.rows as (Omit<SessionContext, 'endpoint'> & { endpoint: (Omit<EndpointRow, 'updatedAt' | 'deletedAt'> & { updatedAt: string; deletedAt: string | null }) | null })[]) {
+    const endpoint = row.endpoint
+      ? { ...row.endpoint, updatedAt: new Date(row.endpoint.updatedAt), deletedAt: row.endpoint.deletedAt ? new Date(row.endpoint.deletedAt) : null }
+      : null;
+    contexts.set(row.sessionId, { ...row, budget: row.budget ?? {}, endpoint });
+  }
+  return contexts;
 }
 
 /** A session's unconsumed inbox messages, oldest first. */

@@ -1,9 +1,10 @@
 import type { EngineEvent, NewEvent } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import type pg from 'pg';
-import { FLUSH_DIAGNOSIS_SQL, FLUSH_SQL } from './append-sql';
+import { FLUSH_DIAGNOSIS_SQL } from './append-sql';
+import { flushItems, type FlushBatcher, type FlushOutcome } from './flush-batcher';
 import type { PgClient, PgPool, Queryable } from './pg-pool';
-import { projectBatch, type TerminalStatus } from './projection';
+import { WriteBuffer, type DurableAppend, type SessionLease } from './write-buffer';
 
 /** A prepared statement: `name` makes Postgres parse and plan it once per connection. */
 export interface Statement {
@@ -12,59 +13,14 @@ export interface Statement {
   values?: unknown[];
 }
 
-/** The fencing token: who holds the session's lease, at which version. */
-export interface SessionLease {
-  runId: string;
-  sessionId: string;
-  owner: string;
-  version: number;
-}
-
-/** What became durable with one flush: its last event (for the live bus) and, once, a finished session. */
-export interface DurableAppend {
-  runId: string;
-  sessionId: string;
-  eventNo: number;
-  type: string;
-  /** Set when this flush finished the session. */
-  finished: TerminalStatus | null;
-}
-
 export interface WriteUnitOptions {
   lease: SessionLease;
   /** Lease length; a flush extends the lease when less than half of it is left. */
   leaseTtlMs: number;
   /** Called after each flush that wrote events, once durable. */
   onDurable?: (append: DurableAppend) => void;
-}
-
-interface LedgerEntry {
-  kind: 'reserve' | 'charge' | 'release' | 'call';
-  tokens: number;
-  costMicros: number;
-  calls: number;
-  reservation: string;
-}
-
-/** A change to the run ledger, applied by the next flush (settlements, reservations granted locally). */
-export interface LedgerChange {
-  reservedTokens: number;
-  reservedCostMicros: number;
-  spentTokens: number;
-  spentCostMicros: number;
-  calls: number;
-  entries: LedgerEntry[];
-  /** The change grants a reservation without a check: valid only while the ledger has no limit. */
-  assumesUnlimited: boolean;
-}
-
-const noChange = (): LedgerChange => ({ reservedTokens: 0, reservedCostMicros: 0, spentTokens: 0, spentCostMicros: 0, calls: 0, entries: [], assumesUnlimited: false });
-
-/** JSON text of a payload. Postgres `jsonb` refuses NUL characters: they are stored as U+FFFD. */
-function payloadText(payload: unknown): string {
-  const text = JSON.stringify(payload);
-  // `\u0000` preceded by an even number of backslashes is an escaped NUL, not escaped text.
-  return text.includes('\\u0000') ? text.replaceAll(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1\\ufffd') : text;
+  /** The worker's group commit; without it every flush is its own statement. */
+  batcher?: FlushBatcher;
 }
 
 function ignoreIdleError(): void {}
@@ -74,22 +30,27 @@ const MAX_AHEAD = 4;
 
 /**
  * One session's writes, grouped by side effect. Appends and ledger changes are buffered in memory
- * and written by one statement (the flush: fence, events, projection, ledger, inbox) right before
- * the worker calls the model or a tool, and at the end of a drive. So every event is durable
- * before anything outside Postgres can depend on it, and a turn (one model call, one tool call)
- * costs two round trips and two commits however many events it records. A crash can only lose
- * the buffer since the last side effect: a valid prefix of the log, with the ledger changes that
- * belong to it lost with it (they commit in the same statement as the events that record them).
+ * and written by one statement (the flush: fence, events, projection, ledger, inbox; see
+ * append-sql.ts), through the worker's group commit, which puts the flushes of many sessions in
+ * one statement and one commit.
  *
- * While a side effect is in flight (the model streaming deltas) appends are flushed at once, so
- * watchers see them live. A ledger check that needs an answer (a reservation against a limit)
- * opens a transaction that the next flush commits, so the reservation and its event still commit
- * together. If a write fails, the unit is broken: the caller's in-memory state may be ahead of
- * the database and must be reloaded (the worker retries the job).
+ * When: before a side effect that must not happen twice (a non-idempotent tool; a model call whose
+ * spend is pre-authorised against a limit) the buffer is written and committed first, so nothing
+ * outside Postgres depends on an event that is not durable. A side effect that may happen twice
+ * (an idempotent tool, a model call on an unlimited budget) starts at once and the buffer is
+ * written in the background while it runs (after a crash it simply happens again). The end of a
+ * drive writes whatever is left. While a side effect runs, appends (streamed deltas) are written
+ * at once so watchers see them live. A crash loses at most the buffer: a valid prefix of the log,
+ * with the ledger changes that belong to it (they commit in the same statement as the events that
+ * record them).
+ *
+ * A ledger check that needs an answer (a reservation against a limit) opens a transaction that the
+ * next flush commits, so the reservation and its event still commit together. If a write fails,
+ * the unit is broken: the caller's in-memory state may be ahead of the database and must be
+ * reloaded (the worker retries the job).
  */
 export class WriteUnit {
-  private batches: { events: NewEvent[]; afterSeq: number; inbox: { id: string; seq: number }[] }[] = [];
-  private ledger = noChange();
+  private readonly buffer = new WriteBuffer();
   private client: PgClient | null = null;
   private sideEffects = 0;
   /** The background write started by {@link kick}, if one is running. */
@@ -119,27 +80,15 @@ export class WriteUnit {
    */
   async append(events: readonly NewEvent[], afterSeq: number, inboxIds: readonly string[] = []): Promise<EngineEvent[]> {
     this.throwIfBroken();
-    const last = this.batches.at(-1);
-    if (last && afterSeq !== last.afterSeq + last.events.length) {
-      throw new AppError('CONFLICT', `append expected session ${this.lease.sessionId} to end at seq ${afterSeq}, but it ends at ${last.afterSeq + last.events.length}`);
-    }
-    if (events.length === 0) return [];
-    this.batches.push({ events: [...events], afterSeq, inbox: inboxIds.map((id, i) => ({ id, seq: afterSeq + 1 + i })) });
-    if (this.sideEffects > 0) this.kick();
-    return events.map((event, i) => ({ ...event, seq: afterSeq + 1 + i }) as EngineEvent);
+    const stored = this.buffer.push(this.lease.sessionId, events, afterSeq, inboxIds);
+    if (this.sideEffects > 0 && stored.length > 0) this.kick();
+    return stored;
   }
 
   /** Adds to the ledger change the next flush applies. */
-  changeLedger(change: Partial<Omit<LedgerChange, 'entries'>> & { entries?: LedgerEntry[] }): void {
+  changeLedger(change: Parameters<WriteBuffer['changeLedger']>[0]): void {
     this.throwIfBroken();
-    const l = this.ledger;
-    l.reservedTokens += change.reservedTokens ?? 0;
-    l.reservedCostMicros += change.reservedCostMicros ?? 0;
-    l.spentTokens += change.spentTokens ?? 0;
-    l.spentCostMicros += change.spentCostMicros ?? 0;
-    l.calls += change.calls ?? 0;
-    l.entries.push(...(change.entries ?? []));
-    l.assumesUnlimited ||= change.assumesUnlimited ?? false;
+    this.buffer.changeLedger(change);
   }
 
   /**
@@ -235,7 +184,7 @@ export class WriteUnit {
   }
 
   private pending(): boolean {
-    return this.batches.length > 0 || this.ledger.entries.length > 0 || this.ledger.calls !== 0;
+    return !this.buffer.empty;
   }
 
   /** Waits until every write queued so far has finished (successfully or not). */
@@ -251,8 +200,7 @@ export class WriteUnit {
 
   /** Drops the buffer and rolls back an open transaction (after a failed drive). */
   discard(): Promise<void> {
-    this.batches = [];
-    this.ledger = noChange();
+    this.buffer.clear();
     this.pendingHook = null;
     return this.serial(async () => {
       if (!this.client) return;
@@ -269,54 +217,32 @@ export class WriteUnit {
 
   private pendingHook: DurableAppend | null = null;
 
-  /** Writes the buffer (one statement) on `db`; in autocommit the hook runs at once. */
+  /**
+   * Writes the buffer: through the worker's group commit when autocommitting (with a batcher),
+   * else as a one-session flush statement on `db`. In autocommit the hook runs at once.
+   */
   private async write(db: Queryable): Promise<void> {
-    const batches = this.batches;
-    const ledger = this.ledger;
-    const ledgerChanged = ledger.entries.length > 0 || ledger.calls !== 0;
-    if (batches.length === 0 && !ledgerChanged) return;
-    this.batches = [];
-    this.ledger = noChange();
-    const events = batches.flatMap((b) => b.events);
-    const afterSeq = batches[0]?.afterSeq ?? (await this.lastSeq(db));
-    const projection = projectBatch(events);
+    if (this.buffer.empty) return;
+    const afterSeq = this.buffer.afterSeq ?? (await this.lastSeq(db));
+    const { item, events, projection } = this.buffer.take(this.options.lease, this.options.leaseTtlMs, afterSeq);
     const { lease } = this.options;
-    const statement = {
-      name: 'looplane_flush_v1',
-      text: FLUSH_SQL,
-      values: [
-        lease.sessionId,
-        lease.owner,
-        lease.version,
-        afterSeq,
-        events.length,
-        `[${events.map((e) => `{"t":${JSON.stringify(e.type)},"v":${e.v},"a":${JSON.stringify(e.at)},"p":${payloadText(e.payload)}}`).join(',')}]`,
-        this.options.leaseTtlMs,
-        projection.finished?.status ?? null,
-        projection.finished?.result ?? null,
-        projection.finished?.error ?? null,
-        projection.started,
-        projection.spentTokens,
-        projection.spentCostMicros,
-        projection.toolCalls,
-        JSON.stringify(batches.flatMap((b) => b.inbox)),
-        ledgerChanged
-          ? JSON.stringify({ rt: ledger.reservedTokens, rc: ledger.reservedCostMicros, st: ledger.spentTokens, sc: ledger.spentCostMicros, calls: ledger.calls, entries: ledger.entries })
-          : null,
-        ledger.assumesUnlimited,
-      ],
-    };
-    const result = await this.run(db, statement);
-    if (result.rowCount !== events.length || (events.length === 0 && !(await this.stillHeld(db, ledger.assumesUnlimited)))) {
-      const error = await this.conflict(db, afterSeq);
+    let outcome: FlushOutcome;
+    try {
+      const batcher = db === this.pool ? this.options.batcher : undefined;
+      outcome = batcher ? await batcher.submit(item) : (await flushItems(db, [item]))[0]!;
+    } catch (error) {
+      await this.abandon(error);
+      throw error;
+    }
+    if (outcome === null) {
+      const error = await this.conflict(db, afterSeq, item.unl);
       await this.abandon(error);
       throw error;
     }
     if (events.length > 0) {
-      const eventNo = Math.max(...result.rows.map((row: { eventNo: string }) => Number(row.eventNo)));
       const finished = projection.finished?.status ?? null;
       const last = events[events.length - 1]!;
-      this.pendingHook = { runId: lease.runId, sessionId: lease.sessionId, eventNo, type: last.type, finished: this.pendingHook?.finished ?? finished };
+      this.pendingHook = { runId: lease.runId, sessionId: lease.sessionId, eventNo: outcome, type: last.type, finished: this.pendingHook?.finished ?? finished };
     }
     if (db === this.pool) this.runHooks();
   }
@@ -342,15 +268,8 @@ export class WriteUnit {
     return (found.rows[0] as { lastSeq: number } | undefined)?.lastSeq ?? 0;
   }
 
-  /** For a flush without events (nothing returned): did its fence hold? */
-  private async stillHeld(db: Queryable, assumesUnlimited: boolean): Promise<boolean> {
-    const found = await db.query({ name: 'looplane_flush_diagnosis_v1', text: FLUSH_DIAGNOSIS_SQL, values: [this.lease.sessionId] });
-    const row = found.rows[0] as { leaseOwner: string | null; leaseVersion: number; live: boolean | null; limited: boolean } | undefined;
-    return !!row && row.leaseOwner === this.lease.owner && row.leaseVersion === this.lease.version && !!row.live && !(assumesUnlimited && row.limited);
-  }
-
   /** Explains a fenced-off flush (slow path only). */
-  private async conflict(db: Queryable, afterSeq: number): Promise<AppError> {
+  private async conflict(db: Queryable, afterSeq: number, assumedUnlimited: boolean): Promise<AppError> {
     const { lease } = this.options;
     const found = await db.query({ name: 'looplane_flush_diagnosis_v1', text: FLUSH_DIAGNOSIS_SQL, values: [lease.sessionId] }).catch(() => null);
     const row = found?.rows[0] as { leaseOwner: string | null; leaseVersion: number; live: boolean | null; lastSeq: number; limited: boolean } | undefined;
@@ -359,7 +278,8 @@ export class WriteUnit {
       return new AppError('CONFLICT', `lost the lease on session ${lease.sessionId} (held: ${row.leaseOwner ?? 'nobody'} v${row.leaseVersion}, ours: v${lease.version})`);
     }
     if (row.lastSeq !== afterSeq) return new AppError('CONFLICT', `append expected session ${lease.sessionId} to end at seq ${afterSeq}, but it ends at ${row.lastSeq}`);
-    return new AppError('CONFLICT', `the run ledger of session ${lease.sessionId} gained a limit while reservations were granted against none`);
+    if (assumedUnlimited && row.limited) return new AppError('CONFLICT', `the run ledger of session ${lease.sessionId} gained a limit while reservations were granted against none`);
+    return new AppError('CONFLICT', `session ${lease.sessionId} refused the write`);
   }
 
   private serial<T>(op: () => Promise<T>, options: { evenIfBroken?: boolean } = {}): Promise<T> {
@@ -399,8 +319,7 @@ export class WriteUnit {
 
   private async abandon(error: unknown): Promise<void> {
     this.failure = error instanceof Error ? error : new Error(String(error));
-    this.batches = [];
-    this.ledger = noChange();
+    this.buffer.clear();
     this.pendingHook = null;
     const client = this.client;
     this.client = null;

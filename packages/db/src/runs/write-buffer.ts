@@ -1,0 +1,132 @@
+import type { EngineEvent, NewEvent } from '@looplane/engine';
+import { AppError } from '@looplane/shared';
+import type { FlushItem } from './flush-batcher';
+import { projectBatch, type BatchProjection, type TerminalStatus } from './projection';
+
+/** The fencing token: who holds the session's lease, at which version. */
+export interface SessionLease {
+  runId: string;
+  sessionId: string;
+  owner: string;
+  version: number;
+}
+
+/** What became durable with one flush: its last event (for the live bus) and, once, a finished session. */
+export interface DurableAppend {
+  runId: string;
+  sessionId: string;
+  eventNo: number;
+  type: string;
+  /** Set when this flush finished the session. */
+  finished: TerminalStatus | null;
+}
+
+interface LedgerEntry {
+  kind: 'reserve' | 'charge' | 'release' | 'call';
+  tokens: number;
+  costMicros: number;
+  calls: number;
+  reservation: string;
+}
+
+/** A change to the run ledger, applied by the next flush (settlements, reservations granted locally). */
+export interface LedgerChange {
+  reservedTokens: number;
+  reservedCostMicros: number;
+  spentTokens: number;
+  spentCostMicros: number;
+  calls: number;
+  entries: LedgerEntry[];
+  /** The change grants a reservation without a check: valid only while the ledger has no limit. */
+  assumesUnlimited: boolean;
+}
+
+const noChange = (): LedgerChange => ({ reservedTokens: 0, reservedCostMicros: 0, spentTokens: 0, spentCostMicros: 0, calls: 0, entries: [], assumesUnlimited: false });
+
+/** JSON text of a payload. Postgres `jsonb` refuses NUL characters: they are stored as U+FFFD. */
+function payloadText(payload: unknown): string {
+  const text = JSON.stringify(payload);
+  // `\u0000` preceded by an even number of backslashes is an escaped NUL, not escaped text.
+  return text.includes('\\u0000') ? text.replaceAll(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1\\ufffd') : text;
+}
+
+/** What one flush writes for a session, taken out of the buffer. */
+export interface TakenWrite {
+  item: FlushItem;
+  events: NewEvent[];
+  projection: BatchProjection;
+}
+
+/** A session's appends and ledger change since the last flush, in memory. */
+export class WriteBuffer {
+  private batches: { events: NewEvent[]; afterSeq: number; inbox: { id: string; seq: number }[] }[] = [];
+  private ledger = noChange();
+
+  /** Adds a batch that must follow the last one; returns it numbered. */
+  push(sessionId: string, events: readonly NewEvent[], afterSeq: number, inboxIds: readonly string[]): EngineEvent[] {
+    const last = this.batches.at(-1);
+    if (last && afterSeq !== last.afterSeq + last.events.length) {
+      throw new AppError('CONFLICT', `append expected session ${sessionId} to end at seq ${afterSeq}, but it ends at ${last.afterSeq + last.events.length}`);
+    }
+    if (events.length === 0) return [];
+    this.batches.push({ events: [...events], afterSeq, inbox: inboxIds.map((id, i) => ({ id, seq: afterSeq + 1 + i })) });
+    return events.map((event, i) => ({ ...event, seq: afterSeq + 1 + i }) as EngineEvent);
+  }
+
+  changeLedger(change: Partial<Omit<LedgerChange, 'entries'>> & { entries?: LedgerEntry[] }): void {
+    const l = this.ledger;
+    l.reservedTokens += change.reservedTokens ?? 0;
+    l.reservedCostMicros += change.reservedCostMicros ?? 0;
+    l.spentTokens += change.spentTokens ?? 0;
+    l.spentCostMicros += change.spentCostMicros ?? 0;
+    l.calls += change.calls ?? 0;
+    l.entries.push(...(change.entries ?? []));
+    l.assumesUnlimited ||= change.assumesUnlimited ?? false;
+  }
+
+  /** Nothing to write (a ledger change that only assumes an unlimited ledger writes nothing). */
+  get empty(): boolean {
+    return this.batches.length === 0 && this.ledger.entries.length === 0 && this.ledger.calls === 0;
+  }
+
+  /** The log position the buffer starts at, if it holds events. */
+  get afterSeq(): number | undefined {
+    return this.batches[0]?.afterSeq;
+  }
+
+  /** Empties the buffer into one flush item (`afterSeq`: where the log ends, for a buffer without events). */
+  take(lease: SessionLease, leaseTtlMs: number, afterSeq: number): TakenWrite {
+    const { batches, ledger } = this;
+    this.clear();
+    const events = batches.flatMap((b) => b.events);
+    const projection = projectBatch(events);
+    const ledgerChanged = ledger.entries.length > 0 || ledger.calls !== 0;
+    const item: FlushItem = {
+      sid: lease.sessionId,
+      owner: lease.owner,
+      ver: lease.version,
+      after: afterSeq,
+      n: events.length,
+      ttl: leaseTtlMs,
+      fin: projection.finished?.status ?? null,
+      res: projection.finished?.result ?? null,
+      err: projection.finished?.error ?? null,
+      started: projection.started,
+      st: projection.spentTokens,
+      sc: projection.spentCostMicros,
+      tc: projection.toolCalls,
+      unl: ledger.assumesUnlimited,
+      evJson: `[${events.map((e) => `{"t":${JSON.stringify(e.type)},"v":${e.v},"a":${JSON.stringify(e.at)},"p":${payloadText(e.payload)}}`).join(',')}]`,
+      inbox: batches.flatMap((b) => b.inbox),
+      led: ledgerChanged
+        ? { rt: ledger.reservedTokens, rc: ledger.reservedCostMicros, st: ledger.spentTokens, sc: ledger.spentCostMicros, calls: ledger.calls, entries: ledger.entries }
+        : null,
+    };
+    return { item, events, projection };
+  }
+
+  clear(): void {
+    this.batches = [];
+    this.ledger = noChange();
+  }
+}
