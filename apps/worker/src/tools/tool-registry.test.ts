@@ -23,7 +23,24 @@ describe('ToolRegistry', () => {
     expect(() => registry.register('x', async () => ({ ok: true, output: '' }))).toThrow('tool x is registered twice');
   });
 
-  it('registers no built-in tools until the sandbox provides them', () => {
+  it('registers no built-in tools without a sandbox (the worker always passes one)', () => {
     expect(registerBuiltinTools(new ToolRegistry()).names()).toEqual([]);
+  });
+
+  it('keeps what a tool says about its idempotency, and runs session-end hooks even when one fails', async () => {
+    const registry = new ToolRegistry()
+      .register('read', async () => ({ ok: true, output: '' }), { idempotent: true })
+      .register('write', async () => ({ ok: true, output: '' }), { idempotent: false })
+      .register('plain', async () => ({ ok: true, output: '' }));
+    expect([registry.idempotent('read'), registry.idempotent('write'), registry.idempotent('plain'), registry.idempotent('nope')]).toEqual([true, false, undefined, undefined]);
+    const ended: string[] = [];
+    registry.onSessionEnd(() => {
+      throw new Error('boom');
+    });
+    registry.onSessionEnd((sessionId) => {
+      ended.push(sessionId);
+    });
+    await registry.sessionEnded('s-1');
+    expect(ended).toEqual(['s-1']);
   });
 });

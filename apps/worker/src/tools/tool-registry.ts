@@ -1,4 +1,4 @@
-import type { ToolArgs, ToolInvocation, ToolResult, ToolRunner } from '@looplane/engine';
+import type { RunSandbox, ToolArgs, ToolInvocation, ToolResult, ToolRunner } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 
 /** Where a tool call runs: the session it belongs to, and the signal that cancels it. */
@@ -7,6 +7,8 @@ export interface ToolContext {
   sessionId: string;
   teamId: string;
   agentId: string | null;
+  /** The run config's sandbox section (network, egress hosts, limits); undefined: no network, worker defaults. */
+  sandbox?: RunSandbox | undefined;
   /** Aborted on cancel, interrupt or a hard shutdown: the tool must stop and kill its process tree. */
   signal: AbortSignal | undefined;
 }
@@ -17,6 +19,15 @@ export interface ToolContext {
  */
 export type ToolHandler = (args: ToolArgs, call: ToolInvocation, context: ToolContext) => Promise<ToolResult>;
 
+/** What the runtime needs to know about a tool besides how to run it. */
+export interface ToolMetadata {
+  /** Safe to run twice (a crash between start and finish re-runs it); overrides the run catalogue's flag. */
+  idempotent?: boolean;
+}
+
+/** Called when a session's job on this worker ends (finished, waiting, handed off or lost). */
+export type SessionEndHook = (sessionId: string) => Promise<void> | void;
+
 /**
  * The worker's tools, keyed by name. Which tools a run may call is the run config's catalogue
  * (`run.started`); this registry is what this worker can execute. Tools plug in with one
@@ -24,17 +35,42 @@ export type ToolHandler = (args: ToolArgs, call: ToolInvocation, context: ToolCo
  */
 export class ToolRegistry {
   private readonly handlers = new Map<string, ToolHandler>();
+  private readonly metadata = new Map<string, ToolMetadata>();
+  private readonly endHooks: SessionEndHook[] = [];
 
   /** Adds a tool; a name can be registered once. */
-  register(name: string, handler: ToolHandler): this {
+  register(name: string, handler: ToolHandler, metadata: ToolMetadata = {}): this {
     if (this.handlers.has(name)) throw new AppError('INTERNAL', `tool ${name} is registered twice`);
     this.handlers.set(name, handler);
+    this.metadata.set(name, metadata);
     return this;
   }
 
   /** Names of the registered tools, sorted. */
   names(): string[] {
     return [...this.handlers.keys()].sort();
+  }
+
+  /** Whether a registered tool says it is idempotent; undefined when it does not say (or is not registered). */
+  idempotent(name: string): boolean | undefined {
+    return this.metadata.get(name)?.idempotent;
+  }
+
+  /** Runs `hook` whenever a session's job ends on this worker (e.g. to stop the run's egress proxy). */
+  onSessionEnd(hook: SessionEndHook): this {
+    this.endHooks.push(hook);
+    return this;
+  }
+
+  /** The runtime calls this when a session's job ends; hook failures are swallowed (they must not fail the job). */
+  async sessionEnded(sessionId: string): Promise<void> {
+    for (const hook of this.endHooks) {
+      try {
+        await hook(sessionId);
+      } catch {
+        // The hooks log their own failures.
+      }
+    }
   }
 
   /** The engine's tool port for one session. */

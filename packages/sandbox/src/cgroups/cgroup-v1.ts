@@ -70,9 +70,13 @@ class CgroupV1 implements Cgroup {
 
   async setLimits(limits: CgroupLimits): Promise<void> {
     if (this.dirs.memory) {
+      // Without swap accounting memsw is absent; with it, swap would otherwise extend the limit. The
+      // kernel keeps memsw >= the memory limit (EINVAL otherwise), and a spare may hold a lower
+      // one: lift memsw first (the cgroup is still empty), then set both.
+      const memsw = join(this.dirs.memory, 'memory.memsw.limit_in_bytes');
+      await writeFile(memsw, '-1').catch(() => undefined);
       await writeFile(join(this.dirs.memory, 'memory.limit_in_bytes'), String(limits.memoryBytes));
-      // Without swap accounting the file is absent; with it, swap would otherwise extend the limit.
-      await writeFile(join(this.dirs.memory, 'memory.memsw.limit_in_bytes'), String(limits.memoryBytes)).catch(() => undefined);
+      await writeFile(memsw, String(limits.memoryBytes)).catch(() => undefined);
     }
     if (this.dirs.pids) await writeFile(join(this.dirs.pids, 'pids.max'), String(limits.pids));
     if (this.dirs.cpu) {
@@ -83,6 +87,11 @@ class CgroupV1 implements Cgroup {
 
   async add(pid: number): Promise<void> {
     for (const dir of Object.values(this.dirs)) await writeFile(join(dir, 'cgroup.procs'), String(pid));
+  }
+
+  selfAttachFiles(): string[] {
+    // `tasks`, not `cgroup.procs`: only a single thread moving itself avoids the threadgroup lock.
+    return Object.values(this.dirs).map((dir) => join(dir, 'tasks'));
   }
 
   async killAll(): Promise<void> {

@@ -75,6 +75,11 @@ class CgroupV2 implements Cgroup {
     await writeFile(join(this.dir, 'cgroup.procs'), String(pid));
   }
 
+  selfAttachFiles(): null {
+    // v2 moves whole processes only (cgroup.procs), under the threadgroup lock either way.
+    return null;
+  }
+
   async killAll(): Promise<void> {
     const procs = join(this.dir, 'cgroup.procs');
     if ((await readPids(procs)).length === 0) return;

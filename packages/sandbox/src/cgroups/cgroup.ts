@@ -14,6 +14,12 @@ export interface Cgroup {
   setLimits(limits: CgroupLimits): Promise<void>;
   /** Moves a process in; its future children are born inside. */
   add(pid: number): Promise<void>;
+  /**
+   * Files through which a single-threaded process moves itself in by writing "0"; null where the
+   * hierarchy has none (v2). On v1 a thread moving itself skips the global threadgroup lock, whose
+   * RCU grace period makes moving another process cost milliseconds (see CgroupSpares).
+   */
+  selfAttachFiles(): string[] | null;
   /** Kills every process in the cgroup and waits until it is empty. */
   killAll(): Promise<void>;
   /** True when the kernel OOM-killed a process in it. */

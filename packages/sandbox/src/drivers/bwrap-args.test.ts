@@ -61,6 +61,19 @@ describe('launcher script', () => {
     expect(dash.script.split('\n')).toEqual(['read -r go <&3 || exit 125', 'ulimit -c 0', 'ulimit -f 2048', 'ulimit -p 64', 'ulimit -v 1048576', 'exec "$@"']);
   });
 
+  it('on cgroup v1 moves itself in through its tasks files before anything else', () => {
+    const v1 = launcherScript([9], { fileBytes: 1024 * 1024 }, { kind: 'attach', files: ['/sys/fs/cgroup/pids/x/tasks', "/odd/it's/tasks"] });
+    expect(v1.shell).toBe('/bin/sh');
+    const lines = v1.script.split('\n');
+    expect(lines[0]).toBe(`echo 0 >'/sys/fs/cgroup/pids/x/tasks' && echo 0 >'/odd/it'\\''s/tasks' || exit 125`);
+    expect(lines[1]).toBe('exec 9>&-');
+    expect(v1.script).not.toContain('read -r go');
+  });
+
+  it('without a cgroup starts at once', () => {
+    expect(launcherScript([], { fileBytes: 512 }, { kind: 'none' }).script.split('\n')[0]).toBe('ulimit -c 0');
+  });
+
   it('closes inherited descriptors, with bash when one is above 9', () => {
     const bash = launcherScript([7, 251], { fileBytes: 1024 * 1024 });
     expect(bash.shell).toBe('/bin/bash');

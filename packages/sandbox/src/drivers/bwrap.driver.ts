@@ -11,7 +11,7 @@ import { bwrapArgs } from './bwrap-args';
 import { baseEnv } from './sandbox-env';
 import { probeBwrap } from './bwrap-probe';
 import { inheritableFds, systemEntries, writeEtcFiles, type EtcFiles, type SystemEntry } from './host-layout';
-import { launcherScript } from './launcher';
+import { launcherScript, type LauncherCgroup } from './launcher';
 import { seccompProgram } from '../seccomp/seccomp-filter';
 import { checkEnv, exitedWithin, innerCwd, launchIdentity, parentOf, StatusChannel } from './exec-support';
 
@@ -70,7 +70,6 @@ export class BwrapDriver implements SandboxDriver {
     const identity = launchIdentity(request.workspace);
     const env = { ...baseEnv(!!request.egress), ...checkEnv(request.env) };
     const cwd = innerCwd(request.cwd);
-    const group = ready.spares ? await ready.spares.acquire(limits) : null;
     const report = this.limitsReport(ready.cgroups);
     const rlimits = {
       fileBytes: limits.workspaceBytes,
@@ -92,8 +91,13 @@ export class BwrapDriver implements SandboxDriver {
       ...(ready.seccomp ? { seccompFd: 4 } : {}),
       ...(request.egress ? { egressSocket: request.egress.socketPath } : {}),
     });
-    const launcher = launcherScript(ready.leakyFds, rlimits);
+    // Acquired last, right before the try that always releases it.
+    const owner = identity.spawn.uid !== undefined && identity.spawn.gid !== undefined ? { uid: identity.spawn.uid, gid: identity.spawn.gid } : undefined;
+    const cgroup = ready.spares ? await ready.spares.acquire(limits, owner) : null;
+    const group = cgroup?.group ?? null;
     try {
+      const entry: LauncherCgroup = !cgroup ? { kind: 'none' } : cgroup.attachFiles ? { kind: 'attach', files: cgroup.attachFiles } : { kind: 'gate' };
+      const launcher = launcherScript(ready.leakyFds, rlimits, entry);
       const result = await supervise({
         command: launcher.shell,
         args: ['-c', launcher.script, 'looplane-launch', this.bwrapPath, ...args],
@@ -104,13 +108,15 @@ export class BwrapDriver implements SandboxDriver {
         ...(request.stdin !== undefined ? { stdin: request.stdin } : {}),
         extraFds: 2,
         onSpawn: async (child) => {
-          if (group && child.pid) await group.add(child.pid);
           status.attach(child);
           // bwrap reads the filter to EOF (so the end matters); without a filter fd 4 is unused.
           const filter = child.stdio[4] as NodeJS.WritableStream | null;
           if (ready.seccomp) filter?.end(ready.seccomp);
           else filter?.end();
-          (child.stdio[3] as NodeJS.WritableStream | null)?.write('go\n');
+          if (entry.kind === 'gate' && group && child.pid) {
+            await group.add(child.pid);
+            (child.stdio[3] as NodeJS.WritableStream | null)?.write('go\n');
+          }
         },
         wallTimeMs: limits.wallTimeMs,
         outputBytes: limits.outputBytes,
@@ -126,17 +132,18 @@ export class BwrapDriver implements SandboxDriver {
       if (!status.setupFinished && !result.killedBy) {
         throw new AppError('INTERNAL', `bwrap could not set up the sandbox: ${result.stderr.trim().slice(0, 500) || `exit ${result.exitCode}`}`);
       }
-      const killedBy = await finalKillReason(result.killedBy, request.workspace.path, limits);
+      // Independent reads after the exit: one round trip instead of two.
+      const [killedBy, oomKilled] = await Promise.all([finalKillReason(result.killedBy, request.workspace.path, limits), group ? group.oomKilled() : false]);
       return {
         ...result,
         killedBy,
         exitCode: result.killedBy ? null : result.exitCode,
         signal: result.killedBy ? 'SIGKILL' : result.signal,
-        oomKilled: group ? await group.oomKilled() : false,
+        oomKilled,
         limits: report,
       };
     } finally {
-      if (group) ready.spares?.release(group);
+      if (cgroup) ready.spares?.release(cgroup);
     }
   }
 
@@ -161,6 +168,15 @@ export class BwrapDriver implements SandboxDriver {
     if (group) await group.killAll();
   }
 
+  /**
+   * Removes the spare cgroups (worker shutdown). Optional: a worker that dies leaves them to the
+   * next one's sweep. Executions after close make their cgroup on the spot.
+   */
+  async close(): Promise<void> {
+    const ready = await this.ready?.catch(() => null);
+    await ready?.spares?.close();
+  }
+
   private get bwrapPath(): string {
     return this.options.bwrapPath ?? 'bwrap';
   }
@@ -175,9 +191,12 @@ export class BwrapDriver implements SandboxDriver {
       ]);
       const host = 'unavailable' in cgroups ? null : cgroups;
       await host?.sweep();
+      const spares = host ? new CgroupSpares(host) : null;
+      // The first execution finds a ready cgroup too (most use the default limits).
+      spares?.prime(resolveLimits(undefined));
       // fds 3 and 4 of the launcher are the gate/status channel and the seccomp program; libuv puts
       // them there over anything inherited.
-      return { etc, system, leakyFds: fds.filter((fd) => fd > 4), seccomp: seccompProgram(), cgroups: host, spares: host ? new CgroupSpares(host) : null, cgroupReason: host ? null : `no cgroups (${(cgroups as { unavailable: string }).unavailable}): memory falls back to an address-space rlimit, CPU is not limited` };
+      return { etc, system, leakyFds: fds.filter((fd) => fd > 4), seccomp: seccompProgram(), cgroups: host, spares, cgroupReason: host ? null : `no cgroups (${(cgroups as { unavailable: string }).unavailable}): memory falls back to an address-space rlimit, CPU is not limited` };
     })();
     this.ready.catch(() => (this.ready = null));
     return this.ready;

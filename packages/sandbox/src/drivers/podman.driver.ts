@@ -9,6 +9,7 @@ import { checkEnv, innerCwd } from './exec-support';
 import { podmanArgs } from './podman-args';
 import { preparePodmanRootfs, probePodmanLimits, resolvePodmanUser, type PodmanUser } from './podman-host';
 import { baseEnv } from './sandbox-env';
+import { childEnv } from '../process/child-env';
 
 export interface PodmanDriverOptions {
   /** A directory for the driver's own files (the minimal root filesystem). */
@@ -146,7 +147,7 @@ export class PodmanDriver implements SandboxDriver {
 
   private podman(user: PodmanUser, args: string[]): Promise<string> {
     return new Promise((resolve, reject) =>
-      execFile(this.podmanPath, args, { ...user.spawn, env: user.env, cwd: '/', timeout: 30_000 }, (error, stdout, stderr) =>
+      execFile(this.podmanPath, args, { ...user.spawn, env: childEnv(user.env), cwd: '/', timeout: 30_000 }, (error, stdout, stderr) =>
         error ? reject(new AppError('INTERNAL', `podman ${args[0]}: ${(stderr || error.message).trim().slice(0, 300)}`)) : resolve(stdout),
       ),
     );

@@ -21,6 +21,17 @@ describe('escape: privileges', () => {
     expect(r.stdout.trim().split('\n').pop()).toBe('1000');
   });
 
+  it('no descriptor of the worker or the launcher (cgroup files included) reaches the sandbox', async () => {
+    // Only stdio (and stdin kept on fd 3 by PID 1) is open: nothing the worker or the launcher
+    // held (status and seccomp channels, inherited descriptors, cgroup files) is reachable.
+    const r = await f.sh('for f in /proc/[0-9]*/fd/*; do echo "$f $(readlink $f)"; done');
+    expect(r.stdout).not.toMatch(/cgroup|tasks|\/sys\/|\.env/);
+    const init = r.stdout.split('\n').filter((line) => line.startsWith('/proc/1/fd/'));
+    // The entry shell: stdio, and stdin kept on fd 3 for the command.
+    expect(init.map((line) => line.split(' ')[0])).toEqual(['/proc/1/fd/0', '/proc/1/fd/1', '/proc/1/fd/2', '/proc/1/fd/3']);
+    for (const line of init) expect(line).toMatch(/ socket:\[\d+\]$/);
+  });
+
   it('mount fails, also for bind mounts and remounts', async () => {
     const r = await f.sh('mount -t tmpfs none /tmp 2>&1; mount --bind /workspace /tmp 2>&1; mount -o remount,rw /usr 2>&1; touch /usr/x 2>&1; grep -c " /tmp " /proc/mounts');
     expect(r.stdout).toMatch(/must be superuser/);

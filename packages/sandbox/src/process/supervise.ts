@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { AppError } from '@looplane/shared';
 import type { KillReason } from '../types';
 import { OutputBuffer, truncationMarker } from './output-buffer';
+import { childEnv } from './child-env';
 
 export interface SuperviseOptions {
   command: string;
@@ -50,7 +51,7 @@ export async function supervise(options: SuperviseOptions): Promise<SupervisedRe
   }
   const stdio = ['pipe', 'pipe', 'pipe', ...Array.from({ length: options.extraFds ?? 0 }, () => 'pipe' as const)] as const;
   const child = spawn(options.command, options.args, {
-    env: options.env,
+    env: childEnv(options.env),
     stdio: [...stdio],
     detached: true, // own process group, so one kill(-pgid) reaches every helper
     ...(options.uid !== undefined ? { uid: options.uid } : {}),

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { AppError } from '@looplane/shared';
+import { childEnv } from '../process/child-env';
 
 /**
  * Settings that keep the worker's git from running anything a workspace could plant: no hooks, no
@@ -60,7 +61,7 @@ export function git(args: string[], options: GitOptions, gitPath = 'git'): Promi
     execFile(
       gitPath,
       [...HARDENING, ...config, ...args],
-      { env, cwd: '/', timeout: options.timeoutMs ?? 120_000, maxBuffer: 256 * 1024 * 1024, killSignal: 'SIGKILL' },
+      { env: childEnv(env), cwd: '/', timeout: options.timeoutMs ?? 120_000, maxBuffer: 256 * 1024 * 1024, killSignal: 'SIGKILL' },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
         if (code === 0 || options.okCodes?.includes(code)) return resolve({ code, stdout });

@@ -1,0 +1,57 @@
+import type { PgPool } from '@looplane/db';
+import type { DriverName, DriverProbe } from '@looplane/sandbox';
+import type { Logger } from 'pino';
+
+/** What a worker records about its sandbox at start: the Settings page reads it (`system.sandbox`). */
+export interface SandboxProbeRecord {
+  workerId: string;
+  hostname: string;
+  pid: number;
+  selectedDriver: DriverName;
+  available: boolean;
+  reason: string | null;
+  drivers: DriverProbe[];
+}
+
+export interface ProbeStore {
+  /** Replaces the recorded driver probes (when the other drivers have been probed). */
+  update(drivers: DriverProbe[]): Promise<void>;
+  /** Stops refreshing `lastSeenAt` and marks the row stopped. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Upserts the worker's probe row, then refreshes its `lastSeenAt` every `intervalMs` so the
+ * dashboard can tell live workers from dead ones. A failed write is logged, never fatal: the
+ * capability check is for people, the worker runs without it.
+ */
+export async function recordSandboxProbe(pool: PgPool, record: SandboxProbeRecord, logger: Logger, intervalMs = 30_000): Promise<ProbeStore> {
+  await pool
+    .query(
+      `INSERT INTO "WorkerSandboxProbe" ("workerId", hostname, pid, "selectedDriver", available, reason, drivers, "probedAt", "lastSeenAt")
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, now(), now())
+       ON CONFLICT ("workerId") DO UPDATE SET hostname = EXCLUDED.hostname, pid = EXCLUDED.pid, "selectedDriver" = EXCLUDED."selectedDriver",
+         available = EXCLUDED.available, reason = EXCLUDED.reason, drivers = EXCLUDED.drivers, "probedAt" = now(), "lastSeenAt" = now(), "stoppedAt" = NULL`,
+      [record.workerId, record.hostname, record.pid, record.selectedDriver, record.available, record.reason, JSON.stringify(record.drivers)],
+    )
+    .catch((error: unknown) => logger.warn({ err: error }, 'could not record the sandbox probe'));
+  const timer = setInterval(() => {
+    pool.query(`UPDATE "WorkerSandboxProbe" SET "lastSeenAt" = now() WHERE "workerId" = $1`, [record.workerId]).catch((error: unknown) => logger.warn({ err: error }, 'could not refresh the sandbox probe'));
+  }, intervalMs);
+  timer.unref();
+  let stopped = false;
+  return {
+    async update(drivers) {
+      // A probe that finishes during shutdown is dropped: the pool may be gone.
+      if (stopped) return;
+      await pool
+        .query(`UPDATE "WorkerSandboxProbe" SET drivers = $2::jsonb WHERE "workerId" = $1`, [record.workerId, JSON.stringify(drivers)])
+        .catch((error: unknown) => logger.warn({ err: error }, 'could not record the sandbox probe'));
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await pool.query(`UPDATE "WorkerSandboxProbe" SET "stoppedAt" = now() WHERE "workerId" = $1`, [record.workerId]).catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,327 @@
+import { createHash } from 'node:crypto';
+import { chmod, mkdir, mkdtemp, readFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { EgressRecord, ToolArgs, ToolInvocation, ToolResult } from '@looplane/engine';
+import {
+  BwrapDriver,
+  DangerousNoneDriver,
+  PodmanDriver,
+  WorkspaceManager,
+  createSandboxTools,
+  probeDrivers,
+  startEgressProxy,
+  type DriverName,
+  type DriverProbe,
+  type EgressProxy,
+  type SandboxDriver,
+  type SandboxLimitsInput,
+  type SandboxTool,
+  type WorkspaceOwners,
+} from '@looplane/sandbox';
+import type { Logger } from 'pino';
+import type { ToolContext } from '../tools/tool-registry';
+import { planEgress, refusalFor, secretRefsFor, type EgressPlan } from './egress-plan';
+import { gateSandbox } from './sandbox-policy-gate';
+import type { EgressSource } from './team-egress';
+import { removedWorkspace } from './workspace-retention';
+
+export interface WorkerSandboxOptions {
+  /** The driver tool calls run with (LOOPLANE_SANDBOX_DRIVER). */
+  driver: DriverName;
+  /** Where session workspaces live (LOOPLANE_WORKSPACE_ROOT); driver state goes to `<root>/.sandbox`. */
+  workspaceRoot: string;
+  /** The worker's environment name (NODE_ENV): dangerous-none runs only in `development`. */
+  environment: string;
+  /** Defaults for limits a run does not set. */
+  limits?: SandboxLimitsInput;
+  /** The account rootless podman runs as when the worker is root (default looplane-podman). */
+  podmanUser?: string;
+  /**
+   * Makes a session's workspace on its first tool call (default `workspaces.create`, idempotent);
+   * the worker passes one that starts a forked session from its fork point's files.
+   */
+  createWorkspace?: (workspaces: WorkspaceManager, sessionId: string) => Promise<unknown>;
+  /** Replaces a driver (tests). */
+  drivers?: Partial<Record<DriverName, SandboxDriver>>;
+  /**
+   * The team's active policy and secrets (the worker passes a `TeamEgressSource`): the policy's
+   * egress allowlist and credentials feed the proxy, its sandbox section gates every call.
+   * Without it no run gets network and no policy sandbox rule applies.
+   */
+  egress?: EgressSource;
+  logger: Logger;
+}
+
+interface SessionEgress {
+  /** The proxy, once started (per session job; null when the run allows no egress). */
+  proxy: Promise<EgressProxy | null>;
+  /** Decision buffers of the calls in flight; each decision goes to every one. */
+  collectors: Set<EgressRecord[]>;
+  /** A hash of the plan the proxy runs with: a changed policy or secret restarts it between calls. */
+  fingerprint: string;
+}
+
+const DRIVERS: DriverName[] = ['bwrap', 'podman', 'dangerous-none'];
+const REAL_SANDBOXES = new Set<DriverName>(['bwrap', 'podman']);
+/** Unix socket paths are limited to 107 bytes on Linux. */
+const MAX_SOCKET_PATH = 100;
+
+/**
+ * The worker's sandbox: the configured driver (probed at start), the session workspaces and the
+ * built-in tools. A driver that does not work on this host never stops the worker: every call
+ * then fails with `{ ok: false }` naming the reason, and nothing runs unsandboxed.
+ *
+ * Per call: the team policy's sandbox section is checked (minimum driver, limit caps), the
+ * session's workspace is created on first use (idempotent), the run's limits apply over the
+ * worker's, and when the template asks for network the session job gets an egress proxy on a unix
+ * socket whose allowlist and credentials come from the team's policy (narrowed by the template,
+ * see `egress-plan.ts`; stopped when the job ends, {@link endSession}); its decisions come back
+ * with the call's result and are recorded as `egress.decided` events.
+ */
+export class WorkerSandbox {
+  readonly tools: SandboxTool[];
+  private readonly ready = new Set<string>();
+  private readonly egress = new Map<string, SessionEgress>();
+  private socketDir: Promise<string> | null = null;
+  private everyProbe: Promise<DriverProbe[]> | null = null;
+
+  private constructor(
+    private readonly options: WorkerSandboxOptions,
+    readonly driver: SandboxDriver,
+    readonly workspaces: WorkspaceManager,
+    /** The selected driver's probe. */
+    readonly probe: DriverProbe,
+    private readonly otherDrivers: () => SandboxDriver[],
+    /** Why tool calls cannot run on this worker; null when the selected driver works. */
+    readonly unavailable: string | null,
+  ) {
+    this.tools = createSandboxTools({ driver, workspaces, ...(options.limits ? { limits: options.limits } : {}) });
+  }
+
+  get selected(): DriverName {
+    return this.options.driver;
+  }
+
+  /** Builds the drivers, probes them and picks the configured one. Never throws for a driver that does not work. */
+  static async start(options: WorkerSandboxOptions): Promise<WorkerSandbox> {
+    const stateDir = join(options.workspaceRoot, '.sandbox');
+    const root = process.getuid?.() === 0;
+    let setupProblem: string | null = null;
+    try {
+      // 0711: sandbox uids traverse to their own workspace and to the driver's bound files, nothing more.
+      await mkdir(options.workspaceRoot, { recursive: true, mode: 0o711 });
+      await mkdir(stateDir, { recursive: true, mode: 0o711 });
+      if (root) await chmod(options.workspaceRoot, 0o711);
+    } catch (error) {
+      setupProblem = `the workspace root ${options.workspaceRoot} cannot be created: ${(error as Error).message}`;
+    }
+    // Sandbox uids (root worker: one per session) must reach their work tree through every directory above it.
+    if (root && !setupProblem) setupProblem = await untraversable(options.workspaceRoot);
+    let owners: WorkspaceOwners | undefined;
+    if (options.driver === 'podman' && root) {
+      const user = options.podmanUser ?? 'looplane-podman';
+      const account = await lookupAccount(user);
+      if (account) owners = { kind: 'fixed', uid: account.uid, gid: account.gid };
+      else setupProblem ??= `the podman account ${user} does not exist (see packages/sandbox/README.md, Host setup)`;
+    }
+    const make: Record<DriverName, () => SandboxDriver> = {
+      bwrap: () => options.drivers?.bwrap ?? new BwrapDriver({ stateDir: join(stateDir, 'bwrap') }),
+      podman: () => options.drivers?.podman ?? new PodmanDriver({ stateDir: join(stateDir, 'podman'), ...(root ? { user: options.podmanUser ?? 'looplane-podman' } : {}) }),
+      'dangerous-none': () =>
+        options.drivers?.['dangerous-none'] ??
+        // Choosing it in the worker's environment is the operator's (admin's) explicit decision; it still needs development.
+        new DangerousNoneDriver({ environment: options.environment, adminEnabled: options.driver === 'dangerous-none' }),
+    };
+    const driver = make[options.driver]();
+    const [mine] = await probeDrivers([driver]);
+    if (!mine) throw new Error('no probe result');
+    const unavailable = setupProblem ?? (mine.available ? null : `the ${options.driver} sandbox driver does not work on this host: ${mine.reason ?? 'unknown reason'}`);
+    const workspaces = new WorkspaceManager({ root: options.workspaceRoot, ...(owners ? { owners } : {}) });
+    const others = () => DRIVERS.filter((name) => name !== options.driver).map((name) => make[name]());
+    const sandbox = new WorkerSandbox(options, driver, workspaces, mine, others, unavailable);
+    if (unavailable) options.logger.error({ driver: options.driver, reason: unavailable }, 'sandbox unavailable: every sandboxed tool call will fail until the driver works (see Settings → Sandbox)');
+    else options.logger.info({ driver: options.driver, note: mine.reason, workspaceRoot: options.workspaceRoot }, 'sandbox ready');
+    return sandbox;
+  }
+
+  /**
+   * Every driver's probe, the selected one first (for the Settings page). The others are probed
+   * on the first call, off the start path: a podman probe takes seconds.
+   */
+  allProbes(): Promise<DriverProbe[]> {
+    this.everyProbe ??= probeDrivers(this.otherDrivers()).then((rest) => {
+      for (const probe of rest) this.options.logger.debug({ probe }, 'sandbox driver probed');
+      return [this.probe, ...rest];
+    });
+    return this.everyProbe;
+  }
+
+  /** Runs one built-in tool for a session; the ToolRegistry handler of every sandbox tool. */
+  async run(tool: SandboxTool, args: ToolArgs, call: ToolInvocation, context: ToolContext): Promise<ToolResult> {
+    if (this.unavailable) return { ok: false, output: `not run: sandbox unavailable on this worker: ${this.unavailable}` };
+    const wanted = context.sandbox?.driver;
+    if (wanted && REAL_SANDBOXES.has(wanted) && !REAL_SANDBOXES.has(this.selected)) {
+      return { ok: false, output: `not run: the agent requires the ${wanted} sandbox, but this worker runs ${this.selected} (no isolation)` };
+    }
+    context.signal?.throwIfAborted();
+    // The team policy's sandbox section (minimum driver, limit caps), read per call: a policy
+    // activated mid-run applies to the next call.
+    let limits = context.sandbox?.limits && Object.keys(context.sandbox.limits).length ? context.sandbox.limits : undefined;
+    if (this.options.egress) {
+      const { document } = await this.options.egress.policy(context.teamId);
+      const gate = gateSandbox(document, this.selected, this.probe, this.options.limits, limits);
+      if (!gate.ok) return { ok: false, output: gate.output };
+      limits = gate.limits;
+    }
+    const removed = await this.ensureWorkspace(context.sessionId);
+    if (removed) return { ok: false, output: `not run: ${removed}` };
+    const collector: EgressRecord[] = [];
+    const egress = await this.egressFor(context, collector);
+    try {
+      const result = await tool.run(args, {
+        sessionId: context.sessionId,
+        callId: call.callId,
+        ...(context.signal ? { signal: context.signal } : {}),
+        ...(limits ? { limits } : {}),
+        ...(egress ? { egress: { socketPath: egress.socketPath } } : {}),
+      });
+      return { ...result, ...(collector.length ? { egress: [...collector] } : {}) };
+    } finally {
+      this.egress.get(context.sessionId)?.collectors.delete(collector);
+    }
+  }
+
+  /** The session's job ended: stop its egress proxy (a later job starts a new one). */
+  async endSession(sessionId: string): Promise<void> {
+    // The next job checks the workspace again (cheap), so this set stays as small as the active sessions.
+    this.ready.delete(sessionId);
+    const entry = this.egress.get(sessionId);
+    if (!entry) return;
+    this.egress.delete(sessionId);
+    const proxy = await entry.proxy.catch(() => null);
+    await proxy?.close().catch((error: unknown) => this.options.logger.warn({ err: error, sessionId }, 'could not stop the egress proxy'));
+  }
+
+  /** Stops every egress proxy (worker shutdown). */
+  async close(): Promise<void> {
+    await Promise.all([...this.egress.keys()].map((sessionId) => this.endSession(sessionId)));
+  }
+
+  /** Whether an egress proxy is running for the session (tests). */
+  hasEgressProxy(sessionId: string): boolean {
+    return this.egress.has(sessionId);
+  }
+
+  /** Makes sure the session has its workspace; says why not when the retention sweep removed it. */
+  private async ensureWorkspace(sessionId: string): Promise<string | null> {
+    if (this.ready.has(sessionId)) return null;
+    // A removed workspace is never silently recreated empty (see workspace-retention.ts).
+    const removed = await removedWorkspace(this.options.workspaceRoot, sessionId);
+    if (removed) return removed;
+    await (this.options.createWorkspace ? this.options.createWorkspace(this.workspaces, sessionId) : this.workspaces.create(sessionId));
+    this.ready.add(sessionId);
+    return null;
+  }
+
+  /**
+   * The session's egress proxy, started on first use with the plan from the team's policy and the
+   * template (see {@link planEgress}). A changed plan (new policy version, secret changed) replaces
+   * the proxy before the next call, once no call of the session is using the old one.
+   */
+  private async egressFor(context: ToolContext, collector: EgressRecord[]): Promise<EgressProxy | null> {
+    const config = context.sandbox;
+    const source = this.options.egress;
+    // The template decides whether the agent has network at all; the policy decides where.
+    if (!config || config.network !== 'egress' || !source) return null;
+    const { document } = await source.policy(context.teamId);
+    const secrets = await source.secrets(context.teamId, secretRefsFor(document, config.egressHosts));
+    const plan = planEgress(document, config.egressHosts, secrets);
+    const fingerprint = fingerprintOf(plan);
+    let entry = this.egress.get(context.sessionId);
+    if (entry && entry.fingerprint !== fingerprint && entry.collectors.size === 0) {
+      this.egress.delete(context.sessionId);
+      const old = await entry.proxy.catch(() => null);
+      await old?.close().catch((error: unknown) => this.options.logger.warn({ err: error, sessionId: context.sessionId }, 'could not stop the egress proxy'));
+      // Another call of the session may have started the new proxy meanwhile (same socket path): use it.
+      entry = this.egress.get(context.sessionId);
+    }
+    if (!entry) {
+      const collectors = new Set<EgressRecord[]>();
+      if (plan.ignored.length) this.options.logger.warn({ sessionId: context.sessionId, ignored: plan.ignored }, 'egress hosts ignored (not host or host:port)');
+      // Only names and reasons are logged, never the plan's credential values.
+      if (plan.refusals.length) this.options.logger.warn({ sessionId: context.sessionId, refusals: plan.refusals }, 'egress entries refused: their credential cannot be injected');
+      // A proxy with refusals only still runs, so a refused request gets its 403 and its event.
+      const proxy = plan.allow.length === 0 && plan.refusals.length === 0 ? Promise.resolve(null) : this.startProxy(context.sessionId, plan, collectors);
+      entry = { proxy, collectors, fingerprint };
+      // A proxy that failed to start fails this call (an infrastructure failure); the next call tries again.
+      const started = entry;
+      proxy.catch(() => {
+        if (this.egress.get(context.sessionId) === started) this.egress.delete(context.sessionId);
+      });
+      this.egress.set(context.sessionId, entry);
+    }
+    entry.collectors.add(collector);
+    return entry.proxy;
+  }
+
+  private async startProxy(sessionId: string, plan: EgressPlan, collectors: Set<EgressRecord[]>): Promise<EgressProxy> {
+    const dir = await this.egressDir();
+    const socketPath = join(dir, `${createHash('sha256').update(sessionId).digest('hex').slice(0, 16)}.sock`);
+    return startEgressProxy({
+      socketPath,
+      policy: { allow: plan.allow, credentials: plan.credentials },
+      onDecision: (decision) => {
+        // A host taken off the list for its credential is recorded with that reason, not as "not on the list".
+        const refused = decision.allowed ? null : refusalFor(plan, decision.host, decision.port);
+        const record: EgressRecord = {
+          kind: decision.kind,
+          method: decision.method,
+          host: decision.host,
+          port: decision.port,
+          allowed: decision.allowed,
+          reason: refused ? `refused: ${refused}` : decision.reason,
+          injectedHeaders: decision.injectedHeaders,
+        };
+        for (const buffer of collectors) buffer.push(record);
+        if (!decision.allowed) this.options.logger.info({ sessionId, host: decision.host, port: decision.port, reason: record.reason }, 'egress denied');
+      },
+    });
+  }
+
+  /** A directory for the proxies' sockets, traversable by sandbox uids, short enough for a socket path. */
+  private egressDir(): Promise<string> {
+    this.socketDir ??= (async () => {
+      const preferred = join(this.options.workspaceRoot, '.sandbox', 'egress');
+      const dir = preferred.length + 22 <= MAX_SOCKET_PATH ? preferred : await mkdtemp(join(tmpdir(), 'looplane-egress-'));
+      await mkdir(dir, { recursive: true, mode: 0o711 });
+      await chmod(dir, 0o711);
+      return dir;
+    })();
+    return this.socketDir;
+  }
+}
+
+/** Why sandbox uids cannot reach `dir` (a directory above it without o+x), or null. */
+async function untraversable(dir: string): Promise<string | null> {
+  for (let current = dir; ; current = dirname(current)) {
+    const mode = (await stat(current)).mode;
+    if ((mode & 0o001) === 0) return `${current} is not traversable by the sandbox uids (it needs o+x, e.g. chmod 711), so workspaces under ${dir} cannot be used`;
+    if (dirname(current) === current) return null;
+  }
+}
+
+/** A digest of what a proxy runs with (credential values included, so a rotated secret restarts it). */
+function fingerprintOf(plan: EgressPlan): string {
+  return createHash('sha256').update(JSON.stringify([plan.allow, plan.credentials, plan.refusals])).digest('hex');
+}
+
+/** uid/gid of a local account, from /etc/passwd. */
+async function lookupAccount(name: string): Promise<{ uid: number; gid: number } | null> {
+  const passwd = await readFile('/etc/passwd', 'utf8').catch(() => '');
+  for (const line of passwd.split('\n')) {
+    const [user, , uid, gid] = line.split(':');
+    if (user === name && uid && gid) return { uid: Number(uid), gid: Number(gid) };
+  }
+  return null;
+}

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
+import type { ApiDeps } from '../context';
+import { callerAs, createTeamFixture, type TeamFixture } from '../testing/fixtures';
+import { createTestLive, type TestLive } from '../testing/live';
+
+let db: TestDatabase;
+let live: TestLive;
+let deps: ApiDeps;
+let fx: TeamFixture;
+
+const limits = (by: string | null) =>
+  Object.fromEntries(['wallTimeMs', 'cpus', 'memoryBytes', 'pids', 'outputBytes', 'workspaceBytes', 'workspaceFiles', 'tmpBytes'].map((l) => [l, { enforced: by !== null, by }]));
+
+async function probeRow(workerId: string, data: { lastSeenAt?: Date; stoppedAt?: Date | null; drivers?: unknown }) {
+  await db.db.workerSandboxProbe.create({
+    data: {
+      workerId,
+      hostname: 'host-a',
+      pid: 42,
+      selectedDriver: 'bwrap',
+      available: true,
+      reason: null,
+      drivers: (data.drivers ?? []) as never,
+      lastSeenAt: data.lastSeenAt ?? new Date(),
+      stoppedAt: data.stoppedAt ?? null,
+    },
+  });
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  live = await createTestLive();
+  deps = { db: db.db, dispatch: live.dispatch };
+  fx = await createTeamFixture(db.db);
+});
+afterAll(async () => {
+  await live?.close();
+  await db?.drop();
+});
+
+describe('system.sandbox', () => {
+  it('returns the probe of live workers only, drivers in a fixed order with every limit', async () => {
+    await probeRow('w_live', {
+      drivers: [
+        { driver: 'dangerous-none', available: false, reason: 'the dangerous-none driver runs only in development (this is production)', limitsEnforced: limits(null) },
+        { driver: 'bwrap', available: true, reason: null, limitsEnforced: { ...limits('cgroup-v1'), wallTimeMs: { enforced: true, by: 'supervisor' }, cpus: { enforced: false, by: null, note: 'no cgroup' } } },
+        { driver: 'podman', available: false, reason: 'podman is not installed', limitsEnforced: limits(null) },
+        { nonsense: true },
+      ],
+    });
+    await probeRow('w_stale', { lastSeenAt: new Date(Date.now() - 10 * 60_000) });
+    await probeRow('w_stopped', { stoppedAt: new Date() });
+    const api = await callerAs(deps, { userId: fx.members.viewer.id });
+    const { workers } = await api.system.sandbox({ teamId: fx.teamId });
+    expect(workers.map((w) => w.workerId)).toEqual(['w_live']);
+    const [worker] = workers;
+    expect(worker).toMatchObject({ hostname: 'host-a', selectedDriver: 'bwrap', available: true });
+    expect(worker!.drivers.map((d) => [d.driver, d.works, d.selected])).toEqual([
+      ['bwrap', true, true],
+      ['podman', false, false],
+      ['dangerous-none', false, false],
+    ]);
+    const bwrap = worker!.drivers[0]!;
+    expect(bwrap.limits).toHaveLength(8);
+    expect(bwrap.limits.find((l) => l.limit === 'wallTimeMs')).toEqual({ limit: 'wallTimeMs', enforced: true, by: 'supervisor', note: null });
+    expect(bwrap.limits.find((l) => l.limit === 'cpus')).toEqual({ limit: 'cpus', enforced: false, by: null, note: 'no cgroup' });
+    expect(worker!.drivers[1]!.reason).toBe('podman is not installed');
+  });
+});
