@@ -1,6 +1,5 @@
 import type { PgBudgetLedger, PgEventStore, WriteUnit } from '@looplane/db';
-import type { Clock, EnginePorts, ModelPort, ToolRunner } from '@looplane/engine';
-import { allowAllPolicy } from './allow-all-policy';
+import type { Clock, EnginePorts, ModelPort, PolicyPort, ToolRunner } from '@looplane/engine';
 import { failingModel } from './model-factory';
 
 export interface SessionPortsOptions {
@@ -9,6 +8,8 @@ export interface SessionPortsOptions {
   unit: WriteUnit;
   model: ModelPort;
   tools: ToolRunner;
+  /** The team's policy for this session (see `team-policy.ts`). */
+  policy: PolicyPort;
   clock: Clock;
   /** Epoch ms after which no model call is made (the run's wall-time budget); null: none. */
   deadline: number | null;
@@ -47,5 +48,5 @@ export function sessionPorts(options: SessionPortsOptions): EnginePorts {
       return unit.sideEffect(() => options.tools.run(call, callOptions), { repeatable: options.idempotent(call.name) });
     },
   };
-  return { store: options.store, budget, model, tools, policy: allowAllPolicy, clock: options.clock };
+  return { store: options.store, budget, model, tools, policy: options.policy, clock: options.clock };
 }

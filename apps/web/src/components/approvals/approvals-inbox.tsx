@@ -1,0 +1,129 @@
+'use client';
+
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
+import { useTeamActivity } from '@/components/live/team-activity';
+import { useTeamScope } from '@/components/team-context';
+import { Button } from '@/components/ui/button';
+import { Field, Input, Select } from '@/components/ui/field';
+import { InlineError } from '@/components/ui/inline-error';
+import { useTRPC } from '@/trpc/client';
+import { ApprovalCard } from './approval-card';
+import type { ApprovalStatus } from './types';
+
+const FILTERS: Record<string, { label: string; status?: ApprovalStatus }> = {
+  all: { label: 'All (pending first)' },
+  pending: { label: 'Pending', status: 'pending' },
+  approved: { label: 'Approved', status: 'approved' },
+  rejected: { label: 'Rejected', status: 'rejected' },
+  expired: { label: 'Expired', status: 'expired' },
+  cancelled: { label: 'Cancelled', status: 'cancelled' },
+};
+
+/**
+ * The team's approvals inbox: pending calls first, then the history (filter by status). The team
+ * activity stream says when the pending set changed (a run asked, someone decided, one expired),
+ * and the list refetches then, so new requests appear without a reload. Approvers select several
+ * pending items to decide them in one go.
+ */
+export function ApprovalsInbox() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const { team } = useTeamScope();
+  const base = `/t/${team.slug}`;
+  const [filter, setFilter] = useState('all');
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [bulkComment, setBulkComment] = useState('');
+  const status = FILTERS[filter]?.status;
+  const input = { teamId: team.id, limit: 50, ...(status ? { status } : {}) };
+  const list = useInfiniteQuery(trpc.approvals.list.infiniteQueryOptions(input, { getNextPageParam: (page) => page.nextCursor ?? undefined }));
+  const items = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data]);
+  const refresh = () => void queryClient.invalidateQueries(trpc.approvals.list.pathFilter());
+
+  useTeamActivity((activity) => {
+    if (activity.kind === 'ready' || activity.kind === 'approvals.count') refresh();
+  });
+
+  const decideMany = useMutation(
+    trpc.approvals.decideMany.mutationOptions({
+      onSuccess: () => {
+        setSelected(new Set());
+        setBulkComment('');
+      },
+      onSettled: refresh,
+    }),
+  );
+  const chosen = items.filter((i) => selected.has(i.id) && i.status === 'pending' && i.canDecide).map((i) => i.id);
+  const bulk = (decision: 'approve' | 'reject') =>
+    decideMany.mutate({ teamId: team.id, approvalIds: chosen, decision, ...(bulkComment.trim() ? { comment: bulkComment.trim() } : {}) });
+  const failed = decideMany.data?.results.filter((r) => !r.ok) ?? [];
+
+  return (
+    <div className="flex flex-col gap-4 px-8 py-5">
+      <div className="flex flex-wrap items-end gap-3">
+        <Field label="Show" htmlFor="approvals-filter" className="w-48">
+          <Select id="approvals-filter" value={filter} onChange={(e) => setFilter(e.target.value)} data-testid="approvals-filter">
+            {Object.entries(FILTERS).map(([value, choice]) => (
+              <option key={value} value={value}>
+                {choice.label}
+              </option>
+            ))}
+          </Select>
+        </Field>
+        {chosen.length > 0 ? (
+          <div className="flex flex-1 flex-wrap items-center gap-2 rounded-md border border-border bg-surface-2 px-3 py-1.5" data-testid="approvals-bulk">
+            <span className="text-xs font-medium">{chosen.length} selected</span>
+            <Input value={bulkComment} maxLength={2000} onChange={(e) => setBulkComment(e.target.value)} placeholder="Comment for all" aria-label="Comment for all" className="min-w-48 flex-1" />
+            <Button size="sm" variant="primary" disabled={decideMany.isPending} onClick={() => bulk('approve')} data-testid="approvals-bulk-approve">
+              Approve {chosen.length}
+            </Button>
+            <Button size="sm" variant="danger-ghost" disabled={decideMany.isPending} onClick={() => bulk('reject')} data-testid="approvals-bulk-reject">
+              Reject {chosen.length}
+            </Button>
+          </div>
+        ) : null}
+      </div>
+      <InlineError error={list.error ?? decideMany.error} testId="approvals-error" />
+      {failed.length > 0 ? (
+        <p className="text-xs text-danger" data-testid="approvals-bulk-failures">
+          {failed.length} could not be decided: {failed.map((f) => f.error).join('; ')}
+        </p>
+      ) : null}
+      <div className="overflow-hidden rounded-lg border border-border bg-surface shadow-xs">
+        {list.isPending ? (
+          <p className="px-4 py-6 text-sm text-muted">Loading…</p>
+        ) : items.length === 0 ? (
+          <p className="px-4 py-6 text-sm text-muted" data-testid="approvals-empty">
+            {status ? `No ${status} approvals.` : 'Nothing to approve. Calls the policy holds for a person appear here as they happen.'}
+          </p>
+        ) : (
+          <ul data-testid="approvals-list">
+            {items.map((item) => (
+              <ApprovalCard
+                key={item.id}
+                item={item}
+                teamId={team.id}
+                base={base}
+                selected={selected.has(item.id)}
+                onSelect={(on) =>
+                  setSelected((current) => {
+                    const next = new Set(current);
+                    if (on) next.add(item.id);
+                    else next.delete(item.id);
+                    return next;
+                  })
+                }
+                onDecided={refresh}
+              />
+            ))}
+          </ul>
+        )}
+      </div>
+      {list.hasNextPage ? (
+        <Button variant="secondary" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()} className="self-center">
+          Load more
+        </Button>
+      ) : null}
+    </div>
+  );
+}

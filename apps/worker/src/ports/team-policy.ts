@@ -1,0 +1,138 @@
+import type { Queryable } from '@looplane/db';
+import type { ModelPort, PolicyDecision, PolicyPort, ToolInvocation } from '@looplane/engine';
+import { defaultPolicy, evaluate, isEndpointAllowed, policyDocumentSchema, toPolicyDecision, type PolicyDocument } from '@looplane/policy';
+import type { Logger } from 'pino';
+import { failingModel } from './model-factory';
+import type { PolicyAudit } from './policy-audit';
+
+/** The policy a team's calls are judged by, and the version row it came from (null: the built-in default). */
+export interface ActivePolicy {
+  document: PolicyDocument;
+  versionId: string | null;
+  version: number | null;
+}
+
+/** Who makes the calls a port judges: one session of one run. */
+export interface PolicySubject {
+  runId: string;
+  sessionId: string;
+  teamId: string;
+  agentId: string | null;
+}
+
+// The team's active version: the version row its policy points at (the most recently changed
+// policy if a team ever has several).
+const ACTIVE_SQL = `
+SELECT pv.id, pv.version, pv.document FROM "Policy" p
+JOIN "PolicyVersion" pv ON pv."policyId" = p.id AND pv.version = p."activeVersion"
+WHERE p."teamId" = $1 ORDER BY p."updatedAt" DESC LIMIT 1`;
+
+/** What a stored document that no longer validates becomes: nothing runs unasked, nothing is allowed. */
+const DENY_ALL = policyDocumentSchema.parse({ version: 1, name: 'unreadable', default: 'deny' });
+
+/** Cap on the arguments copied into an audit row (the exact call is in the run's events). */
+const MAX_AUDIT_ARGS = 4096;
+
+function auditArgs(args: Record<string, unknown>): Record<string, unknown> | string {
+  const text = JSON.stringify(args);
+  return text.length <= MAX_AUDIT_ARGS ? args : `${text.slice(0, MAX_AUDIT_ARGS)}…`;
+}
+
+/**
+ * The worker's policy port: each tool call is judged by the team's active policy version (the
+ * package's `defaultPolicy` while a team has none), and every decision is written to the team's
+ * audit chain (group-committed, see {@link PolicyAudit}) before the engine records it as
+ * `policy.decided` in the run's timeline. Active versions are cached briefly per team, so a call
+ * costs no read in the common case and a newly activated version applies within `ttlMs`.
+ */
+export class TeamPolicies {
+  private readonly cache = new Map<string, { loadedAt: number; policy: Promise<ActivePolicy> }>();
+  private readonly ttlMs: number;
+
+  constructor(
+    private readonly options: { pool: Queryable; audit: PolicyAudit; logger: Logger; ttlMs?: number },
+  ) {
+    this.ttlMs = options.ttlMs ?? 2000;
+  }
+
+  /** The team's active policy (cached for `ttlMs`). */
+  active(teamId: string): Promise<ActivePolicy> {
+    const cached = this.cache.get(teamId);
+    if (cached && Date.now() - cached.loadedAt < this.ttlMs) return cached.policy;
+    const policy = this.load(teamId);
+    this.cache.set(teamId, { loadedAt: Date.now(), policy });
+    // A failed read is not cached: the next call asks again.
+    policy.catch(() => this.cache.delete(teamId));
+    return policy;
+  }
+
+  /** The engine's policy port for one session. */
+  portFor(subject: PolicySubject): PolicyPort {
+    return { evaluate: (call) => this.decide(subject, call) };
+  }
+
+  /**
+   * The session's model port, checked against the team's active policy before every call: an
+   * endpoint the policy no longer allows (`models.allowedEndpoints`, changed mid-run) is not
+   * called. The call fails as a non-retryable provider error, so the engine records
+   * `model.failed` naming the rule, settles the budget and fails the run. Failing rather than
+   * waiting: nothing would wake a run when the policy changes back, and an operator can resume
+   * the session (sessions.resume) once an admin allows the endpoint again.
+   */
+  gateModel(teamId: string, endpointName: string, model: ModelPort): ModelPort {
+    return {
+      complete: async (request, options) => {
+        const { document } = await this.active(teamId);
+        if (isEndpointAllowed(document, endpointName)) return model.complete(request, options);
+        const refusal = `not called: the team policy does not allow the model endpoint ${endpointName} (models.allowedEndpoints)`;
+        return failingModel('bad_request', refusal).complete(request, options);
+      },
+    };
+  }
+
+  private async decide(subject: PolicySubject, call: ToolInvocation): Promise<PolicyDecision> {
+    const policy = await this.active(subject.teamId);
+    const decision = evaluate(policy.document, { tool: call.name, args: call.args });
+    await this.options.audit.record({
+      teamId: subject.teamId,
+      actor: { type: 'system', name: `run:${subject.runId}` },
+      action: 'policy.decided',
+      targetType: 'run',
+      targetId: subject.runId,
+      data: {
+        sessionId: subject.sessionId,
+        agentId: subject.agentId,
+        callId: call.callId,
+        tool: call.name,
+        args: auditArgs(call.args),
+        outcome: decision.outcome,
+        ruleId: decision.ruleId,
+        reason: decision.reason,
+        risk: decision.risk,
+        ...(decision.approverRole ? { approverRole: decision.approverRole } : {}),
+        policyVersionId: policy.versionId,
+        policyVersion: policy.version,
+      },
+    });
+    return toPolicyDecision(decision);
+  }
+
+  private load(teamId: string): Promise<ActivePolicy> {
+    return readActivePolicy(this.options.pool, teamId, this.options.logger);
+  }
+}
+
+/**
+ * Reads a team's active policy version (uncached): the built-in default while the team has none,
+ * deny-all when the stored document no longer validates. The sandbox's egress proxy and driver
+ * checks read the same document as the tool-call decisions.
+ */
+export async function readActivePolicy(pool: Queryable, teamId: string, logger: Logger): Promise<ActivePolicy> {
+  const found = await pool.query({ name: 'looplane_active_policy_v1', text: ACTIVE_SQL, values: [teamId] });
+  const row = found.rows[0] as { id: string; version: number; document: unknown } | undefined;
+  if (!row) return { document: defaultPolicy, versionId: null, version: null };
+  const parsed = policyDocumentSchema.safeParse(row.document);
+  if (parsed.success) return { document: parsed.data, versionId: row.id, version: row.version };
+  logger.error({ teamId, policyVersionId: row.id, issues: parsed.error.issues.slice(0, 5) }, 'the active policy version does not validate; denying every call');
+  return { document: DENY_ALL, versionId: row.id, version: row.version };
+}

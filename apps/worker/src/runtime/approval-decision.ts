@@ -1,0 +1,84 @@
+import type { Queryable } from '@looplane/db';
+import { createEvent, type Clock, type EventPayload, type NewEvent, type RunState } from '@looplane/engine';
+
+/** Where an approval wait stands: its row is missing, pending, or decided (the events that end the wait). */
+type ApprovalStanding =
+  | { kind: 'missing'; requestSeq: number; payload: EventPayload<'approval.requested'> }
+  | { kind: 'pending' }
+  | { kind: 'decided'; events: NewEvent[] };
+
+// The session's latest approval.requested event, and the latest row opened for the call, with who decided.
+const DECISION_SQL = `
+WITH req AS (
+  SELECT seq, payload FROM "Event" WHERE "sessionId" = $1 AND type = 'approval.requested' ORDER BY seq DESC LIMIT 1
+)
+SELECT (SELECT seq FROM req) AS "requestSeq", (SELECT payload FROM req) AS payload, a."requestSeq" AS "rowSeq", a.status,
+  a."editedArgs", a.comment, a."expiryOutcome", COALESCE(u.email, a."decidedById") AS "decidedBy"
+FROM (SELECT 1) AS one
+LEFT JOIN LATERAL (
+  SELECT * FROM "Approval" WHERE "sessionId" = $1 AND "toolCallId" = $2 ORDER BY "requestSeq" DESC LIMIT 1
+) a ON true
+LEFT JOIN "User" u ON u.id = a."decidedById"`;
+
+interface DecisionRow {
+  requestSeq: number | null;
+  payload: { callId?: unknown } | null;
+  rowSeq: number | null;
+  status: 'pending' | 'approved' | 'rejected' | 'expired' | 'cancelled' | null;
+  editedArgs: Record<string, unknown> | null;
+  comment: string | null;
+  expiryOutcome: string;
+  decidedBy: string | null;
+}
+
+/**
+ * A request that is not in this session's own events (a fork taken while its parent waited) is
+ * rebuilt from the state: the call as the engine holds it, an approver to decide.
+ */
+function fromState(state: RunState, callId: string): EventPayload<'approval.requested'> | null {
+  const call = state.calls.find((c) => c.id === callId);
+  if (!call) return null;
+  return { callId, kind: 'tool', tool: call.name, args: call.args, role: 'approver' };
+}
+
+function decidedEvents(row: DecisionRow, callId: string, clock: Clock): NewEvent[] {
+  const by = row.decidedBy ?? undefined;
+  const comment = row.comment ?? undefined;
+  switch (row.status) {
+    case 'approved':
+      return [createEvent('approval.decided', { callId, approved: true, by, comment, ...(row.editedArgs ? { editedArgs: row.editedArgs as never } : {}) }, clock)];
+    case 'rejected':
+      return [createEvent('approval.decided', { callId, approved: false, by, comment: comment ?? 'no reason given' }, clock)];
+    case 'cancelled':
+      return [createEvent('approval.decided', { callId, approved: false, by: 'system', comment: comment ?? 'the approval was cancelled' }, clock)];
+    default: {
+      // expired: the policy's outcome applies.
+      const why = comment ?? 'nobody decided before the approval expired';
+      if (row.expiryOutcome === 'approve') return [createEvent('approval.decided', { callId, approved: true, by: 'expiry', comment: why }, clock)];
+      const refused = createEvent('approval.decided', { callId, approved: false, by: 'expiry', comment: why }, clock);
+      if (row.expiryOutcome !== 'fail') return [refused];
+      return [refused, createEvent('run.finished', { status: 'failed', error: `the approval expired: ${why}` }, clock)];
+    }
+  }
+}
+
+/**
+ * Reads where the approval wait on `callId` stands. Null when the latest request is about another
+ * call and the state cannot stand in for it (the wait then only ends by cancellation).
+ */
+export async function approvalDecision(db: Queryable, sessionId: string, callId: string, state: RunState, clock: Clock): Promise<ApprovalStanding | null> {
+  const found = await db.query({ name: 'looplane_approval_decision_v2', text: DECISION_SQL, values: [sessionId, callId] });
+  const row = found.rows[0] as DecisionRow;
+  // The engine wrote (and the store validated) the request: its payload is the call to approve.
+  const requested = row.requestSeq !== null && row.payload?.callId === callId;
+  // For a request in the log, only the row opened for that very event counts (a call asked about
+  // twice, after an interruption, has an older decided row).
+  const current = row.status !== null && (!requested || row.rowSeq === row.requestSeq);
+  if (!current) {
+    if (requested) return { kind: 'missing', requestSeq: row.requestSeq!, payload: row.payload as EventPayload<'approval.requested'> };
+    const payload = fromState(state, callId);
+    return payload ? { kind: 'missing', requestSeq: state.lastSeq, payload } : null;
+  }
+  if (row.status === 'pending') return { kind: 'pending' };
+  return { kind: 'decided', events: decidedEvents(row, callId, clock) };
+}

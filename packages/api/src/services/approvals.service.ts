@@ -1,0 +1,105 @@
+import { appendAudit, type Prisma, type Tx } from '@looplane/db';
+import { AppError } from '@looplane/shared';
+import { z } from 'zod';
+import type { PrincipalActor } from '../trpc';
+import type { DecideInput, DecideManyInput } from '../routers/approvals.schema';
+import { decideBlocker, pendingCount, type Viewer } from './approvals-query.service';
+import type { RunDeps } from './runs.service';
+
+/** The tool catalogue entry of the session's config snapshot, as much of it as validation needs. */
+const catalogueSchema = z.object({ tools: z.array(z.object({ name: z.string(), parameters: z.record(z.string(), z.unknown()).optional() })).default([]) });
+
+/**
+ * Checks edited arguments against the tool's own parameter schema (JSON Schema in the run's
+ * config snapshot), so an approver cannot hand the tool arguments it would not accept from the model.
+ */
+async function checkEditedArgs(tx: Tx, sessionId: string, tool: string | null, args: Record<string, unknown>): Promise<void> {
+  const session = await tx.session.findUniqueOrThrow({ where: { id: sessionId }, select: { config: true } });
+  const catalogue = catalogueSchema.safeParse(session.config);
+  const parameters = catalogue.success ? catalogue.data.tools.find((t) => t.name === tool)?.parameters : undefined;
+  if (!parameters) return;
+  let schema: z.ZodType;
+  try {
+    schema = z.fromJSONSchema(parameters as never);
+  } catch {
+    // A schema zod cannot read is not the approver's problem: the tool validates on its own.
+    return;
+  }
+  const parsed = schema.safeParse(args);
+  if (parsed.success) return;
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? `${issue.path.map(String).join('.')}: ` : '';
+  throw new AppError('BAD_REQUEST', `editedArgs do not fit the ${tool} tool's parameters: ${where}${issue?.message ?? 'invalid'}`);
+}
+
+/** Decides one approval inside `tx`; returns what to wake up. Throws a 4xx AppError for a decision that may not be made. */
+async function decideIn(tx: Tx, actor: PrincipalActor, viewer: Viewer, teamId: string, input: DecideInput, ip: string | null) {
+  const row = await tx.approval.findFirst({
+    where: { id: input.approvalId, teamId },
+    select: { id: true, status: true, requiredRole: true, fourEyes: true, requestedById: true, runId: true, sessionId: true, tool: true, toolCallId: true, args: true },
+  });
+  if (!row) throw new AppError('NOT_FOUND', 'No such approval in this team');
+  if (row.status !== 'pending') throw new AppError('CONFLICT', `The approval is already ${row.status}`);
+  const blocker = decideBlocker(row, viewer);
+  if (blocker) throw new AppError('FORBIDDEN', `You cannot decide this approval: ${blocker}`);
+  if (input.editedArgs) await checkEditedArgs(tx, row.sessionId, row.tool, input.editedArgs);
+  const status = input.decision === 'approve' ? 'approved' : 'rejected';
+  const decidedAt = new Date();
+  // Conditional on `pending`: a concurrent decision or the sweeper's expiry wins or loses cleanly.
+  const { count } = await tx.approval.updateMany({
+    where: { id: row.id, status: 'pending' },
+    data: {
+      status,
+      decidedById: actor.userId,
+      decidedAt,
+      comment: input.comment || null,
+      ...(input.editedArgs ? { editedArgs: input.editedArgs as Prisma.InputJsonValue } : {}),
+    },
+  });
+  if (count === 0) throw new AppError('CONFLICT', 'The approval was decided by someone else (or expired) a moment ago');
+  await appendAudit(tx, {
+    teamId, actor, ip, action: `approval.${status}`, targetType: 'approval', targetId: row.id,
+    data: {
+      runId: row.runId, sessionId: row.sessionId, tool: row.tool, callId: row.toolCallId,
+      ...(input.comment ? { comment: input.comment } : {}),
+      ...(input.editedArgs ? { args: row.args, editedArgs: input.editedArgs } : {}),
+    },
+  });
+  return { id: row.id, status, decidedAt, runId: row.runId, sessionId: row.sessionId };
+}
+
+/**
+ * `approvals.decide`: records the decision on the row (with its audit row, in one transaction),
+ * then wakes the waiting session; the worker holding it appends `approval.decided` and goes on.
+ */
+export async function decideApproval(deps: RunDeps, actor: PrincipalActor, viewer: Viewer, teamId: string, input: DecideInput, ip: string | null) {
+  const decided = await deps.db.$transaction((tx) => decideIn(tx, actor, viewer, teamId, input, ip));
+  await deps.dispatch.enqueueSession({ runId: decided.runId, sessionId: decided.sessionId, reason: 'resume' });
+  await publishCount(deps, teamId);
+  return { approvalId: decided.id, status: decided.status, decidedAt: decided.decidedAt, runId: decided.runId };
+}
+
+/**
+ * `approvals.decideMany`: each approval is decided on its own (one refused does not undo the
+ * others); the result says, per id, what happened.
+ */
+export async function decideManyApprovals(deps: RunDeps, actor: PrincipalActor, viewer: Viewer, teamId: string, input: DecideManyInput, ip: string | null) {
+  const results: { approvalId: string; ok: boolean; status?: string; error?: string }[] = [];
+  for (const approvalId of [...new Set(input.approvalIds)]) {
+    try {
+      const one = { approvalId, decision: input.decision, ...(input.comment ? { comment: input.comment } : {}) };
+      const decided = await deps.db.$transaction((tx) => decideIn(tx, actor, viewer, teamId, one, ip));
+      await deps.dispatch.enqueueSession({ runId: decided.runId, sessionId: decided.sessionId, reason: 'resume' });
+      results.push({ approvalId, ok: true, status: decided.status });
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code === 'INTERNAL') throw error;
+      results.push({ approvalId, ok: false, error: error.message });
+    }
+  }
+  await publishCount(deps, teamId);
+  return { results, decided: results.filter((r) => r.ok).length };
+}
+
+async function publishCount(deps: RunDeps, teamId: string): Promise<void> {
+  await deps.dispatch.teamActivity(teamId, { kind: 'approvals.count', pending: await pendingCount(deps.db, teamId) });
+}

@@ -1,0 +1,45 @@
+import type { Db } from '@looplane/db';
+import { defaultPolicy, isEndpointAllowed, policyDocumentSchema, type PolicyDocument } from '@looplane/policy';
+import { AppError } from '@looplane/shared';
+import { TEAM_POLICY_NAME } from './policies.service';
+
+/** One agent a run would start, and the model endpoint it calls. */
+export interface EndpointUse {
+  agentName: string;
+  endpointName: string;
+  /** The graph node, for a swarm run. */
+  node?: string;
+}
+
+/**
+ * The team's active policy document in one read (the built-in default while the team has none).
+ * A stored document that no longer validates allows nothing, as in the worker.
+ */
+async function activeDocument(db: Db, teamId: string): Promise<PolicyDocument | null> {
+  const rows = await db.$queryRaw<{ document: unknown }[]>`
+    SELECT pv.document FROM "Policy" p
+    JOIN "PolicyVersion" pv ON pv."policyId" = p.id AND pv.version = p."activeVersion"
+    WHERE p."teamId" = ${teamId} AND p.name = ${TEAM_POLICY_NAME}`;
+  const row = rows[0];
+  if (!row) return defaultPolicy;
+  const parsed = policyDocumentSchema.safeParse(row.document);
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * Refuses a run whose agents call a model endpoint the team's active policy does not allow
+ * (`models.allowedEndpoints`), before anything is written. The worker checks again before every
+ * model call, since the policy may change while the run lives.
+ */
+export async function assertEndpointsAllowed(db: Db, teamId: string, uses: readonly EndpointUse[]): Promise<void> {
+  const document = await activeDocument(db, teamId);
+  if (!document) throw new AppError('PRECONDITION_FAILED', "The team's active policy does not validate, so nothing may run; fix it on the Policies page");
+  for (const use of uses) {
+    if (isEndpointAllowed(document, use.endpointName)) continue;
+    const who = use.node ? `agent ${use.agentName} (node ${use.node})` : `agent ${use.agentName}`;
+    throw new AppError(
+      'PRECONDITION_FAILED',
+      `The team policy does not allow the model endpoint ${use.endpointName} of ${who} (models.allowedEndpoints); an admin can allow it on the Policies page, or move the agent to an allowed endpoint`,
+    );
+  }
+}

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
+import { appendAuditBatch } from './append-batch';
+import { appendAudit, recordAudit, type AuditEntry } from './audit.repository';
+import { chainHash, GENESIS_HASH, type AuditRowContent } from './chain';
+
+let t: TestDatabase;
+beforeAll(async () => {
+  t = await createTestDatabase();
+});
+afterAll(() => t?.drop());
+
+async function team(slug: string) {
+  return (await t.db.team.create({ data: { slug, name: slug } })).id;
+}
+
+/** The team's rows, checked to form one gap-free chain whose hashes verify; returns them. */
+async function verifiedChain(teamId: string) {
+  const rows = await t.db.auditLog.findMany({ where: { teamId }, orderBy: { seq: 'asc' } });
+  let prev = GENESIS_HASH;
+  rows.forEach((row, i) => {
+    const content: AuditRowContent = {
+      teamId: row.teamId, seq: row.seq, actorType: row.actorType, actorId: row.actorId, action: row.action,
+      targetType: row.targetType, targetId: row.targetId, data: row.data, ip: row.ip, createdAt: row.createdAt.toISOString(),
+    };
+    expect(row.seq).toBe(i + 1);
+    expect(row.prevHash).toBe(prev);
+    expect(row.hash).toBe(chainHash(prev, content));
+    prev = row.hash;
+  });
+  // Ids (insertion order) follow seq, and time never goes backwards along the chain.
+  expect(rows.map((r) => r.id)).toEqual([...rows.map((r) => r.id)].sort((a, b) => (a < b ? -1 : 1)));
+  rows.slice(1).forEach((row, i) => expect(row.createdAt.getTime()).toBeGreaterThanOrEqual(rows[i]!.createdAt.getTime()));
+  return rows;
+}
+
+const entries = (teamId: string): AuditEntry[] => [
+  { teamId, actor: { type: 'user', userId: 'u1' }, action: 'run.created', targetType: 'run', targetId: 'r1', data: { b: 1, a: { z: [1, { y: null }] } }, ip: '10.0.0.1' },
+  { teamId, actor: { type: 'token', tokenId: 'k1', userId: 'u2' }, action: 'run.created', targetType: 'run', targetId: 'r2', data: { text: 'ünïcode "quoted"\nline' } },
+  { teamId, actor: { type: 'system', name: 'reconciler' }, action: 'run.requeued' },
+];
+
+describe('appendAuditBatch (real Postgres)', () => {
+  it('writes the rows sequential appendAudit calls would, in one chain', async () => {
+    const sequential = await team('batch-seq');
+    const batched = await team('batch-batch');
+    for (const entry of entries(sequential)) await recordAudit(t.db, entry);
+    const results = await t.db.$transaction((tx) => appendAuditBatch(tx, entries(batched)));
+
+    const a = await verifiedChain(sequential);
+    const b = await verifiedChain(batched);
+    expect(results).toEqual(b.map((row) => ({ seq: row.seq, hash: row.hash })));
+    // Everything but the team, the time and the hashes that cover them is identical.
+    const strip = ({ id: _id, teamId: _team, createdAt: _at, prevHash: _prev, hash: _hash, ...rest }: (typeof a)[number]) => rest;
+    expect(b.map(strip)).toEqual(a.map(strip));
+    expect(b[1]!.data).toEqual({ text: 'ünïcode "quoted"\nline', onBehalfOf: 'u2' });
+  });
+
+  it('continues an existing chain, interleaves with single appends and spans teams', async () => {
+    const x = await team('batch-x');
+    const y = await team('batch-y');
+    await recordAudit(t.db, { teamId: x, actor: { type: 'system', name: 't' }, action: 'first' });
+    const results = await t.db.$transaction((tx) =>
+      appendAuditBatch(tx, [...entries(y), ...entries(x), { teamId: y, actor: { type: 'system', name: 't' }, action: 'last' }]),
+    );
+    await t.db.$transaction((tx) => appendAudit(tx, { teamId: x, actor: { type: 'system', name: 't' }, action: 'after' }));
+    expect(results.map((r) => r.seq)).toEqual([1, 2, 3, 2, 3, 4, 4]);
+    expect((await verifiedChain(x)).map((r) => r.action)).toEqual(['first', 'run.created', 'run.created', 'run.requeued', 'after']);
+    expect((await verifiedChain(y)).map((r) => r.action)).toEqual(['run.created', 'run.created', 'run.requeued', 'last']);
+  });
+
+  it('concurrent batches and single appends of one team form one gap-free chain', async () => {
+    const z = await team('batch-concurrent');
+    const actor = { type: 'system', name: 't' } as const;
+    await Promise.all([
+      ...Array.from({ length: 8 }, (_, i) =>
+        t.db.$transaction((tx) => appendAuditBatch(tx, Array.from({ length: 5 }, (_, j) => ({ teamId: z, actor, action: 'batch', data: { i, j } })))),
+      ),
+      ...Array.from({ length: 10 }, (_, i) => recordAudit(t.db, { teamId: z, actor, action: 'single', data: { i } })),
+    ]);
+    expect(await verifiedChain(z)).toHaveLength(50);
+  });
+
+  it('rolls back with its transaction and takes an empty batch', async () => {
+    const w = await team('batch-rollback');
+    await expect(
+      t.db.$transaction(async (tx) => {
+        await appendAuditBatch(tx, entries(w));
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect(await t.db.$transaction((tx) => appendAuditBatch(tx, []))).toEqual([]);
+    expect(await t.db.auditLog.count({ where: { teamId: w } })).toBe(0);
+  });
+});
