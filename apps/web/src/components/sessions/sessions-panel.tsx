@@ -1,0 +1,91 @@
+'use client';
+
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { InlineError } from '@/components/ui/inline-error';
+import { useTRPC } from '@/trpc/client';
+import { BranchActions } from './branch-actions';
+import { BranchCompare } from './branch-compare';
+import { BranchEvents } from './branch-events';
+import { ForkDialog } from './fork-dialog';
+import { isFinished } from './session-format';
+import { SessionTreeView } from './session-tree';
+
+/**
+ * The run's session tree and what can be done with it: pick a branch to see its log (every event
+ * with "Fork from here"), promote or resume it, or tick two branches to compare them (events side
+ * by side and the file diff). `?session=ID` selects a branch on load (the CLI's fork prints it).
+ */
+export function SessionsPanel({ teamId, runId, canOperate }: { teamId: string; runId: string; canOperate: boolean }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const treeOptions = trpc.sessions.tree.queryOptions({ teamId, runId });
+  const tree = useQuery({
+    ...treeOptions,
+    refetchInterval: (query) => (query.state.data?.sessions.some((s) => !isFinished(s.status)) ? 1500 : false),
+  });
+  const [picked, setPicked] = useState<string | null>(null);
+  // Read once on mount (not useSearchParams: no Suspense boundary needed around the run page).
+  useEffect(() => setPicked(new URLSearchParams(window.location.search).get('session')), []);
+  const [compare, setCompare] = useState<string[]>([]);
+  const [forkAt, setForkAt] = useState<number | null>(null);
+  const [open, setOpen] = useState(true);
+  const sessions = tree.data?.sessions ?? [];
+  const selected = sessions.find((s) => s.id === picked) ?? sessions.find((s) => s.isMain) ?? null;
+  const refresh = () => {
+    void queryClient.invalidateQueries(trpc.sessions.tree.queryFilter({ teamId, runId }));
+    void queryClient.invalidateQueries(trpc.runs.get.queryFilter({ teamId, runId }));
+    if (selected) void queryClient.invalidateQueries(trpc.sessions.events.queryFilter({ teamId, sessionId: selected.id }));
+  };
+  const toggleCompare = (id: string) => setCompare((list) => (list.includes(id) ? list.filter((x) => x !== id) : [...list.slice(-1), id]));
+
+  return (
+    <section className="border-b border-border" data-testid="sessions-panel">
+      <div className="flex items-center justify-between px-8 py-2">
+        <h2 className="text-xs font-semibold tracking-wide text-muted uppercase">
+          Branches <span className="tabular-nums">({sessions.length})</span>
+        </h2>
+        <Button size="sm" variant="ghost" onClick={() => setOpen(!open)} data-testid="sessions-toggle">
+          {open ? 'Hide' : 'Show'}
+        </Button>
+      </div>
+      <InlineError error={tree.error} testId="sessions-error" className="px-8" />
+      {open ? (
+        <div className="flex max-h-[45vh] flex-col gap-2 overflow-y-auto px-6 pb-3">
+          <SessionTreeView sessions={sessions} selected={selected?.id ?? null} compare={compare} onSelect={setPicked} onToggleCompare={toggleCompare} />
+          {compare.length === 2 ? (
+            <div className="rounded border border-border">
+              <div className="flex items-center justify-between px-3 py-1">
+                <span className="text-xs font-semibold">Compare</span>
+                <Button size="sm" variant="ghost" onClick={() => setCompare([])}>
+                  Close
+                </Button>
+              </div>
+              <BranchCompare teamId={teamId} a={compare[0]!} b={compare[1]!} />
+            </div>
+          ) : null}
+          {selected ? (
+            <div className="rounded border border-border" data-testid="branch-detail" data-session-id={selected.id}>
+              {canOperate ? <BranchActions teamId={teamId} node={selected} onChanged={refresh} /> : null}
+              <BranchEvents teamId={teamId} sessionId={selected.id} live={!isFinished(selected.status)} canOperate={canOperate} onFork={setForkAt} />
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+      {forkAt !== null && selected ? (
+        <ForkDialog
+          teamId={teamId}
+          sessionId={selected.id}
+          atEvent={forkAt}
+          onClose={() => setForkAt(null)}
+          onForked={(id) => {
+            setForkAt(null);
+            setPicked(id);
+            refresh();
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,38 @@
+import { createRouter, teamProcedure } from '../trpc';
+import { promoteSession, resumeSession } from '../services/sessions-control.service';
+import { diffSessions } from '../services/sessions-diff.service';
+import { sessionEvents } from '../services/sessions-events.service';
+import { forkSession } from '../services/sessions-fork.service';
+import { sessionTree } from '../services/sessions-tree.service';
+import { diffSessionsInput, forkSessionInput, sessionEventsInput, promoteSessionInput, resumeSessionInput, sessionTreeInput } from './sessions.schema';
+
+/**
+ * Session trees: a run's branches, forked at any committed event (conversation and workspace
+ * together), resumed, compared and promoted to the main line. Reads are viewer+, changes
+ * operator+. Like every router, it records intent and wakes the worker; only the worker appends.
+ */
+export const sessionsRouter = createRouter({
+  tree: teamProcedure('viewer')
+    .input(sessionTreeInput)
+    .query(({ ctx, input }) => sessionTree(ctx.db, ctx.teamId, input.runId)),
+
+  events: teamProcedure('viewer')
+    .input(sessionEventsInput)
+    .query(({ ctx, input }) => sessionEvents(ctx.db, ctx.teamId, input.sessionId, input.after, input.limit)),
+
+  fork: teamProcedure('operator')
+    .input(forkSessionInput)
+    .mutation(({ ctx, input }) => forkSession(ctx, ctx.actor, ctx.teamId, input, ctx.ip)),
+
+  resume: teamProcedure('operator')
+    .input(resumeSessionInput)
+    .mutation(({ ctx, input }) => resumeSession(ctx, ctx.actor, ctx.teamId, input, ctx.ip)),
+
+  diff: teamProcedure('viewer')
+    .input(diffSessionsInput)
+    .query(({ ctx, input }) => diffSessions(ctx, ctx.teamId, input.a, input.b)),
+
+  promote: teamProcedure('operator')
+    .input(promoteSessionInput)
+    .mutation(({ ctx, input }) => promoteSession(ctx, ctx.actor, ctx.teamId, input.sessionId, ctx.ip)),
+});

@@ -1,0 +1,105 @@
+import { loadSessionEvents, type Db, type Queryable, type Tx } from '@looplane/db';
+import type { EngineEvent } from '@looplane/engine';
+import { AppError } from '@looplane/shared';
+
+type Client = Db | Tx;
+
+/** A session of a run of the team, as the session services read it. */
+export interface SessionRow {
+  id: string;
+  runId: string;
+  parentId: string | null;
+  forkSeq: number | null;
+  lastSeq: number;
+  status: 'idle' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled';
+  agentId: string | null;
+  endpointId: string | null;
+  title: string;
+  workspaceCommit: string | null;
+}
+
+export const TERMINAL_SESSION = ['succeeded', 'failed', 'cancelled'] as const;
+
+const sessionSelect = {
+  id: true, runId: true, parentId: true, forkSeq: true, lastSeq: true, status: true, agentId: true, endpointId: true, title: true, workspaceCommit: true,
+} as const;
+
+/** A session of one of the team's runs; NOT_FOUND otherwise (another team's session is not told apart). */
+export async function findTeamSession(db: Client, teamId: string, sessionId: string): Promise<SessionRow> {
+  const session = await db.session.findFirst({ where: { id: sessionId, run: { teamId } }, select: sessionSelect });
+  if (!session) throw new AppError('NOT_FOUND', 'No such session in this team');
+  return session;
+}
+
+/**
+ * One link of a session's log: events `(from, upTo]` of `sessionId`. A session's log is its
+ * chain from the root, each ancestor contributing its own events up to where the next one forked.
+ */
+export interface ChainLink {
+  sessionId: string;
+  from: number;
+  upTo: number;
+}
+
+/**
+ * The ancestry of a session, root first, with the seq range each link contributes (the same
+ * reading as the worker's event store: a branch forked below its parent's own fork point inherits
+ * less of the grandparent too).
+ */
+export async function ancestry(db: Client, session: SessionRow): Promise<ChainLink[]> {
+  const chain: ChainLink[] = [{ sessionId: session.id, from: session.forkSeq ?? 0, upTo: session.lastSeq }];
+  let current: { parentId: string | null; forkSeq: number | null } = session;
+  while (current.parentId) {
+    const parent = await db.session.findUnique({ where: { id: current.parentId }, select: { id: true, parentId: true, forkSeq: true } });
+    if (!parent) throw new AppError('INTERNAL', `session ${current.parentId} is missing from a session's ancestry`);
+    const upTo = Math.min(current.forkSeq ?? 0, chain[0]!.upTo);
+    chain.unshift({ sessionId: parent.id, from: Math.min(parent.forkSeq ?? 0, upTo), upTo });
+    current = parent;
+  }
+  return chain;
+}
+
+/** How many events two logs share from the start: the seq they diverge after (0: nothing shared). */
+export function sharedPrefix(a: readonly ChainLink[], b: readonly ChainLink[]): number {
+  let shared = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.sessionId !== y.sessionId) break;
+    shared = Math.min(x.upTo, y.upTo);
+    if (x.upTo !== y.upTo) break;
+  }
+  return shared;
+}
+
+/**
+ * The node-postgres shape over a Prisma client, so the API reads a log with the very function the
+ * worker replays from (`loadSessionEvents`): a fork's state is computed exactly as the worker will.
+ */
+function queryableOf(db: Client): Queryable {
+  return {
+    async query(config) {
+      const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(config.text, ...(config.values ?? []));
+      return { rows, rowCount: rows.length, command: 'SELECT', oid: 0, fields: [] };
+    },
+  };
+}
+
+/** A session's whole log as the engine sees it (inherited events first), decoded. */
+export function sessionLog(db: Client, sessionId: string): Promise<EngineEvent[]> {
+  return loadSessionEvents(queryableOf(db), sessionId);
+}
+
+/**
+ * The workspace commit a log is at after event `atSeq`: the last `tool.finished` that recorded one
+ * (a mutating call), or null when no call changed files yet (the branch starts from an empty
+ * workspace, as its root did).
+ */
+export function commitAt(events: readonly EngineEvent[], atSeq: number): string | null {
+  let commit: string | null = null;
+  for (const event of events) {
+    if (event.seq > atSeq) break;
+    if (event.type === 'tool.finished' && event.payload.commit) commit = event.payload.commit;
+  }
+  return commit;
+}

@@ -1,0 +1,99 @@
+import type { Db } from '@looplane/db';
+import { AppError } from '@looplane/shared';
+import { ancestry, findTeamSession, sharedPrefix, type ChainLink } from './sessions-ancestry';
+import type { WorkspaceDiffer } from './sessions-workspaces';
+
+/** Events listed per side after the divergence point (the rest is counted, not sent). */
+const MAX_EVENTS = 500;
+/** A file diff larger than this is cut (with `filesTruncated`). */
+const MAX_DIFF_CHARS = 1_000_000;
+/** Git's empty tree: what a branch that never changed a file is compared as. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+interface DiffDeps {
+  db: Db;
+  workspaces: WorkspaceDiffer | null;
+}
+
+/** A branch's events after `after`, through its ancestry, oldest first (at most {@link MAX_EVENTS}). */
+interface BranchEvent {
+  sessionId: string;
+  seq: number;
+  eventNo: number;
+  type: string;
+  payload: unknown;
+  createdAt: Date;
+}
+
+async function eventsAfter(db: Db, chain: readonly ChainLink[], after: number): Promise<BranchEvent[]> {
+  const events: BranchEvent[] = [];
+  for (const link of chain) {
+    const from = Math.max(link.from, after);
+    if (link.upTo <= from || events.length >= MAX_EVENTS) continue;
+    const rows = await db.event.findMany({
+      where: { sessionId: link.sessionId, seq: { gt: from, lte: link.upTo } },
+      orderBy: { seq: 'asc' },
+      take: MAX_EVENTS - events.length,
+      select: { sessionId: true, seq: true, eventNo: true, type: true, payload: true, createdAt: true },
+    });
+    events.push(...rows.map((r) => ({ ...r, eventNo: Number(r.eventNo) })));
+  }
+  return events;
+}
+
+/** The last workspace commit of a branch and the session whose workspace holds it (null: no file changed yet). */
+async function headCommit(db: Db, chain: readonly ChainLink[]): Promise<{ sessionId: string; commit: string } | null> {
+  for (const link of [...chain].reverse()) {
+    const finished = await db.event.findMany({
+      where: { sessionId: link.sessionId, type: 'tool.finished', seq: { gt: link.from, lte: link.upTo } },
+      orderBy: { seq: 'desc' },
+      select: { payload: true },
+    });
+    for (const { payload } of finished) {
+      const commit = (payload as { commit?: unknown }).commit;
+      if (typeof commit === 'string') return { sessionId: link.sessionId, commit };
+    }
+  }
+  return null;
+}
+
+/** The file diff between two branches' workspaces, or why there is none to show. */
+async function fileDiff(db: Db, workspaces: WorkspaceDiffer | null, a: readonly ChainLink[], b: readonly ChainLink[]) {
+  const [headA, headB] = await Promise.all([headCommit(db, a), headCommit(db, b)]);
+  if (!headA && !headB) return { files: '', filesReason: 'neither branch changed a file', filesTruncated: false, commits: { a: null, b: null } };
+  const commits = { a: headA?.commit ?? null, b: headB?.commit ?? null };
+  if (!workspaces) return { files: null, filesReason: 'session workspaces are not readable by this server (LOOPLANE_WORKSPACE_ROOT)', filesTruncated: false, commits };
+  const from = headA ?? { sessionId: headB!.sessionId, commit: EMPTY_TREE };
+  const to = headB ?? { sessionId: headA!.sessionId, commit: EMPTY_TREE };
+  try {
+    const text = await workspaces.diff(from, to);
+    const cut = text.length > MAX_DIFF_CHARS;
+    return { files: cut ? text.slice(0, MAX_DIFF_CHARS) : text, filesReason: null, filesTruncated: cut, commits };
+  } catch (error) {
+    if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'BAD_REQUEST')) {
+      return { files: null, filesReason: `the workspace is not available here: ${error.message}`, filesTruncated: false, commits };
+    }
+    throw error;
+  }
+}
+
+/**
+ * Compares two branches of one run: the seq they diverge after, each one's events after that
+ * point (side by side in the dashboard), and the file diff from `a`'s workspace to `b`'s, each at
+ * its last recorded commit. Without readable workspaces the events still come back, with
+ * `files: null` and the reason.
+ */
+export async function diffSessions(deps: DiffDeps, teamId: string, aId: string, bId: string) {
+  const [a, b] = await Promise.all([findTeamSession(deps.db, teamId, aId), findTeamSession(deps.db, teamId, bId)]);
+  if (a.runId !== b.runId) throw new AppError('BAD_REQUEST', 'The two sessions belong to different runs; compare branches of one run');
+  const [chainA, chainB] = await Promise.all([ancestry(deps.db, a), ancestry(deps.db, b)]);
+  const divergedAfter = sharedPrefix(chainA, chainB);
+  const [eventsA, eventsB, files] = await Promise.all([eventsAfter(deps.db, chainA, divergedAfter), eventsAfter(deps.db, chainB, divergedAfter), fileDiff(deps.db, deps.workspaces, chainA, chainB)]);
+  return {
+    runId: a.runId,
+    divergedAfter,
+    a: { sessionId: a.id, status: a.status, title: a.title, lastSeq: a.lastSeq, events: eventsA, moreEvents: a.lastSeq - divergedAfter - eventsA.length },
+    b: { sessionId: b.id, status: b.status, title: b.title, lastSeq: b.lastSeq, events: eventsB, moreEvents: b.lastSeq - divergedAfter - eventsB.length },
+    ...files,
+  };
+}
