@@ -1,0 +1,110 @@
+import { appendAudit, approvalRuleSchema, dataRuleSchema, edgeBudgetSchema, memoryToolSpecs, Prisma, type Db, type SwarmSnapshot, type Tx } from '@looplane/db';
+import { parseRunConfig, type ToolSpec } from '@looplane/engine';
+import { AppError } from '@looplane/shared';
+import type { CreateRunInput, RunBudget } from '../routers/runs.schema';
+import type { PrincipalActor } from '../trpc';
+import { newId } from './ids';
+import { buildRunConfig, resolveGoal } from './run-config';
+import { mcpToolSpecs } from '../mcp/mcp-catalog';
+import { assertEndpointsAllowed } from './policy-gates';
+import type { RunDeps } from './runs.service';
+
+const graphInclude = {
+  nodes: { include: { agent: { include: { endpoint: true } } } },
+  edges: true,
+} as const;
+type VersionRow = Prisma.GraphVersionGetPayload<{ include: typeof graphInclude }>;
+
+/**
+ * Each node's run config: its agent's (prompt, tools, model, sandbox), plus a `delegate` target
+ * per outgoing edge (described by the edge's purpose) and the blackboard tools its prefixes allow.
+ */
+function snapshotOf(graphId: string, version: VersionRow, budget: RunBudget, mcpTools: readonly ToolSpec[]): SwarmSnapshot {
+  const edges = version.edges.map((e) => ({
+    id: e.id,
+    from: e.fromKey,
+    to: e.toKey,
+    purpose: e.purpose,
+    budget: edgeBudgetSchema.parse(e.budget),
+    approval: approvalRuleSchema.parse(e.approvalRule),
+    data: dataRuleSchema.parse(e.dataRule),
+  }));
+  const nodes = version.nodes.map((n) => {
+    if (n.agent.archivedAt) throw new AppError('PRECONDITION_FAILED', `The agent ${n.agent.name} of node ${n.key} is archived; update the graph first`);
+    if (n.agent.endpoint.deletedAt) throw new AppError('PRECONDITION_FAILED', `The model endpoint of agent ${n.agent.name} (node ${n.key}) was deleted`);
+    const base = buildRunConfig(n.agent, budget, mcpTools);
+    const memory = memoryToolSpecs({ read: n.readPrefixes.length > 0, write: n.writePrefixes.length > 0 });
+    const config = parseRunConfig({
+      ...base,
+      tools: [...base.tools.filter((t) => !memory.some((m) => m.name === t.name)), ...memory],
+      delegates: edges.filter((e) => e.from === n.key).map((e) => ({ to: e.to, description: e.purpose })),
+    });
+    return {
+      key: n.key, agentId: n.agentId, endpointId: n.agent.endpointId, title: `${n.key} (${n.agent.name})`, isolation: n.isolation,
+      readPrefixes: n.readPrefixes, writePrefixes: n.writePrefixes, config: config as unknown as SwarmSnapshot['nodes'][number]['config'],
+    };
+  });
+  return { graphId, version: version.version, root: version.rootNodeKey, nodes, edges };
+}
+
+async function insertRun(tx: Tx, ids: { runId: string; sessionId: string }, teamId: string, actor: PrincipalActor, goal: string, budget: RunBudget, swarm: SwarmSnapshot, busyPolicy: string) {
+  const root = swarm.nodes.find((n) => n.key === swarm.root);
+  if (!root) throw new AppError('INTERNAL', `graph ${swarm.graphId} has no root node ${swarm.root}`);
+  await tx.run.create({
+    data: {
+      id: ids.runId, teamId, agentId: root.agentId, graphId: swarm.graphId, graphVersion: swarm.version, swarm: swarm as unknown as Prisma.InputJsonValue,
+      goal, status: 'queued', createdById: actor.userId, createdByTokenId: actor.type === 'token' ? actor.tokenId : null, busyPolicy,
+      budget: budget as Prisma.InputJsonValue, rootSessionId: ids.sessionId, mainSessionId: ids.sessionId,
+    },
+  });
+  await tx.session.create({
+    data: {
+      id: ids.sessionId, runId: ids.runId, agentId: root.agentId, endpointId: root.endpointId, nodeKey: root.key, status: 'idle',
+      config: root.config as Prisma.InputJsonValue, title: root.title, createdById: actor.userId,
+    },
+  });
+  await tx.budgetLedger.createMany({
+    data: [
+      { runId: ids.runId, scope: 'run', scopeId: '', limitTokens: budget.tokens ?? null, limitCostMicros: budget.costMicros ?? null, limitCalls: budget.toolCalls ?? null },
+      ...swarm.edges.map((e) => ({
+        runId: ids.runId, scope: 'edge' as const, scopeId: e.id,
+        limitTokens: e.budget.tokens ?? null, limitCostMicros: e.budget.costMicros ?? null, limitCalls: e.budget.calls ?? null, limitConcurrent: e.budget.maxConcurrent ?? null,
+      })),
+    ],
+  });
+}
+
+/**
+ * Starts a run of a swarm graph at its current version: the run (queued, with the graph
+ * snapshotted on it: every node's config built now, so later edits never change it), its root
+ * session (the root node, with the goal), the run ledger and one ledger per edge, and the
+ * `run.created` audit row commit together; then the root session is enqueued. Children are
+ * created by the worker when the root delegates.
+ */
+export async function createGraphRun(deps: RunDeps, actor: PrincipalActor, teamId: string, input: CreateRunInput, ip: string | null): Promise<{ runId: string }> {
+  const graphId = input.graphId;
+  if (!graphId) throw new AppError('BAD_REQUEST', 'give the graph to run (graphId)');
+  const db: Db = deps.db;
+  const ids = { runId: newId(), sessionId: newId() };
+  // Every node sees the team's MCP tools, like a single-agent run (read before the transaction).
+  const mcpTools = await mcpToolSpecs(db, teamId);
+  await db.$transaction(async (tx) => {
+    const graph = await tx.swarmGraph.findFirst({ where: { id: graphId, teamId, archivedAt: null } });
+    if (!graph) throw new AppError('NOT_FOUND', 'No such graph in this team');
+    const version = await tx.graphVersion.findUniqueOrThrow({ where: { graphId_version: { graphId, version: graph.currentVersion } }, include: graphInclude });
+    const rootAgent = version.nodes.find((n) => n.key === version.rootNodeKey)?.agent;
+    if (!rootAgent) throw new AppError('INTERNAL', `graph ${graph.name} has no root node`);
+    await assertEndpointsAllowed(db, teamId, version.nodes.map((n) => ({ agentName: n.agent.name, endpointName: n.agent.endpoint.name, node: n.key })));
+    const { goal, command } = resolveGoal(rootAgent, input.goal);
+    const budget: RunBudget = input.budget ?? { onExceed: 'wait' };
+    const swarm = snapshotOf(graph.id, version, budget, mcpTools);
+    await insertRun(tx, ids, teamId, actor, goal, budget, swarm, rootAgent.busyPolicy);
+    await appendAudit(tx, {
+      teamId, actor, ip, action: 'run.created', targetType: 'run', targetId: ids.runId,
+      data: { graphId: graph.id, graphVersion: graph.currentVersion, root: swarm.root, sessionId: ids.sessionId, command: command?.name ?? null, budget },
+    });
+  });
+  await deps.dispatch.enqueueSession({ runId: ids.runId, sessionId: ids.sessionId, reason: 'start' });
+  await deps.dispatch.teamActivity(teamId, { kind: 'run.status', runId: ids.runId, status: 'queued' });
+  return { runId: ids.runId };
+}
