@@ -3,6 +3,7 @@ import OpenAI from 'openai';
 import { z } from 'zod';
 import { readCompletion, readStream } from './read-completion';
 import { toProviderError } from './provider-error';
+import { wireNames } from './wire-names';
 import { toChatRequest } from './to-chat-request';
 
 /** Adapter settings kept in `ModelEndpoint.config` for an OpenAI-compatible endpoint (never secrets). */
@@ -55,12 +56,13 @@ export function createOpenAIModel(options: OpenAIModelOptions): ModelPort {
   return {
     async complete(request, callOptions = {}): Promise<ModelResult> {
       const { signal, onDelta } = callOptions;
-      const body = toChatRequest(request, chatOptions);
+      const names = wireNames(request);
+      const body = toChatRequest(names.encode(request), chatOptions);
       let phase: 'request' | 'stream' = 'request';
       try {
         if (!config.stream) {
           const completion = await client.chat.completions.create({ ...body, stream: false }, { signal });
-          return readCompletion(completion, onDelta);
+          return names.decode(readCompletion(completion, onDelta));
         }
         const stream = await client.chat.completions.create(
           { ...body, stream: true, ...(config.streamUsage ? { stream_options: { include_usage: true } } : {}) },
@@ -70,7 +72,7 @@ export function createOpenAIModel(options: OpenAIModelOptions): ModelPort {
         const result = await readStream(stream, onDelta);
         // The SDK ends a stream quietly when it is aborted: that partial answer must not pass as complete.
         signal?.throwIfAborted();
-        return result;
+        return names.decode(result);
       } catch (error) {
         // The port contract: an abort rejects, a provider failure is a result.
         if (signal?.aborted) throw error;
