@@ -77,11 +77,15 @@ async function phase(seconds: number, record: boolean) {
 }
 
 await phase(WARMUP_SECONDS, false);
+const cpuBefore = await bench?.serverCpuMs();
+const clientCpuBefore = process.cpuUsage();
 const measured = await phase(SECONDS, true);
+const clientCpu = process.cpuUsage(clientCpuBefore);
+const cpuAfter = await bench?.serverCpuMs();
 agent.destroy();
 const runsInDb = bench ? await bench.db.db.run.count() : null;
-const closed = await bench?.close();
-const loadAverage = (await import('node:os')).loadavg()[0];
+await bench?.close();
+const loadAverage = (await import('node:os')).loadavg()[0] ?? 0;
 
 const perSecond = Math.round(measured.accepted / measured.elapsed);
 const result = {
@@ -92,15 +96,17 @@ const result = {
   latency: { p50: percentile(measured.latencies, 50), p99: percentile(measured.latencies, 99) },
   errors: Object.fromEntries(measured.errors),
   runsInDb,
-  /** CPU of the API server per accepted create (warm-up included, so slightly high). */
-  serverCpuMsPerCreate: closed ? closed.serverCpuMs / Math.max(1, runsInDb ?? 1) : null,
+  /** CPU of the API server per accepted create, over the measured window. */
+  serverCpuMsPerCreate: cpuBefore !== undefined && cpuAfter !== undefined ? (cpuAfter - cpuBefore) / Math.max(1, measured.accepted) : null,
+  /** CPU of this load generator per accepted create (it shares the machine with the server). */
+  clientCpuMsPerCreate: (clientCpu.user + clientCpu.system) / 1000 / Math.max(1, measured.accepted),
   loadAverage,
 };
 process.stdout.write(
   [
     `runs.create over HTTP: ${CLIENTS} concurrent clients for ${SECONDS} s against ${option('url') ?? 'the bundled API server'}`,
     `  accepted ${measured.accepted} (${perSecond}/s); latency p50 ${fmt(result.latency.p50)}, p99 ${fmt(result.latency.p99)}; errors ${measured.errors.size === 0 ? 0 : JSON.stringify(result.errors)}`,
-    `  server CPU ${result.serverCpuMsPerCreate?.toFixed(2) ?? '?'} ms per create; load average ${loadAverage.toFixed(1)} on ${(await import('node:os')).cpus().length} cores`,
+    `  server CPU ${result.serverCpuMsPerCreate?.toFixed(2) ?? '?'} ms per create, client ${result.clientCpuMsPerCreate.toFixed(2)} ms; load average ${loadAverage.toFixed(1)} on ${(await import('node:os')).cpus().length} cores`,
     `  ${JSON.stringify(result)}`,
     '',
   ].join('\n'),

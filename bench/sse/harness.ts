@@ -12,6 +12,8 @@ export interface Bench {
   /** Bearer token (operator) of the team. */
   token: string;
   server: { url: string; child: ChildProcess };
+  /** The CPU milliseconds the server has spent so far (take two and subtract for a window). */
+  serverCpuMs(): Promise<number>;
   /** Stops the server (returns the CPU milliseconds it spent) and drops the database. */
   close(): Promise<{ serverCpuMs: number }>;
 }
@@ -38,6 +40,11 @@ export async function startBench(options: { poolSize?: number } = {}): Promise<B
     agentId: agent.agentId,
     token,
     server: { url, child },
+    async serverCpuMs() {
+      const report = new Promise<string>((resolve) => lines.once('line', resolve));
+      child.kill('SIGUSR2');
+      return (JSON.parse(await report) as { cpuMs: number }).cpuMs;
+    },
     async close() {
       const report = new Promise<string>((resolve) => lines.once('line', resolve));
       child.kill('SIGTERM');

@@ -1,6 +1,6 @@
 // The API's HTTP surface in a process of its own (like the web app), for the benchmarks in this
 // folder: tRPC at /api/trpc, SSE at /api/runs/{id}/stream. Started by the bench scripts; prints
-// `{"url": ...}` once listening; on SIGTERM prints `{"cpuMs": ...}` (CPU spent since) and stops. Env: DATABASE_URL, BENCH_POOL_SIZE.
+// `{"url": ...}` once listening; on SIGUSR2 prints `{"cpuMs": ...}` (CPU spent since), on SIGTERM the same and stops. Env: DATABASE_URL, BENCH_POOL_SIZE.
 import { createDb } from '@looplane/db';
 import { createTestLive, serveApi } from '@looplane/api/testing';
 
@@ -11,6 +11,12 @@ const live = await createTestLive();
 const server = await serveApi({ db, dispatch: live.dispatch }, { db, bus: live.bus });
 process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
 const cpuAtStart = process.cpuUsage();
+
+// SIGUSR2: print the CPU spent so far, so a benchmark can count only its measured window.
+process.on('SIGUSR2', () => {
+  const cpu = process.cpuUsage(cpuAtStart);
+  process.stdout.write(`${JSON.stringify({ cpuMs: (cpu.user + cpu.system) / 1000 })}\n`);
+});
 
 process.once('SIGTERM', () => {
   void (async () => {

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { enqueueSession, type CancelMessage, type LiveBus, type SessionJob, type TeamActivity } from '@looplane/queue';
+import { enqueueSession, enqueueSessions, type CancelMessage, type LiveBus, type SessionJob, type TeamActivity } from '@looplane/queue';
 
 /**
  * The API's after-commit side effects: wake a session up (BullMQ) and tell live listeners
@@ -9,7 +9,11 @@ import { enqueueSession, type CancelMessage, type LiveBus, type SessionJob, type
  */
 export interface Dispatch {
   enqueueSession(job: SessionJob): Promise<void>;
+  /** Many wake-ups in one Redis round trip (a batch of creates); optional, callers fall back to {@link enqueueSession}. */
+  enqueueSessions?(jobs: readonly SessionJob[]): Promise<void>;
   teamActivity(teamId: string, activity: TeamActivity): Promise<void>;
+  /** Many team notices in one Redis write; optional, callers fall back to {@link teamActivity}. */
+  teamActivities?(notices: ReadonlyArray<{ teamId: string; activity: TeamActivity }>): Promise<void>;
   cancel(message: CancelMessage): Promise<void>;
   inbox(sessionId: string): Promise<void>;
 }
@@ -39,7 +43,9 @@ export function createDispatch(queue: Queue<SessionJob>, bus: LiveBus, options: 
   };
   return {
     enqueueSession: (job) => guard(`enqueue ${job.reason} for session ${job.sessionId}`, () => enqueueSession(queue, job)),
+    enqueueSessions: (jobs) => guard(`enqueue ${jobs.length} sessions`, () => enqueueSessions(queue, jobs)),
     teamActivity: (teamId, activity) => guard(`publish ${activity.kind} to team ${teamId}`, () => bus.publishTeamActivity(teamId, activity)),
+    teamActivities: (notices) => guard(`publish ${notices.length} team notices`, () => bus.publishTeamActivities(notices)),
     cancel: (message) => guard(`publish cancel of run ${message.runId}`, () => bus.publishCancel(message)),
     inbox: (sessionId) => guard(`publish inbox of session ${sessionId}`, () => bus.publishInbox(sessionId)),
   };

@@ -9,4 +9,4 @@ export {
   type CancelMessage,
 } from './channels';
 export { LiveBus } from './live-bus';
-export { createSessionQueue, enqueueSession, type EnqueueOptions } from './session-queue';
+export { createSessionQueue, enqueueSession, enqueueSessions, type EnqueueOptions } from './session-queue';

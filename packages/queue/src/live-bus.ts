@@ -57,6 +57,16 @@ export class LiveBus {
     return this.publisher.publish(channels.team(teamId), JSON.stringify(activity));
   }
 
+  /** Many team notices in one write to Redis (a pipeline), e.g. for a batch of created runs. */
+  async publishTeamActivities(notices: ReadonlyArray<{ teamId: string; activity: TeamActivity }>): Promise<void> {
+    if (notices.length === 0) return;
+    const pipeline = this.publisher.pipeline();
+    for (const { teamId, activity } of notices) pipeline.publish(channels.team(teamId), JSON.stringify(activity));
+    const results = (await pipeline.exec()) ?? [];
+    const failed = results.find(([error]) => error);
+    if (failed) throw failed[0];
+  }
+
   publishCancel(message: CancelMessage): Promise<number> {
     return this.publisher.publish(channels.cancel, JSON.stringify(message));
   }

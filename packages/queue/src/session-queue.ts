@@ -24,12 +24,24 @@ export interface EnqueueOptions {
   nonce?: string;
 }
 
+const uniqueNonce = () => `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+
 /** Enqueues a wake-up for a session; the payload is validated before it reaches Redis. */
 export async function enqueueSession(queue: Queue<SessionJob>, job: SessionJob, options: EnqueueOptions = {}): Promise<void> {
   const payload = sessionJobSchema.parse(job);
   await queue.add(payload.reason, payload, {
-    jobId: sessionJobId(payload, options.nonce ?? `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`),
+    jobId: sessionJobId(payload, options.nonce ?? uniqueNonce()),
     ...(options.delayMs ? { delay: options.delayMs } : {}),
     ...(options.priority ? { priority: options.priority } : {}),
   });
+}
+
+/**
+ * Enqueues many wake-ups in one Redis round trip (BullMQ `addBulk`: one MULTI), each with the job
+ * id {@link enqueueSession} would give it. All payloads are validated before any reaches Redis.
+ */
+export async function enqueueSessions(queue: Queue<SessionJob>, jobs: readonly SessionJob[]): Promise<void> {
+  if (jobs.length === 0) return;
+  const payloads = jobs.map((job) => sessionJobSchema.parse(job));
+  await queue.addBulk(payloads.map((payload) => ({ name: payload.reason, data: payload, opts: { jobId: sessionJobId(payload, uniqueNonce()) } })));
 }

@@ -1,5 +1,6 @@
 import { hashApiToken, type Db } from '@looplane/db';
 import { minRole, type Role } from '@looplane/shared';
+import { tokenLookup } from './token-lookup';
 
 /** Who is calling. A token principal acts for its creator, inside one team only. */
 export type Principal =
@@ -12,6 +13,12 @@ export type Principal =
       tokenId: string;
       teamId: string;
       tokenRole: Role;
+      /**
+       * The token's role in its team when this request was authenticated: its own role capped by
+       * its creator's membership, read in the same statement as the token; null once the creator
+       * left the team. A principal lives for one request, so a role change applies to the next one.
+       */
+      teamRole: Role | null;
     };
 
 export interface Credentials {
@@ -20,9 +27,6 @@ export interface Credentials {
   /** The user id from a verified session (next-auth JWT), if any. */
   sessionUserId: string | null;
 }
-
-// lastUsedAt is bookkeeping for the tokens page; write it at most once a minute per token.
-const LAST_USED_RESOLUTION_MS = 60_000;
 
 /**
  * Resolves the caller. An `Authorization` header, when present, wins over the session and must
@@ -43,41 +47,32 @@ async function resolveBearer(db: Db, header: string): Promise<Principal | null> 
   const token = match?.[1];
   // Issued tokens start with `llp_`; a bootstrap token may be any value its operator chose.
   if (!token || token.length > 200) return null;
-  const now = new Date();
-  const row = await db.apiToken.findUnique({
-    where: { tokenHash: hashApiToken(token) },
-    include: { createdBy: true },
-  });
-  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= now) || row.createdBy.disabledAt) return null;
-  // Checked here first so a token in steady use costs no write (the conditional update stays the race guard).
-  const stale = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
-  if (!row.lastUsedAt || row.lastUsedAt < stale) {
-    await db.apiToken.updateMany({
-      where: { id: row.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: stale } }] },
-      data: { lastUsedAt: now },
-    });
-  }
+  // One statement (token, creator, membership), shared with concurrent requests but never older than this request.
+  const row = await tokenLookup(db).find(hashApiToken(token));
+  if (!row || row.revoked || (row.expiresAtMs !== null && row.expiresAtMs <= Date.now()) || row.userDisabled) return null;
   return {
     kind: 'token',
     userId: row.createdById,
-    email: row.createdBy.email,
-    name: row.createdBy.name,
+    email: row.email,
+    name: row.name,
     tokenId: row.id,
     teamId: row.teamId,
-    tokenRole: row.role,
+    tokenRole: row.tokenRole,
+    teamRole: row.memberRole === null ? null : minRole(row.tokenRole, row.memberRole),
   };
 }
 
 /**
  * The caller's role in a team, read from memberships on every request so a role change applies
- * at once. A token's role is capped by its creator's current role and only valid in its own team.
+ * at once. A token's role is capped by its creator's current role and only valid in its own team;
+ * for a token that membership was read with the token itself (no further round trip).
  */
 export async function resolveTeamRole(db: Db, principal: Principal, teamId: string): Promise<Role | null> {
-  if (principal.kind === 'token' && principal.teamId !== teamId) return null;
+  if (principal.kind === 'token') return principal.teamId === teamId ? principal.teamRole : null;
   const membership = await db.membership.findUnique({
     where: { teamId_userId: { teamId, userId: principal.userId } },
     select: { role: true },
   });
   if (!membership) return null;
-  return principal.kind === 'token' ? minRole(principal.tokenRole, membership.role) : membership.role;
+  return membership.role;
 }

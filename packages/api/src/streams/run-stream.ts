@@ -3,7 +3,7 @@ import type { LiveBus } from '@looplane/queue';
 import { resolvePrincipal, resolveTeamRole } from '../auth/principal';
 import { MAX_EVENT_NO } from '../routers/runs.schema';
 import { idSchema } from '../schemas';
-import { readEventFramesAfter } from '../services/run-events';
+import { eventReader } from './event-reader';
 import { encode, HEARTBEAT, jsonError, SSE_HEADERS, Wakeup } from './sse';
 
 /** What the event streams need: Postgres for the truth, the live bus for wake-ups. */
@@ -61,6 +61,8 @@ function runEventStream(deps: StreamDeps, runId: string, after: number, signal?:
   const heartbeatMs = deps.heartbeatMs ?? 15_000;
   const pollMs = deps.pollMs ?? 5_000;
   const batchSize = deps.batchSize ?? 500;
+  // Shared by every stream of the process: concurrent wake-ups become one query (event-reader.ts).
+  const reader = eventReader(deps.db, batchSize);
   const wakeup = new Wakeup();
   let cursor = after;
   let dirty = true;
@@ -100,7 +102,7 @@ function runEventStream(deps: StreamDeps, runId: string, after: number, signal?:
         while (!closed) {
           if (dirty) {
             dirty = false;
-            const events = await readEventFramesAfter(deps.db, runId, cursor, batchSize);
+            const events = await reader.read(runId, cursor);
             if (closed) return;
             if (events.length === batchSize) dirty = true;
             if (events.length > 0) {

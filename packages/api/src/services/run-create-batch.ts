@@ -1,0 +1,137 @@
+import { appendAuditBatch, type Db, type Tx } from '@looplane/db';
+import type { SessionJob } from '@looplane/queue';
+import type { Dispatch } from '../dispatch';
+import type { PreparedRun } from './run-create';
+import { BatchQueue } from '@looplane/shared';
+
+/** Inserts the runs, root sessions and run ledgers of a batch in one statement. */
+async function insertRuns(tx: Tx, runs: readonly PreparedRun[]): Promise<void> {
+  const input = JSON.stringify(
+    runs.map((r) => ({
+      runId: r.runId, sessionId: r.sessionId, ledgerId: r.ledgerId, teamId: r.teamId, agentId: r.agentId, endpointId: r.endpointId,
+      goal: r.goal, createdById: r.createdById, createdByTokenId: r.createdByTokenId, busyPolicy: r.busyPolicy,
+      budget: r.budget, config: r.config, title: r.title,
+      limitTokens: r.budget.tokens ?? null, limitCostMicros: r.budget.costMicros ?? null, limitCalls: r.budget.toolCalls ?? null,
+    })),
+  );
+  const inserted = await tx.$executeRaw`
+    WITH input AS (
+      SELECT * FROM jsonb_to_recordset(${input}::jsonb) AS i(
+        "runId" text, "sessionId" text, "ledgerId" text, "teamId" text, "agentId" text, "endpointId" text, goal text,
+        "createdById" text, "createdByTokenId" text, "busyPolicy" text, budget jsonb, config jsonb, title text,
+        "limitTokens" int8, "limitCostMicros" int8, "limitCalls" int4)
+    ), run AS (
+      INSERT INTO "Run" (id, "teamId", "agentId", goal, status, "createdById", "createdByTokenId", "busyPolicy", budget,
+                         "rootSessionId", "mainSessionId", "updatedAt")
+      SELECT "runId", "teamId", "agentId", goal, 'queued'::"RunStatus", "createdById", "createdByTokenId", "busyPolicy", budget,
+             "sessionId", "sessionId", now()
+      FROM input
+      RETURNING id
+    ), session AS (
+      INSERT INTO "Session" (id, "runId", "agentId", "endpointId", status, config, title, "createdById", "updatedAt")
+      SELECT i."sessionId", run.id, i."agentId", i."endpointId", 'idle'::"SessionStatus", i.config, i.title, i."createdById", now()
+      FROM input i JOIN run ON run.id = i."runId"
+    )
+    INSERT INTO "BudgetLedger" (id, "runId", scope, "scopeId", "limitTokens", "limitCostMicros", "limitCalls", "updatedAt")
+    SELECT i."ledgerId", run.id, 'run'::"LedgerScope", '', i."limitTokens", i."limitCostMicros", i."limitCalls", now()
+    FROM input i JOIN run ON run.id = i."runId"`;
+  if (inserted !== runs.length) throw new Error(`run batch inserted ${inserted} of ${runs.length} ledgers`);
+}
+
+/** Commits a batch: its rows and its audit rows (one lock acquisition per team) in one transaction. */
+async function commitRuns(db: Db, runs: readonly PreparedRun[]): Promise<void> {
+  await db.$transaction(async (tx) => {
+    await insertRuns(tx, runs);
+    await appendAuditBatch(tx, runs.map((r) => r.audit));
+  });
+}
+
+/** After the commit: one BullMQ round trip for the batch's start jobs, and one write for the team notices. */
+async function announce(dispatch: Dispatch, runs: readonly PreparedRun[]): Promise<void> {
+  const jobs: SessionJob[] = runs.map((r) => ({ runId: r.runId, sessionId: r.sessionId, reason: 'start' }));
+  const notices = runs.map((r) => ({ teamId: r.teamId, activity: { kind: 'run.status', runId: r.runId, status: 'queued' } as const }));
+  await Promise.all([
+    dispatch.enqueueSessions ? dispatch.enqueueSessions(jobs) : Promise.all(jobs.map((job) => dispatch.enqueueSession(job))),
+    dispatch.teamActivities ? dispatch.teamActivities(notices) : Promise.all(notices.map((n) => dispatch.teamActivity(n.teamId, n.activity))),
+  ]);
+}
+
+interface Pending {
+  run: PreparedRun;
+  dispatch: Dispatch;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+export interface RunCreateBatcherOptions {
+  /** Most creates in one transaction (default 64). */
+  maxBatch?: number;
+  /** Transactions in flight at once (default 2). */
+  parallel?: number;
+}
+
+/**
+ * Group commit for runs.create in one API process. Creates submitted in the same event-loop turn,
+ * or while `parallel` transactions are in flight, go together into the next one, so under load the
+ * window is the time of one commit and a burst of N creates costs a few statements and one fsync
+ * instead of N transactions queueing on the team's audit lock; a create alone is written at once
+ * (at the end of its turn). Teams are locked in sorted order (appendAuditBatch). Every
+ * create was validated before it was submitted; if a batch fails as a whole (a lost connection, a
+ * constraint), each of its creates is retried alone, so one create's problem is never another's.
+ * A create resolves once its rows are committed and its job enqueued, as before.
+ */
+export class RunCreateBatcher {
+  private readonly batches: BatchQueue<Pending>;
+
+  constructor(
+    private readonly db: Db,
+    options: RunCreateBatcherOptions = {},
+  ) {
+    this.batches = new BatchQueue((batch) => this.write(batch), { maxBatch: options.maxBatch ?? 64, parallel: options.parallel ?? 2 });
+  }
+
+  submit(run: PreparedRun, dispatch: Dispatch): Promise<void> {
+    return new Promise((resolve, reject) => this.batches.push({ run, dispatch, resolve, reject }));
+  }
+
+  private async write(batch: Pending[]): Promise<void> {
+    let committed: Pending[] = [];
+    try {
+      await commitRuns(this.db, batch.map((p) => p.run));
+      committed = batch;
+    } catch (error) {
+      if (batch.length === 1) return batch[0]!.reject(error);
+      for (const pending of batch) {
+        try {
+          await commitRuns(this.db, [pending.run]);
+          committed.push(pending);
+        } catch (alone) {
+          pending.reject(alone);
+        }
+      }
+    }
+    // Announced without holding a transaction slot: the next batch commits meanwhile. Dispatch
+    // failures are swallowed and logged by the dispatch itself (the reconciler repairs a lost
+    // wake-up), so a committed create succeeds.
+    const byDispatch = new Map<Dispatch, Pending[]>();
+    for (const pending of committed) byDispatch.set(pending.dispatch, [...(byDispatch.get(pending.dispatch) ?? []), pending]);
+    for (const [dispatch, group] of byDispatch) {
+      void announce(dispatch, group.map((p) => p.run)).then(
+        () => group.forEach((p) => p.resolve()),
+        (error: unknown) => group.forEach((p) => p.reject(error)),
+      );
+    }
+  }
+}
+
+const batchers = new WeakMap<Db, RunCreateBatcher>();
+
+/** The process's batcher for a database client (one per client, so tests with their own databases never share one). */
+export function runCreateBatcher(db: Db): RunCreateBatcher {
+  let batcher = batchers.get(db);
+  if (!batcher) {
+    batcher = new RunCreateBatcher(db);
+    batchers.set(db, batcher);
+  }
+  return batcher;
+}

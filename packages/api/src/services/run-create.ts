@@ -1,0 +1,89 @@
+import type { AuditEntry, Db } from '@looplane/db';
+import { AppError } from '@looplane/shared';
+import type { PrincipalActor } from '../trpc';
+import type { CreateRunInput, RunBudget } from '../routers/runs.schema';
+import { newId } from './ids';
+import { agentLookup } from './run-agent-lookup';
+import { runCreateBatcher } from './run-create-batch';
+import { buildRunConfig, resolveGoal } from './run-config';
+import { createReads } from './run-create-reads';
+import type { RunDeps } from './runs.service';
+
+/** A validated create: every row it will insert, made before it joins a batch. */
+export interface PreparedRun {
+  runId: string;
+  sessionId: string;
+  ledgerId: string;
+  teamId: string;
+  agentId: string;
+  endpointId: string;
+  goal: string;
+  createdById: string;
+  createdByTokenId: string | null;
+  busyPolicy: string;
+  budget: RunBudget;
+  /** The engine's run config snapshotted on the root session. */
+  config: unknown;
+  /** The root session's title (the agent's name). */
+  title: string;
+  audit: AuditEntry;
+}
+
+/**
+ * Everything a create checks, done before the write: the agent exists in the team and is not
+ * archived, its endpoint is not deleted, the goal's slash command expands, the config builds. A
+ * create that fails here never joins a batch, so it cannot fail anyone else's.
+ */
+export async function prepareRun(db: Db, actor: PrincipalActor, teamId: string, input: CreateRunInput, ip: string | null): Promise<PreparedRun> {
+  if (!input.agentId) {
+    throw new AppError('BAD_REQUEST', 'Runs of swarm graphs are not available yet; start the run with agentId');
+  }
+  const agent = await agentLookup(db).find(teamId, input.agentId);
+  if (!agent) throw new AppError('NOT_FOUND', 'No such agent in this team');
+  if (agent.endpoint.deletedAt) {
+    throw new AppError('PRECONDITION_FAILED', `The model endpoint ${agent.endpoint.name} of agent ${agent.name} was deleted; pick another endpoint for the agent`);
+  }
+  // The policy gate and the MCP catalogue are shared with concurrent creates of the team (each
+  // still read after this create arrived), so a burst costs one read of each instead of one per create.
+  const reads = createReads(db);
+  const [, mcpTools] = await Promise.all([reads.endpointAllowed(teamId, agent.name, agent.endpoint.name), reads.mcpTools(teamId)]);
+  const { goal, command } = resolveGoal(agent, input.goal);
+  const budget: RunBudget = input.budget ?? { onExceed: 'wait' };
+  const config = buildRunConfig(agent, budget, mcpTools);
+  // Ids are made here so the run can name its root session up front.
+  const runId = newId();
+  const sessionId = newId();
+  return {
+    runId,
+    sessionId,
+    ledgerId: newId(),
+    teamId,
+    agentId: agent.id,
+    endpointId: agent.endpointId,
+    goal,
+    createdById: actor.userId,
+    createdByTokenId: actor.type === 'token' ? actor.tokenId : null,
+    busyPolicy: agent.busyPolicy,
+    budget,
+    config,
+    title: agent.name,
+    audit: {
+      teamId, actor, ip, action: 'run.created', targetType: 'run', targetId: runId,
+      data: { agentId: agent.id, agentVersion: agent.version, sessionId, command: command?.name ?? null, budget },
+    },
+  };
+}
+
+/**
+ * Starts a run of an agent: the run (queued), its root session (idle, with the engine's run config
+ * snapshotted), the run budget ledger and the `run.created` audit row commit together; then the
+ * root session is enqueued and the team's dashboards hear about it. Concurrent creates of this
+ * process share one transaction and one audit-lock acquisition (group commit, see
+ * run-create-batch.ts). The API never appends events: the worker that claims the session writes
+ * `run.started`.
+ */
+export async function createRun(deps: RunDeps, actor: PrincipalActor, teamId: string, input: CreateRunInput, ip: string | null): Promise<{ runId: string }> {
+  const prepared = await prepareRun(deps.db, actor, teamId, input, ip);
+  await runCreateBatcher(deps.db).submit(prepared, deps.dispatch);
+  return { runId: prepared.runId };
+}
