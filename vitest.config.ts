@@ -18,7 +18,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['packages/**/*.int.test.ts', 'apps/**/*.int.test.ts'],
+          include: ['packages/**/*.int.test.ts', 'apps/**/*.int.test.ts', 'bench/**/*.int.test.ts'],
           exclude,
           testTimeout: 60_000,
           hookTimeout: 120_000,

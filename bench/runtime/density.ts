@@ -6,6 +6,7 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createPgPool } from '@looplane/db';
 import { createTestAgent, createTestRunsBulk, createTestTeam } from '@looplane/db/testing';
 import { QUEUES } from '@looplane/queue';
@@ -22,13 +23,13 @@ const IDEAL_S = (3 * THINK_MS) / 1000;
 const logDir = mkdtempSync(join(tmpdir(), 'looplane-density-'));
 
 /** CPU seconds (user + system) a process has used so far. */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** CPU seconds used by every postgres server process (the database side of the work). */
-function postgresCpuSeconds(): number {
+export function postgresCpuSeconds(): number {
   let total = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -43,13 +44,14 @@ function postgresCpuSeconds(): number {
 }
 
 /** Resident and peak resident memory of a process, MB. */
-function memory(pid: number): { rss: number; peak: number } {
+export function memory(pid: number): { rss: number; peak: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
-async function measure(n: number) {
+/** One size: N runs in one worker process. Exported for the side-by-side comparison (bench/compare). */
+export async function measure(n: number) {
   const t = await createTestDatabase();
   const pool = createPgPool(t.url, { max: 2 });
   const prefix = uniquePrefix(`density-${n}`);
@@ -108,11 +110,16 @@ async function measure(n: number) {
   return { n, wall, ratio: wall / IDEAL_S, peak, idle: idle.rss, maxRss, cpu, shape: { starts: Number(shape.starts), last: Number(shape.last), median: Number(shape.median) }, events: (events.rows[0] as { n: number }).n, failed: (failed.rows[0] as { n: number }).n };
 }
 
-console.log(`Density: N faux loops in one worker process, model thinking ${THINK_MS} ms per turn, 3 turns each (ideal ${IDEAL_S} s)\n`);
-console.log('    N   wall s   x ideal   peak RSS MB   idle RSS MB   events   events/s   worker CPU s   postgres CPU s   starts spread s   run median s   not succeeded');
-for (const n of sizes) {
-  const r = await measure(n);
-  console.log(
-    `${String(r.n).padStart(5)}   ${r.wall.toFixed(2).padStart(6)}   ${r.ratio.toFixed(2).padStart(7)}   ${r.peak.toFixed(0).padStart(11)}   ${r.idle.toFixed(0).padStart(11)}   ${String(r.events).padStart(6)}   ${(r.events / r.wall).toFixed(0).padStart(8)}   ${r.cpu.worker.toFixed(1).padStart(12)}   ${r.cpu.postgres.toFixed(1).padStart(14)}   ${r.shape.starts.toFixed(2).padStart(15)}   ${r.shape.median.toFixed(2).padStart(12)}   ${String(r.failed).padStart(13)}`,
-  );
+async function main() {
+  console.log(`Density: N faux loops in one worker process, model thinking ${THINK_MS} ms per turn, 3 turns each (ideal ${IDEAL_S} s)\n`);
+  console.log('    N   wall s   x ideal   peak RSS MB   idle RSS MB   events   events/s   worker CPU s   postgres CPU s   starts spread s   run median s   not succeeded');
+  for (const n of sizes) {
+    const r = await measure(n);
+    console.log(
+      `${String(r.n).padStart(5)}   ${r.wall.toFixed(2).padStart(6)}   ${r.ratio.toFixed(2).padStart(7)}   ${r.peak.toFixed(0).padStart(11)}   ${r.idle.toFixed(0).padStart(11)}   ${String(r.events).padStart(6)}   ${(r.events / r.wall).toFixed(0).padStart(8)}   ${r.cpu.worker.toFixed(1).padStart(12)}   ${r.cpu.postgres.toFixed(1).padStart(14)}   ${r.shape.starts.toFixed(2).padStart(15)}   ${r.shape.median.toFixed(2).padStart(12)}   ${String(r.failed).padStart(13)}`,
+    );
+  }
 }
+
+// Run as a script; imported (bench/compare), it only exports the measurement.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

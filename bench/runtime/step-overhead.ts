@@ -3,6 +3,7 @@
 // published. Measures the control plane's own cost per turn, through the real worker runtime
 // (BullMQ job, lease, write unit, ledger, live bus) in-process against real Postgres and Redis.
 // Run: `npx tsx bench/runtime/step-overhead.ts [--quick]`. See bench/runtime/README.md.
+import { pathToFileURL } from 'node:url';
 import { createPgPool } from '@looplane/db';
 import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/testing';
 import type { ModelPort, ScriptTurn } from '@looplane/engine';
@@ -13,6 +14,25 @@ import { testToolSpecs } from '../../apps/worker/src/testing/test-tools';
 
 const quick = process.argv.includes('--quick');
 const TURNS = quick ? 50 : 200;
+
+/** One measured run: ms per turn, events written and live notices received, bytes its events take. */
+export interface StepRun {
+  label: string;
+  perTurn: number[];
+  events: number;
+  notices: number;
+  /** Stored size of the run's event rows (sum of `pg_column_size` of each row). */
+  eventBytes: number;
+  /** Tool calls durably recorded as finished (`tool.finished` events). */
+  toolCalls: number;
+}
+
+export interface StepOverhead {
+  settings: { fsync: string; sync: string };
+  runs: StepRun[];
+  /** ms of each floor INSERT, sorted. */
+  floor: number[];
+}
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const median = (values: number[]) => quantile([...values].sort((a, b) => a - b), 0.5);
@@ -32,7 +52,12 @@ function timedModel(inner: ModelPort, key: string): ModelPort {
   };
 }
 
-async function main() {
+/**
+ * Measures `turns` turns with the tool idempotent and not (after a warm-up run of `warmupTurns`),
+ * then the floor (`turns * 5` plain INSERTs). Exported for the side-by-side comparison (bench/compare).
+ */
+export async function runStepOverhead(turnCount: number = TURNS, warmupTurns = 20): Promise<StepOverhead> {
+  const TURNS = turnCount;
   const t = await createTestDatabase();
   const pool = createPgPool(t.url, { max: 2 });
   const settings = await pool.query({ text: `SELECT current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS sync` });
@@ -46,7 +71,7 @@ async function main() {
   const client = await createTestClient(prefix);
   const teamId = await createTestTeam(t.db);
   /** One run of `turns` turns (each a tool call, then a final answer); returns per-turn ms. */
-  async function measure(turns: number, idempotentTool: boolean): Promise<{ perTurn: number[]; events: number; notices: number }> {
+  async function measure(turns: number, idempotentTool: boolean): Promise<{ perTurn: number[]; events: number; notices: number; eventBytes: number; toolCalls: number }> {
     // `echo` answers at once; declared idempotent or not, which decides whether the call waits for its commit.
     const tools = testToolSpecs.map((t) => (t.name === 'echo' ? { ...t, idempotent: idempotentTool } : t));
     const config = { tools, toolLoading: 'eager' as const, limits: { maxTurns: 100_000 } };
@@ -60,16 +85,19 @@ async function main() {
     await client.enqueue({ ...run, reason: 'start' });
     await waitFor(async () => ((await t.db.run.findUniqueOrThrow({ where: { id: run.runId } })).status === 'succeeded' ? true : undefined), 120_000, 'the run');
     const events = await t.db.event.count({ where: { runId: run.runId } });
+    const stored = await pool.query({ text: `SELECT coalesce(sum(pg_column_size(e.*)), 0)::bigint AS bytes FROM "Event" e WHERE "runId" = $1`, values: [run.runId] });
+    const eventBytes = Number((stored.rows[0] as { bytes: string }).bytes);
+    const toolCalls = await t.db.event.count({ where: { runId: run.runId, type: 'tool.finished' } });
     await waitFor(() => notices > 0 || undefined, 2000, 'live notices');
     await off();
     const starts = callStarts.get(endpoint.name) ?? [];
     // Turn k = from the start of model call k to the start of call k+1: settle, policy, tool,
     // reserve and every append in between, with their commits.
     const perTurn = starts.slice(1).map((at, i) => at - starts[i]!);
-    return { perTurn, events, notices };
+    return { perTurn, events, notices, eventBytes, toolCalls };
   }
 
-  await measure(20, true); // warm-up: JIT, prepared statements, connections
+  if (warmupTurns > 0) await measure(warmupTurns, true); // warm-up: JIT, prepared statements, connections
   const runs = [
     { label: 'idempotent tool', ...(await measure(TURNS, true)) },
     { label: 'non-idempotent tool', ...(await measure(TURNS, false)) },
@@ -86,7 +114,16 @@ async function main() {
   }
   floor.sort((a, b) => a - b);
 
-  console.log(`Durable step overhead (Postgres fsync=${settings.rows[0].fsync}, synchronous_commit=${settings.rows[0].sync}; ${TURNS} turns, each 1 model call + 1 tool call, 0 ms each)\n`);
+  await worker.stop();
+  await client.close();
+  await pool.end();
+  await t.drop();
+  return { settings: settings.rows[0] as { fsync: string; sync: string }, runs, floor };
+}
+
+async function main() {
+  const { settings, runs, floor } = await runStepOverhead();
+  console.log(`Durable step overhead (Postgres fsync=${settings.fsync}, synchronous_commit=${settings.sync}; ${TURNS} turns, each 1 model call + 1 tool call, 0 ms each)\n`);
   console.log('tool                  events/turn  commits/turn  mean ms   p50 ms   p95 ms   first tenth   last tenth   turn 1   turn N');
   for (const r of runs) {
     const sorted = [...r.perTurn].sort((a, b) => a - b);
@@ -98,11 +135,7 @@ async function main() {
   if (process.env.BENCH_SERIES) for (const r of runs) console.log(r.label, r.perTurn.map((x) => x.toFixed(1)).join(' '));
   console.log(`\nfloor: a plain 1 KB JSON INSERT, autocommitted (one fsync): p50 ${fmt(quantile(floor, 0.5))} ms, p95 ${fmt(quantile(floor, 0.95))} ms`);
   console.log('commits/turn = live notices received per turn (one is published per commit). "first/last tenth": median ms per turn over the first and last tenth of the turns.');
-
-  await worker.stop();
-  await client.close();
-  await pool.end();
-  await t.drop();
 }
 
-await main();
+// Run as a script; imported (bench/compare), it only exports the measurement.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
