@@ -3,6 +3,7 @@ import type { Clock } from '@looplane/engine';
 import type { SessionJob } from '@looplane/queue';
 import type { Logger } from 'pino';
 import type { ApprovalGate } from './approval-gate';
+import { Periodic } from './periodic';
 
 export interface ApprovalSweeperOptions {
   db: Db;
@@ -34,29 +35,18 @@ const TERMINAL_RUNS = ['succeeded', 'failed', 'cancelled'] as const;
  * same moment wins or loses cleanly (its own UPDATE is conditional on `pending` too).
  */
 export class ApprovalSweeper {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
+  private readonly periodic: Periodic;
 
-  constructor(private readonly options: ApprovalSweeperOptions) {}
+  constructor(private readonly options: ApprovalSweeperOptions) {
+    this.periodic = new Periodic(options.intervalMs, () => this.pass());
+  }
 
   start(): void {
-    const schedule = () => {
-      // Jitter keeps the workers of a fleet from sweeping in lockstep.
-      const delay = this.options.intervalMs * (0.75 + Math.random() / 2);
-      this.timer = setTimeout(() => {
-        this.running = this.pass().finally(() => {
-          if (this.timer) schedule();
-        });
-      }, delay);
-      this.timer.unref();
-    };
-    schedule();
+    this.periodic.start();
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.periodic.stop();
   }
 
   /** One pass over due approvals; failures are logged (the next pass tries again). */

@@ -1,6 +1,7 @@
 import { findReconcilable, type PgPool } from '@looplane/db';
 import type { SessionJob } from '@looplane/queue';
 import type { Logger } from 'pino';
+import { Periodic } from './periodic';
 
 export interface ReconcilerOptions {
   pool: PgPool;
@@ -20,29 +21,18 @@ export interface ReconcilerOptions {
  * bucket, so every worker's reconciler can run at once and a session gets one job per bucket.
  */
 export class Reconciler {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> = Promise.resolve();
+  private readonly periodic: Periodic;
 
-  constructor(private readonly options: ReconcilerOptions) {}
+  constructor(private readonly options: ReconcilerOptions) {
+    this.periodic = new Periodic(options.intervalMs, () => this.pass());
+  }
 
   start(): void {
-    const schedule = () => {
-      // Jitter keeps the workers of a fleet from reconciling in lockstep.
-      const delay = this.options.intervalMs * (0.75 + Math.random() / 2);
-      this.timer = setTimeout(() => {
-        this.running = this.pass().then(() => undefined).finally(() => {
-          if (this.timer) schedule();
-        });
-      }, delay);
-      this.timer.unref();
-    };
-    schedule();
+    this.periodic.start();
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+    await this.periodic.stop();
   }
 
   /** One pass; returns how many sessions got a job. */

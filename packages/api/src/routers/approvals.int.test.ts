@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
+import { describe, expect, it } from 'vitest';
 import type { Prisma } from '@looplane/db';
 import type { TeamActivity } from '@looplane/queue';
-import type { ApiDeps } from '../context';
-import { callerAs, createAgentFixture, createTeamFixture, type AgentFixture, type TeamFixture } from '../testing/fixtures';
-import { createTestLive, type TestLive } from '../testing/live';
+import type { TeamFixture } from '../testing/fixtures';
+import { apiTestbed } from '../testing/testbed';
 
-let db: TestDatabase;
-let live: TestLive;
-let deps: ApiDeps;
-let fx: TeamFixture;
-let agent: AgentFixture;
+const tb = apiTestbed({ agent: true });
 let seq = 100;
 
-const as = (role: keyof TeamFixture['members']) => callerAs(deps, { userId: fx.members[role].id });
 const shellTool = {
   name: 'shell',
   description: 'Run a command.',
@@ -23,89 +16,77 @@ const shellTool = {
 
 /** A run started by `creator`, with `shell` in its catalogue (what edited arguments are checked against). */
 async function runBy(creator: keyof TeamFixture['members']) {
-  const { runId } = await (await as(creator)).runs.create({ teamId: fx.teamId, agentId: agent.agentId, goal: 'Clean up' });
-  const run = await db.db.run.findUniqueOrThrow({ where: { id: runId } });
-  const session = await db.db.session.findUniqueOrThrow({ where: { id: run.mainSessionId! } });
+  const { runId } = await (await tb.as(creator)).runs.create({ teamId: tb.fx.teamId, agentId: tb.agent.agentId, goal: 'Clean up' });
+  const run = await tb.db.run.findUniqueOrThrow({ where: { id: runId } });
+  const session = await tb.db.session.findUniqueOrThrow({ where: { id: run.mainSessionId! } });
   const config = { ...(session.config as Record<string, unknown>), tools: [shellTool] };
-  await db.db.session.update({ where: { id: session.id }, data: { config: config as Prisma.InputJsonValue, status: 'waiting', waitReason: 'approval' } });
-  return { runId, sessionId: session.id, creatorId: fx.members[creator].id };
+  await tb.db.session.update({ where: { id: session.id }, data: { config: config as Prisma.InputJsonValue, status: 'waiting', waitReason: 'approval' } });
+  return { runId, sessionId: session.id, creatorId: tb.fx.members[creator].id };
 }
 
 /** A pending approval as the worker opens it. */
 async function pending(run: { runId: string; sessionId: string; creatorId: string }, data: Partial<Prisma.ApprovalUncheckedCreateInput> = {}) {
   const requestSeq = seq++;
-  return db.db.approval.create({
+  return tb.db.approval.create({
     data: {
-      teamId: fx.teamId, runId: run.runId, sessionId: run.sessionId, requestSeq, toolCallId: `call-${requestSeq}`, tool: 'shell',
+      teamId: tb.fx.teamId, runId: run.runId, sessionId: run.sessionId, requestSeq, toolCallId: `call-${requestSeq}`, tool: 'shell',
       args: { command: 'rm -rf build' }, risk: 'high', policyRuleId: 'shell-destructive', requestedById: run.creatorId, ...data,
     },
   });
 }
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  live = await createTestLive();
-  deps = { db: db.db, dispatch: live.dispatch };
-  fx = await createTeamFixture(db.db);
-  agent = await createAgentFixture(db.db, fx.teamId);
-});
-afterAll(async () => {
-  await live?.close();
-  await db?.drop();
-});
 
 describe('approvals.decide', () => {
   it('approves once: the row, an audit row, a wake-up for the session and the live count; a second decision is CONFLICT', async () => {
     const run = await runBy('operator');
     const approval = await pending(run);
     const heard: TeamActivity[] = [];
-    const stop = await live.bus.onTeamActivity(fx.teamId, (m) => heard.push(m));
-    const api = await as('approver');
-    const result = await api.approvals.decide({ teamId: fx.teamId, approvalId: approval.id, decision: 'approve', comment: 'ok' });
+    const stop = await tb.live.bus.onTeamActivity(tb.fx.teamId, (m) => heard.push(m));
+    const api = await tb.as('approver');
+    const result = await api.approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'approve', comment: 'ok' });
     expect(result).toMatchObject({ approvalId: approval.id, status: 'approved', runId: run.runId });
-    expect(await db.db.approval.findUniqueOrThrow({ where: { id: approval.id } })).toMatchObject({ status: 'approved', decidedById: fx.members.approver.id, comment: 'ok', editedArgs: null });
-    const audit = await db.db.auditLog.findFirstOrThrow({ where: { teamId: fx.teamId, action: 'approval.approved', targetId: approval.id } });
-    expect(audit).toMatchObject({ actorType: 'user', actorId: fx.members.approver.id, data: { runId: run.runId, tool: 'shell', comment: 'ok' } });
-    expect((await live.jobs()).filter((j) => j.sessionId === run.sessionId && j.reason === 'resume')).toEqual([{ runId: run.runId, sessionId: run.sessionId, reason: 'resume' }]);
+    expect(await tb.db.approval.findUniqueOrThrow({ where: { id: approval.id } })).toMatchObject({ status: 'approved', decidedById: tb.fx.members.approver.id, comment: 'ok', editedArgs: null });
+    const audit = await tb.db.auditLog.findFirstOrThrow({ where: { teamId: tb.fx.teamId, action: 'approval.approved', targetId: approval.id } });
+    expect(audit).toMatchObject({ actorType: 'user', actorId: tb.fx.members.approver.id, data: { runId: run.runId, tool: 'shell', comment: 'ok' } });
+    expect((await tb.live.jobs()).filter((j) => j.sessionId === run.sessionId && j.reason === 'resume')).toEqual([{ runId: run.runId, sessionId: run.sessionId, reason: 'resume' }]);
     await expect.poll(() => heard.some((m) => m.kind === 'approvals.count')).toBe(true);
     await stop();
 
-    await expect(api.approvals.decide({ teamId: fx.teamId, approvalId: approval.id, decision: 'reject' })).rejects.toMatchObject({ code: 'CONFLICT', message: 'The approval is already approved' });
-    expect(await db.db.auditLog.count({ where: { targetId: approval.id } })).toBe(1);
+    await expect(api.approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'reject' })).rejects.toMatchObject({ code: 'CONFLICT', message: 'The approval is already approved' });
+    expect(await tb.db.auditLog.count({ where: { targetId: approval.id } })).toBe(1);
   });
 
   it('four-eyes keeps the run\'s creator from deciding; another approver may', async () => {
     const run = await runBy('approver');
     const approval = await pending(run, { fourEyes: true });
-    await expect((await as('approver')).approvals.decide({ teamId: fx.teamId, approvalId: approval.id, decision: 'approve' })).rejects.toMatchObject({
+    await expect((await tb.as('approver')).approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'approve' })).rejects.toMatchObject({
       code: 'FORBIDDEN',
       message: expect.stringContaining('four-eyes'),
     });
-    expect((await db.db.approval.findUniqueOrThrow({ where: { id: approval.id } })).status).toBe('pending');
-    await (await as('admin')).approvals.decide({ teamId: fx.teamId, approvalId: approval.id, decision: 'approve' });
-    expect((await db.db.approval.findUniqueOrThrow({ where: { id: approval.id } })).decidedById).toBe(fx.members.admin.id);
+    expect((await tb.db.approval.findUniqueOrThrow({ where: { id: approval.id } })).status).toBe('pending');
+    await (await tb.as('admin')).approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'approve' });
+    expect((await tb.db.approval.findUniqueOrThrow({ where: { id: approval.id } })).decidedById).toBe(tb.fx.members.admin.id);
   });
 
   it('an approval that needs an admin (after escalation) refuses an approver', async () => {
     const approval = await pending(await runBy('operator'), { requiredRole: 'admin' });
-    await expect((await as('approver')).approvals.decide({ teamId: fx.teamId, approvalId: approval.id, decision: 'reject' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect((await as('admin')).approvals.decide({ teamId: fx.teamId, approvalId: approval.id, decision: 'reject', comment: 'no' })).resolves.toMatchObject({ status: 'rejected' });
+    await expect((await tb.as('approver')).approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'reject' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect((await tb.as('admin')).approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'reject', comment: 'no' })).resolves.toMatchObject({ status: 'rejected' });
   });
 
   it('checks edited arguments against the tool\'s parameters and records the edit', async () => {
     const approval = await pending(await runBy('operator'));
-    const api = await as('approver');
-    await expect(api.approvals.decide({ teamId: fx.teamId, approvalId: approval.id, decision: 'approve', editedArgs: { command: 42 } })).rejects.toMatchObject({
+    const api = await tb.as('approver');
+    await expect(api.approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'approve', editedArgs: { command: 42 } })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: expect.stringMatching(/^editedArgs do not fit the shell tool's parameters: command/),
     });
-    await expect(api.approvals.decide({ teamId: fx.teamId, approvalId: approval.id, decision: 'approve', editedArgs: { command: 'ls', extra: true } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(api.approvals.decide({ teamId: fx.teamId, approvalId: approval.id, decision: 'reject', editedArgs: { command: 'ls' } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    expect(await db.db.approval.findUniqueOrThrow({ where: { id: approval.id } })).toMatchObject({ status: 'pending', editedArgs: null });
+    await expect(api.approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'approve', editedArgs: { command: 'ls', extra: true } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(api.approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'reject', editedArgs: { command: 'ls' } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect(await tb.db.approval.findUniqueOrThrow({ where: { id: approval.id } })).toMatchObject({ status: 'pending', editedArgs: null });
 
-    await api.approvals.decide({ teamId: fx.teamId, approvalId: approval.id, decision: 'approve', editedArgs: { command: 'rm -rf build/tmp' } });
-    expect((await db.db.approval.findUniqueOrThrow({ where: { id: approval.id } })).editedArgs).toEqual({ command: 'rm -rf build/tmp' });
-    const audit = await db.db.auditLog.findFirstOrThrow({ where: { targetId: approval.id } });
+    await api.approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'approve', editedArgs: { command: 'rm -rf build/tmp' } });
+    expect((await tb.db.approval.findUniqueOrThrow({ where: { id: approval.id } })).editedArgs).toEqual({ command: 'rm -rf build/tmp' });
+    const audit = await tb.db.auditLog.findFirstOrThrow({ where: { targetId: approval.id } });
     expect(audit.data).toMatchObject({ args: { command: 'rm -rf build' }, editedArgs: { command: 'rm -rf build/tmp' } });
   });
 });
@@ -114,14 +95,14 @@ describe('approvals.decideMany', () => {
   it('decides each approval on its own and reports the ones it could not', async () => {
     const run = await runBy('operator');
     const [a, b, done] = [await pending(run), await pending(run), await pending(run, { status: 'expired' })];
-    const result = await (await as('approver')).approvals.decideMany({ teamId: fx.teamId, approvalIds: [a.id, b.id, done.id], decision: 'reject', comment: 'not today' });
+    const result = await (await tb.as('approver')).approvals.decideMany({ teamId: tb.fx.teamId, approvalIds: [a.id, b.id, done.id], decision: 'reject', comment: 'not today' });
     expect(result.decided).toBe(2);
     expect(result.results).toEqual([
       { approvalId: a.id, ok: true, status: 'rejected' },
       { approvalId: b.id, ok: true, status: 'rejected' },
       { approvalId: done.id, ok: false, error: 'The approval is already expired' },
     ]);
-    expect(await db.db.approval.count({ where: { id: { in: [a.id, b.id] }, status: 'rejected', comment: 'not today' } })).toBe(2);
+    expect(await tb.db.approval.count({ where: { id: { in: [a.id, b.id] }, status: 'rejected', comment: 'not today' } })).toBe(2);
   });
 });
 
@@ -131,22 +112,22 @@ describe('approvals.list and approvals.get', () => {
     const old = await pending(run, { createdAt: new Date(Date.now() - 60_000) });
     const decided = await pending(run, { status: 'approved', decidedAt: new Date() });
     const fresh = await pending(run);
-    const api = await as('viewer');
-    const all = await api.approvals.list({ teamId: fx.teamId, runId: run.runId });
+    const api = await tb.as('viewer');
+    const all = await api.approvals.list({ teamId: tb.fx.teamId, runId: run.runId });
     expect(all.items.map((i) => i.id)).toEqual([fresh.id, old.id, decided.id]);
-    expect(all.items[0]).toMatchObject({ tool: 'shell', args: { command: 'rm -rf build' }, risk: 'high', policyRuleId: 'shell-destructive', agent: { id: agent.agentId }, canDecide: false, blocker: 'deciding needs the approver role' });
+    expect(all.items[0]).toMatchObject({ tool: 'shell', args: { command: 'rm -rf build' }, risk: 'high', policyRuleId: 'shell-destructive', agent: { id: tb.agent.agentId }, canDecide: false, blocker: 'deciding needs the approver role' });
 
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await api.approvals.list({ teamId: fx.teamId, runId: run.runId, limit: 1, ...(cursor ? { cursor } : {}) });
+      const page = await api.approvals.list({ teamId: tb.fx.teamId, runId: run.runId, limit: 1, ...(cursor ? { cursor } : {}) });
       seen.push(...page.items.map((i) => i.id));
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
     expect(seen).toEqual([fresh.id, old.id, decided.id]);
 
-    expect((await api.approvals.list({ teamId: fx.teamId, runId: run.runId, status: 'approved' })).items.map((i) => i.id)).toEqual([decided.id]);
-    expect(await (await as('approver')).approvals.get({ teamId: fx.teamId, approvalId: fresh.id })).toMatchObject({ id: fresh.id, canDecide: true, blocker: null, requestedBy: { id: fx.members.operator.id } });
-    await expect(api.approvals.list({ teamId: fx.teamId, cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    expect((await api.approvals.list({ teamId: tb.fx.teamId, runId: run.runId, status: 'approved' })).items.map((i) => i.id)).toEqual([decided.id]);
+    expect(await (await tb.as('approver')).approvals.get({ teamId: tb.fx.teamId, approvalId: fresh.id })).toMatchObject({ id: fresh.id, canDecide: true, blocker: null, requestedBy: { id: tb.fx.members.operator.id } });
+    await expect(api.approvals.list({ teamId: tb.fx.teamId, cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
 });

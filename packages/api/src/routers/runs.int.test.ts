@@ -92,11 +92,11 @@ describe('runs.create', () => {
     });
   });
 
-  it('refuses graph runs clearly, and agents of other teams or archived ones as not found', async () => {
+  it('refuses unknown graphs, and agents of other teams or archived ones, as not found', async () => {
     const api = await as('operator');
     await expect(api.runs.create({ teamId: fx.teamId, graphId: 'g1', goal: 'x' })).rejects.toMatchObject({
-      code: 'BAD_REQUEST',
-      message: expect.stringContaining('swarm graphs are not available yet'),
+      code: 'NOT_FOUND',
+      message: expect.stringContaining('No such graph'),
     });
     const archived = await createAgentFixture(db.db, fx.teamId, { archivedAt: new Date() });
     await expect(api.runs.create({ teamId: fx.teamId, agentId: archived.agentId, goal: 'x' })).rejects.toMatchObject({ code: 'NOT_FOUND' });

@@ -1,37 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SecretBox } from '@looplane/db';
-import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
-import type { ApiDeps } from '../context';
-import { callerAs, createTeamFixture, type TeamFixture } from '../testing/fixtures';
-import { createTestLive, type TestLive } from '../testing/live';
+import { apiTestbed } from '../testing/testbed';
 
 const VALUE = `ghp_${randomBytes(12).toString('hex')}-WXYZ`;
-let db: TestDatabase;
-let live: TestLive;
-let deps: ApiDeps;
-let box: SecretBox;
-let fx: TeamFixture;
-
-const as = (role: keyof TeamFixture['members'], d: ApiDeps = deps) => callerAs(d, { userId: fx.members[role].id });
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  live = await createTestLive();
-  box = new SecretBox(randomBytes(32).toString('base64'));
-  deps = { db: db.db, dispatch: live.dispatch, secretBox: box };
-  fx = await createTeamFixture(db.db);
-});
-afterAll(async () => {
-  await live?.close();
-  await db?.drop();
-});
+const box = new SecretBox(randomBytes(32).toString('base64'));
+const tb = apiTestbed({ deps: { secretBox: box } });
 
 describe('team secrets', () => {
   it('create seals the value; list shows the name, last 4 characters and where the active policy uses it, never the value', async () => {
-    const admin = await as('admin');
+    const admin = await tb.as('admin');
     await admin.policies.save({
-      teamId: fx.teamId,
+      teamId: tb.fx.teamId,
       document: {
         version: 1,
         egress: {
@@ -44,51 +24,51 @@ describe('team secrets', () => {
       },
       comment: 'egress with credentials',
     });
-    const created = await admin.secrets.create({ teamId: fx.teamId, name: 'GITHUB_TOKEN', value: VALUE });
+    const created = await admin.secrets.create({ teamId: tb.fx.teamId, name: 'GITHUB_TOKEN', value: VALUE });
     expect(created).toMatchObject({ name: 'GITHUB_TOKEN', last4: 'WXYZ' });
     expect(JSON.stringify(created)).not.toContain(VALUE);
-    const row = await db.db.teamSecret.findFirstOrThrow({ where: { teamId: fx.teamId, name: 'GITHUB_TOKEN' } });
+    const row = await tb.db.teamSecret.findFirstOrThrow({ where: { teamId: tb.fx.teamId, name: 'GITHUB_TOKEN' } });
     expect(row.ciphertext).not.toContain(VALUE.slice(4, 20));
     expect(box.open(row.ciphertext)).toBe(VALUE);
 
-    const listed = await admin.secrets.list({ teamId: fx.teamId });
+    const listed = await admin.secrets.list({ teamId: tb.fx.teamId });
     expect(listed.secrets).toEqual([expect.objectContaining({ name: 'GITHUB_TOKEN', last4: 'WXYZ', usedBy: [{ host: 'api.github.com', header: 'Authorization' }] })]);
     expect(listed.missing).toEqual([{ secretRef: 'UPLOADS_KEY', host: 'uploads.example.org', header: 'X-Key' }]);
     expect(JSON.stringify(listed)).not.toContain(VALUE);
   });
 
   it('a second create of the same name is refused unless it replaces; every change is an audit row naming the secret only', async () => {
-    const admin = await as('admin');
-    await expect(admin.secrets.create({ teamId: fx.teamId, name: 'GITHUB_TOKEN', value: 'other-value-1234' })).rejects.toMatchObject({ code: 'CONFLICT' });
-    const replaced = await admin.secrets.create({ teamId: fx.teamId, name: 'GITHUB_TOKEN', value: 'rotated-value-5678', replace: true });
+    const admin = await tb.as('admin');
+    await expect(admin.secrets.create({ teamId: tb.fx.teamId, name: 'GITHUB_TOKEN', value: 'other-value-1234' })).rejects.toMatchObject({ code: 'CONFLICT' });
+    const replaced = await admin.secrets.create({ teamId: tb.fx.teamId, name: 'GITHUB_TOKEN', value: 'rotated-value-5678', replace: true });
     expect(replaced.last4).toBe('5678');
-    const row = await db.db.teamSecret.findFirstOrThrow({ where: { teamId: fx.teamId, name: 'GITHUB_TOKEN' } });
+    const row = await tb.db.teamSecret.findFirstOrThrow({ where: { teamId: tb.fx.teamId, name: 'GITHUB_TOKEN' } });
     expect(box.open(row.ciphertext)).toBe('rotated-value-5678');
-    await admin.secrets.delete({ teamId: fx.teamId, name: 'GITHUB_TOKEN' });
-    expect(await db.db.teamSecret.count({ where: { teamId: fx.teamId } })).toBe(0);
-    await expect(admin.secrets.delete({ teamId: fx.teamId, name: 'GITHUB_TOKEN' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    const audit = await db.db.auditLog.findMany({ where: { teamId: fx.teamId, targetType: 'secret' }, orderBy: { seq: 'asc' } });
+    await admin.secrets.delete({ teamId: tb.fx.teamId, name: 'GITHUB_TOKEN' });
+    expect(await tb.db.teamSecret.count({ where: { teamId: tb.fx.teamId } })).toBe(0);
+    await expect(admin.secrets.delete({ teamId: tb.fx.teamId, name: 'GITHUB_TOKEN' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    const audit = await tb.db.auditLog.findMany({ where: { teamId: tb.fx.teamId, targetType: 'secret' }, orderBy: { seq: 'asc' } });
     expect(audit.map((a) => [a.action, a.data])).toEqual([
       ['secret.created', { name: 'GITHUB_TOKEN' }],
       ['secret.replaced', { name: 'GITHUB_TOKEN' }],
       ['secret.deleted', { name: 'GITHUB_TOKEN' }],
     ]);
-    const everything = JSON.stringify(await db.db.auditLog.findMany({ where: { teamId: fx.teamId } }), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    const everything = JSON.stringify(await tb.db.auditLog.findMany({ where: { teamId: tb.fx.teamId } }), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
     expect(everything).not.toContain(VALUE);
     expect(everything).not.toContain('rotated-value');
   });
 
   it('refuses values that would break a header, and a server without an encryption key stores nothing', async () => {
-    const admin = await as('admin');
-    await expect(admin.secrets.create({ teamId: fx.teamId, name: 'BAD', value: 'line\r\nX-Injected: 1' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(admin.secrets.create({ teamId: fx.teamId, name: '../etc', value: 'value-1234' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    const keyless = await as('admin', { ...deps, secretBox: null });
-    await expect(keyless.secrets.create({ teamId: fx.teamId, name: 'NOKEY', value: 'value-1234' })).rejects.toMatchObject({ code: 'PRECONDITION_FAILED' });
-    expect(await db.db.teamSecret.count({ where: { teamId: fx.teamId } })).toBe(0);
+    const admin = await tb.as('admin');
+    await expect(admin.secrets.create({ teamId: tb.fx.teamId, name: 'BAD', value: 'line\r\nX-Injected: 1' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(admin.secrets.create({ teamId: tb.fx.teamId, name: '../etc', value: 'value-1234' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    const keyless = await tb.as('admin', { ...tb.deps, secretBox: null });
+    await expect(keyless.secrets.create({ teamId: tb.fx.teamId, name: 'NOKEY', value: 'value-1234' })).rejects.toMatchObject({ code: 'PRECONDITION_FAILED' });
+    expect(await tb.db.teamSecret.count({ where: { teamId: tb.fx.teamId } })).toBe(0);
   });
 
   it('is admin only', async () => {
-    const approver = await as('approver');
-    await expect(approver.secrets.list({ teamId: fx.teamId })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    const approver = await tb.as('approver');
+    await expect(approver.secrets.list({ teamId: tb.fx.teamId })).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 });

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
-import type { ApiDeps } from '../context';
-import { callerAs, createTeamFixture, type TeamFixture } from '../testing/fixtures';
-import { createTestLive, type TestLive } from '../testing/live';
+import { describe, expect, it } from 'vitest';
+import { apiTestbed } from '../testing/testbed';
 
-let db: TestDatabase;
-let live: TestLive;
-let deps: ApiDeps;
-let fx: TeamFixture;
+const tb = apiTestbed();
 
 const limits = (by: string | null) =>
   Object.fromEntries(['wallTimeMs', 'cpus', 'memoryBytes', 'pids', 'outputBytes', 'workspaceBytes', 'workspaceFiles', 'tmpBytes'].map((l) => [l, { enforced: by !== null, by }]));
 
 async function probeRow(workerId: string, data: { lastSeenAt?: Date; stoppedAt?: Date | null; drivers?: unknown }) {
-  await db.db.workerSandboxProbe.create({
+  await tb.db.workerSandboxProbe.create({
     data: {
       workerId,
       hostname: 'host-a',
@@ -28,17 +22,6 @@ async function probeRow(workerId: string, data: { lastSeenAt?: Date; stoppedAt?:
   });
 }
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  live = await createTestLive();
-  deps = { db: db.db, dispatch: live.dispatch };
-  fx = await createTeamFixture(db.db);
-});
-afterAll(async () => {
-  await live?.close();
-  await db?.drop();
-});
-
 describe('system.sandbox', () => {
   it('returns the probe of live workers only, drivers in a fixed order with every limit', async () => {
     await probeRow('w_live', {
@@ -51,8 +34,8 @@ describe('system.sandbox', () => {
     });
     await probeRow('w_stale', { lastSeenAt: new Date(Date.now() - 10 * 60_000) });
     await probeRow('w_stopped', { stoppedAt: new Date() });
-    const api = await callerAs(deps, { userId: fx.members.viewer.id });
-    const { workers } = await api.system.sandbox({ teamId: fx.teamId });
+    const api = await tb.as('viewer');
+    const { workers } = await api.system.sandbox({ teamId: tb.fx.teamId });
     expect(workers.map((w) => w.workerId)).toEqual(['w_live']);
     const [worker] = workers;
     expect(worker).toMatchObject({ hostname: 'host-a', selectedDriver: 'bwrap', available: true });

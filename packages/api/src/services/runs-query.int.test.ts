@@ -1,35 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Prisma } from '@looplane/db';
-import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
-import type { ApiDeps } from '../context';
 import { listRunsInput, type ListRunsInput } from '../routers/runs.schema';
-import { appendTestEvents, callerAs, createAgentFixture, createTeamFixture, type AgentFixture, type TeamFixture } from '../testing/fixtures';
-import { createTestLive, type TestLive } from '../testing/live';
+import { appendTestEvents, createAgentFixture, type AgentFixture } from '../testing/fixtures';
+import { apiTestbed } from '../testing/testbed';
 import { runsPageSql } from './runs-query.service';
 
 const BULK = 100_000;
-let db: TestDatabase;
-let live: TestLive;
-let deps: ApiDeps;
-let fx: TeamFixture;
+const tb = apiTestbed();
 let agentA: AgentFixture;
 let agentB: AgentFixture;
 
-const viewer = () => callerAs(deps, { userId: fx.members.viewer.id });
+const viewer = () => tb.as('viewer');
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  live = await createTestLive();
-  deps = { db: db.db, dispatch: live.dispatch };
-  fx = await createTeamFixture(db.db);
-  agentA = await createAgentFixture(db.db, fx.teamId);
-  agentB = await createAgentFixture(db.db, fx.teamId);
-  const { viewer: u1, operator: u2 } = fx.members;
+  agentA = await createAgentFixture(tb.db, tb.fx.teamId);
+  agentB = await createAgentFixture(tb.db, tb.fx.teamId);
+  const { viewer: u1, operator: u2 } = tb.fx.members;
   // 100k runs in one statement. Three runs share each creation second, so the id tie-break is exercised;
   // every 1000th goal contains "needle", one contains a literal "50%".
-  await db.db.$executeRaw`
+  await tb.db.$executeRaw`
     INSERT INTO "Run" (id, "teamId", "agentId", goal, status, "createdById", "createdAt", "updatedAt")
-    SELECT 'bulk' || lpad(i::text, 6, '0'), ${fx.teamId},
+    SELECT 'bulk' || lpad(i::text, 6, '0'), ${tb.fx.teamId},
            CASE WHEN i % 2 = 0 THEN ${agentA.agentId} ELSE ${agentB.agentId} END,
            'bulk goal ' || i || CASE WHEN i % 1000 = 0 THEN ' needle' ELSE '' END || CASE WHEN i = 777 THEN ' at 50% done' ELSE '' END,
            (ARRAY['queued','running','waiting','succeeded','failed','cancelled'])[1 + i % 6]::"RunStatus",
@@ -38,18 +29,14 @@ beforeAll(async () => {
            timestamp '2026-02-01' + ((i * 7919) % ${BULK}) * interval '1 second'
     FROM generate_series(1, ${BULK}) AS i`;
   // The other team's runs must never show up.
-  await db.db.$executeRaw`
-    INSERT INTO "Run" (id, "teamId", goal, "updatedAt") SELECT 'other' || i, ${fx.otherTeamId}, 'needle elsewhere', now() FROM generate_series(1, 50) AS i`;
-  await db.db.$executeRaw`ANALYZE "Run"`;
+  await tb.db.$executeRaw`
+    INSERT INTO "Run" (id, "teamId", goal, "updatedAt") SELECT 'other' || i, ${tb.fx.otherTeamId}, 'needle elsewhere', now() FROM generate_series(1, 50) AS i`;
+  await tb.db.$executeRaw`ANALYZE "Run"`;
 }, 120_000);
-afterAll(async () => {
-  await live?.close();
-  await db?.drop();
-});
 
 /** Ground truth for a filter, straight from SQL. */
 async function expectedIds(where: Prisma.Sql, order = Prisma.sql`"createdAt" DESC, id DESC`): Promise<string[]> {
-  const rows = await db.db.$queryRaw<Array<{ id: string }>>`SELECT id FROM "Run" WHERE "teamId" = ${fx.teamId} AND ${where} ORDER BY ${order}`;
+  const rows = await tb.db.$queryRaw<Array<{ id: string }>>`SELECT id FROM "Run" WHERE "teamId" = ${tb.fx.teamId} AND ${where} ORDER BY ${order}`;
   return rows.map((r) => r.id);
 }
 
@@ -59,7 +46,7 @@ async function walk(input: Omit<Partial<ListRunsInput>, 'cursor'>): Promise<{ id
   let cursor: string | null = null;
   let pages = 0;
   do {
-    const page = await api.runs.list({ teamId: fx.teamId, ...input, cursor });
+    const page = await api.runs.list({ teamId: tb.fx.teamId, ...input, cursor });
     ids.push(...page.runs.map((r) => r.id));
     cursor = page.nextCursor;
     pages++;
@@ -80,7 +67,7 @@ describe('runs.list keyset pagination', () => {
       [{ text: 'needle' }, Prisma.sql`goal ILIKE '%needle%'`],
       [{ text: '50%' }, Prisma.sql`goal LIKE '%50\\%%'`],
       [{ status: ['failed'], agentId: agentA.agentId, text: '99' }, Prisma.sql`status = 'failed' AND "agentId" = ${agentA.agentId} AND goal LIKE '%99%'`],
-      [{ status: ['queued', 'running'], createdById: fx.members.viewer.id, text: '12' }, Prisma.sql`status IN ('queued', 'running') AND "createdById" = ${fx.members.viewer.id} AND goal LIKE '%12%'`],
+      [{ status: ['queued', 'running'], createdById: tb.fx.members.viewer.id, text: '12' }, Prisma.sql`status IN ('queued', 'running') AND "createdById" = ${tb.fx.members.viewer.id} AND goal LIKE '%12%'`],
     ];
     for (const [input, where] of cases) {
       const { ids } = await walk({ ...input, limit: 7 });
@@ -97,10 +84,10 @@ describe('runs.list keyset pagination', () => {
 
   it('rows carry agent, creator and cost; a tampered or foreign cursor is a clear 400', async () => {
     const api = await viewer();
-    const page = await api.runs.list({ teamId: fx.teamId, limit: 1 });
-    expect(page.runs[0]).toMatchObject({ id: 'bulk100000', agent: { id: agentA.agentId, name: agentA.agentName }, createdBy: { email: fx.members.operator.email }, spentCostMicros: 0 });
-    await expect(api.runs.list({ teamId: fx.teamId, cursor: 'bm9wZQ' })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'cursor: not a cursor returned by runs.list' });
-    await expect(api.runs.list({ teamId: fx.teamId, cursor: page.nextCursor, sort: 'updated' })).rejects.toMatchObject({
+    const page = await api.runs.list({ teamId: tb.fx.teamId, limit: 1 });
+    expect(page.runs[0]).toMatchObject({ id: 'bulk100000', agent: { id: agentA.agentId, name: agentA.agentName }, createdBy: { email: tb.fx.members.operator.email }, spentCostMicros: 0 });
+    await expect(api.runs.list({ teamId: tb.fx.teamId, cursor: 'bm9wZQ' })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'cursor: not a cursor returned by runs.list' });
+    await expect(api.runs.list({ teamId: tb.fx.teamId, cursor: page.nextCursor, sort: 'updated' })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: 'cursor: it belongs to sort=created, not sort=updated',
     });
@@ -119,8 +106,8 @@ function nodesOf(plan: PlanNode): PlanNode[] {
 }
 
 async function planOf(input: Partial<ListRunsInput>): Promise<PlanNode[]> {
-  const sql = runsPageSql(fx.teamId, listRunsInput.parse(input));
-  const rows = await db.db.$queryRaw<Array<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>>`EXPLAIN (FORMAT JSON) ${sql}`;
+  const sql = runsPageSql(tb.fx.teamId, listRunsInput.parse(input));
+  const rows = await tb.db.$queryRaw<Array<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>>`EXPLAIN (FORMAT JSON) ${sql}`;
   return nodesOf(rows[0]!['QUERY PLAN'][0]!.Plan);
 }
 
@@ -131,7 +118,7 @@ describe('runs.list query plans with 100k runs (an index range, never a scan + s
     ['a page deep in the list', () => ({ cursor: 'Y3JlYXRlZHwyMDI2LTAxLTAxVDAyOjAwOjAwLjAwMFp8YnVsazAyMTYwMA' })],
     ['status filter', () => ({ status: ['failed'] })],
     ['agent filter', () => ({ agentId: agentA.agentId })],
-    ['creator filter', () => ({ createdById: fx.members.viewer.id })],
+    ['creator filter', () => ({ createdById: tb.fx.members.viewer.id })],
     ['status + agent filter, deep', () => ({ status: ['running'], agentId: agentB.agentId, cursor: 'Y3JlYXRlZHwyMDI2LTAxLTAxVDAyOjAwOjAwLjAwMFp8YnVsazAyMTYwMA' })],
     ['updated sort with a status filter', () => ({ sort: 'updated', status: ['running'] })],
   ])('%s uses an index on Run and no full sort', async (_, input) => {
@@ -151,23 +138,23 @@ describe('runs.list query plans with 100k runs (an index range, never a scan + s
 
 describe('runs.events', () => {
   it('pages by event number, at most 1000 at a time', async () => {
-    const api = await callerAs(deps, { userId: fx.members.operator.id });
-    const { runId } = await api.runs.create({ teamId: fx.teamId, agentId: agentA.agentId, goal: 'chatty' });
-    const run = await db.db.run.findUniqueOrThrow({ where: { id: runId } });
-    await appendTestEvents(db.db, runId, run.mainSessionId!, 1200);
-    await appendTestEvents(db.db, runId, run.mainSessionId!, 1300);
+    const api = await tb.as('operator');
+    const { runId } = await api.runs.create({ teamId: tb.fx.teamId, agentId: agentA.agentId, goal: 'chatty' });
+    const run = await tb.db.run.findUniqueOrThrow({ where: { id: runId } });
+    await appendTestEvents(tb.db, runId, run.mainSessionId!, 1200);
+    await appendTestEvents(tb.db, runId, run.mainSessionId!, 1300);
 
-    const first = await api.runs.events({ teamId: fx.teamId, runId, limit: 1000 });
+    const first = await api.runs.events({ teamId: tb.fx.teamId, runId, limit: 1000 });
     expect(first.events.map((e) => e.eventNo)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
     expect(first).toMatchObject({ nextAfter: 1000, lastEventNo: 2500, hasMore: true });
     expect(first.events[0]).toMatchObject({ sessionId: run.mainSessionId, seq: 1, type: 'message.added', version: 1, payload: { role: 'user', text: 'event 1' } });
     expect(first.events[0]!.createdAt).toBeInstanceOf(Date);
 
-    const second = await api.runs.events({ teamId: fx.teamId, runId, after: 1000, limit: 1000 });
-    const third = await api.runs.events({ teamId: fx.teamId, runId, after: second.nextAfter, limit: 1000 });
+    const second = await api.runs.events({ teamId: tb.fx.teamId, runId, after: 1000, limit: 1000 });
+    const third = await api.runs.events({ teamId: tb.fx.teamId, runId, after: second.nextAfter, limit: 1000 });
     expect(third).toMatchObject({ nextAfter: 2500, hasMore: false });
     expect(third.events).toHaveLength(500);
-    const after = await api.runs.events({ teamId: fx.teamId, runId, after: 2500 });
+    const after = await api.runs.events({ teamId: tb.fx.teamId, runId, after: 2500 });
     expect(after).toMatchObject({ events: [], nextAfter: 2500, hasMore: false });
   });
 });
