@@ -1,8 +1,9 @@
 // Runs every benchmark, one after the other, each in its own process (so none shares memory or an
-// event loop with the next), at small sizes unless `--full` is given: the quick mode exercises each
-// benchmark so it never rots, and asserts no timing. Prints each benchmark's own output, then
-// writes what they reported (their JSON lines) and a Markdown summary to `--out` (a temp folder by
-// default). Run: `npm run bench [-- --full] [-- --only step-overhead,density] [-- --out DIR]`.
+// event loop with the next), at the sizes the README reports; `--quick` runs each at a small size
+// instead (the test suite does, so no benchmark rots) and asserts no timing. Prints each
+// benchmark's own output, then writes what they reported (their JSON lines) and a Markdown summary
+// to `--out` (a temp folder by default), and exits 1 if any benchmark failed.
+// Run: `npm run bench [-- --quick] [-- --only step-overhead,density] [-- --out DIR]`.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const full = process.argv.includes('--full');
+const full = !process.argv.includes('--quick');
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;

@@ -39,9 +39,7 @@ test('sign-in lands on the demo team shell', async ({ browser }) => {
   for (const id of ['overview', 'runs', 'agents', 'approvals', 'graphs', 'policies', 'endpoints', 'audit', 'settings']) {
     await expect(page.getByTestId(`nav-${id}`)).toBeVisible();
   }
-  // Pages that are not built yet are listed but disabled, not faked.
-  await expect(page.getByTestId('nav-approvals')).toHaveAttribute('aria-disabled', 'true');
-  await expect(page.getByTestId('nav-approvals')).toContainText('soon');
+  await expect(page.getByTestId('nav-approvals')).toHaveAttribute('href', '/t/demo/approvals');
   await expect(page.getByTestId('nav-runs')).toHaveAttribute('href', '/t/demo/runs');
   await expect(page.getByTestId('overview-role')).toHaveText('admin');
 

@@ -1,4 +1,4 @@
-import { expect, test } from './support/fixtures';
+import { expect, pressShortcut, test } from './support/fixtures';
 
 test('the team switcher lists teams with roles', async ({ page }) => {
   await page.goto('/t/demo');
@@ -12,11 +12,9 @@ test('the team switcher lists teams with roles', async ({ page }) => {
 
 test('keyboard shortcuts g m / g t navigate to settings pages', async ({ page }) => {
   await page.goto('/t/demo');
-  await page.keyboard.press('g');
-  await page.keyboard.press('t');
+  await pressShortcut(page, 't');
   await expect(page).toHaveURL(/\/t\/demo\/settings\/tokens$/);
-  await page.keyboard.press('g');
-  await page.keyboard.press('m');
+  await pressShortcut(page, 'm');
   await expect(page).toHaveURL(/\/t\/demo\/settings\/members$/);
 });
 

@@ -8,9 +8,10 @@ const securityHeaders = [
 
 const nextConfig: NextConfig = {
   // Workspace packages ship TypeScript source with extensionless imports.
-  transpilePackages: ['@looplane/api', '@looplane/db', '@looplane/shared', '@looplane/queue', '@looplane/engine', '@looplane/models'],
+  transpilePackages: ['@looplane/api', '@looplane/db', '@looplane/shared', '@looplane/queue', '@looplane/engine', '@looplane/models', '@looplane/telemetry', '@looplane/policy', '@looplane/sandbox'],
   // BullMQ loads its Lua scripts from files next to its own modules: keep it out of the bundle.
-  serverExternalPackages: ['bullmq'],
+  // mvdan-sh (the policy package's shell parser) is one large GopherJS file: load it as is.
+  serverExternalPackages: ['bullmq', 'mvdan-sh'],
   poweredByHeader: false,
   async headers() {
     return [{ source: '/:path*', headers: securityHeaders }];

@@ -49,3 +49,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 });
 
 export { expect };
+
+/** Presses `g` then `key` once the page's keyboard shortcuts are listening (not before hydration). */
+export async function pressShortcut(page: Page, key: string): Promise<void> {
+  await page.locator('html[data-shortcuts="ready"]').waitFor({ state: 'attached' });
+  await page.keyboard.press('g');
+  await page.keyboard.press(key);
+}

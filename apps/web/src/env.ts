@@ -34,6 +34,25 @@ const schema = z
     LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS, 'must be one of ' + LOG_LEVELS.join(', ')).optional()),
     /** BullMQ key prefix; must match the workers' QUEUE_PREFIX (default `bull`). */
     QUEUE_PREFIX: optionalString.pipe(z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1-64 letters, digits, :, _ or -').optional()),
+    /** Seals model endpoint keys (AES-256-GCM); the same value the workers use to open them. */
+    LOOPLANE_ENCRYPTION_KEY: optionalString.pipe(
+      z
+        .string()
+        .refine(
+          (value) => /^[A-Za-z0-9+/_-]+={0,2}$/.test(value) && Buffer.from(value, 'base64').length === 32,
+          'must be 32 random bytes, base64-encoded (e.g. `openssl rand -base64 32`)',
+        )
+        .optional(),
+    ),
+    /**
+     * Where the workers keep session workspaces (their LOOPLANE_WORKSPACE_ROOT), read for the file
+     * diff of `sessions.diff`; unset: `<LOOPLANE_HOME>/workspaces` when LOOPLANE_HOME is set, else
+     * the diff reports the workspaces as not readable from this server.
+     */
+    LOOPLANE_WORKSPACE_ROOT: optionalString.pipe(z.string().startsWith('/', 'must be an absolute path').optional()),
+    LOOPLANE_HOME: optionalString.pipe(z.string().startsWith('/', 'must be an absolute path').optional()),
+    /** Bearer token for `/metrics` (Prometheus); unset: `/metrics` answers 401 to everyone. */
+    LOOPLANE_METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   })
   .superRefine((value, ctx) => {
     const oidc = [value.OIDC_ISSUER, value.OIDC_CLIENT_ID, value.OIDC_CLIENT_SECRET];

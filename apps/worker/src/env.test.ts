@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadWorkerEnv } from './env';
+import { resolve } from 'node:path';
+import { loadWorkerEnv, workspaceRootOf } from './env';
 
 const base = { DATABASE_URL: 'postgresql://u:p@db:5432/looplane', REDIS_URL: 'redis://cache:6379' };
 
@@ -10,6 +11,16 @@ describe('loadWorkerEnv', () => {
     expect(env).toMatchObject({ LEASE_TTL_MS: 30_000, RECONCILE_INTERVAL_MS: 5000, SHUTDOWN_DRAIN_MS: 5000, DATABASE_POOL_SIZE: 20, QUEUE_PREFIX: 'bull' });
     expect(env.LOG_LEVEL).toBe('info');
     expect(env.LOOPLANE_ENCRYPTION_KEY).toBeUndefined();
+  });
+
+  it('defaults the sandbox to bwrap with workspaces under the data directory', () => {
+    const env = loadWorkerEnv(base);
+    expect(env.LOOPLANE_SANDBOX_DRIVER).toBe('bwrap');
+    expect(workspaceRootOf(env)).toBe(resolve('.looplane', 'workspaces'));
+    expect(workspaceRootOf(loadWorkerEnv({ ...base, LOOPLANE_HOME: '/srv/looplane' }))).toBe('/srv/looplane/workspaces');
+    const custom = loadWorkerEnv({ ...base, LOOPLANE_SANDBOX_DRIVER: 'podman', LOOPLANE_WORKSPACE_ROOT: '/var/lib/looplane/ws' });
+    expect(custom.LOOPLANE_SANDBOX_DRIVER).toBe('podman');
+    expect(workspaceRootOf(custom)).toBe('/var/lib/looplane/ws');
   });
 
   it('accepts explicit values', () => {
@@ -28,6 +39,7 @@ describe('loadWorkerEnv', () => {
     [{ ...base, QUEUE_PREFIX: 'a b' }, 'Invalid environment: QUEUE_PREFIX must be 1-64 letters, digits, :, _ or -'],
     [{ ...base, LOOPLANE_ENCRYPTION_KEY: 'c2hvcnQ=' }, 'Invalid environment: LOOPLANE_ENCRYPTION_KEY must be 32 random bytes, base64-encoded'],
     [{ ...base, LOG_LEVEL: 'loud' }, 'Invalid environment: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
+    [{ ...base, LOOPLANE_SANDBOX_DRIVER: 'docker' }, 'Invalid environment: LOOPLANE_SANDBOX_DRIVER must be one of bwrap, podman, dangerous-none'],
   ])('rejects %o with one line naming the variable', (source, message) => {
     expect(() => loadWorkerEnv(source)).toThrow(message);
   });

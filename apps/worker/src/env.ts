@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 
 /**
@@ -29,6 +30,17 @@ function wholeNumber(min: number, max: number, fallback: number) {
     .transform((n) => n ?? fallback);
 }
 
+const SANDBOX_DRIVERS = ['bwrap', 'podman', 'dangerous-none'] as const;
+
+/** A directory path; a relative one is taken from the worker's working directory. */
+const directory = optional.pipe(
+  z
+    .string()
+    .refine((value) => !value.includes('\0'), 'must be a directory path')
+    .transform((value) => (isAbsolute(value) ? value : resolve(value)))
+    .optional(),
+);
+
 const schema = z.object({
   DATABASE_URL: optional.pipe(
     z.string({ error: 'is required (a postgres:// connection URL)' }).regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// connection URL'),
@@ -52,12 +64,42 @@ const schema = z.object({
   SHUTDOWN_DRAIN_MS: wholeNumber(0, 600_000, 5000),
   DATABASE_POOL_SIZE: wholeNumber(1, 500, 20),
   QUEUE_PREFIX: optional.pipe(z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1-64 letters, digits, :, _ or -').optional()).transform((p) => p ?? 'bull'),
+  /** Which sandbox runs the agent tools; a driver that does not work on this host fails the calls, never the worker. */
+  LOOPLANE_SANDBOX_DRIVER: optional
+    .pipe(z.enum(SANDBOX_DRIVERS, `must be one of ${SANDBOX_DRIVERS.join(', ')}`).optional())
+    .transform((driver) => driver ?? 'bwrap'),
+  /** The worker's data directory (shared with `looplane start`); default ./.looplane. */
+  LOOPLANE_HOME: directory.transform((dir) => dir ?? resolve('.looplane')),
+  /** Where session workspaces live (default <LOOPLANE_HOME>/workspaces); workers on one host share it. */
+  LOOPLANE_WORKSPACE_ROOT: directory,
+  /** A session's workspace (and its sandbox uid) is removed this many days after its run ended. */
+  LOOPLANE_WORKSPACE_RETENTION_DAYS: wholeNumber(1, 3650, 7),
+  /** dangerous-none runs only when this is `development`. */
+  NODE_ENV: optional.transform((value) => value ?? 'production'),
+  /** Port of the worker's `/metrics` listener (Prometheus text); unset: no listener. 0 picks a free port. */
+  LOOPLANE_WORKER_METRICS_PORT: optional.pipe(z.string().regex(/^\d+$/, 'must be a port number').transform(Number).refine((n) => n <= 65_535, 'must be a port number').optional()),
+  /** Bearer token every `/metrics` scrape must send; required when a metrics port is set. */
+  LOOPLANE_METRICS_TOKEN: optional.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  /** OTLP HTTP endpoint for traces (e.g. http://collector:4318); unset: tracing is off and never loaded. */
+  LOOPLANE_OTEL_ENDPOINT: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
   LOG_LEVEL: optional
     .pipe(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).optional())
     .transform((level) => level ?? 'info'),
+}).superRefine((env, ctx) => {
+  // Metrics are never public: a listener without a token would be.
+  if (env.LOOPLANE_WORKER_METRICS_PORT !== undefined && !env.LOOPLANE_METRICS_TOKEN) {
+    ctx.addIssue({ code: 'custom', path: ['LOOPLANE_METRICS_TOKEN'], message: 'is required when LOOPLANE_WORKER_METRICS_PORT is set' });
+  }
 });
 
 export type WorkerEnv = z.infer<typeof schema>;
+export type SandboxDriverName = (typeof SANDBOX_DRIVERS)[number];
+
+/** The workspace root: LOOPLANE_WORKSPACE_ROOT, or `workspaces` under the worker's data directory. */
+export function workspaceRootOf(env: Pick<WorkerEnv, 'LOOPLANE_HOME' | 'LOOPLANE_WORKSPACE_ROOT'>): string {
+  return env.LOOPLANE_WORKSPACE_ROOT ?? resolve(env.LOOPLANE_HOME, 'workspaces');
+}
 
 /** Thrown when the environment is invalid; its message is the one line to print. */
 export class InvalidEnvironmentError extends Error {

@@ -3,17 +3,25 @@ import { hostname } from 'node:os';
 import type { PgPool } from '@looplane/db';
 import packageJson from '../package.json' with { type: 'json' };
 import { connectDatabase, connectRedis } from './connections';
-import { InvalidEnvironmentError, loadWorkerEnv, type WorkerEnv } from './env';
+import { InvalidEnvironmentError, loadWorkerEnv, workspaceRootOf, type WorkerEnv } from './env';
 import { startHeartbeat } from './heartbeat';
 import { createLogger } from './logger';
+import { createWorkerObservability } from './metrics/worker-observability';
+import { startMcp } from './mcp/start-mcp';
+import { maybeStartTracing } from './telemetry/tracing';
 import { ModelFactory } from './ports/model-factory';
 import { startRuntime } from './runtime/runtime';
+import { recordSandboxProbe } from './sandbox/probe-store';
+import { TeamEgressSource } from './sandbox/team-egress';
+import { WorkerSandbox } from './sandbox/worker-sandbox';
+import { WorkspaceRetention } from './sandbox/workspace-retention';
+import { createSessionWorkspace } from './sessions/fork-workspace';
 import { Shutdown } from './shutdown';
 import { ToolRegistry } from './tools/tool-registry';
 
 export interface WorkerProcessOptions {
   /** Registers the tools this worker executes (the sandbox tools, via `registerBuiltinTools`). */
-  registerTools: (registry: ToolRegistry, deps: { pool: PgPool }) => void;
+  registerTools: (registry: ToolRegistry, deps: { pool: PgPool; sandbox: WorkerSandbox }) => void;
 }
 
 /**
@@ -65,8 +73,35 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     const heartbeat = await startHeartbeat({ redis, info, logger });
     shutdown.register('stop-intake', 'heartbeat', () => heartbeat.stop());
 
-    const tools = new ToolRegistry();
-    options.registerTools(tools, { pool });
+    // The sandbox: probe the drivers, pick the configured one. A driver that does not work here is
+    // logged and recorded for the Settings page; the worker still starts and its tool calls fail clearly.
+    const sandbox = await WorkerSandbox.start({
+      driver: env.LOOPLANE_SANDBOX_DRIVER,
+      workspaceRoot: workspaceRootOf(env),
+      environment: env.NODE_ENV,
+      // A forked session starts from its fork point's files (sessions.fork); others start empty.
+      createWorkspace: (workspaces, sessionId) => createSessionWorkspace(workspaces, pool, sessionId),
+      // The team's policy gives the egress allowlist, credentials (from team secrets) and sandbox minimums.
+      egress: new TeamEgressSource({ pool, encryptionKey: env.LOOPLANE_ENCRYPTION_KEY, logger }),
+      logger,
+    });
+    const probeStore = await recordSandboxProbe(
+      pool,
+      { workerId: info.id, hostname: info.hostname, pid: info.pid, selectedDriver: sandbox.selected, available: sandbox.unavailable === null, reason: sandbox.unavailable, drivers: [sandbox.probe] },
+      logger,
+    );
+    // The other drivers are probed in the background (podman takes seconds) and recorded when known.
+    void sandbox.allProbes().then((all) => probeStore.update(all));
+    shutdown.register('stop-intake', 'sandbox probe', () => probeStore.stop());
+    // Workspaces of runs that ended more than LOOPLANE_WORKSPACE_RETENTION_DAYS ago go, with their uids.
+    const retention = new WorkspaceRetention({ pool, workspaces: sandbox.workspaces, root: workspaceRootOf(env), retentionDays: env.LOOPLANE_WORKSPACE_RETENTION_DAYS, logger });
+    retention.start();
+    shutdown.register('stop-intake', 'workspace retention', () => retention.stop());
+
+    const observability = createWorkerObservability({ env, pool, redis, workerId: info.id, logger, shutdown });
+    const tools: ToolRegistry = observability.tools;
+    options.registerTools(tools, { pool, sandbox });
+    startMcp({ pool, sandbox, tools: observability.tools, logger, shutdown });
     const runtime = await startRuntime({
       pool,
       redis,
@@ -80,13 +115,16 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
       reconcileIdleMs: env.RECONCILE_IDLE_MS,
       drainMs: env.SHUTDOWN_DRAIN_MS,
       tools,
-      models: new ModelFactory(env.LOOPLANE_ENCRYPTION_KEY),
+      models: new ModelFactory(env.LOOPLANE_ENCRYPTION_KEY, observability.createModel),
       logger,
     });
     shutdown.register('stop-intake', 'queue intake', () => runtime.stopIntake());
+    await observability.attach(runtime);
+    await maybeStartTracing({ env, pool, logger, shutdown });
     shutdown.register('close', 'session loops', () => runtime.close());
+    shutdown.register('close', 'egress proxies', () => sandbox.close());
     shutdown.register('flush', 'logger', async () => logger.flush());
-    logger.info({ worker: info, heartbeatKey: heartbeat.key, tools: tools.names() }, 'worker ready');
+    logger.info({ worker: info, heartbeatKey: heartbeat.key, tools: tools.names(), sandbox: { driver: sandbox.selected, unavailable: sandbox.unavailable } }, 'worker ready');
   } catch (error) {
     logger.fatal({ err: error }, 'worker failed to start');
     await shutdown.run('startup failed', 1);

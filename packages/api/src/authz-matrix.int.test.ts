@@ -5,7 +5,10 @@ import { roleAtLeast, ROLES, type Role } from '@looplane/shared';
 import { appRouter } from './root';
 import type { Meta } from './trpc';
 import type { ApiDeps } from './context';
+import { SecretBox, type Prisma } from '@looplane/db';
+import { randomBytes } from 'node:crypto';
 import {
+  appendEvents,
   callerAs,
   createAgentFixture,
   createTeamFixture,
@@ -15,6 +18,7 @@ import {
   type TeamFixture,
 } from './testing/fixtures';
 import { createTestLive, type TestLive } from './testing/live';
+import { graphDefinitionFor, graphFixture, graphName } from './routers/graphs.fixtures';
 
 /**
  * The authorization matrix: every procedure of the router × every kind of caller. A procedure
@@ -83,7 +87,72 @@ const matrix: Record<string, Entry> = {
   'runs.cancel': { access: 'operator', input: async (fx) => ({ teamId: fx.teamId, runId: await startRun(fx.teamId, agent.agentId) }) },
   'runs.sendMessage': { access: 'operator', input: (fx) => ({ teamId: fx.teamId, runId, text: 'hello' }) },
   'runs.raiseBudget': { access: 'approver', input: (fx) => ({ teamId: fx.teamId, runId, tokens: 100 }) },
+  'approvals.list': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
+  'approvals.get': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, approvalId: await pendingApproval(runId) }) },
+  // A fresh pending approval per call, so each allowed decision is a first one.
+  'approvals.decide': { access: 'approver', input: async (fx) => ({ teamId: fx.teamId, approvalId: await pendingApproval(runId), decision: 'reject', comment: 'matrix' }) },
+  'approvals.decideMany': { access: 'approver', input: async (fx) => ({ teamId: fx.teamId, approvalIds: [await pendingApproval(runId)], decision: 'reject' }) },
+  'policies.get': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
+  'policies.versions': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
+  'policies.save': { access: 'admin', input: (fx) => ({ teamId: fx.teamId, document: { version: 1, name: `matrix-${n++}`, default: 'deny', rules: [] } }) },
+  'policies.validate': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, document: 'version: 1\nname: draft\ndefault: deny\nrules: []\n' }) },
+  'policies.simulate': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, tool: 'shell', args: { command: 'rm -rf /' } }) },
+  'policies.diff': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, from: 0, to: 0 }) },
+  'endpoints.list': { access: 'operator', input: (fx) => ({ teamId: fx.teamId }) },
+  'endpoints.create': { access: 'admin', input: (fx) => ({ teamId: fx.teamId, name: `matrix-${n++}`, kind: 'faux', model: 'faux-1' }) },
+  'endpoints.update': { access: 'admin', input: (fx) => ({ teamId: fx.teamId, endpointId: agent.endpointId, maxRetries: n++ % 5 }) },
+  // A fresh, unused endpoint per call, so each allowed delete is a first one.
+  'endpoints.delete': {
+    access: 'admin',
+    input: async (fx) => ({ teamId: fx.teamId, endpointId: (await db.db.modelEndpoint.create({ data: { teamId: fx.teamId, name: `doomed-${n++}`, kind: 'faux', model: 'faux-1' } })).id }),
+  },
+  'endpoints.test': { access: 'admin', input: (fx) => ({ teamId: fx.teamId, endpointId: agent.endpointId }) },
+  'audit.list': { access: 'admin', input: (fx) => ({ teamId: fx.teamId }) },
+  'audit.verify': { access: 'admin', input: (fx) => ({ teamId: fx.teamId }) },
+  'audit.export': { access: 'admin', input: (fx) => ({ teamId: fx.teamId }) },
+  'system.sandbox': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
+  'costs.spend': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, days: 7 }) },
+  'costs.run': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, runId }) },
+  'mcp.list': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
+  'mcp.add': { access: 'admin', input: (fx) => ({ teamId: fx.teamId, name: `matrix-${n++}`, transport: 'stdio', command: 'true' }) },
+  'mcp.refresh': {
+    access: 'admin',
+    input: async (fx) => ({ teamId: fx.teamId, serverId: (await db.db.mcpServer.upsert({ where: { teamId_name: { teamId: fx.teamId, name: 'refreshed' } }, create: { teamId: fx.teamId, name: 'refreshed', transport: 'stdio', command: 'true' }, update: {} })).id }),
+  },
+  // A fresh server per call, so each allowed remove is a first one.
+  'mcp.remove': {
+    access: 'admin',
+    input: async (fx) => ({ teamId: fx.teamId, serverId: (await db.db.mcpServer.create({ data: { teamId: fx.teamId, name: `doomed-${n++}`, transport: 'stdio', command: 'true' } })).id }),
+  },
+  'secrets.list': { access: 'admin', input: (fx) => ({ teamId: fx.teamId }) },
+  'secrets.create': { access: 'admin', input: (fx) => ({ teamId: fx.teamId, name: `MATRIX_${n++}`, value: 'matrix-secret-value' }) },
+  // A fresh secret per call, so each allowed delete is a first one.
+  'secrets.delete': {
+    access: 'admin',
+    input: async (fx) => {
+      const name = `DOOMED_${n++}`;
+      await db.db.teamSecret.create({ data: { teamId: fx.teamId, name, ciphertext: 'v1.sealed-elsewhere', last4: 'alue' } });
+      return { teamId: fx.teamId, name };
+    },
+  },
+  'sessions.tree': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, runId }) },
+  'sessions.events': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, sessionId: await startedSession() }) },
+  'sessions.fork': { access: 'operator', input: async (fx) => ({ teamId: fx.teamId, sessionId: await startedSession(), atEvent: 1 }) },
+  // A freshly finished branch per call, so each allowed resume is a first one.
+  'sessions.resume': { access: 'operator', input: async (fx) => ({ teamId: fx.teamId, sessionId: await finishedSession(), message: 'go on' }) },
+  'sessions.diff': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, a: await startedSession(), b: await startedSession() }) },
+  'sessions.promote': { access: 'operator', input: async (fx) => ({ teamId: fx.teamId, sessionId: await startedSession() }) },
+  'graphs.list': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
+  'graphs.get': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, graphId: (await ownGraph(fx)).graphId }) },
+  'graphs.create': { access: 'operator', input: (fx) => ({ teamId: fx.teamId, name: graphName(), definition: graphDefinitionFor(agent.agentId) }) },
+  'graphs.update': { access: 'operator', input: async (fx) => ({ teamId: fx.teamId, graphId: (await ownGraph(fx)).graphId, definition: graphDefinitionFor(agent.agentId) }) },
+  'graphs.run': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, runId: (await ownGraph(fx)).runId }) },
+  'graphs.raiseEdgeBudget': { access: 'approver', input: async (fx) => ({ teamId: fx.teamId, runId: (await ownGraph(fx)).runId, edgeId: (await ownGraph(fx)).edgeId, tokens: 1 }) },
 };
+/** The team's graph, one run of it and its edge (made once, by the admin). */
+const ownGraph = (fx: TeamFixture) => graphFixture(deps, fx.teamId, fx.members.admin.id, agent.agentId);
+/** The other team's graph (made once, by its member). */
+const foreignGraph = (fx: TeamFixture) => graphFixture(deps, fx.otherTeamId, fx.outsider.id, foreign.agentId);
 
 const callers: Who[] = [
   { kind: 'signedOut' },
@@ -125,7 +194,8 @@ async function startRun(teamId: string, agentId: string, userId = fx.members.adm
 beforeAll(async () => {
   db = await createTestDatabase();
   live = await createTestLive();
-  deps = { db: db.db, dispatch: live.dispatch };
+  // A key, so procedures that seal secrets (secrets.create) can succeed for allowed callers.
+  deps = { db: db.db, dispatch: live.dispatch, secretBox: new SecretBox(randomBytes(32).toString('base64')) };
   fx = await createTeamFixture(db.db);
   agent = await createAgentFixture(db.db, fx.teamId);
   runId = await startRun(fx.teamId, agent.agentId);
@@ -217,6 +287,29 @@ const crossTeam: Record<string, (fx: TeamFixture) => unknown> = {
   'runs.cancel': (fx) => ({ teamId: fx.teamId, runId: foreign.runId }),
   'runs.sendMessage': (fx) => ({ teamId: fx.teamId, runId: foreign.runId, text: 'hijack' }),
   'runs.raiseBudget': (fx) => ({ teamId: fx.teamId, runId: foreign.runId, tokens: 1 }),
+  'approvals.get': async (fx) => ({ teamId: fx.teamId, approvalId: await pendingApproval(foreign.runId) }),
+  'approvals.decide': async (fx) => ({ teamId: fx.teamId, approvalId: await pendingApproval(foreign.runId), decision: 'approve' }),
+  'endpoints.update': (fx) => ({ teamId: fx.teamId, endpointId: foreign.endpointId, name: 'hijack' }),
+  'endpoints.delete': (fx) => ({ teamId: fx.teamId, endpointId: foreign.endpointId }),
+  'endpoints.test': (fx) => ({ teamId: fx.teamId, endpointId: foreign.endpointId }),
+  'costs.run': (fx) => ({ teamId: fx.teamId, runId: foreign.runId }),
+  'mcp.refresh': async (fx) => ({
+    teamId: fx.teamId,
+    serverId: (await db.db.mcpServer.create({ data: { teamId: fx.otherTeamId, name: `foreign-${n++}`, transport: 'stdio', command: 'true' } })).id,
+  }),
+  'mcp.remove': async (fx) => ({
+    teamId: fx.teamId,
+    serverId: (await db.db.mcpServer.create({ data: { teamId: fx.otherTeamId, name: `foreign-${n++}`, transport: 'stdio', command: 'true' } })).id,
+  }),
+  'sessions.tree': (fx) => ({ teamId: fx.teamId, runId: foreign.runId }),
+  'sessions.events': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession() }),
+  'sessions.fork': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession(), atEvent: 1 }),
+  'sessions.resume': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession(), message: 'hijack' }),
+  'sessions.promote': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession() }),
+  'graphs.get': async (fx) => ({ teamId: fx.teamId, graphId: (await foreignGraph(fx)).graphId }),
+  'graphs.update': async (fx) => ({ teamId: fx.teamId, graphId: (await foreignGraph(fx)).graphId, definition: graphDefinitionFor(agent.agentId) }),
+  'graphs.run': async (fx) => ({ teamId: fx.teamId, runId: (await foreignGraph(fx)).runId }),
+  'graphs.raiseEdgeBudget': async (fx) => ({ teamId: fx.teamId, runId: (await foreignGraph(fx)).runId, edgeId: (await foreignGraph(fx)).edgeId, tokens: 1 }),
 };
 /** Ids that name a person or a caller-owned thing rather than a team resource. */
 const NOT_RESOURCES = new Set(['teamId', 'userId', 'tokenId']);
@@ -238,7 +331,7 @@ describe('another team’s resources', () => {
       const call = path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], api) as (
         input: unknown,
       ) => Promise<unknown>;
-      await expect(call(input(fx))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(call(await input(fx))).rejects.toMatchObject({ code: 'NOT_FOUND' });
     });
   }
 
@@ -251,3 +344,43 @@ describe('another team’s resources', () => {
     expect(live.errors).toEqual([]);
   });
 });
+
+/** A pending approval on the run's main session, as the worker opens one (each with its own request seq). */
+async function pendingApproval(forRunId: string): Promise<string> {
+  const run = await db.db.run.findUniqueOrThrow({ where: { id: forRunId }, select: { teamId: true, mainSessionId: true } });
+  const seq = 1000 + n++;
+  const row = await db.db.approval.create({
+    data: { teamId: run.teamId, runId: forRunId, sessionId: run.mainSessionId!, requestSeq: seq, toolCallId: `call-${seq}`, tool: 'shell', args: { command: 'rm -rf build' } },
+  });
+  return row.id;
+}
+
+let started: Promise<string> | null = null;
+
+/** A session of the team whose log has begun (`run.started`, as the worker writes it), so it can be forked at event 1. */
+function startedSession(): Promise<string> {
+  started ??= beginSession();
+  return started;
+}
+
+async function beginSession(): Promise<string> {
+  const id = await startRun(fx.teamId, agent.agentId);
+  const run = await db.db.run.findUniqueOrThrow({ where: { id }, select: { mainSessionId: true, goal: true } });
+  const session = await db.db.session.findUniqueOrThrow({ where: { id: run.mainSessionId! }, select: { id: true, config: true } });
+  await appendEvents(db.db, id, session.id, [{ type: 'run.started', payload: { goal: run.goal, config: session.config as Prisma.InputJsonValue } }]);
+  return session.id;
+}
+
+/** A branch that finished (its log and its row), for `sessions.resume`. */
+async function finishedSession(): Promise<string> {
+  const sessionId = await beginSession();
+  const { runId: ofRun } = await db.db.session.findUniqueOrThrow({ where: { id: sessionId }, select: { runId: true } });
+  await appendEvents(db.db, ofRun, sessionId, [{ type: 'run.finished', payload: { status: 'succeeded', result: 'done' } }]);
+  await db.db.session.update({ where: { id: sessionId }, data: { status: 'succeeded', result: 'done' } });
+  return sessionId;
+}
+
+/** The other team's run's main session. */
+async function foreignSession(): Promise<string> {
+  return (await db.db.run.findUniqueOrThrow({ where: { id: foreign.runId }, select: { mainSessionId: true } })).mainSessionId!;
+}

@@ -7,6 +7,7 @@ import { appRouter } from './root';
 import type { ApiDeps } from './context';
 import { callerAs, createAgentFixture, createTeamFixture, issueToken, type AgentFixture, type TeamFixture } from './testing/fixtures';
 import { createTestLive, type TestLive } from './testing/live';
+import { graphDefinitionFor } from './routers/graphs.fixtures';
 
 /**
  * Bad input to any procedure gets a 4xx with a clear message and writes nothing. Valid inputs
@@ -19,6 +20,8 @@ let fx: TeamFixture;
 let tokenId: string;
 let agent: AgentFixture;
 let runId: string;
+/** The run's root session. */
+let sessionId: string;
 
 const validInputs: Record<string, () => Record<string, unknown>> = {
   'teams.create': () => ({ name: 'A team', slug: 'a-team' }),
@@ -43,6 +46,49 @@ const validInputs: Record<string, () => Record<string, unknown>> = {
   'runs.cancel': () => ({ teamId: fx.teamId, runId }),
   'runs.sendMessage': () => ({ teamId: fx.teamId, runId, text: 'Also check the docs' }),
   'runs.raiseBudget': () => ({ teamId: fx.teamId, runId, tokens: 1000 }),
+  'sessions.tree': () => ({ teamId: fx.teamId, runId }),
+  'sessions.events': () => ({ teamId: fx.teamId, sessionId, after: 0, limit: 100 }),
+  'sessions.fork': () => ({ teamId: fx.teamId, sessionId, atEvent: 1, message: 'Try another way' }),
+  'sessions.resume': () => ({ teamId: fx.teamId, sessionId, message: 'Continue' }),
+  'sessions.diff': () => ({ teamId: fx.teamId, a: sessionId, b: sessionId }),
+  'sessions.promote': () => ({ teamId: fx.teamId, sessionId }),
+  'approvals.list': () => ({ teamId: fx.teamId, status: 'pending', runId, limit: 20 }),
+  'approvals.get': () => ({ teamId: fx.teamId, approvalId: 'apr-missing' }),
+  'approvals.decide': () => ({ teamId: fx.teamId, approvalId: 'apr-missing', decision: 'approve', comment: 'looks fine' }),
+  'approvals.decideMany': () => ({ teamId: fx.teamId, approvalIds: ['apr-missing'], decision: 'reject', comment: 'not now' }),
+  'policies.get': () => ({ teamId: fx.teamId }),
+  'policies.versions': () => ({ teamId: fx.teamId }),
+  'policies.save': () => ({ teamId: fx.teamId, document: 'version: 1\nname: strict\ndefault: deny\nrules: []\n', comment: 'lock down' }),
+  'policies.validate': () => ({ teamId: fx.teamId, document: 'version: 1\nname: strict\ndefault: deny\nrules: []\n' }),
+  'policies.simulate': () => ({ teamId: fx.teamId, tool: 'shell', args: { command: 'rm -rf /' } }),
+  'policies.diff': () => ({ teamId: fx.teamId, from: 0, to: 0 }),
+  'endpoints.list': () => ({ teamId: fx.teamId }),
+  'endpoints.create': () => ({
+    teamId: fx.teamId, name: 'local-llm', kind: 'openai', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-test-12345678', model: 'small',
+    inputMicrosPerMTok: 150_000, outputMicrosPerMTok: 600_000, contextWindow: 32_000, maxOutputTokens: 2048, timeoutMs: 30_000, maxRetries: 1,
+  }),
+  'endpoints.update': () => ({ teamId: fx.teamId, endpointId: agent.endpointId, name: 'renamed', model: 'faux-2', maxOutputTokens: 512 }),
+  'endpoints.delete': () => ({ teamId: fx.teamId, endpointId: agent.endpointId }),
+  'endpoints.test': () => ({ teamId: fx.teamId, endpointId: agent.endpointId }),
+  'audit.list': () => ({ teamId: fx.teamId, action: 'policy.', actorType: 'user', targetType: 'policy', limit: 20, cursor: 100 }),
+  'audit.verify': () => ({ teamId: fx.teamId }),
+  'audit.export': () => ({ teamId: fx.teamId }),
+  'system.sandbox': () => ({ teamId: fx.teamId }),
+  'costs.spend': () => ({ teamId: fx.teamId, days: 30 }),
+  'costs.run': () => ({ teamId: fx.teamId, runId }),
+  'mcp.list': () => ({ teamId: fx.teamId }),
+  'mcp.add': () => ({ teamId: fx.teamId, name: 'files', transport: 'stdio', command: 'npx', args: ['server-filesystem'] }),
+  'mcp.remove': () => ({ teamId: fx.teamId, serverId: 'mcp-missing' }),
+  'mcp.refresh': () => ({ teamId: fx.teamId, serverId: 'mcp-missing' }),
+  'secrets.list': () => ({ teamId: fx.teamId }),
+  'secrets.create': () => ({ teamId: fx.teamId, name: 'GITHUB_TOKEN', value: 'ghp_example_value', replace: true }),
+  'secrets.delete': () => ({ teamId: fx.teamId, name: 'GITHUB_TOKEN' }),
+  'graphs.list': () => ({ teamId: fx.teamId }),
+  'graphs.get': () => ({ teamId: fx.teamId, graphId: 'graph-missing', version: 1 }),
+  'graphs.create': () => ({ teamId: fx.teamId, name: 'swarm', description: 'three agents', definition: graphDefinitionFor(agent.agentId) }),
+  'graphs.update': () => ({ teamId: fx.teamId, graphId: 'graph-missing', expectedVersion: 1, definition: graphDefinitionFor(agent.agentId) }),
+  'graphs.run': () => ({ teamId: fx.teamId, runId }),
+  'graphs.raiseEdgeBudget': () => ({ teamId: fx.teamId, runId, edgeId: 'edge-missing', tokens: 1000 }),
 };
 const noInput = new Set(['me', 'teams.list']);
 /** Keys a procedure accepts without (so "missing" is not an error for them). */
@@ -53,6 +99,21 @@ const optionalKeys: Record<string, string[]> = {
   'agents.update': ['description', 'expectedVersion'],
   'runs.list': ['text', 'limit'],
   'runs.events': ['after', 'limit'],
+  'sessions.events': ['after', 'limit'],
+  'sessions.fork': ['message'],
+  'approvals.list': ['status', 'runId', 'limit'],
+  'mcp.add': ['args'],
+  'secrets.create': ['replace'],
+  'costs.spend': ['days'],
+  'approvals.decide': ['comment'],
+  'approvals.decideMany': ['comment'],
+  'policies.save': ['comment'],
+  'endpoints.create': ['baseUrl', 'apiKey', 'inputMicrosPerMTok', 'outputMicrosPerMTok', 'contextWindow', 'maxOutputTokens', 'timeoutMs', 'maxRetries'],
+  'endpoints.update': ['name', 'model', 'maxOutputTokens'],
+  'audit.list': ['action', 'actorType', 'targetType', 'limit', 'cursor'],
+  'graphs.get': ['version'],
+  'graphs.create': ['description'],
+  'graphs.update': ['expectedVersion'],
 };
 
 function variants(valid: Record<string, unknown>, optional: string[]): [string, unknown][] {
@@ -109,6 +170,7 @@ beforeAll(async () => {
   tokenId = (await issueToken(db.db, fx.teamId, fx.members.admin.id, 'viewer')).id;
   agent = await createAgentFixture(db.db, fx.teamId);
   runId = (await (await callerAs(deps, { userId: fx.members.admin.id })).runs.create({ teamId: fx.teamId, agentId: agent.agentId, goal: 'x' })).runId;
+  sessionId = (await db.db.run.findUniqueOrThrow({ where: { id: runId }, select: { mainSessionId: true } })).mainSessionId!;
 });
 afterAll(async () => {
   await live?.close();

@@ -8,3 +8,4 @@ export { handleTrpcRequest, MAX_BODY_BYTES, type TrpcHttpOptions } from './http'
 export { handleRunStream, type StreamDeps, type StreamRequest } from './streams/run-stream';
 export { handleTeamActivityStream } from './streams/team-stream';
 export { linkOidcIdentity, linkedUserId, type OidcIdentity } from './auth/oidc-link';
+export { handleMcpRequest, type McpHttpOptions } from './mcp/mcp-http';

@@ -1,7 +1,17 @@
 import { createRouter } from './trpc';
 import { agentsRouter } from './routers/agents.router';
+import { approvalsRouter } from './routers/approvals.router';
+import { auditRouter } from './routers/audit.router';
+import { endpointsRouter } from './routers/endpoints.router';
+import { graphsRouter } from './routers/graphs.router';
 import { meProcedure } from './routers/me.router';
+import { mcpRouter } from './routers/mcp.router';
+import { costsRouter } from './routers/costs.router';
+import { policiesRouter } from './routers/policies.router';
 import { runsRouter } from './routers/runs.router';
+import { secretsRouter } from './routers/secrets.router';
+import { sessionsRouter } from './routers/sessions.router';
+import { systemRouter } from './routers/system.router';
 import { teamsRouter } from './routers/teams.router';
 import { tokensRouter } from './routers/tokens.router';
 
@@ -11,6 +21,16 @@ export const appRouter = createRouter({
   tokens: tokensRouter,
   agents: agentsRouter,
   runs: runsRouter,
+  approvals: approvalsRouter,
+  sessions: sessionsRouter,
+  policies: policiesRouter,
+  endpoints: endpointsRouter,
+  audit: auditRouter,
+  graphs: graphsRouter,
+  system: systemRouter,
+  mcp: mcpRouter,
+  costs: costsRouter,
+  secrets: secretsRouter,
 });
 
 export type AppRouter = typeof appRouter;

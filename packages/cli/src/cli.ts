@@ -12,6 +12,14 @@ function globalUsage(): string {
     ...lines,
     '',
     'Run `looplane <command> --help` for the options of one command.',
+    '',
+    'Output: human-readable lines; remote commands take --json for machine-readable output on stdout.',
+    'Errors go to stderr as one line starting with "error:".',
+    '',
+    'Exit codes (every command):',
+    '  0  success',
+    '  1  failure: the server refused or failed, a run failed (run --follow, tail), a check failed',
+    '  2  wrong usage: unknown command or option, missing argument, LOOPLANE_TOKEN not set',
   ].join('\n');
 }
 

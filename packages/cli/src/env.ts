@@ -9,7 +9,26 @@ import { z } from 'zod';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Environment variables a child process may inherit from the CLI's own environment. */
-const INHERITED = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TERM'];
+const INHERITED = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TERM', 'LOOPLANE_SANDBOX_DRIVER', 'LOOPLANE_WORKSPACE_ROOT'];
+
+/**
+ * Product settings `looplane start` hands to the web app and the worker it starts (and to no other
+ * child): each is validated by the process that reads it (apps/web/src/env.ts,
+ * apps/worker/src/env.ts), so a malformed one stops that process with one line naming it.
+ */
+const PRODUCT_SETTINGS = [
+  'OIDC_ISSUER',
+  'OIDC_CLIENT_ID',
+  'OIDC_CLIENT_SECRET',
+  'OIDC_NAME',
+  'QUEUE_PREFIX',
+  'WORKER_CONCURRENCY',
+  'LOOPLANE_METRICS_TOKEN',
+  'LOOPLANE_WORKER_METRICS_PORT',
+  'LOOPLANE_OTEL_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'LOOPLANE_WORKSPACE_RETENTION_DAYS',
+];
 
 // An empty value (`PORT=` in a .env file) means "unset".
 const optional = z
@@ -66,6 +85,8 @@ export interface CliEnv extends Omit<z.infer<typeof schema>, 'LOOPLANE_HOME'> {
   LOOPLANE_HOME: string;
   /** The variables children may inherit (PATH, HOME, locale...), never secrets. */
   inherited: Record<string, string>;
+  /** Product settings (SSO, metrics, tracing, queue) passed to the web app and the worker only. */
+  productSettings: Record<string, string>;
 }
 
 /** Thrown when the environment is invalid; its message is the one line to print. */
@@ -97,9 +118,15 @@ export function loadCliEnv(source: Record<string, string | undefined> = process.
     const value = source[name];
     if (value !== undefined) inherited[name] = value;
   }
+  const productSettings: Record<string, string> = {};
+  for (const name of PRODUCT_SETTINGS) {
+    const value = source[name]?.trim();
+    if (value) productSettings[name] = value;
+  }
   return {
     ...result.data,
     LOOPLANE_HOME: resolve(cwd, result.data.LOOPLANE_HOME ?? '.looplane'),
     inherited,
+    productSettings,
   };
 }

@@ -3,7 +3,37 @@ import type { Tx } from './audit/audit.repository';
 import { appendAudit } from './audit/audit.repository';
 
 const SYSTEM = { type: 'system', name: 'seed' } as const;
-const STEPS = 12;
+
+/** The demo's tool calls, one per step: the sandboxed built-in tools at work in a workspace. */
+const STEP_CALLS: { say: string; tool: string; args: Record<string, unknown> }[] = [
+  { say: 'loading the file and shell tools.', tool: 'load_tools', args: { names: ['write_file', 'read_file', 'edit_file', 'list_files', 'search_files', 'shell'] } },
+  { say: 'writing the plan.', tool: 'write_file', args: { path: 'notes/plan.md', content: '# Plan\n- part 1: todo\n- part 2: todo\n- part 3: todo\n' } },
+  { say: 'listing the workspace.', tool: 'list_files', args: {} },
+  { say: 'reading the plan back with a shell.', tool: 'shell', args: { command: 'cat notes/plan.md' } },
+  { say: 'marking part 1 done.', tool: 'edit_file', args: { path: 'notes/plan.md', old_string: 'part 1: todo', new_string: 'part 1: done' } },
+  { say: 'searching for what is done.', tool: 'search_files', args: { pattern: 'done' } },
+  { say: 'logging progress.', tool: 'shell', args: { command: 'echo "checked part 2" >> notes/log.txt && wc -l notes/plan.md' } },
+  { say: 'reading the log.', tool: 'read_file', args: { path: 'notes/log.txt' } },
+  { say: 'marking part 2 done.', tool: 'edit_file', args: { path: 'notes/plan.md', old_string: 'part 2: todo', new_string: 'part 2: done' } },
+  { say: 'writing the summary.', tool: 'write_file', args: { path: 'notes/summary.md', content: 'Parts 1 and 2 done; part 3 left for later.\n' } },
+  { say: 'listing the notes.', tool: 'list_files', args: { path: 'notes' } },
+  { say: 'printing the summary.', tool: 'shell', args: { command: 'cat notes/summary.md notes/plan.md' } },
+];
+const STEPS = STEP_CALLS.length;
+
+const pathArg = { type: 'string', description: 'Path relative to the workspace root' };
+/**
+ * The catalogue entries of the sandbox's built-in tools the demo uses (the worker registers the
+ * tools themselves; `@looplane/sandbox` has the full schemas). Idempotency is the tool's own.
+ */
+const DEMO_TOOLS = [
+  { name: 'write_file', description: 'Create or overwrite a file in the workspace with the given content.', idempotent: false, parameters: { type: 'object', properties: { path: pathArg, content: { type: 'string' } }, required: ['path', 'content'] } },
+  { name: 'read_file', description: 'Read a text file of the workspace.', idempotent: true, parameters: { type: 'object', properties: { path: pathArg, offset: { type: 'integer' }, limit: { type: 'integer' } }, required: ['path'] } },
+  { name: 'edit_file', description: 'Replace an exact string in a workspace file.', idempotent: false, parameters: { type: 'object', properties: { path: pathArg, old_string: { type: 'string' }, new_string: { type: 'string' }, replace_all: { type: 'boolean' } }, required: ['path', 'old_string', 'new_string'] } },
+  { name: 'list_files', description: 'List a directory of the workspace.', idempotent: true, parameters: { type: 'object', properties: { path: pathArg, depth: { type: 'integer' } } } },
+  { name: 'search_files', description: 'Search file contents of the workspace with grep.', idempotent: true, parameters: { type: 'object', properties: { pattern: { type: 'string' }, path: pathArg }, required: ['pattern'] } },
+  { name: 'shell', description: 'Run a command in the sandbox, in the workspace (mounted at /workspace).', idempotent: false, parameters: { type: 'object', properties: { command: { type: 'string', description: 'A command line, run by /bin/sh -c' }, argv: { type: 'array', items: { type: 'string' } }, cwd: { type: 'string' }, timeout_ms: { type: 'integer' } } } },
+];
 
 /** A faux endpoint whose script takes ~10 s, so a run can be watched, reloaded and cancelled. */
 const fauxSteps = {
@@ -20,12 +50,11 @@ const fauxSteps = {
     chunkDelayMs: 40,
     chunkChars: 8,
     finalText: `All ${STEPS} steps done.`,
-    // Each turn calls `note`, which is not in the agent's catalogue: the engine answers
-    // tool.rejected and the loop goes on, so the demo needs no sandbox.
-    script: Array.from({ length: STEPS }, (_, i) => ({
-      say: `Step ${i + 1} of ${STEPS}: checking part ${i + 1}.`,
-      calls: [{ tool: 'note', args: { step: i + 1 } }],
-    })),
+    // Every step calls a built-in tool, run by the worker in the session's sandboxed workspace
+    // (bwrap): files written, listed, edited, searched and `cat` by a shell. An agent whose
+    // catalogue lacks these tools (e.g. one made without tools) gets each call rejected and
+    // the loop still goes on, so the script suits any agent on this endpoint.
+    script: STEP_CALLS.map((call, i) => ({ say: `Step ${i + 1} of ${STEPS}: ${call.say}`, calls: [{ tool: call.tool, args: call.args }] })),
   },
 };
 
@@ -34,6 +63,7 @@ const demoAgents = (fauxId: string, stepsId: string) => [
     name: 'demo',
     endpointId: fauxId,
     description: 'Answers at once (faux model)',
+    tools: [] as typeof DEMO_TOOLS,
     slashCommands: [
       { name: 'triage', description: 'Triage a bug report', goalTemplate: 'Triage this report: {{report}}', args: [{ name: 'report', required: true }] },
       { name: 'summarize', description: 'Summarise a topic', goalTemplate: 'Summarise {{topic}}', args: [{ name: 'topic' }] },
@@ -42,7 +72,8 @@ const demoAgents = (fauxId: string, stepsId: string) => [
   {
     name: 'demo-steps',
     endpointId: stepsId,
-    description: `Takes ~10 s: ${STEPS} scripted steps`,
+    description: `Takes ~10 s: ${STEPS} scripted steps with sandboxed file and shell tools`,
+    tools: DEMO_TOOLS,
     slashCommands: [
       { name: 'steps', description: 'Walk through the steps', goalTemplate: 'Walk through the steps for {{topic}}', args: [{ name: 'topic', required: true }] },
     ],
@@ -69,11 +100,12 @@ export async function seedDemoContent(tx: Tx, teamId: string, fauxEndpointId: st
         endpointId: agent.endpointId,
         description: agent.description,
         systemPrompt: 'You are a helpful demo agent.',
-        tools: [],
+        tools: agent.tools as Prisma.InputJsonValue,
         busyPolicy: 'enqueue',
         slashCommands: agent.slashCommands as Prisma.InputJsonValue,
       },
     });
     await appendAudit(tx, { teamId, actor: SYSTEM, action: 'agent.created', targetType: 'agent', targetId: row.id, data: { name: agent.name } });
   }
+  await (await import('./seed-demo-graph')).seedDemoGraph(tx, teamId);
 }

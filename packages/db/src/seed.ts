@@ -2,6 +2,7 @@ import type { Db } from './client';
 import { appendAudit } from './audit/audit.repository';
 import { displayPrefix, hashApiToken } from './crypto/api-token';
 import { generatePassword, hashPassword } from './crypto/password';
+import { seedApprovalDemo } from './seed-approval-demo';
 import { seedDemoContent } from './seed-demo';
 
 export const ADMIN_EMAIL = 'admin@looplane.local';
@@ -67,6 +68,7 @@ export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<S
 
     const faux = await tx.modelEndpoint.findUnique({ where: { teamId_name: { teamId: team.id, name: FAUX_ENDPOINT_NAME } } });
     if (faux) await seedDemoContent(tx, team.id, faux.id);
+    await seedApprovalDemo(tx, team.id);
 
     let bootstrapTokenCreated = false;
     if (options.bootstrapToken) {

@@ -7,7 +7,7 @@ export { decodeEvent, eventVersion } from './events/event-codec';
 export { createEvent } from './events/create-event';
 
 // Configuration and templates
-export { runConfigSchema, parseRunConfig, type RunConfig, type RunConfigInput, type ModelLimits } from './config/run-config';
+export { runConfigSchema, runSandboxSchema, parseRunConfig, type RunConfig, type RunConfigInput, type ModelLimits, type RunSandbox } from './config/run-config';
 export { toolSpecSchema, LOAD_TOOLS, DELEGATE, type ToolSpec, type DelegateTarget } from './config/tool-spec';
 export {
   slashCommandSchema,
@@ -49,7 +49,7 @@ export type {
   ProviderError,
   ProviderErrorCode,
 } from './ports/model-port';
-export type { ToolRunner, ToolInvocation, ToolResult, ToolArgs, JsonValue } from './ports/tool-port';
+export type { ToolRunner, ToolInvocation, ToolResult, ToolArgs, JsonValue, EgressRecord } from './ports/tool-port';
 export type { PolicyPort, PolicyDecision } from './ports/policy-port';
 export type { BudgetPort, BudgetAmount, ReserveOutcome } from './ports/budget-port';
 export type { EventStore } from './ports/event-store';

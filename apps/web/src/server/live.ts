@@ -1,6 +1,9 @@
 import 'server-only';
 import { createDispatch, type ApiDeps, type Dispatch, type StreamDeps } from '@looplane/api';
+import { SecretBox } from '@looplane/db';
 import { createSessionQueue, LiveBus } from '@looplane/queue';
+import { WorkspaceManager } from '@looplane/sandbox';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { env } from '@/env';
 import { db } from './db';
@@ -34,7 +37,30 @@ function live(): Live {
 
 /** What the tRPC API needs: the database and the after-commit dispatch. */
 export function apiDeps(): ApiDeps {
-  return { db: db(), dispatch: live().dispatch };
+  return { db: db(), dispatch: live().dispatch, secretBox: secretBox(), workspaces: workspaces() };
+}
+
+let workspaceReader: WorkspaceManager | null | undefined;
+
+/** Read access to the workers' session workspaces (same host), for `sessions.diff`; null: none here. */
+function workspaces(): WorkspaceManager | null {
+  if (workspaceReader === undefined) {
+    const { LOOPLANE_WORKSPACE_ROOT: root, LOOPLANE_HOME: home } = env();
+    const dir = root ?? (home ? join(home, 'workspaces') : undefined);
+    workspaceReader = dir ? new WorkspaceManager({ root: dir }) : null;
+  }
+  return workspaceReader;
+}
+
+let box: SecretBox | null | undefined;
+
+/** Seals and opens model endpoint keys; null when LOOPLANE_ENCRYPTION_KEY is unset (keys are then refused). */
+function secretBox(): SecretBox | null {
+  if (box === undefined) {
+    const key = env().LOOPLANE_ENCRYPTION_KEY;
+    box = key ? new SecretBox(key) : null;
+  }
+  return box;
 }
 
 /** What the SSE routes need: the database and the live bus. */

@@ -10,7 +10,7 @@ export function logger(): Logger {
     name: 'looplane-web',
     level: env().LOG_LEVEL ?? 'info',
     redact: {
-      paths: ['password', '*.password', 'token', '*.token', 'authorization', '*.authorization', 'headers.cookie'],
+      paths: ['password', '*.password', 'token', '*.token', 'authorization', '*.authorization', 'headers.cookie', 'apiKey', '*.apiKey', '*.*.apiKey'],
       censor: '[redacted]',
     },
   });

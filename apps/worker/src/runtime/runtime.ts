@@ -1,17 +1,22 @@
-import { FlushBatcher, type PgPool } from '@looplane/db';
+import { FlushBatcher, createDbOnPool, type PgPool } from '@looplane/db';
 import type { Clock } from '@looplane/engine';
 import { LiveBus, QUEUES, createSessionQueue, enqueueSession, type SessionJob } from '@looplane/queue';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { ModelFactory } from '../ports/model-factory';
+import { PolicyAudit } from '../ports/policy-audit';
+import { TeamPolicies } from '../ports/team-policy';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { ActiveSessions } from './active-sessions';
 import { AdmissionBatcher } from './admission-batcher';
+import { ApprovalGate } from './approval-gate';
+import { ApprovalSweeper } from './approval-sweeper';
 import { LeaseKeeper } from './lease-keeper';
 import { LiveEvents } from './live-events';
 import { Reconciler } from './reconciler';
 import { SessionJobs } from './session-jobs';
+import { installSwarm } from '../swarm/swarm-install';
 
 export interface RuntimeOptions {
   pool: PgPool;
@@ -28,6 +33,8 @@ export interface RuntimeOptions {
   reconcileIntervalMs: number;
   /** A session never claimed (or waiting on a cancel) this long gets a job from the reconciler. */
   reconcileIdleMs?: number;
+  /** How often pending approvals are checked for escalation and expiry (default 15 s). */
+  approvalSweepIntervalMs?: number;
   /** On shutdown, loops get this long to reach a step boundary before in-flight calls are aborted. */
   drainMs: number;
   tools: ToolRegistry;
@@ -61,6 +68,10 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const bus = new LiveBus(options.publisher, options.subscriber);
   const active = new ActiveSessions();
   const keeper = new LeaseKeeper({ pool, owner: options.workerId, ttlMs: options.leaseTtlMs, logger });
+  const db = createDbOnPool(pool);
+  installSwarm(options.tools, { db, enqueue: (job) => enqueue(job), logger, routing: { prefix: options.queuePrefix, redis: options.redis } });
+  const policies = new TeamPolicies({ pool, audit: new PolicyAudit(db), logger });
+  const approvals = new ApprovalGate({ pool, policies, bus, clock, logger });
   const jobs = new SessionJobs({
     pool,
     batcher: new FlushBatcher(pool),
@@ -72,11 +83,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     keeper,
     clock,
     logger,
+    policies,
+    approvals,
     active,
     admission: new AdmissionBatcher(pool, options.workerId, options.leaseTtlMs),
     enqueue: (job) => enqueue(job),
   });
   const reconciler = new Reconciler({ pool, enqueue, intervalMs: options.reconcileIntervalMs, idleMs: options.reconcileIdleMs, logger });
+  const sweeper = new ApprovalSweeper({ db, clock, gate: approvals, enqueue: (job) => enqueue(job), intervalMs: options.approvalSweepIntervalMs ?? 15_000, logger });
 
   const unsubscribe = [
     await bus.onCancel((message) => {
@@ -104,6 +118,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   });
   keeper.start();
   reconciler.start();
+  sweeper.start();
   for (const worker of workers) void worker.run();
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
 
@@ -116,11 +131,13 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     async stopIntake() {
       jobs.stopIntake();
       await reconciler.stop();
+      await sweeper.stop();
     },
     close() {
       closed ??= (async () => {
         jobs.stopIntake();
         await reconciler.stop();
+        await sweeper.stop();
         active.shutdownAll(false);
         const hard = setTimeout(() => active.shutdownAll(true), options.drainMs);
         try {

@@ -9,6 +9,7 @@ import type { AdmissionBatcher } from './admission-batcher';
 import { ReadBatcher } from './read-batcher';
 import { SessionRun, type SessionEnd, type SessionRunDeps } from './session-run';
 import { resolveWait } from './wake-ups';
+import { routeSwarmJob } from '../swarm/isolation/node-router';
 
 export interface SessionJobsDeps extends SessionRunDeps {
   active: ActiveSessions;
@@ -49,6 +50,8 @@ export class SessionJobs {
     try {
       const context = await this.contexts.get(data.sessionId);
       if (!context || FINISHED.has(context.status)) return;
+      // A graph run's `process` node runs on its own worker process (swarm/isolation).
+      if (context.graphRun && (await routeSwarmJob(context, data))) return;
       if (context.status === 'waiting' && !context.cancelRequestedAt && !(await this.hasWakeUp(context))) return;
       const claim = await this.claim(context);
       if (claim === 'deferred') return this.defer(job, token, this.deps.deferMs?.() ?? 500 + Math.random() * 1000);

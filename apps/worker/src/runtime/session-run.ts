@@ -1,5 +1,6 @@
 import {
   PgBudgetLedger,
+  PgPathLedger,
   PgEventStore,
   WriteUnit,
   cancelRequest,
@@ -13,16 +14,19 @@ import {
   type SessionContext,
   type SessionLease,
 } from '@looplane/db';
-import { apply, cancelRun, createEvent, drive, fold, initialState, next, type Clock, type DriveOutcome, type EnginePorts, type ModelPort, type NewEvent, type RunState } from '@looplane/engine';
+import { apply, cancelRun, createEvent, drive, fold, initialState, next, type Clock, type DriveOutcome, type EnginePorts, type ModelPort, type NewEvent, type PolicyPort, type RunState } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import type { Logger } from 'pino';
 import { failingModel, type ModelFactory } from '../ports/model-factory';
 import { sessionPorts } from '../ports/session-ports';
+import type { TeamPolicies } from '../ports/team-policy';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { SessionHandle } from './active-sessions';
+import type { ApprovalGate } from './approval-gate';
 import type { LeaseKeeper } from './lease-keeper';
 import type { LiveEvents } from './live-events';
 import { resolveWait, type Wait } from './wake-ups';
+import { withEdgeApprovals } from '../swarm/edge-policy';
 
 export interface SessionRunDeps {
   pool: PgPool;
@@ -36,6 +40,9 @@ export interface SessionRunDeps {
   keeper: LeaseKeeper;
   clock: Clock;
   logger: Logger;
+  /** The team policies tool calls are judged by, and the approval rows of approval waits. */
+  policies: TeamPolicies;
+  approvals: ApprovalGate;
 }
 
 /** How a claimed session was left: finished, parked on a wait, handed to another worker, or lost. */
@@ -87,7 +94,8 @@ export class SessionRun {
       batcher: deps.batcher,
     });
     this.store = new PgEventStore({ pool: deps.pool, unit: this.unit });
-    this.budget = new PgBudgetLedger(this.unit, { tokensOrCost: context.limitedSpend });
+    // A graph run's session pre-authorises on every ledger from the root to it (swarm/path-ledger.ts).
+    this.budget = context.graphRun ? new PgPathLedger(this.unit) : new PgBudgetLedger(this.unit, { tokensOrCost: context.limitedSpend });
     this.inboxFlagged = context.inboxPending;
     this.fresh = claim.lastSeq === 0 && !claim.parentId;
   }
@@ -121,6 +129,8 @@ export class SessionRun {
       throw error;
     } finally {
       this.deps.keeper.untrack(this.handle);
+      // Per-job tool resources (the run's egress proxy) end with the job.
+      await this.deps.tools.sessionEnded(this.context.sessionId);
     }
   }
 
@@ -129,13 +139,14 @@ export class SessionRun {
       if (this.handle.has('lease-lost')) throw new AppError('CONFLICT', `lost the lease on session ${this.lease.sessionId}`);
       if (this.handle.has('shutdown')) return { kind: 'handoff' };
       if (await this.cancelIfRequested(state)) return { kind: 'finished' };
+      if (round === 0) await this.openBranch(state);
       if (state.status === 'new') await this.start(state);
       if (TERMINAL.has(state.status)) return { kind: 'finished' };
       await this.consumeInbox(state);
       const action = next(state);
       if (action.kind === 'done') return { kind: 'finished' };
       if (action.kind === 'wait') {
-        const events = await resolveWait(action, { db: this.unit.reader, runId: this.lease.runId, sessionId: this.lease.sessionId, state, clock: this.deps.clock });
+        const events = await resolveWait(action, { db: this.unit.reader, runId: this.lease.runId, sessionId: this.lease.sessionId, state, clock: this.deps.clock, approvals: this.deps.approvals });
         if (!events) return { kind: 'waiting', reason: action.reason };
         await this.append(state, events);
         continue;
@@ -175,6 +186,24 @@ export class SessionRun {
     else await cancelRun({ store: this.store, budget: this.budget, clock: this.deps.clock }, state, reason);
     this.log.info({ cancelledBy: request.byUserId, requestedAt: request.requestedAt }, 'run cancelled');
     return true;
+  }
+
+  /**
+   * Session trees (`sessions.fork` / `sessions.resume`). A fork's log so far is its parent's, up
+   * to `forkSeq`: its first own event is `session.forked`, with the branch's config when the fork
+   * changed it (the API then snapshots a full config on the row; otherwise the row's is `{}`). A
+   * log that says finished on a claimed row was reopened by `sessions.resume` (a finished row is
+   * never claimable, and the flush that finishes a log marks its row in the same statement): it
+   * continues with `run.resumed`; the new instruction follows from the inbox.
+   */
+  private async openBranch(state: RunState): Promise<void> {
+    const { parentId, forkSeq, config } = this.context;
+    if (parentId && forkSeq !== null && state.lastSeq === forkSeq) {
+      const own = config !== null && typeof config === 'object' && Object.keys(config).length > 0 ? { config: config as never } : {};
+      await this.append(state, [createEvent('session.forked', { parentSessionId: parentId, atSeq: forkSeq, ...own }, this.deps.clock)]);
+    } else if (TERMINAL.has(state.status)) {
+      await this.append(state, [createEvent('run.resumed', { reason: 'operator', note: 'resumed with a new instruction' }, this.deps.clock)]);
+    }
   }
 
   /** The first event: the goal and the config snapshot. A config the engine refuses fails the run visibly. */
@@ -220,6 +249,8 @@ export class SessionRun {
       if (!(error instanceof AppError)) throw error;
       model = failingModel('bad_request', error.message);
     }
+    // The team policy may stop allowing the endpoint mid-run: checked before every model call.
+    if (context.endpoint) model = deps.policies.gateModel(context.teamId, context.endpoint.name, model);
     const startedAt = state.startedAt ? Date.parse(state.startedAt) : (context.startedAt?.getTime() ?? deps.clock.now());
     const wallMs = typeof context.budget.wallMs === 'number' ? context.budget.wallMs : null;
     this.ports = sessionPorts({
@@ -227,14 +258,24 @@ export class SessionRun {
       budget: this.budget,
       unit: this.unit,
       model,
-      tools: deps.tools.runnerFor({ runId: context.runId, sessionId: context.sessionId, teamId: context.teamId, agentId: context.agentId }),
+      tools: deps.tools.runnerFor({ runId: context.runId, sessionId: context.sessionId, teamId: context.teamId, agentId: context.agentId, sandbox: state.config?.sandbox }),
+      policy: this.policyPort(),
       clock: deps.clock,
       deadline: wallMs === null ? null : startedAt + wallMs,
-      limitCalls: context.limitCalls,
-      limitedSpend: context.limitedSpend,
-      idempotent: (tool) => state.config?.tools.some((t) => t.name === tool && t.idempotent) ?? false,
+      // In a graph run every call is counted on the path's ledgers (edges have call limits of their own).
+      limitCalls: context.graphRun ? (context.limitCalls ?? Number.MAX_SAFE_INTEGER) : context.limitCalls,
+      limitedSpend: context.limitedSpend || context.graphRun,
+      // The tool's own metadata (the sandbox tools say which are idempotent) wins over the catalogue.
+      idempotent: (tool) => deps.tools.idempotent(tool) ?? state.config?.tools.some((t) => t.name === tool && t.idempotent) ?? false,
     });
     return this.ports;
+  }
+
+  /** The team's policy; a graph node's adds its edges' approval rules (swarm/edge-policy.ts). */
+  private policyPort(): PolicyPort {
+    const { context } = this;
+    const team = this.deps.policies.portFor({ runId: context.runId, sessionId: context.sessionId, teamId: context.teamId, agentId: context.agentId });
+    return context.graphRun ? withEdgeApprovals(team, context) : team;
   }
 
   private async release(end: SessionEnd): Promise<ReleaseOutcome | null> {

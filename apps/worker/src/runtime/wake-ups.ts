@@ -1,5 +1,8 @@
-import { ledgerHasRoom, type Queryable } from '@looplane/db';
+import { pathHasRoom, type Queryable } from '@looplane/db';
 import { createEvent, type Clock, type NewEvent, type RunState } from '@looplane/engine';
+import type { ApprovalGate } from './approval-gate';
+import { approvalDecision } from './approval-decision';
+import { resolveChildWait } from '../swarm/child-wake';
 
 /** A wait the engine reports (`next(state)` is `wait`): why, and on what (call ids, request ids). */
 export interface Wait {
@@ -13,6 +16,11 @@ export interface WakeContext {
   sessionId: string;
   state: RunState;
   clock: Clock;
+  /**
+   * Set only by the worker holding the session's lease: it may open the approval row of a wait.
+   * Without it (a read-only probe before a claim) a missing row counts as a wake-up.
+   */
+  approvals?: ApprovalGate;
 }
 
 /**
@@ -24,23 +32,43 @@ type WakeResolver = (wait: Wait, context: WakeContext) => Promise<NewEvent[] | n
 const LAST_EXCEEDED_SQL = `
 SELECT payload FROM "Event" WHERE "runId" = $1 AND "sessionId" = $2 AND type = 'budget.exceeded' ORDER BY seq DESC LIMIT 1`;
 
-/** A budget wait ends once the run ledger has room for the refused reservation (`runs.raiseBudget`). */
+/**
+ * A budget wait ends once every ledger on the session's path has room for the refused reservation:
+ * the run's (`runs.raiseBudget`) and, in a graph run, each edge's crossed to reach the session
+ * (`graphs.raiseEdgeBudget`).
+ */
 const budget: WakeResolver = async (_wait, { db, runId, sessionId, clock }) => {
   const found = await db.query({ name: 'looplane_last_exceeded_v1', text: LAST_EXCEEDED_SQL, values: [runId, sessionId] });
   const refused = (found.rows[0] as { payload: { tokens: number; costMicros: number } } | undefined)?.payload;
-  if (refused && !(await ledgerHasRoom(db, runId, refused))) return null;
+  if (refused && !(await pathHasRoom(db, runId, sessionId, refused))) return null;
   return [createEvent('run.resumed', { reason: 'budget', note: 'the run budget was raised' }, clock)];
 };
 
 /**
- * The resume dispatch: one resolver per wait reason. Approvals (decided `Approval` rows become
- * `approval.decided`) and child sessions (a finished child becomes `delegation.returned`) add
- * their resolvers here; until then those waits only end by cancellation.
+ * An approval wait ends once its `Approval` row is decided (`approvals.decide`, or the sweeper's
+ * expiry): the row becomes `approval.decided` (edited arguments included). The row itself is
+ * opened here by the lease holder, right after the drive that appended `approval.requested`
+ * flushed it, and again after a crash in between (the insert is idempotent).
+ */
+const approval: WakeResolver = async (wait, context) => {
+  const found = await approvalDecision(context.db, context.sessionId, wait.refs[0] ?? '', context.state, context.clock);
+  if (!found) return null;
+  if (found.kind === 'missing') {
+    if (!context.approvals) return [];
+    await context.approvals.open({ runId: context.runId, sessionId: context.sessionId, requestSeq: found.requestSeq, payload: found.payload });
+    return null;
+  }
+  return found.kind === 'pending' ? null : found.events;
+};
+
+/**
+ * The resume dispatch: one resolver per wait reason. A child wait starts the delegated sessions
+ * and ends when their results crossed back (`delegation.returned`; see swarm/child-wake.ts).
  */
 const resolvers: Record<Wait['reason'], WakeResolver> = {
   budget,
-  approval: async () => null,
-  child: async () => null,
+  approval,
+  child: resolveChildWait,
 };
 
 /** The events that end `wait`, or null if nothing it waits for has happened yet. */

@@ -1,9 +1,9 @@
 import type { Db } from '@looplane/db';
 
 /**
- * What must hold of any run's log, whatever crashed while it ran: per session, seq is 1..n with
- * no gap or duplicate; per run, event numbers are 1..N, unique, and increase with seq in each
- * session. Returns the problems found (empty: the log is sound).
+ * What must hold of any run's log, whatever crashed while it ran: per session, seq runs from the
+ * fork point + 1 (1 for a root session) with no gap or duplicate; per run, event numbers are
+ * 1..N, unique, and increase with seq in each session. Returns the problems found (empty: sound).
  */
 export async function logProblems(db: Db, runId: string): Promise<string[]> {
   const events = await db.event.findMany({ where: { runId }, orderBy: { eventNo: 'asc' }, select: { sessionId: true, seq: true, eventNo: true } });
@@ -16,12 +16,15 @@ export async function logProblems(db: Db, runId: string): Promise<string[]> {
   const bySession = new Map<string, number[]>();
   for (const e of events) bySession.set(e.sessionId, [...(bySession.get(e.sessionId) ?? []), e.seq]);
   for (const [sessionId, seqs] of bySession) {
-    // In event-number order, each session's seqs must be exactly 1, 2, 3, ...
+    const session = await db.session.findUniqueOrThrow({ where: { id: sessionId }, select: { lastSeq: true, forkSeq: true } });
+    // A branch inherits its parent's events up to the fork point and numbers its own after them.
+    const first = (session.forkSeq ?? 0) + 1;
+    // In event-number order, each session's seqs must be exactly first, first + 1, ...
     seqs.forEach((seq, i) => {
-      if (seq !== i + 1) problems.push(`session ${sessionId}: seq ${seq} where ${i + 1} was expected`);
+      if (seq !== first + i) problems.push(`session ${sessionId}: seq ${seq} where ${first + i} was expected`);
     });
-    const session = await db.session.findUniqueOrThrow({ where: { id: sessionId }, select: { lastSeq: true } });
-    if (session.lastSeq !== seqs.length) problems.push(`session ${sessionId}: lastSeq ${session.lastSeq} for ${seqs.length} events`);
+    const last = first + seqs.length - 1;
+    if (session.lastSeq !== last) problems.push(`session ${sessionId}: lastSeq ${session.lastSeq} for events up to ${last}`);
   }
   return problems;
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createPgPool, type PgPool } from '@looplane/db';
+import type { Clock } from '@looplane/engine';
 import { LiveBus, createSessionQueue, enqueueSession, type RunEventMessage, type SessionJob, type TeamActivity } from '@looplane/queue';
 import type { Queue } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
@@ -7,6 +8,8 @@ import pino from 'pino';
 import { createLogger } from '../logger';
 import { ModelFactory, type CreateModel } from '../ports/model-factory';
 import { startRuntime, type Runtime } from '../runtime/runtime';
+import { WorkerSandbox, type WorkerSandboxOptions } from '../sandbox/worker-sandbox';
+import { createSessionWorkspace } from '../sessions/fork-workspace';
 import { registerBuiltinTools } from '../tools/builtin-tools';
 import { ToolRegistry } from '../tools/tool-registry';
 import { registerTestTools } from './test-tools';
@@ -39,12 +42,19 @@ export interface TestWorkerOptions {
   drainMs?: number;
   createModel?: CreateModel;
   logLevel?: string;
+  /** Registers the sandbox's built-in tools too (a real driver: bwrap by default). */
+  sandbox?: Omit<WorkerSandboxOptions, 'logger' | 'environment'> & { environment?: string };
+  /** The runtime's clock (a test moves it forward to expire approvals). */
+  clock?: Clock;
+  approvalSweepIntervalMs?: number;
 }
 
 export interface TestWorker {
   runtime: Runtime;
   pool: PgPool;
   workerId: string;
+  /** The worker's sandbox, when the options asked for one. */
+  sandbox: WorkerSandbox | null;
   /** Shuts the runtime down the way SIGTERM does, then disconnects. */
   stop(): Promise<void>;
 }
@@ -57,7 +67,13 @@ export async function startTestWorker(options: TestWorkerOptions): Promise<TestW
   const publisher = await connected(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, enableAutoPipelining: true });
   const subscriber = await connected(redisUrl, { maxRetriesPerRequest: null });
   const workerId = options.workerId ?? `w_test_${randomBytes(4).toString('hex')}`;
-  const tools = registerTestTools(registerBuiltinTools(new ToolRegistry()), pool);
+  const logger = process.env.TEST_WORKER_LOG
+    ? createLogger({ level: 'debug', destination: pino.destination({ dest: process.env.TEST_WORKER_LOG, sync: true, append: true }) })
+    : createLogger({ level: options.logLevel ?? 'silent' });
+  const sandbox = options.sandbox
+    ? await WorkerSandbox.start({ environment: 'test', createWorkspace: (workspaces, sessionId) => createSessionWorkspace(workspaces, pool, sessionId), ...options.sandbox, logger })
+    : null;
+  const tools = registerTestTools(registerBuiltinTools(new ToolRegistry(), sandbox ?? undefined), pool);
   const runtime = await startRuntime({
     pool,
     redis,
@@ -71,17 +87,19 @@ export async function startTestWorker(options: TestWorkerOptions): Promise<TestW
     drainMs: options.drainMs ?? 2000,
     tools,
     models: new ModelFactory(undefined, options.createModel),
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.approvalSweepIntervalMs ? { approvalSweepIntervalMs: options.approvalSweepIntervalMs } : {}),
     // TEST_WORKER_LOG=/path/file.log keeps the worker's debug log of a test run.
-    logger: process.env.TEST_WORKER_LOG
-      ? createLogger({ level: 'debug', destination: pino.destination({ dest: process.env.TEST_WORKER_LOG, sync: true, append: true }) })
-      : createLogger({ level: options.logLevel ?? 'silent' }),
+    logger,
   });
   return {
     runtime,
     pool,
     workerId,
+    sandbox,
     async stop() {
       await runtime.close();
+      await sandbox?.close();
       await pool.end();
       for (const r of [redis, publisher, subscriber]) await r.quit().catch(() => r.disconnect());
     },

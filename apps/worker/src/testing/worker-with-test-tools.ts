@@ -5,5 +5,5 @@ import { registerTestTools } from './test-tools';
 // The real worker process plus the test tools: what the fault tests and the benchmarks spawn and
 // kill. Identical to main.ts but for the `registerTestTools` call.
 await runWorkerProcess({
-  registerTools: (registry, { pool }) => registerTestTools(registerBuiltinTools(registry), pool),
+  registerTools: (registry, { pool, sandbox }) => registerTestTools(registerBuiltinTools(registry, sandbox), pool),
 });

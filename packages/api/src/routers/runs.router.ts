@@ -1,6 +1,7 @@
 import { createRouter, teamProcedure } from '../trpc';
 import { cancelRun, raiseRunBudget, sendRunMessage } from '../services/run-control.service';
-import { createRun } from '../services/runs.service';
+import { createRun } from '../services/run-create';
+import { createGraphRun } from '../services/graph-run';
 import { getRun, listRunEvents, listRuns } from '../services/runs-query.service';
 import { createRunInput, listRunsInput, raiseBudgetInput, runEventsInput, runRefInput, sendMessageInput } from './runs.schema';
 
@@ -11,7 +12,7 @@ import { createRunInput, listRunsInput, raiseBudgetInput, runEventsInput, runRef
 export const runsRouter = createRouter({
   create: teamProcedure('operator')
     .input(createRunInput)
-    .mutation(({ ctx, input }) => createRun(ctx, ctx.actor, ctx.teamId, input, ctx.ip)),
+    .mutation(({ ctx, input }) => (input.graphId ? createGraphRun(ctx, ctx.actor, ctx.teamId, input, ctx.ip) : createRun(ctx, ctx.actor, ctx.teamId, input, ctx.ip))),
 
   get: teamProcedure('viewer')
     .input(runRefInput)

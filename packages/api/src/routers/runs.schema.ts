@@ -34,7 +34,7 @@ export const createRunInput = z
   .object({
     /** The agent template to run. */
     agentId: idSchema.optional(),
-    /** A swarm graph to run: accepted by the schema, refused until swarm graphs exist. */
+    /** A swarm graph to run (its root node gets the goal); give agentId or graphId. */
     graphId: idSchema.optional(),
     /** Free text, or `/command args` expanded with the agent's slash commands. */
     goal: goalSchema,

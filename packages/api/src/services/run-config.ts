@@ -1,7 +1,7 @@
-import { expandSlashCommand, parseRunConfig, slashCommandsSchema, type ExpandedCommand, type RunConfig } from '@looplane/engine';
+import { expandSlashCommand, parseRunConfig, slashCommandsSchema, type ExpandedCommand, type RunConfig, type ToolSpec } from '@looplane/engine';
 import { modelLimitsOf, type EndpointSettings } from '@looplane/models';
 import { AppError } from '@looplane/shared';
-import { agentToolsSchema } from '../routers/agents.schema';
+import { agentToolsSchema, sandboxSettingsSchema } from '../routers/agents.schema';
 import type { RunBudget } from '../routers/runs.schema';
 
 /** The agent template columns a run config is built from. */
@@ -10,7 +10,30 @@ interface TemplateForRun {
   systemPrompt: string;
   tools: unknown;
   slashCommands: unknown;
+  /** The template's sandbox settings (network, egress hosts, limits); absent or `{}`: defaults. */
+  sandbox?: unknown;
   endpoint: EndpointSettings;
+}
+
+/** The run config's sandbox section from a template's settings; undefined when the template sets nothing. */
+function runSandboxOf(template: TemplateForRun): RunConfig['sandbox'] {
+  if (template.sandbox === undefined) return undefined;
+  const parsed = sandboxSettingsSchema.safeParse(template.sandbox);
+  if (!parsed.success) throw new AppError('BAD_REQUEST', `agent ${template.name} has invalid sandbox settings; fix the template first`);
+  const s = parsed.data;
+  if (Object.keys(s).length === 0) return undefined;
+  const limits = {
+    ...(s.timeoutMs !== undefined ? { wallTimeMs: s.timeoutMs } : {}),
+    ...(s.memoryMb !== undefined ? { memoryBytes: s.memoryMb * 1024 * 1024 } : {}),
+    ...(s.cpus !== undefined ? { cpus: s.cpus } : {}),
+    ...(s.pids !== undefined ? { pids: Math.max(8, s.pids) } : {}),
+  };
+  return {
+    ...(s.driver ? { driver: s.driver } : {}),
+    network: s.network ?? (s.egressHosts?.length ? 'egress' : 'none'),
+    egressHosts: s.egressHosts ?? [],
+    limits,
+  };
 }
 
 /**
@@ -18,16 +41,18 @@ interface TemplateForRun {
  * endpoint's limits and prices, the budget's exceed behaviour. It is snapshotted on the session,
  * so later edits of the template or endpoint never change a run that already exists.
  */
-export function buildRunConfig(template: TemplateForRun, budget: RunBudget): RunConfig {
+export function buildRunConfig(template: TemplateForRun, budget: RunBudget, mcpTools: readonly ToolSpec[] = []): RunConfig {
   const tools = agentToolsSchema.safeParse(template.tools);
   if (!tools.success) throw new AppError('BAD_REQUEST', `agent ${template.name} has invalid tools; fix the template first`);
   return parseRunConfig({
     systemPrompt: template.systemPrompt,
     model: modelLimitsOf(template.endpoint),
-    tools: tools.data,
+    // The team's MCP tools (`mcp:<server>:<tool>`) follow the template's own.
+    tools: [...tools.data, ...mcpTools.filter((t) => !tools.data.some((own) => own.name === t.name))],
     // The faux model is offline and free: summarise deterministically instead of asking it.
     compaction: { summarizer: template.endpoint.kind === 'faux' ? 'deterministic' : 'model' },
     onBudgetExceeded: budget.onExceed,
+    ...(runSandboxOf(template) ? { sandbox: runSandboxOf(template) } : {}),
   });
 }
 

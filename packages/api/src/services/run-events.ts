@@ -27,7 +27,7 @@ export async function readEventsAfter(db: Db, runId: string, after: number, limi
 }
 
 /** An event already serialised for the SSE stream: its number and its `data:` JSON. */
-interface EventFrame {
+export interface EventFrame {
   eventNo: number;
   json: string;
 }

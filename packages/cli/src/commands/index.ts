@@ -1,9 +1,15 @@
 import type { Command } from '../command';
+import { approveCommand } from './approve';
+import { auditCommand } from './audit-verify';
+import { forkCommand } from './fork';
+import { mcpCommand } from './mcp';
 import { migrateCommand } from './migrate';
+import { rejectCommand } from './reject';
 import { runCommand } from './run';
 import { startCommand } from './start';
 import { tailCommand } from './tail';
+import { tokenCommand } from './token';
 import { versionCommand } from './version';
 
 /** Every `looplane` command, in the order `looplane --help` lists them. */
-export const commands: readonly Command[] = [startCommand, runCommand, tailCommand, migrateCommand, versionCommand];
+export const commands: readonly Command[] = [startCommand, runCommand, tailCommand, forkCommand, approveCommand, rejectCommand, auditCommand, tokenCommand, mcpCommand, migrateCommand, versionCommand];

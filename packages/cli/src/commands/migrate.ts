@@ -10,7 +10,8 @@ import { seed } from '../start/seed';
 const usage = `Usage: looplane migrate [--seed]
 
 Applies pending database migrations to DATABASE_URL (required) and exits. With --seed, also
-creates the first admin, the demo team and the faux model endpoint when they do not exist yet
+creates what is missing of the first admin, the demo team, the faux model endpoints, the demo agents
+(including the sandboxed demo-steps and the approval demo) and the demo swarm graph
 (idempotent), and the LOOPLANE_BOOTSTRAP_TOKEN admin token when that is set.
 Used by docker/compose.yaml's one-shot "migrate" service.
 

@@ -5,13 +5,15 @@ import { describeApiError } from '../remote/client';
 import { followRun } from '../remote/follow';
 import { openRemoteSession } from '../remote/session';
 
-const usage = `Usage: looplane run --agent NAME --goal TEXT [--follow] [--team SLUG] [budget options]
+const usage = `Usage: looplane run (--agent NAME | --graph NAME) --goal TEXT [--follow] [--team SLUG] [budget options]
 
-Starts a run of an agent. The goal may be a slash command of the agent ("/triage the login bug").
+Starts a run of an agent, or of a swarm graph (its root node gets the goal). The goal may be a
+slash command of the agent ("/triage the login bug"; of the root node's agent for a graph).
 Prints the run id; with --follow, then prints its events until it finishes (like looplane tail).
 
 Options:
-  --agent NAME          the agent template to run (required)
+  --agent NAME          the agent template to run
+  --graph NAME          the swarm graph to run (instead of --agent)
   --goal TEXT           what the agent should do (required)
   --follow              follow the run; exit 0 if it succeeds, 1 if it fails or is cancelled
   --json                print the run id (and with --follow, every event) as JSON lines
@@ -34,11 +36,12 @@ function positiveNumber(name: string, value: string | undefined): number | undef
 
 export const runCommand: Command = {
   name: 'run',
-  summary: 'Start a run of an agent (and follow it with --follow)',
+  summary: 'Start a run of an agent or a swarm graph (and follow it with --follow)',
   usage,
   async run({ args, printer }) {
     const { values } = parseCommandArgs(args, {
       agent: { type: 'string' },
+      graph: { type: 'string' },
       goal: { type: 'string' },
       follow: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
@@ -48,7 +51,8 @@ export const runCommand: Command = {
       'max-tool-calls': { type: 'string' },
       'on-exceed': { type: 'string' },
     });
-    if (!values.agent) throw new UsageError('--agent NAME is required');
+    if (!values.agent && !values.graph) throw new UsageError('--agent NAME or --graph NAME is required');
+    if (values.agent && values.graph) throw new UsageError('give --agent or --graph, not both');
     if (!values.goal?.trim()) throw new UsageError('--goal TEXT is required');
     const onExceed = values['on-exceed'] ?? 'wait';
     if (onExceed !== 'wait' && onExceed !== 'fail') throw new UsageError('--on-exceed must be wait or fail');
@@ -67,13 +71,25 @@ export const runCommand: Command = {
 
     const session = await openRemoteSession(loadCliEnv(), values.team);
     try {
-      const agents = await session.api.agents.list.query({ teamId: session.team.id });
-      const agent = agents.find((a) => a.name === values.agent);
-      if (!agent) {
-        printer.error(`no agent named "${values.agent}" in team ${session.team.slug} (agents: ${agents.map((a) => a.name).join(', ') || 'none'})`);
-        return EXIT.failure;
+      let target: { agentId: string } | { graphId: string };
+      if (values.graph) {
+        const graphs = await session.api.graphs.list.query({ teamId: session.team.id });
+        const graph = graphs.find((g) => g.name === values.graph);
+        if (!graph) {
+          printer.error(`no graph named "${values.graph}" in team ${session.team.slug} (graphs: ${graphs.map((g) => g.name).join(', ') || 'none'})`);
+          return EXIT.failure;
+        }
+        target = { graphId: graph.id };
+      } else {
+        const agents = await session.api.agents.list.query({ teamId: session.team.id });
+        const agent = agents.find((a) => a.name === values.agent);
+        if (!agent) {
+          printer.error(`no agent named "${values.agent}" in team ${session.team.slug} (agents: ${agents.map((a) => a.name).join(', ') || 'none'})`);
+          return EXIT.failure;
+        }
+        target = { agentId: agent.id };
       }
-      const { runId } = await session.api.runs.create.mutate({ teamId: session.team.id, agentId: agent.id, goal: values.goal, ...(budget ? { budget } : {}) });
+      const { runId } = await session.api.runs.create.mutate({ teamId: session.team.id, ...target, goal: values.goal, ...(budget ? { budget } : {}) });
       if (values.json) printer.raw(JSON.stringify({ runId }));
       else printer.info(`Started run ${runId}: ${session.remote.url}/t/${session.team.slug}/runs/${runId}`);
       if (!values.follow) return EXIT.ok;

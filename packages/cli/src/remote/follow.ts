@@ -1,6 +1,7 @@
 import { EXIT } from '../command';
 import type { Printer } from '../printer';
 import type { ApiClient, Remote } from './client';
+import { approvalHint } from './approval-hint';
 import { formatEvent, type StreamedEvent } from './format-event';
 import { SseParser } from './sse-parser';
 
@@ -102,6 +103,10 @@ export async function followRun(options: FollowOptions): Promise<number> {
           else {
             const line = formatEvent(event);
             if (line !== null) printer.info(line);
+            if (event.type === 'approval.requested') {
+              const hint = await approvalHint(api, teamId, runId, event);
+              if (hint !== null) printer.info(hint);
+            }
           }
           if (event.type === 'run.finished' && event.sessionId === run.mainSessionId) check = true;
         }

@@ -14,6 +14,13 @@ describe('formatEvent', () => {
     expect(formatEvent(ev(9, 'run.finished', { status: 'succeeded', result: 'Green.' }))).toBe('14:02:03 #9 finish    succeeded: Green.');
   });
 
+  it('names who must decide an approval, and both ends of a delegation', () => {
+    expect(formatEvent(ev(6, 'approval.requested', { tool: 'shell', role: 'approver', reason: 'destructive' }))).toBe('14:02:03 #6 approval  shell needs a decision by an approver: destructive');
+    expect(formatEvent(ev(6, 'approval.requested', { tool: 'shell', role: 'viewer' }))).toBe('14:02:03 #6 approval  shell needs a decision by a viewer');
+    expect(formatEvent(ev(7, 'delegation.sent', { to: 'coder', goal: 'Implement it', callId: 'c1' }))).toBe('14:02:03 #7 delegate  → coder: Implement it');
+    expect(formatEvent(ev(8, 'delegation.returned', { ok: true, callId: 'c1', result: 'Done.' }))).toBe('14:02:03 #8 delegate  ← ok: Done.');
+  });
+
   it('leaves out deltas and bookkeeping, and names unknown events', () => {
     expect(formatEvent(ev(2, 'model.delta', { text: 'x' }))).toBeNull();
     expect(formatEvent(ev(3, 'budget.charged', {}))).toBeNull();

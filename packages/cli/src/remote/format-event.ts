@@ -22,6 +22,11 @@ function indent(text: string): string {
   return clip(text).replace(/\n/g, '\n    ');
 }
 
+/** "an approver", "an admin", "a person": the role names as a sentence reads them. */
+function withArticle(noun: string): string {
+  return `${/^[aeiou]/i.test(noun) ? 'an' : 'a'} ${noun}`;
+}
+
 function money(micros: unknown): string {
   return typeof micros === 'number' ? `$${(micros / 1_000_000).toFixed(6).replace(/0+$/, '').replace(/\.$/, '')}` : '';
 }
@@ -65,13 +70,17 @@ export function formatEvent(event: StreamedEvent): string | null {
     case 'tool.interrupted':
       return line('tool ✗', `${event.type === 'tool.rejected' ? 'rejected' : 'interrupted'}: ${str(p, 'reason')}`);
     case 'approval.requested':
-      return line('approval', `${str(p, 'tool')} needs a ${str(p, 'role') || 'human'} decision${str(p, 'reason') ? `: ${str(p, 'reason')}` : ''}`);
+      return line('approval', `${str(p, 'tool')} needs a decision by ${withArticle(str(p, 'role') || 'person')}${str(p, 'reason') ? `: ${str(p, 'reason')}` : ''}`);
     case 'approval.decided':
       return line('approval', `${p.approved === false ? 'rejected' : 'approved'}${str(p, 'by') ? ` by ${str(p, 'by')}` : ''}`);
     case 'budget.exceeded':
       return line('budget', `exceeded: ${str(p, 'reason')}${p.onExceed === 'wait' ? ' (waiting for a raise)' : ''}`);
     case 'compaction.applied':
       return line('context', `compacted ${p.tokensBefore ?? '?'} → ${p.tokensAfter ?? '?'} tokens`);
+    case 'delegation.sent':
+      return line('delegate', `→ ${str(p, 'to')}: ${indent(str(p, 'goal'))}`);
+    case 'delegation.returned':
+      return line('delegate', `← ${p.ok === false ? 'failed' : 'ok'}${str(p, 'result') ? `: ${indent(str(p, 'result'))}` : ''}${str(p, 'error') ? `: ${indent(str(p, 'error'))}` : ''}`);
     case 'run.resumed':
       return line('resume', str(p, 'reason'));
     case 'run.finished':

@@ -80,6 +80,27 @@ describe('looplane run', () => {
     expect(run.ledgers[0]!.limitCostMicros).toBe(250_000n);
   });
 
+  it('starts a run of a swarm graph by name; a wrong graph name lists the graphs there are', async () => {
+    const admin = await callerAs({ db: db.db, dispatch: live.dispatch }, { userId: fx.members.admin.id });
+    const graph = await admin.graphs.create({
+      teamId: fx.teamId,
+      name: 'cli-graph',
+      definition: { root: 'lead', nodes: [{ key: 'lead', agentId: agent.agentId }], edges: [] },
+    });
+    const { done, output } = cli('run', '--graph', 'cli-graph', '--goal', 'plan the release', '--json');
+    expect(await done).toBe(0);
+    const { runId } = JSON.parse(output().out.trim()) as { runId: string };
+    const run = await db.db.run.findUniqueOrThrow({ where: { id: runId } });
+    expect(run.graphId).toBe(graph.id);
+    expect(run.goal).toBe('plan the release');
+    const wrong = cli('run', '--graph', 'nothing', '--goal', 'x');
+    expect(await wrong.done).toBe(1);
+    expect(wrong.output().err).toContain('no graph named "nothing"');
+    expect(wrong.output().err).toContain('cli-graph');
+    const both = cli('run', '--graph', 'cli-graph', '--agent', agent.agentName, '--goal', 'x');
+    expect(await both.done).toBe(2);
+  });
+
   it('names the agents there are when the name is wrong, and needs a token', async () => {
     const wrong = cli('run', '--agent', 'nobody', '--goal', 'x');
     expect(await wrong.done).toBe(1);

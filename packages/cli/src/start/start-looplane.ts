@@ -108,6 +108,7 @@ async function bringUp(env: CliEnv, printer: Printer, lifecycle: Lifecycle, lock
 
   const appEnv = {
     ...env.inherited,
+    ...env.productSettings,
     NODE_ENV: 'production',
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
@@ -122,7 +123,8 @@ async function bringUp(env: CliEnv, printer: Printer, lifecycle: Lifecycle, lock
     command: process.execPath,
     args: [paths.nextBin, 'start', '-p', String(env.PORT)],
     cwd: paths.webDir,
-    env: { ...appEnv, NEXT_TELEMETRY_DISABLED: '1' },
+    // The web reads the workers' workspaces (same data directory) for branch file diffs.
+    env: { ...appEnv, LOOPLANE_HOME: home, NEXT_TELEMETRY_DISABLED: '1' },
     printer,
   });
   await track(web, () => web.stop('SIGTERM', 10_000));
@@ -131,7 +133,8 @@ async function bringUp(env: CliEnv, printer: Printer, lifecycle: Lifecycle, lock
     command: process.execPath,
     args: ['--import', 'tsx', join(paths.workerDir, 'src', 'main.ts')],
     cwd: paths.workerDir,
-    env: appEnv,
+    // The worker keeps session workspaces under the same data directory (<home>/workspaces).
+    env: { ...appEnv, LOOPLANE_HOME: home },
     printer,
   });
   // The worker's own shutdown has a 10 s hard timeout; SIGKILL only if it is stuck beyond that.

@@ -58,7 +58,8 @@ export async function loadSessionEvents(db: Queryable, sessionId: string): Promi
     const row = found.rows[0] as { parentId: string | null; forkSeq: number | null } | undefined;
     if (!row) throw new AppError('NOT_FOUND', `session ${id} does not exist`);
     id = row.parentId;
-    if (id) chain.unshift({ sessionId: id, upTo: row.forkSeq ?? 0 });
+    // A branch forked below its parent's own fork point inherits less of the grandparent too.
+    if (id) chain.unshift({ sessionId: id, upTo: Math.min(row.forkSeq ?? 0, chain[0]!.upTo) });
   }
   const events: EngineEvent[] = [];
   for (const link of chain) {

@@ -32,6 +32,9 @@ export interface SessionContext {
   status: SessionStatusValue;
   waitReason: WaitReasonValue | null;
   lastSeq: number;
+  /** The fork parent and fork point (a branch's log is the parent's up to `forkSeq`, then its own). */
+  parentId: string | null;
+  forkSeq: number | null;
   /** The engine run config snapshot (validated by the engine when `run.started` is built). */
   config: unknown;
   isMain: boolean;
@@ -48,6 +51,8 @@ export interface SessionContext {
   limitCalls: number | null;
   /** The run ledger has a token or cost limit (reservations are then checked one by one). */
   limitedSpend: boolean;
+  /** The run is a swarm graph's: spend and calls are pre-authorised on every ledger of the session's path. */
+  graphRun: boolean;
   /** The session has inbox messages nobody consumed yet. */
   inboxPending: boolean;
   endpoint: EndpointRow | null;
@@ -55,10 +60,10 @@ export interface SessionContext {
 
 const CONTEXT_SQL = `
 SELECT s.id AS "sessionId", s."runId", r."teamId", COALESCE(s."agentId", r."agentId") AS "agentId", s.status, s."waitReason",
-  s."lastSeq", s.config, r."mainSessionId" = s.id AS "isMain", r.goal, r.status AS "runStatus", r."waitReason" AS "runWaitReason",
+  s."lastSeq", s."parentId", s."forkSeq", s.config, r."mainSessionId" = s.id AS "isMain", COALESCE(s.goal, r.goal) AS goal, r.status AS "runStatus", r."waitReason" AS "runWaitReason",
   r."busyPolicy", r.budget, r."startedAt" AT TIME ZONE 'UTC' AS "startedAt",
   r."cancelRequestedAt" AT TIME ZONE 'UTC' AS "cancelRequestedAt", r."cancelledById", l."limitCalls",
-  COALESCE(l."limitTokens" IS NOT NULL OR l."limitCostMicros" IS NOT NULL, false) AS "limitedSpend",
+  COALESCE(l."limitTokens" IS NOT NULL OR l."limitCostMicros" IS NOT NULL, false) AS "limitedSpend", r."graphId" IS NOT NULL AS "graphRun",
   EXISTS (SELECT 1 FROM "InboxMessage" i WHERE i."sessionId" = s.id AND i."consumedAt" IS NULL) AS "inboxPending",
   CASE WHEN e.id IS NULL THEN NULL ELSE json_build_object(
     'id', e.id, 'kind', e.kind, 'name', e.name, 'baseUrl', e."baseUrl", 'model', e.model, 'keyCiphertext', e."keyCiphertext",
@@ -75,7 +80,7 @@ WHERE s.id = ANY($1::text[])`;
 
 /** Reads the contexts of many sessions in one round trip (missing sessions are absent from the map). */
 export async function loadSessionContexts(db: Queryable, sessionIds: readonly string[]): Promise<Map<string, SessionContext>> {
-  const result = await db.query({ name: 'looplane_session_context_v3', text: CONTEXT_SQL, values: [sessionIds] });
+  const result = await db.query({ name: 'looplane_session_context_v5', text: CONTEXT_SQL, values: [sessionIds] });
   const contexts = new Map<string, SessionContext>();
   for (const row of result.rows as (Omit<SessionContext, 'endpoint'> & { endpoint: (Omit<EndpointRow, 'updatedAt' | 'deletedAt'> & { updatedAt: string; deletedAt: string | null }) | null })[]) {
     const endpoint = row.endpoint

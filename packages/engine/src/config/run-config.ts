@@ -23,6 +23,28 @@ export const compactionConfigSchema = z.object({
 });
 
 /**
+ * The run's sandbox, from its agent template: network access through the per-run egress proxy
+ * (`egress` with an allowlist of `host:port`) and limits over the worker's defaults. Optional, so
+ * configs recorded before it existed stay valid; absent means no network and the worker's limits.
+ */
+export const runSandboxSchema = z.object({
+  /** A driver the template asked for; the worker refuses calls rather than run them less isolated. */
+  driver: z.enum(['bwrap', 'podman', 'dangerous-none']).optional(),
+  network: z.enum(['none', 'egress']).default('none'),
+  /** `host:port` (or `*.domain:port`) the egress proxy lets through; only with `network: egress`. */
+  egressHosts: z.array(z.string().min(1).max(260)).max(100).default([]),
+  limits: z
+    .object({
+      wallTimeMs: z.int().min(100).max(86_400_000).optional(),
+      memoryBytes: z.int().min(16 * 1024 * 1024).optional(),
+      cpus: z.number().min(0.05).max(256).optional(),
+      pids: z.int().min(8).max(1_000_000).optional(),
+    })
+    .prefault({}),
+});
+export type RunSandbox = z.output<typeof runSandboxSchema>;
+
+/**
  * Everything that shapes a run's decisions. It is recorded, fully defaulted, in `run.started`, so
  * replay never depends on a template or a default that changed later.
  */
@@ -44,6 +66,8 @@ export const runConfigSchema = z
     onBudgetExceeded: z.enum(['wait', 'fail']).default('wait'),
     /** `report` tells the model a non-idempotent call was interrupted; `ask` holds it for a human first. */
     onInterruptedTool: z.enum(['report', 'ask']).default('report'),
+    /** Sandbox network and limits (see {@link runSandboxSchema}); absent: no network, worker defaults. */
+    sandbox: runSandboxSchema.optional(),
   })
   .superRefine((config, ctx) => {
     const seen = new Set<string>();

@@ -12,7 +12,8 @@ const RESERVED = new Set([LOAD_TOOLS, DELEGATE]);
 export const toolSpecSchema = z.object({
   name: z
     .string()
-    .regex(/^[a-zA-Z0-9_-]{1,64}$/, 'tool names are 1-64 letters, digits, _ or -')
+    // An MCP server's tools are named `mcp:<server>:<tool>`, so policies can match them by server.
+    .regex(/^(?:[a-zA-Z0-9_-]{1,64}|mcp:[a-z0-9-]{1,40}:[a-zA-Z0-9_.-]{1,64})$/, 'tool names are 1-64 letters, digits, _ or - (or mcp:<server>:<tool>)')
     .refine((name) => !RESERVED.has(name), { message: `${LOAD_TOOLS} and ${DELEGATE} are reserved tool names` }),
   description: z.string().max(2000),
   parameters: z.record(z.string(), z.json()).prefault({ type: 'object', properties: {} }),

@@ -32,7 +32,8 @@ export const payloadSchemas = {
     result: z.string().optional(),
     error: z.string().optional(),
   }),
-  'session.forked': z.object({ parentSessionId: id, atSeq: count }),
+  /** A branch's first own event. `config`: the branch's run config when the fork changed it (model, prompt). */
+  'session.forked': z.object({ parentSessionId: id, atSeq: count, config: runConfigSchema.optional() }),
   // Messages from outside the model: a human's follow-up, or a pinned notice (policy, operator).
   'message.added': z.object({ role: z.enum(['user', 'notice']), text: z.string() }),
   // Model calls
@@ -101,6 +102,17 @@ export const payloadSchemas = {
     exitCode: z.int().optional(),
   }),
   'tool.interrupted': z.object({ callId: id, reason: z.string() }),
+  /** A decision of the run's egress proxy during a call (recorded before its `tool.finished`); header names only. */
+  'egress.decided': z.object({
+    callId: id,
+    kind: z.enum(['connect', 'http']),
+    method: z.string(),
+    host: z.string(),
+    port: z.int(),
+    allowed: z.boolean(),
+    reason: z.string(),
+    injectedHeaders: z.array(z.string()).default([]),
+  }),
   // Budget (mirrors the ledger; the port is the authority)
   'budget.reserved': z.object({ requestId: id, purpose, ...amount }),
   'budget.charged': z.object({ requestId: id, ...amount }),

@@ -94,7 +94,9 @@ export async function runTool(ctx: StepContext, callId: string, resume: boolean)
     ...(result.commit !== undefined ? { commit: result.commit } : {}),
     ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
   };
-  await ctx.emit([ctx.event('tool.finished', { callId, ok: result.ok, output: text, truncated, ...extra })]);
+  const egress = (result.egress ?? []).map((decision) => ctx.event('egress.decided', { callId, ...decision }));
+  const memory = (result.memoryWrites ?? []).map((write) => ctx.event('memory.written', write));
+  await ctx.emit([...egress, ...memory, ctx.event('tool.finished', { callId, ok: result.ok, output: text, truncated, ...extra })]);
 }
 
 /** Records that a non-idempotent call was interrupted; the model is told, nothing re-runs. */

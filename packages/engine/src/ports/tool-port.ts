@@ -10,6 +10,18 @@ export interface ToolInvocation {
   args: ToolArgs;
 }
 
+/** A decision of the run's egress proxy made during a call; recorded as `egress.decided` before `tool.finished`. */
+export interface EgressRecord {
+  kind: 'connect' | 'http';
+  method: string;
+  host: string;
+  port: number;
+  allowed: boolean;
+  reason: string;
+  /** Names (never values) of headers the proxy injected. */
+  injectedHeaders: string[];
+}
+
 /** A tool's own failure is a result (`ok: false`) the model gets to see. */
 export interface ToolResult {
   ok: boolean;
@@ -18,6 +30,10 @@ export interface ToolResult {
   commit?: string;
   /** The sandboxed process's exit code, when the tool ran one. */
   exitCode?: number;
+  /** What the egress proxy decided during the call, in order. */
+  egress?: EgressRecord[];
+  /** Writes the call made to the run's shared memory, recorded as `memory.written` before `tool.finished`. */
+  memoryWrites?: { key: string; value: JsonValue; version: number }[];
 }
 
 /**

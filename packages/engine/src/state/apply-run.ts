@@ -1,5 +1,6 @@
 import { toolDefinitions, systemText } from '../prompt/tool-defs';
-import { jsonBytes, toolDefinitionTokens } from '../prompt/tokens';
+import type { RunConfig } from '../config/run-config';
+import { jsonBytes, messageTokens, toolDefinitionTokens } from '../prompt/tokens';
 import { compactContext, pushExternalMessage, pushItem } from './context';
 import type { HandlerGroup } from './handlers';
 import type { RunState } from './run-state';
@@ -10,6 +11,40 @@ export function refreshToolDefs(state: RunState): void {
   state.toolDefs = toolDefinitions(state.config, state.loadedTools);
   state.toolTokens = state.toolDefs.reduce((sum, def) => sum + toolDefinitionTokens(def), 0);
   state.toolBytes = state.toolDefs.reduce((sum, def) => sum + jsonBytes(def), 0);
+}
+
+/** A finished state gets more work (a resume or a fork): running again, the old outcome cleared. */
+function reopen(state: RunState): void {
+  if (state.status !== 'succeeded' && state.status !== 'failed' && state.status !== 'cancelled') return;
+  state.status = 'running';
+  state.result = null;
+  state.error = null;
+  state.failure = null;
+  state.waiting = null;
+}
+
+/** A branch's own config: later calls use its model and limits; its system prompt replaces the pinned one in place. */
+function replaceConfig(state: RunState, config: RunConfig): void {
+  state.config = config;
+  const system = systemText(config);
+  const at = state.context.findIndex((item) => item.kind === 'system');
+  const old = at >= 0 ? state.context[at] : undefined;
+  if (old) {
+    state.contextTokens -= old.tokens;
+    state.contextBytes -= old.bytes;
+    if (system) {
+      const message = { role: 'system' as const, content: system };
+      Object.assign(old, { message, tokens: messageTokens(message), bytes: jsonBytes(message) });
+      state.contextTokens += old.tokens;
+      state.contextBytes += old.bytes;
+    } else state.context.splice(at, 1);
+  } else if (system) {
+    const item = pushItem(state, 'system', { role: 'system', content: system });
+    // The system prompt leads the context, as `run.started` put it.
+    state.context.pop();
+    state.context.unshift(item);
+  }
+  refreshToolDefs(state);
 }
 
 type RunEvents = 'run.started' | 'run.resumed' | 'run.finished' | 'session.forked' | 'message.added' | 'memory.written' | 'compaction.applied';
@@ -28,6 +63,8 @@ export const runHandlers: HandlerGroup<RunEvents> = {
   'run.resumed': (state) => {
     // Raising a budget (or an operator's nudge) ends a budget wait; the next step reserves again.
     if (state.waiting?.reason === 'budget') state.waiting = null;
+    // `sessions.resume` on a finished branch: it continues from its last state with new input.
+    reopen(state);
   },
   'run.finished': (state, p) => {
     state.status = p.status;
@@ -35,8 +72,12 @@ export const runHandlers: HandlerGroup<RunEvents> = {
     state.error = p.error ?? null;
     state.waiting = null;
   },
-  // A fork's first own event; the inherited events already built its state.
-  'session.forked': () => {},
+  // A fork's first own event; the inherited events already built its state. A fork of a finished
+  // branch continues from there; a fork that changed the config (model, prompt) takes it from here on.
+  'session.forked': (state, p) => {
+    reopen(state);
+    if (p.config) replaceConfig(state, p.config);
+  },
   'message.added': (state, p) => {
     if (p.role === 'notice') pushExternalMessage(state, 'notice', { role: 'system', content: p.text });
     else {

@@ -13,6 +13,7 @@ type ToolEvents =
   | 'tool.started'
   | 'tool.finished'
   | 'tool.interrupted'
+  | 'egress.decided'
   | 'delegation.sent'
   | 'delegation.returned';
 
@@ -115,6 +116,8 @@ export const toolHandlers: HandlerGroup<ToolEvents> = {
     call.status = 'interrupted';
     pushToolResult(state, p.callId, interruptedText(call, p.reason));
   },
+  // A record for people (the timeline, audits); the call's result is what the model sees.
+  'egress.decided': () => undefined,
   'delegation.sent': (state, p) => {
     const call = callOf(state, p.callId);
     if (call) call.status = 'delegated';

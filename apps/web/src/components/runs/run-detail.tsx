@@ -15,6 +15,8 @@ import { formatDateTime } from '@/lib/format';
 import { formatCost, formatDuration, formatTokens, isTerminal, runDuration, STATUS_TONE } from '@/lib/run-format';
 import { useNow } from '@/lib/use-now';
 import { useTRPC } from '@/trpc/client';
+import { useMainLine } from '@/components/sessions/main-line';
+import { SessionsPanel } from '@/components/sessions/sessions-panel';
 import { CancelRun, MessageBox, RaiseBudget } from './run-actions';
 import { TimelineView } from './timeline-view';
 import { useRunEvents } from './use-run-events';
@@ -60,9 +62,14 @@ export function RunDetail({ runId }: { runId: string }) {
     refreshAt.current = Date.now() + 1000;
     setTimeout(() => void queryClient.invalidateQueries(trpc.runs.get.queryFilter({ teamId: team.id, runId })), 1000);
   };
-  const stream = useRunEvents(runId, (event) => {
-    if (event.type !== 'model.delta') refresh();
-  });
+  const mainLine = useMainLine(team.id, runId);
+  const stream = useRunEvents(
+    runId,
+    (event) => {
+      if (event.type !== 'model.delta') refresh();
+    },
+    mainLine,
+  );
   useTeamActivity((activity) => {
     if (activity.kind === 'run.status' && activity.runId === runId) refresh();
   });
@@ -100,12 +107,19 @@ export function RunDetail({ runId }: { runId: string }) {
           <div className="mt-3 flex flex-col gap-2">
             <Facts run={data} now={now} />
             {data.error ? <p className="text-danger" data-testid="run-error">{data.error}</p> : null}
+            {data.graphId ? (
+              <Link href={`/t/${team.slug}/graphs/runs/${runId}`} className="text-sm text-accent hover:underline" data-testid="run-live-graph">
+                Live graph: node states, delegations and edge budgets →
+              </Link>
+            ) : null}
             {roleAtLeast(role, 'approver') && data.status === 'waiting' && data.waitReason === 'budget' ? (
               <RaiseBudget teamId={team.id} runId={runId} />
             ) : null}
           </div>
         ) : null}
       </header>
+      {/* Session tree: branches, fork points, "Fork from here", compare, promote, resume. */}
+      <SessionsPanel teamId={team.id} runId={runId} canOperate={canOperate} />
       <div className="relative min-h-0 flex-1">
         <div ref={scroller} onScroll={onScroll} className="h-full overflow-y-auto" data-testid="run-timeline">
           {stream.items.length === 0 ? (

@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
+import type { LineFilter } from '@/components/sessions/main-line';
 import { TimelineBuilder, type StreamEvent, type TimelineItem } from '@/lib/timeline';
 
 export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'closed';
@@ -18,7 +19,7 @@ export interface StreamStats {
  * `Last-Event-ID`, so the server resumes exactly after it. Events are folded into timeline items
  * and flushed to React at most once per animation frame (a streaming model emits many deltas).
  */
-export function useRunEvents(runId: string, onEvent?: (event: StreamEvent) => void) {
+export function useRunEvents(runId: string, onEvent?: (event: StreamEvent) => void, line?: LineFilter) {
   const [snapshot, setSnapshot] = useState<{ items: TimelineItem[]; stats: StreamStats; state: StreamState }>({
     items: [],
     stats: { received: 0, lastEventNo: 0, gaps: 0, duplicates: 0 },
@@ -28,6 +29,12 @@ export function useRunEvents(runId: string, onEvent?: (event: StreamEvent) => vo
   useEffect(() => {
     latest.current = onEvent;
   });
+  // A run with branches shows one line (its main line): the stream carries every branch's events.
+  const lineRef = useRef(line);
+  useEffect(() => {
+    lineRef.current = line;
+  });
+  const lineKey = line?.key ?? '';
 
   useEffect(() => {
     const builder = new TimelineBuilder();
@@ -58,7 +65,7 @@ export function useRunEvents(runId: string, onEvent?: (event: StreamEvent) => vo
         if (event.eventNo !== stats.lastEventNo + 1) stats.gaps++;
         stats.lastEventNo = event.eventNo;
         stats.received++;
-        builder.add(event);
+        if (!lineRef.current || lineRef.current.accepts(event)) builder.add(event);
         latest.current?.(event);
       }
       schedule();
@@ -67,7 +74,8 @@ export function useRunEvents(runId: string, onEvent?: (event: StreamEvent) => vo
       source.close();
       if (frame) cancelAnimationFrame(frame);
     };
-  }, [runId]);
+    // The line changed (a first fork, a promote): follow again from the start to rebuild the timeline.
+  }, [runId, lineKey]);
 
   return snapshot;
 }

@@ -13,7 +13,7 @@ function isTyping(target: EventTarget | null): boolean {
   );
 }
 
-/** `g o` overview, `g r` runs, `g a` agents, `g m` members, `g t` tokens — ignored while typing in a field. */
+/** `g <key>` jumps to a page (the shortcuts in nav-items.ts) — ignored while typing in a field. */
 export function KeyboardShortcuts({ base }: { base: string }) {
   const router = useRouter();
   useEffect(() => {
@@ -37,7 +37,12 @@ export function KeyboardShortcuts({ base }: { base: string }) {
       if (event.key === 'g') pendingSince = now;
     };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    // Marks the page as listening (tests wait for it instead of racing hydration).
+    document.documentElement.dataset.shortcuts = 'ready';
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      delete document.documentElement.dataset.shortcuts;
+    };
   }, [base, router]);
   return null;
 }

@@ -1,6 +1,7 @@
 import {
   Activity,
   Bot,
+  CircleDollarSign,
   Inbox,
   LayoutDashboard,
   Network,
@@ -25,16 +26,19 @@ export const NAV_ITEMS: NavItem[] = [
   { id: 'overview', label: 'Overview', icon: LayoutDashboard, path: '', shortcut: 'o' },
   { id: 'runs', label: 'Runs', icon: Activity, path: '/runs', shortcut: 'r' },
   { id: 'agents', label: 'Agents', icon: Bot, path: '/agents', shortcut: 'a' },
-  { id: 'approvals', label: 'Approvals', icon: Inbox, path: null },
-  { id: 'graphs', label: 'Graphs', icon: Network, path: null },
-  { id: 'policies', label: 'Policies', icon: ShieldCheck, path: null },
-  { id: 'endpoints', label: 'Endpoints', icon: Plug, path: null },
-  { id: 'audit', label: 'Audit', icon: ScrollText, path: null },
+  { id: 'approvals', label: 'Approvals', icon: Inbox, path: '/approvals' },
+  { id: 'graphs', label: 'Graphs', icon: Network, path: '/graphs' },
+  { id: 'policies', label: 'Policies', icon: ShieldCheck, path: '/policies' },
+  { id: 'endpoints', label: 'Endpoints', icon: Plug, path: '/endpoints' },
+  { id: 'costs', label: 'Costs', icon: CircleDollarSign, path: '/costs' },
+  { id: 'audit', label: 'Audit', icon: ScrollText, path: '/audit' },
   { id: 'settings', label: 'Settings', icon: Settings, path: '/settings/members' },
 ];
 
-/** Settings sub-pages; `g m` / `g t` jump to them. */
+/** Settings sub-pages; `g m` / `g t` / `g x` / `g k` jump to them. */
 export const SETTINGS_ITEMS = [
   { id: 'members', label: 'Members', path: '/settings/members', shortcut: 'm' },
   { id: 'tokens', label: 'API tokens', path: '/settings/tokens', shortcut: 't' },
+  { id: 'sandbox', label: 'Sandbox', path: '/settings/sandbox', shortcut: 'x' },
+  { id: 'secrets', label: 'Secrets', path: '/settings/secrets', shortcut: 'k' },
 ] as const;

@@ -12,10 +12,22 @@ import type { Queryable } from '../pg-pool';
 
 const unique = (label: string) => `${label}-${randomBytes(4).toString('hex')}`;
 
-/** Creates a team (default limit of 20 running runs, as in the schema). */
-export async function createTestTeam(db: Db, options: { maxConcurrentRuns?: number } = {}): Promise<string> {
+/** A policy document that allows every call: the runtime's tests are about the runtime, not policy. */
+const ALLOW_ALL_POLICY = { version: 1, name: 'test: allow all', default: 'allow' } as const;
+
+/**
+ * Creates a team (default limit of 20 running runs, as in the schema) whose active policy version
+ * is `policy` (default {@link ALLOW_ALL_POLICY}; null: no policy, so the built-in default applies).
+ */
+export async function createTestTeam(db: Db, options: { maxConcurrentRuns?: number; policy?: Record<string, unknown> | null } = {}): Promise<string> {
   const slug = unique('team');
   const team = await db.team.create({ data: { slug, name: slug, ...(options.maxConcurrentRuns ? { maxConcurrentRuns: options.maxConcurrentRuns } : {}) } });
+  const document = options.policy === undefined ? ALLOW_ALL_POLICY : options.policy;
+  if (document) {
+    await db.policy.create({
+      data: { teamId: team.id, name: 'default', activeVersion: 1, versions: { create: { version: 1, document: document as Prisma.InputJsonValue, comment: 'test fixture' } } },
+    });
+  }
   return team.id;
 }
 
