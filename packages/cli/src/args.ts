@@ -11,6 +11,9 @@ export function parseCommandArgs<T extends Options>(args: string[], options: T, 
   try {
     return parseArgs({ args, options, strict: true, allowPositionals });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message.split('\n')[0]! : String(error));
+    // parseArgs explains some errors over several lines (an option value that starts with a
+    // dash says to write --opt=-value); keep all of it, on one line, without the final period
+    // the "Run … --help" suffix would double.
+    throw new UsageError(error instanceof Error ? error.message.split('\n').join(' ').replace(/\.$/, '') : String(error));
   }
 }

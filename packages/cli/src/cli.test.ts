@@ -47,6 +47,14 @@ describe('runCli', () => {
     expect(err).toMatch(/^error: Unknown option '--verbose'\. Run `looplane version --help` for usage\.\n$/);
   });
 
+  it('says how to pass an option value that starts with a dash', async () => {
+    const { code, err } = await run('mcp', 'add', 'echo', '--command', 'node', '--arg', '-e');
+    expect(code).toBe(2);
+    expect(err).toContain("Option '--arg' argument is ambiguous. ");
+    expect(err).toContain("use '--arg=-XYZ'. Run `looplane mcp --help` for usage.\n");
+    expect(err.split('\n')).toHaveLength(2);
+  });
+
   it('prints the version', async () => {
     const { code, out } = await run('version');
     expect(code).toBe(0);

@@ -49,6 +49,8 @@ const nodes = [
 ];
 
 const redact = ['sk-[A-Za-z0-9]{8,}'];
+/** Where the editor shows the nodes: the root on top, every edge pointing down, none behind a node. */
+const POSITIONS: Record<string, { x: number; y: number }> = { planner: { x: 130, y: 0 }, researcher: { x: 0, y: 140 }, coder: { x: 260, y: 140 }, reviewer: { x: 260, y: 280 } };
 const edges = [
   { from: 'planner', to: 'researcher', purpose: 'Research what users want', budget: { tokens: 20_000, costMicros: 20_000, calls: 10, maxConcurrent: 2 }, approvalRule: { mode: 'never' }, dataRule: { maxBytesIn: 4000, maxBytesOut: 4000, redact } },
   { from: 'planner', to: 'coder', purpose: 'Implement a feature', budget: { tokens: 40_000, costMicros: 40_000, calls: 20, maxConcurrent: 1 }, approvalRule: { mode: 'never' }, dataRule: { maxBytesIn: 4000, maxBytesOut: 4000, redact } },
@@ -96,7 +98,7 @@ export async function seedDemoGraph(tx: Tx, teamId: string): Promise<void> {
       version: 1,
       rootNodeKey: 'planner',
       nodes: {
-        create: nodes.map((n, i) => ({ key: n.key, agentId: agents.get(n.key)!, isolation: 'shared' as const, readPrefixes: n.read, writePrefixes: n.write, position: { x: i === 0 ? 0 : 260, y: i * 120 } })),
+        create: nodes.map((n, i) => ({ key: n.key, agentId: agents.get(n.key)!, isolation: 'shared' as const, readPrefixes: n.read, writePrefixes: n.write, position: POSITIONS[n.key] ?? { x: 0, y: i * 140 } })),
       },
       edges: { create: edges.map((e) => ({ fromKey: e.from, toKey: e.to, purpose: e.purpose, budget: e.budget, approvalRule: e.approvalRule, dataRule: e.dataRule })) },
     },

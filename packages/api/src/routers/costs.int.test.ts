@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendEvents } from '../testing/fixtures';
+import { appendEvents, createAgentFixture } from '../testing/fixtures';
 import { apiTestbed } from '../testing/testbed';
 
 const tb = apiTestbed({ agent: true });
@@ -38,6 +38,17 @@ describe('costs', () => {
 
     const other = await tb.asUser(tb.fx.outsider.id);
     expect((await other.costs.spend({ teamId: tb.fx.otherTeamId })).totalCostMicros).toBe(0);
+  });
+
+  it('counts a swarm node session’s calls for the node’s agent, not the run’s', async () => {
+    const runId = await runWithCalls([[100, 10, 1]]);
+    const node = await createAgentFixture(tb.db, tb.fx.teamId);
+    const run = await tb.db.run.findUniqueOrThrow({ where: { id: runId } });
+    const child = await tb.db.session.create({ data: { runId, parentId: run.mainSessionId, nodeKey: 'coder', callId: 'call-1', agentId: node.agentId, endpointId: node.endpointId } });
+    await appendEvents(tb.db, runId, child.id, [responded('c0', 40, 4, 2)]);
+    const spend = await (await tb.as('viewer')).costs.spend({ teamId: tb.fx.teamId, days: 1 });
+    expect(spend.byAgent.find((a) => a.id === node.agentId)).toMatchObject({ name: node.agentName, totalCostMicros: 40, tokens: 6 });
+    expect(spend.byEndpoint.find((e) => e.id === node.endpointId)).toMatchObject({ totalCostMicros: 40 });
   });
 
   it('breaks one run down by model call, session and endpoint; another team’s run is NOT_FOUND', async () => {

@@ -46,15 +46,17 @@ export async function teamSpend(db: Db, teamId: string, daysBack: number) {
   const from = new Date(today - (daysBack - 1) * DAY_MS);
   const days = Array.from({ length: daysBack }, (_, i) => new Date(from.getTime() + i * DAY_MS).toISOString().slice(0, 10));
   // Runs that could have spent in the window: they were updated in it (a model call updates the run).
+  // A call is the agent's that ran its session: a swarm node's session runs the node's agent, not
+  // the run's (the root's).
   const calls = await db.$queryRaw<Array<SpendRow & { agentId: string | null; agentName: string | null; endpointId: string | null; endpointName: string | null }>>`
     SELECT date_trunc('day', e."createdAt") AS day,
-      r."agentId" AS "agentId", a.name AS "agentName", s."endpointId" AS "endpointId", me.name AS "endpointName",
+      COALESCE(s."agentId", r."agentId") AS "agentId", a.name AS "agentName", s."endpointId" AS "endpointId", me.name AS "endpointName",
       sum(COALESCE((e.payload->>'costMicros')::bigint, 0)) AS cost,
       sum(COALESCE((e.payload->'usage'->>'inputTokens')::bigint, 0) + COALESCE((e.payload->'usage'->>'outputTokens')::bigint, 0)) AS tokens
     FROM "Run" r
     JOIN "Event" e ON e."runId" = r.id AND e.type = 'model.responded' AND e."createdAt" >= ${from}
     JOIN "Session" s ON s.id = e."sessionId"
-    LEFT JOIN "AgentTemplate" a ON a.id = r."agentId"
+    LEFT JOIN "AgentTemplate" a ON a.id = COALESCE(s."agentId", r."agentId")
     LEFT JOIN "ModelEndpoint" me ON me.id = s."endpointId"
     WHERE r."teamId" = ${teamId} AND r."updatedAt" >= ${from}
     GROUP BY 1, 2, 3, 4, 5`;

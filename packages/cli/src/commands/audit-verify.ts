@@ -25,7 +25,7 @@ export const auditCommand: Command = {
     if (args[0] === 'export') return runAuditExport(args.slice(1), printer);
     const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean', default: false } }, true);
     const [sub, file, ...extra] = positionals;
-    if (sub !== 'verify') throw new UsageError(sub ? `unknown audit subcommand "${sub}" (verify or export)` : 'give a subcommand: verify FILE');
+    if (sub !== 'verify') throw new UsageError(sub ? `unknown audit subcommand "${sub}" (verify or export)` : 'give a subcommand: verify FILE or export');
     if (!file || extra.length > 0) throw new UsageError('give exactly one FILE');
     let text: string;
     try {

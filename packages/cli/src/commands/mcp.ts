@@ -20,7 +20,8 @@ listing after the server's program changed.
 
 Options:
   --command PROGRAM   a stdio server: the program to start in the sandbox
-  --arg ARG           one argument of the program (repeat for several, in order)
+  --arg ARG           one argument of the program (repeat for several, in order; one that
+                      starts with a dash goes as --arg=-e)
   --url URL           a streamable HTTP server
   --json              print the result as JSON (add/remove: one object; list: an array)
   --team SLUG         the team (default: the token's team)

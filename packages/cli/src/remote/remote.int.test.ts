@@ -158,6 +158,22 @@ describe('looplane tail', () => {
     ]);
   });
 
+  it('prints the id of an approval the run waits on, so looplane approve can follow', async () => {
+    const runId = await newRun();
+    await worker(runId, [say('cleaning up')]);
+    const { done, output } = cli('tail', runId);
+    await expect.poll(() => output().out, { timeout: 15_000 }).toContain('#1 message');
+    const run = await db.db.run.findUniqueOrThrow({ where: { id: runId } });
+    const requested = { type: 'approval.requested', payload: { kind: 'tool', tool: 'shell', callId: 'call-1', args: { command: 'rm -rf build' }, role: 'approver', risk: 'high', reason: 'destructive' } };
+    // As the worker does: the event first, then its inbox row (keyed by the event's seq).
+    await worker(runId, [requested]);
+    const approval = await db.db.approval.create({ data: { teamId: fx.teamId, runId, sessionId: run.mainSessionId!, requestSeq: 2, toolCallId: 'call-1', tool: 'shell' } });
+    await expect.poll(() => output().out, { timeout: 15_000 }).toContain(`looplane approve ${approval.id}`);
+    await worker(runId, [finished('succeeded')], 'succeeded');
+    expect(await done).toBe(0);
+    expect(output().out).toMatch(/#2 approval\s+shell needs a decision by an approver: destructive\n {4}approval \S+: looplane approve/);
+  });
+
   it('a run of another team, or none, is a 404 and exit code 1', async () => {
     const { done, output } = cli('tail', 'cnosuchrun000');
     expect(await done).toBe(1);

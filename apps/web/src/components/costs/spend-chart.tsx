@@ -29,7 +29,8 @@ export function SpendChart({ days, series, testId }: { days: string[]; series: C
   const bar = Math.max(2, slot * 0.7);
   return (
     <div data-testid={testId}>
-      <svg viewBox={`0 0 ${width} ${height + 18}`} className="w-full" role="img" aria-label="Spend per day">
+      {/* overflow-visible: the first day's label is centred on its bar and would be cut at the left edge. */}
+      <svg viewBox={`0 0 ${width} ${height + 18}`} className="w-full overflow-visible" role="img" aria-label="Spend per day">
         {days.map((day, i) => {
           let y = height;
           return (

@@ -10,6 +10,7 @@ import { useTeamScope } from '@/components/team-context';
 import { Button } from '@/components/ui/button';
 import { Card, CardHeader } from '@/components/ui/card';
 import { InlineError } from '@/components/ui/inline-error';
+import { layeredLayout } from '@/lib/graph-layout';
 import { useTRPC } from '@/trpc/client';
 import { EdgeGauge } from './edge-gauge';
 import type { GraphRunView } from './graph-types';
@@ -44,11 +45,14 @@ export function GraphRunLive({ runId }: { runId: string }) {
   if (view.error) return <InlineError error={view.error} testId="graph-run-error" />;
   if (!view.data) return <p className="text-muted">Loading…</p>;
   const data = view.data;
-  const nodes: Node[] = data.nodes.map((n, i) => {
+  // Laid out from the structure (root on top, edges pointing down): a grid by index drew edges
+  // behind other nodes.
+  const layout = layeredLayout(data.nodes.map((n) => n.key), data.edges, data.root);
+  const nodes: Node[] = data.nodes.map((n) => {
     const state = nodeState(data, n.key);
     return {
       id: n.key,
-      position: { x: (i % 3) * 240, y: Math.floor(i / 3) * 140 + (i % 2) * 40 },
+      position: layout.get(n.key) ?? { x: 0, y: 0 },
       data: { label: `${n.key}${n.key === data.root ? ' ★' : ''} — ${state.status}${state.sessions.length > 1 ? ` ×${state.sessions.length}` : ''}` },
       style: { borderColor: state.color, borderWidth: 2 },
     };

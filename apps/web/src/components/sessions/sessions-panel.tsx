@@ -52,7 +52,7 @@ export function SessionsPanel({ teamId, runId, canOperate }: { teamId: string; r
       </div>
       <InlineError error={tree.error} testId="sessions-error" className="px-8" />
       {open ? (
-        <div className="flex max-h-[45vh] flex-col gap-2 overflow-y-auto px-6 pb-3">
+        <div className="flex max-h-[30vh] flex-col gap-2 overflow-y-auto px-6 pb-3">
           <SessionTreeView sessions={sessions} selected={selected?.id ?? null} compare={compare} onSelect={setPicked} onToggleCompare={toggleCompare} />
           {compare.length === 2 ? (
             <div className="rounded border border-border">
