@@ -10,6 +10,8 @@ export interface SessionPortsOptions {
   tools: ToolRunner;
   /** The team's policy for this session (see `team-policy.ts`). */
   policy: PolicyPort;
+  /** Resolves once the call's policy decision is in the audit chain (awaited before the side effect). */
+  policyRecorded?: (callId: string) => Promise<void>;
   clock: Clock;
   /** Epoch ms after which no model call is made (the run's wall-time budget); null: none. */
   deadline: number | null;
@@ -45,7 +47,14 @@ export function sessionPorts(options: SessionPortsOptions): EnginePorts {
         const counted = await budget.countToolCall(`tool:${call.callId}`);
         if (!counted.granted) return { ok: false, output: `not run: the run's budget of ${counted.limit} tool calls is used up` };
       }
-      return unit.sideEffect(() => options.tools.run(call, callOptions), { repeatable: options.idempotent(call.name) });
+      const run = options.policyRecorded
+        ? async () => {
+            // Overlaps with the unit's commit of `policy.decided`; the tool starts after both.
+            await options.policyRecorded!(call.callId);
+            return options.tools.run(call, callOptions);
+          }
+        : () => options.tools.run(call, callOptions);
+      return unit.sideEffect(run, { repeatable: options.idempotent(call.name) });
     },
   };
   return { store: options.store, budget, model, tools, policy: options.policy, clock: options.clock };

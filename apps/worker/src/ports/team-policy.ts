@@ -13,6 +13,11 @@ export interface ActivePolicy {
 }
 
 /** Who makes the calls a port judges: one session of one run. */
+/** A session's policy port, and the wait for a call's decision to be in the audit chain. */
+export interface SessionPolicy extends PolicyPort {
+  recorded(callId: string): Promise<void>;
+}
+
 export interface PolicySubject {
   runId: string;
   sessionId: string;
@@ -66,9 +71,22 @@ export class TeamPolicies {
     return policy;
   }
 
-  /** The engine's policy port for one session. */
-  portFor(subject: PolicySubject): PolicyPort {
-    return { evaluate: (call) => this.decide(subject, call) };
+  /**
+   * The engine's policy port for one session. An `allow` is returned as soon as it is decided and
+   * its audit row written alongside (the session's own commit of `policy.decided` runs at the same
+   * time); the tool port awaits `recorded(callId)` before the call's side effect, so no call runs
+   * before its decision is in the chain. Other outcomes wait for their row before returning.
+   */
+  portFor(subject: PolicySubject): SessionPolicy {
+    const writing = new Map<string, Promise<void>>();
+    return {
+      evaluate: (call) => this.decide(subject, call, writing),
+      recorded: async (callId) => {
+        const row = writing.get(callId);
+        writing.delete(callId);
+        await row;
+      },
+    };
   }
 
   /**
@@ -90,10 +108,10 @@ export class TeamPolicies {
     };
   }
 
-  private async decide(subject: PolicySubject, call: ToolInvocation): Promise<PolicyDecision> {
+  private async decide(subject: PolicySubject, call: ToolInvocation, writing: Map<string, Promise<void>>): Promise<PolicyDecision> {
     const policy = await this.active(subject.teamId);
     const decision = evaluate(policy.document, { tool: call.name, args: call.args });
-    await this.options.audit.record({
+    const row = this.options.audit.record({
       teamId: subject.teamId,
       actor: { type: 'system', name: `run:${subject.runId}` },
       action: 'policy.decided',
@@ -114,6 +132,20 @@ export class TeamPolicies {
         policyVersion: policy.version,
       },
     });
+    if (decision.outcome !== 'allow') {
+      await row;
+      return toPolicyDecision(decision);
+    }
+    // Awaited by the tool port before the side effect; a call that never runs (budget used up,
+    // the session ended) does not await it, so a failed write is logged here, never lost silently.
+    writing.set(
+      call.callId,
+      row.catch((error: unknown) => {
+        this.options.logger.error({ err: error, runId: subject.runId, callId: call.callId }, 'the audit row of a policy decision could not be written');
+        throw error;
+      }),
+    );
+    writing.get(call.callId)!.catch(() => undefined);
     return toPolicyDecision(decision);
   }
 

@@ -81,6 +81,28 @@ function sweeper() {
 
 const recordThenFinish = [{ calls: [{ tool: 'record', args: {} }] }, { finish: 'done' }];
 
+
+describe('allowed calls', () => {
+  it('every allowed call has its policy.decided audit row, written before the call ran', async () => {
+    const teamId = await createTestTeam(s.t.db, { policy: { version: 1, default: 'allow', rules: [] } });
+    const script = [{ calls: [{ tool: 'record', args: {} }, { tool: 'record', args: {} }] }, { calls: [{ tool: 'record', args: {} }] }, { finish: 'done' }];
+    const agent = await createTestAgent(s.t.db, teamId, { script: script as never });
+    const run = await createTestRun(s.t.db, agent, { config });
+    await s.client.follow(teamId);
+    await s.client.enqueue({ ...run, reason: 'start' });
+    expect((await waitForRun(s.t.db, run.runId, 'succeeded')).status).toBe('succeeded');
+    const ran = (await s.worker.pool.query(`SELECT call_id, at FROM ${TOOL_CALLS_TABLE} WHERE run_id = $1`, [run.runId])).rows as Array<{ call_id: string; at: Date }>;
+    expect(ran).toHaveLength(3);
+    const rows = await s.t.db.auditLog.findMany({ where: { teamId, action: 'policy.decided', targetId: run.runId } });
+    for (const call of ran) {
+      const row = rows.find((r) => (r.data as { callId?: string }).callId === call.call_id);
+      expect(row?.data).toMatchObject({ outcome: 'allow', tool: 'record' });
+      // Stamped before the tool ran (the tool port also waits for the row's commit before the side effect).
+      expect(row!.createdAt.getTime()).toBeLessThanOrEqual(call.at.getTime());
+    }
+  });
+});
+
 describe('approval gates', () => {
   it('parks a held call without holding a worker, survives an hour of waiting, and runs it once approved', async () => {
     const run = await startRun(recordThenFinish);

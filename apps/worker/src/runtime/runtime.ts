@@ -70,7 +70,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const keeper = new LeaseKeeper({ pool, owner: options.workerId, ttlMs: options.leaseTtlMs, logger });
   const db = createDbOnPool(pool);
   installSwarm(options.tools, { db, enqueue: (job) => enqueue(job), logger, routing: { prefix: options.queuePrefix, redis: options.redis } });
-  const policies = new TeamPolicies({ pool, audit: new PolicyAudit(db), logger });
+  const policies = new TeamPolicies({ pool, audit: new PolicyAudit(pool), logger });
   const approvals = new ApprovalGate({ pool, policies, bus, clock, logger });
   const jobs = new SessionJobs({
     pool,

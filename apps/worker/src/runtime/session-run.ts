@@ -19,7 +19,7 @@ import { AppError } from '@looplane/shared';
 import type { Logger } from 'pino';
 import { failingModel, type ModelFactory } from '../ports/model-factory';
 import { sessionPorts } from '../ports/session-ports';
-import type { TeamPolicies } from '../ports/team-policy';
+import type { SessionPolicy, TeamPolicies } from '../ports/team-policy';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { SessionHandle } from './active-sessions';
 import type { ApprovalGate } from './approval-gate';
@@ -260,6 +260,7 @@ export class SessionRun {
       model,
       tools: deps.tools.runnerFor({ runId: context.runId, sessionId: context.sessionId, teamId: context.teamId, agentId: context.agentId, sandbox: state.config?.sandbox }),
       policy: this.policyPort(),
+      policyRecorded: (callId) => this.teamPolicy().recorded(callId),
       clock: deps.clock,
       deadline: wallMs === null ? null : startedAt + wallMs,
       // In a graph run every call is counted on the path's ledgers (edges have call limits of their own).
@@ -273,9 +274,16 @@ export class SessionRun {
 
   /** The team's policy; a graph node's adds its edges' approval rules (swarm/edge-policy.ts). */
   private policyPort(): PolicyPort {
+    const team = this.teamPolicy();
+    return this.context.graphRun ? withEdgeApprovals(team, this.context) : team;
+  }
+
+  private teamPolicyPort: SessionPolicy | null = null;
+
+  private teamPolicy(): SessionPolicy {
     const { context } = this;
-    const team = this.deps.policies.portFor({ runId: context.runId, sessionId: context.sessionId, teamId: context.teamId, agentId: context.agentId });
-    return context.graphRun ? withEdgeApprovals(team, context) : team;
+    this.teamPolicyPort ??= this.deps.policies.portFor({ runId: context.runId, sessionId: context.sessionId, teamId: context.teamId, agentId: context.agentId });
+    return this.teamPolicyPort;
   }
 
   private async release(end: SessionEnd): Promise<ReleaseOutcome | null> {

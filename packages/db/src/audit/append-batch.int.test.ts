@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
-import { appendAuditBatch } from './append-batch';
+import { appendAuditBatch, appendAuditBatchPg } from './append-batch';
+import { createPgPool } from '../runs/pg-pool';
 import { appendAudit, recordAudit, type AuditEntry } from './audit.repository';
 import { chainHash, GENESIS_HASH, type AuditRowContent } from './chain';
 
@@ -54,6 +55,29 @@ describe('appendAuditBatch (real Postgres)', () => {
     const strip = ({ id: _id, teamId: _team, createdAt: _at, prevHash: _prev, hash: _hash, ...rest }: (typeof a)[number]) => rest;
     expect(b.map(strip)).toEqual(a.map(strip));
     expect(b[1]!.data).toEqual({ text: 'ünïcode "quoted"\nline', onBehalfOf: 'u2' });
+  });
+
+  it('on a pg pool (two round trips) writes the same rows, continues chains across teams, and keeps them sound under concurrency', async () => {
+    const pool = createPgPool(t.url, { max: 6 });
+    try {
+      const sequential = await team('pg-seq');
+      const batched = await team('pg-batch');
+      const other = await team('pg-other');
+      for (const entry of entries(sequential)) await recordAudit(t.db, entry);
+      await recordAudit(t.db, entries(other)[0]!);
+      const results = await appendAuditBatchPg(pool, [...entries(batched), ...entries(other)]);
+      const a = await verifiedChain(sequential);
+      const b = await verifiedChain(batched);
+      const strip = ({ id: _id, teamId: _team, createdAt: _at, prevHash: _prev, hash: _hash, ...rest }: (typeof a)[number]) => rest;
+      expect(b.map(strip)).toEqual(a.map(strip));
+      expect(results.slice(0, 3)).toEqual(b.map((row) => ({ seq: row.seq, hash: row.hash })));
+      expect((await verifiedChain(other)).map((r) => r.seq)).toEqual([1, 2, 3, 4]);
+      // Concurrent batches on one team serialise on its lock: one gap-free chain.
+      await Promise.all(Array.from({ length: 8 }, () => appendAuditBatchPg(pool, entries(batched))));
+      expect(await verifiedChain(batched)).toHaveLength(27);
+    } finally {
+      await pool.end();
+    }
   });
 
   it('continues an existing chain, interleaves with single appends and spans teams', async () => {
