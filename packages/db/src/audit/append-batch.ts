@@ -1,18 +1,6 @@
-import type { AuditActor, AuditEntry, Tx } from './audit.repository';
+import { actorFields, type AuditEntry, type Tx } from './audit.repository';
 import { GENESIS_HASH, chainHash, type AuditRowContent } from './chain';
 import type { PgPool } from '../runs/pg-pool';
-
-// The same mapping as appendAudit's: a batch must produce the rows sequential appends would.
-function actorFields(actor: AuditActor): Pick<AuditRowContent, 'actorType' | 'actorId'> {
-  switch (actor.type) {
-    case 'user':
-      return { actorType: 'user', actorId: actor.userId };
-    case 'token':
-      return { actorType: 'token', actorId: actor.tokenId };
-    case 'system':
-      return { actorType: 'system', actorId: actor.name };
-  }
-}
 
 interface BatchRow extends AuditRowContent {
   prevHash: string;

@@ -21,7 +21,8 @@ export interface AuditEntry {
   ip?: string | null;
 }
 
-function actorFields(actor: AuditActor): Pick<AuditRowContent, 'actorType' | 'actorId'> {
+/** How an actor is stored on a row (shared with the batch append, which must write the same rows). */
+export function actorFields(actor: AuditActor): Pick<AuditRowContent, 'actorType' | 'actorId'> {
   switch (actor.type) {
     case 'user':
       return { actorType: 'user', actorId: actor.userId };
