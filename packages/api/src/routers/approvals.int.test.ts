@@ -104,6 +104,29 @@ describe('approvals.decideMany', () => {
     ]);
     expect(await tb.db.approval.count({ where: { id: { in: [a.id, b.id] }, status: 'rejected', comment: 'not today' } })).toBe(2);
   });
+
+  it('decides the allowed ones in one go: rows, one audit row each in a sound chain, one wake-up per session; refusals named per id', async () => {
+    const other = await runBy('operator');
+    const mine = await runBy('approver');
+    const [a, b] = [await pending(other), await pending(other)];
+    const ownRun = await pending(mine, { fourEyes: true });
+    const result = await (await tb.as('approver')).approvals.decideMany({ teamId: tb.fx.teamId, approvalIds: [a.id, ownRun.id, 'nope-not-here', b.id, a.id], decision: 'approve' });
+    expect(result.decided).toBe(2);
+    expect(result.results).toEqual([
+      { approvalId: a.id, ok: true, status: 'approved' },
+      { approvalId: ownRun.id, ok: false, error: expect.stringContaining('You cannot decide this approval') },
+      { approvalId: 'nope-not-here', ok: false, error: 'No such approval in this team' },
+      { approvalId: b.id, ok: true, status: 'approved' },
+    ]);
+    const rows = await tb.db.approval.findMany({ where: { id: { in: [a.id, b.id, ownRun.id] } }, orderBy: { id: 'asc' } });
+    expect(rows.filter((r) => r.status === 'approved').map((r) => r.id).sort()).toEqual([a.id, b.id].sort());
+    expect(rows.every((r) => r.status === 'pending' || (r.decidedAt !== null && Math.abs(r.decidedAt.getTime() - Date.now()) < 60_000))).toBe(true);
+    const audit = await tb.db.auditLog.findMany({ where: { teamId: tb.fx.teamId, action: 'approval.approved', targetId: { in: [a.id, b.id, ownRun.id] } } });
+    expect(audit.map((r) => r.targetId).sort()).toEqual([a.id, b.id].sort());
+    expect(await (await tb.as('admin')).audit.verify({ teamId: tb.fx.teamId })).toMatchObject({ ok: true });
+    const wakes = (await tb.live.jobs()).filter((j) => j.sessionId === other.sessionId && j.reason === 'resume');
+    expect(wakes.length).toBeGreaterThanOrEqual(1);
+  });
 });
 
 describe('approvals.list and approvals.get', () => {

@@ -1,6 +1,7 @@
 import { createRouter, teamProcedure } from '../trpc';
 import { getApproval, listApprovals } from '../services/approvals-query.service';
-import { decideApproval, decideManyApprovals } from '../services/approvals.service';
+import { decideManyApprovals } from '../services/approvals-bulk.service';
+import { decideApproval } from '../services/approvals.service';
 import { approvalRefInput, decideInput, decideManyInput, listApprovalsInput } from './approvals.schema';
 
 /**

@@ -2,7 +2,7 @@ import { appendAudit, type Prisma, type Tx } from '@looplane/db';
 import { AppError } from '@looplane/shared';
 import { z } from 'zod';
 import type { PrincipalActor } from '../trpc';
-import type { DecideInput, DecideManyInput } from '../routers/approvals.schema';
+import type { DecideInput } from '../routers/approvals.schema';
 import { decideBlocker, pendingCount, type Viewer } from './approvals-query.service';
 import type { RunDeps } from './runs.service';
 
@@ -77,27 +77,6 @@ export async function decideApproval(deps: RunDeps, actor: PrincipalActor, viewe
   await deps.dispatch.enqueueSession({ runId: decided.runId, sessionId: decided.sessionId, reason: 'resume' });
   await publishCount(deps, teamId);
   return { approvalId: decided.id, status: decided.status, decidedAt: decided.decidedAt, runId: decided.runId };
-}
-
-/**
- * `approvals.decideMany`: each approval is decided on its own (one refused does not undo the
- * others); the result says, per id, what happened.
- */
-export async function decideManyApprovals(deps: RunDeps, actor: PrincipalActor, viewer: Viewer, teamId: string, input: DecideManyInput, ip: string | null) {
-  const results: { approvalId: string; ok: boolean; status?: string; error?: string }[] = [];
-  for (const approvalId of [...new Set(input.approvalIds)]) {
-    try {
-      const one = { approvalId, decision: input.decision, ...(input.comment ? { comment: input.comment } : {}) };
-      const decided = await deps.db.$transaction((tx) => decideIn(tx, actor, viewer, teamId, one, ip));
-      await deps.dispatch.enqueueSession({ runId: decided.runId, sessionId: decided.sessionId, reason: 'resume' });
-      results.push({ approvalId, ok: true, status: decided.status });
-    } catch (error) {
-      if (!(error instanceof AppError) || error.code === 'INTERNAL') throw error;
-      results.push({ approvalId, ok: false, error: error.message });
-    }
-  }
-  await publishCount(deps, teamId);
-  return { results, decided: results.filter((r) => r.ok).length };
 }
 
 async function publishCount(deps: RunDeps, teamId: string): Promise<void> {

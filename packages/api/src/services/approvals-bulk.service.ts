@@ -1,0 +1,65 @@
+import { appendAuditBatch, type AuditEntry } from '@looplane/db';
+import type { DecideManyInput } from '../routers/approvals.schema';
+import type { PrincipalActor } from '../trpc';
+import { decideBlocker, pendingCount, type Viewer } from './approvals-query.service';
+import type { RunDeps } from './runs.service';
+
+type BulkResult = { approvalId: string; ok: boolean; status?: string; error?: string };
+
+/**
+ * `approvals.decideMany`: every approval the approver may decide is decided in ONE transaction —
+ * one read, one conditional UPDATE (only rows still `pending`: a concurrent decision or the
+ * sweeper's expiry wins cleanly), one batch of audit rows — and their sessions are woken in one
+ * Redis round trip. One approval refused (not found, already decided, not the approver's to
+ * decide) does not stop the others; the result says, per id, what happened.
+ */
+export async function decideManyApprovals(deps: RunDeps, actor: PrincipalActor, viewer: Viewer, teamId: string, input: DecideManyInput, ip: string | null) {
+  const ids = [...new Set(input.approvalIds)];
+  const status = input.decision === 'approve' ? 'approved' : 'rejected';
+  const refused = new Map<string, string>();
+  const decided = await deps.db.$transaction(async (tx) => {
+    const rows = await tx.approval.findMany({
+      where: { id: { in: ids }, teamId },
+      select: { id: true, status: true, requiredRole: true, fourEyes: true, requestedById: true, runId: true, sessionId: true, tool: true, toolCallId: true },
+    });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const candidates = ids.flatMap((id) => {
+      const row = byId.get(id);
+      if (!row) return refused.set(id, 'No such approval in this team'), [];
+      if (row.status !== 'pending') return refused.set(id, `The approval is already ${row.status}`), [];
+      const blocker = decideBlocker(row, viewer);
+      if (blocker) return refused.set(id, `You cannot decide this approval: ${blocker}`), [];
+      return [row];
+    });
+    if (candidates.length === 0) return [];
+    // decidedAt as Prisma stores timestamps: UTC wall time in a column without zone.
+    const updated = await tx.$queryRawUnsafe<Array<{ id: string }>>(
+      `UPDATE "Approval" SET status = $1::"ApprovalStatus", "decidedById" = $2, "decidedAt" = (now() AT TIME ZONE 'UTC'), comment = $3
+       WHERE id = ANY($4::text[]) AND status = 'pending' RETURNING id`,
+      status,
+      actor.userId,
+      input.comment || null,
+      candidates.map((row) => row.id),
+    );
+    const won = new Set(updated.map((row) => row.id));
+    const rowsDecided = candidates.filter((row) => {
+      if (!won.has(row.id)) refused.set(row.id, 'The approval was decided by someone else (or expired) a moment ago');
+      return won.has(row.id);
+    });
+    const entries: AuditEntry[] = rowsDecided.map((row) => ({
+      teamId, actor, ip, action: `approval.${status}`, targetType: 'approval', targetId: row.id,
+      data: { runId: row.runId, sessionId: row.sessionId, tool: row.tool, callId: row.toolCallId, bulk: true, ...(input.comment ? { comment: input.comment } : {}) },
+    }));
+    await appendAuditBatch(tx, entries);
+    return rowsDecided;
+  });
+  const jobs = decided.map((row) => ({ runId: row.runId, sessionId: row.sessionId, reason: 'resume' as const }));
+  if (deps.dispatch.enqueueSessions) await deps.dispatch.enqueueSessions(jobs);
+  else for (const job of jobs) await deps.dispatch.enqueueSession(job);
+  await deps.dispatch.teamActivity(teamId, { kind: 'approvals.count', pending: await pendingCount(deps.db, teamId) });
+  const results: BulkResult[] = ids.map((approvalId) => {
+    const error = refused.get(approvalId);
+    return error === undefined ? { approvalId, ok: true, status } : { approvalId, ok: false, error };
+  });
+  return { results, decided: decided.length };
+}
