@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Prisma } from '@looplane/db';
-import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
+import type { TestDatabase } from '@looplane/testkit';
 import {
   appendEvents,
   callerAs,
-  createAgentFixture,
-  createTeamFixture,
-  createTestLive,
   issueToken,
-  serveApi,
   type AgentFixture,
   type ServedApi,
   type TeamFixture,
@@ -16,13 +12,13 @@ import {
 } from '@looplane/api/testing';
 import { runCli } from '../cli';
 import { Printer } from '../printer';
+import { pointCliAt, startServedApi, type ServedApiFixture } from '../testing/served-api';
 
 let db: TestDatabase;
 let live: TestLive;
 let server: ServedApi;
 let fx: TeamFixture;
 let agent: AgentFixture;
-const saved = { url: process.env.LOOPLANE_URL, token: process.env.LOOPLANE_TOKEN };
 
 async function cli(...argv: string[]) {
   let out = '';
@@ -45,23 +41,16 @@ async function startedSession(): Promise<{ runId: string; sessionId: string }> {
   return { runId, sessionId: session.id };
 }
 
+let served: ServedApiFixture;
+let restoreEnv = () => {};
 beforeAll(async () => {
-  db = await createTestDatabase();
-  live = await createTestLive();
-  server = await serveApi({ db: db.db, dispatch: live.dispatch }, { db: db.db, bus: live.bus, heartbeatMs: 500, pollMs: 60_000 });
-  fx = await createTeamFixture(db.db);
-  agent = await createAgentFixture(db.db, fx.teamId);
-  process.env.LOOPLANE_URL = server.url;
-  process.env.LOOPLANE_TOKEN = (await issueToken(db.db, fx.teamId, fx.members.operator.id, 'operator')).secret;
+  served = await startServedApi();
+  ({ db, live, server, fx, agent } = served);
+  restoreEnv = pointCliAt(server.url, (await issueToken(db.db, fx.teamId, fx.members.operator.id, 'operator')).secret);
 });
 afterAll(async () => {
-  process.env.LOOPLANE_URL = saved.url;
-  process.env.LOOPLANE_TOKEN = saved.token;
-  if (saved.url === undefined) delete process.env.LOOPLANE_URL;
-  if (saved.token === undefined) delete process.env.LOOPLANE_TOKEN;
-  await server?.close();
-  await live?.close();
-  await db?.drop();
+  restoreEnv();
+  await served?.close();
 });
 
 describe('looplane fork', () => {

@@ -5,19 +5,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiToken } from '@looplane/db';
-import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
+import type { TestDatabase } from '@looplane/testkit';
 import {
   callerAs,
-  createAgentFixture,
-  createTeamFixture,
-  createTestLive,
   issueToken,
-  serveApi,
   type AgentFixture,
   type ServedApi,
   type TeamFixture,
   type TestLive,
 } from '@looplane/api/testing';
+import { startServedApi, type ServedApiFixture } from '../testing/served-api';
 
 /**
  * `looplane token`, `approve`/`reject` and `mcp` as scripts use them: the real binary as a child
@@ -56,18 +53,14 @@ async function pendingApproval(): Promise<string> {
   return row.id;
 }
 
+let served: ServedApiFixture;
 beforeAll(async () => {
-  db = await createTestDatabase();
-  live = await createTestLive();
-  server = await serveApi({ db: db.db, dispatch: live.dispatch }, { db: db.db, bus: live.bus, heartbeatMs: 500, pollMs: 60_000 });
-  fx = await createTeamFixture(db.db);
-  agent = await createAgentFixture(db.db, fx.teamId);
+  served = await startServedApi();
+  ({ db, live, server, fx, agent } = served);
   for (const role of ['viewer', 'operator', 'approver', 'admin'] as const) tokens[role] = (await issueToken(db.db, fx.teamId, fx.members[role].id, role)).secret;
 });
 afterAll(async () => {
-  await server?.close();
-  await live?.close();
-  await db?.drop();
+  await served?.close();
 });
 
 describe('looplane --help', () => {

@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
+import type { TestDatabase } from '@looplane/testkit';
 import {
   appendEvents,
   callerAs,
-  createAgentFixture,
-  createTeamFixture,
-  createTestLive,
   issueToken,
-  serveApi,
   type AgentFixture,
   type ServedApi,
   type TeamFixture,
@@ -15,6 +11,7 @@ import {
 } from '@looplane/api/testing';
 import { runCli } from '../cli';
 import { Printer } from '../printer';
+import { pointCliAt, startServedApi, type ServedApiFixture } from '../testing/served-api';
 
 let db: TestDatabase;
 let live: TestLive;
@@ -22,7 +19,6 @@ let server: ServedApi;
 let fx: TeamFixture;
 let agent: AgentFixture;
 let token: string;
-const saved = { url: process.env.LOOPLANE_URL, token: process.env.LOOPLANE_TOKEN };
 
 /** Runs the CLI in-process, capturing what it prints. `output()` reads it while it still runs. */
 function cli(...argv: string[]) {
@@ -49,24 +45,17 @@ async function newRun(goal = 'tail me'): Promise<string> {
   return (await api.runs.create({ teamId: fx.teamId, agentId: agent.agentId, goal })).runId;
 }
 
+let served: ServedApiFixture;
+let restoreEnv = () => {};
 beforeAll(async () => {
-  db = await createTestDatabase();
-  live = await createTestLive();
-  server = await serveApi({ db: db.db, dispatch: live.dispatch }, { db: db.db, bus: live.bus, heartbeatMs: 500, pollMs: 60_000 });
-  fx = await createTeamFixture(db.db);
-  agent = await createAgentFixture(db.db, fx.teamId);
+  served = await startServedApi();
+  ({ db, live, server, fx, agent } = served);
   token = (await issueToken(db.db, fx.teamId, fx.members.operator.id, 'operator')).secret;
-  process.env.LOOPLANE_URL = server.url;
-  process.env.LOOPLANE_TOKEN = token;
+  restoreEnv = pointCliAt(server.url, token);
 });
 afterAll(async () => {
-  process.env.LOOPLANE_URL = saved.url;
-  process.env.LOOPLANE_TOKEN = saved.token;
-  if (saved.url === undefined) delete process.env.LOOPLANE_URL;
-  if (saved.token === undefined) delete process.env.LOOPLANE_TOKEN;
-  await server?.close();
-  await live?.close();
-  await db?.drop();
+  restoreEnv();
+  await served?.close();
 });
 
 describe('looplane run', () => {
