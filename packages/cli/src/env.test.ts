@@ -103,4 +103,27 @@ describe('loadCliEnv', () => {
     expect(messageOf({ LOOPLANE_URL: 'localhost:3000' })).toBe('Invalid environment: LOOPLANE_URL must be an http:// or https:// URL');
     expect(messageOf({ LOOPLANE_TOKEN: 'has a space' })).not.toContain('has a space');
   });
+
+  it('hands product settings (SSO, metrics, tracing, queue) to web and worker, and nothing else of the environment', () => {
+    const env = loadCliEnv({
+      OIDC_ISSUER: 'https://idp.example.test',
+      OIDC_CLIENT_ID: 'looplane',
+      OIDC_CLIENT_SECRET: 'shh',
+      LOOPLANE_METRICS_TOKEN: 'a-metrics-token-123456',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+      WORKER_CONCURRENCY: ' 50 ',
+      QUEUE_PREFIX: '',
+      AWS_SECRET_ACCESS_KEY: 'never-passed',
+      PATH: '/usr/bin',
+    }, '/tmp');
+    expect(env.productSettings).toEqual({
+      OIDC_ISSUER: 'https://idp.example.test',
+      OIDC_CLIENT_ID: 'looplane',
+      OIDC_CLIENT_SECRET: 'shh',
+      LOOPLANE_METRICS_TOKEN: 'a-metrics-token-123456',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+      WORKER_CONCURRENCY: '50',
+    });
+    expect(env.inherited).toEqual({ PATH: '/usr/bin' });
+  });
 });
