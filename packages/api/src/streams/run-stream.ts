@@ -4,7 +4,8 @@ import { resolvePrincipal, resolveTeamRole } from '../auth/principal';
 import { MAX_EVENT_NO } from '../routers/runs.schema';
 import { idSchema } from '../schemas';
 import { eventReader } from './event-reader';
-import { encode, HEARTBEAT, jsonError, SSE_HEADERS, Wakeup } from './sse';
+import { liveStream } from './live-stream';
+import { jsonError, SSE_HEADERS } from './sse';
 
 /** What the event streams need: Postgres for the truth, the live bus for wake-ups. */
 export interface StreamDeps {
@@ -58,76 +59,31 @@ export async function handleRunStream(request: Request, runId: string, deps: Str
  * Pull-based: nothing is read while the client is not reading (backpressure).
  */
 function runEventStream(deps: StreamDeps, runId: string, after: number, signal?: AbortSignal): ReadableStream<Uint8Array> {
-  const heartbeatMs = deps.heartbeatMs ?? 15_000;
-  const pollMs = deps.pollMs ?? 5_000;
   const batchSize = deps.batchSize ?? 500;
   // Shared by every stream of the process: concurrent wake-ups become one query (event-reader.ts).
   const reader = eventReader(deps.db, batchSize);
-  const wakeup = new Wakeup();
   let cursor = after;
   let dirty = true;
-  let closed = false;
-  let lastWrite = Date.now();
-  let unsubscribe: (() => Promise<void>) | null = null;
-
-  const cleanup = async () => {
-    if (closed) return;
-    closed = true;
-    wakeup.notify();
-    await unsubscribe?.().catch((error: unknown) => deps.onError?.(error));
-  };
-
-  return new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const onAbort = () => {
-        void cleanup();
-        try {
-          controller.close();
-        } catch {
-          // already closed or errored
-        }
-      };
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      unsubscribe = await deps.bus.onRunEvent(runId, () => {
-        dirty = true;
-        wakeup.notify();
-      });
-      if (closed) await unsubscribe();
+  return liveStream(
+    {
+      subscribe: (wake) =>
+        deps.bus.onRunEvent(runId, () => {
+          dirty = true;
+          wake();
+        }),
       // Reconnect delay for EventSource clients.
-      controller.enqueue(encode('retry: 2000\n\n'));
+      opening: async () => 'retry: 2000\n\n',
+      next: async (timedOut) => {
+        if (timedOut) dirty = true;
+        if (!dirty) return null;
+        dirty = false;
+        const events = await reader.read(runId, cursor);
+        if (events.length === batchSize) dirty = true;
+        if (events.length === 0) return null;
+        cursor = events[events.length - 1]!.eventNo;
+        return events.map((e) => `id: ${e.eventNo}\ndata: ${e.json}\n\n`).join('');
+      },
     },
-    async pull(controller) {
-      try {
-        while (!closed) {
-          if (dirty) {
-            dirty = false;
-            const events = await reader.read(runId, cursor);
-            if (closed) return;
-            if (events.length === batchSize) dirty = true;
-            if (events.length > 0) {
-              cursor = events[events.length - 1]!.eventNo;
-              controller.enqueue(encode(events.map((e) => `id: ${e.eventNo}\ndata: ${e.json}\n\n`).join('')));
-              lastWrite = Date.now();
-              return;
-            }
-          }
-          const idle = Date.now() - lastWrite;
-          if (idle >= heartbeatMs) {
-            controller.enqueue(encode(HEARTBEAT));
-            lastWrite = Date.now();
-            return;
-          }
-          const woken = await wakeup.wait(Math.min(pollMs, heartbeatMs - idle));
-          if (!woken) dirty = true;
-        }
-      } catch (error) {
-        // Postgres gone mid-stream: end it; the client reconnects with Last-Event-ID.
-        deps.onError?.(error);
-        await cleanup();
-        controller.close();
-      }
-    },
-    cancel: cleanup,
-  });
+    { heartbeatMs: deps.heartbeatMs ?? 15_000, pollMs: deps.pollMs ?? 5_000, signal, onError: deps.onError },
+  );
 }

@@ -2,7 +2,8 @@ import type { TeamActivity } from '@looplane/queue';
 import { resolvePrincipal, resolveTeamRole } from '../auth/principal';
 import { idSchema } from '../schemas';
 import type { StreamDeps, StreamRequest } from './run-stream';
-import { encode, HEARTBEAT, jsonError, sseFrame, SSE_HEADERS, Wakeup } from './sse';
+import { liveStream } from './live-stream';
+import { jsonError, sseFrame, SSE_HEADERS } from './sse';
 
 /** Messages held for a slow client; past this the client is told to resync instead. */
 const MAX_QUEUED = 1000;
@@ -25,62 +26,27 @@ type Outgoing = TeamActivity | { kind: 'ready' };
 
 /** The stream behind {@link handleTeamActivityStream}: pull-based, heartbeats while idle, unsubscribes on cancel or abort. */
 function teamActivityStream(deps: StreamDeps, teamId: string, signal?: AbortSignal): ReadableStream<Uint8Array> {
-  const heartbeatMs = deps.heartbeatMs ?? 15_000;
-  const wakeup = new Wakeup();
   let queue: Outgoing[] = [];
-  let closed = false;
-  let lastWrite = Date.now();
-  let unsubscribe: (() => Promise<void>) | null = null;
-
-  const push = (message: Outgoing) => {
-    queue.push(message);
-    if (queue.length > MAX_QUEUED) queue = [{ kind: 'ready' }];
-    wakeup.notify();
-  };
-  const cleanup = async () => {
-    if (closed) return;
-    closed = true;
-    wakeup.notify();
-    await unsubscribe?.().catch((error: unknown) => deps.onError?.(error));
-  };
-
-  return new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const onAbort = () => {
-        void cleanup();
-        try {
-          controller.close();
-        } catch {
-          // already closed
-        }
-      };
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      // Subscribe before reading the count, so a change in between is not lost.
-      unsubscribe = await deps.bus.onTeamActivity(teamId, push);
-      if (closed) return void (await unsubscribe());
-      const pending = await deps.db.approval.count({ where: { teamId, status: 'pending' } });
-      controller.enqueue(encode(`retry: 2000\n\n${sseFrame({ kind: 'ready' })}${sseFrame({ kind: 'approvals.count', pending })}`));
-      lastWrite = Date.now();
+  return liveStream(
+    {
+      subscribe: (wake) =>
+        deps.bus.onTeamActivity(teamId, (message) => {
+          queue.push(message);
+          if (queue.length > MAX_QUEUED) queue = [{ kind: 'ready' }];
+          wake();
+        }),
+      // Read after subscribing, so a change in between is not lost.
+      opening: async () => {
+        const pending = await deps.db.approval.count({ where: { teamId, status: 'pending' } });
+        return `retry: 2000\n\n${sseFrame({ kind: 'ready' })}${sseFrame({ kind: 'approvals.count', pending })}`;
+      },
+      next: async () => {
+        if (queue.length === 0) return null;
+        const batch = queue;
+        queue = [];
+        return batch.map((m) => sseFrame(m)).join('');
+      },
     },
-    async pull(controller) {
-      while (!closed) {
-        if (queue.length > 0) {
-          const batch = queue;
-          queue = [];
-          controller.enqueue(encode(batch.map((m) => sseFrame(m)).join('')));
-          lastWrite = Date.now();
-          return;
-        }
-        const idle = Date.now() - lastWrite;
-        if (idle >= heartbeatMs) {
-          controller.enqueue(encode(HEARTBEAT));
-          lastWrite = Date.now();
-          return;
-        }
-        await wakeup.wait(heartbeatMs - idle);
-      }
-    },
-    cancel: cleanup,
-  });
+    { heartbeatMs: deps.heartbeatMs ?? 15_000, signal, onError: deps.onError },
+  );
 }
