@@ -138,14 +138,12 @@ export class TeamPolicies {
     }
     // Awaited by the tool port before the side effect; a call that never runs (budget used up,
     // the session ended) does not await it, so a failed write is logged here, never lost silently.
-    writing.set(
-      call.callId,
-      row.catch((error: unknown) => {
-        this.options.logger.error({ err: error, runId: subject.runId, callId: call.callId }, 'the audit row of a policy decision could not be written');
-        throw error;
-      }),
-    );
-    writing.get(call.callId)!.catch(() => undefined);
+    const recorded = row.catch((error: unknown) => {
+      this.options.logger.error({ err: error, runId: subject.runId, callId: call.callId }, 'the audit row of a policy decision could not be written');
+      throw error;
+    });
+    recorded.catch(() => undefined); // not an unhandled rejection while no one awaits it yet
+    writing.set(call.callId, recorded);
     return toPolicyDecision(decision);
   }
 

@@ -1,4 +1,4 @@
-import { actorFields, type AuditEntry, type Tx } from './audit.repository';
+import { auditRowContent, type AuditEntry, type Tx } from './audit.repository';
 import { GENESIS_HASH, chainHash, type AuditRowContent } from './chain';
 import type { PgPool } from '../runs/pg-pool';
 
@@ -68,18 +68,7 @@ const teamsOf = (entries: readonly AuditEntry[]) => [...new Set(entries.map((e) 
 function chainRows(entries: readonly AuditEntry[], tails: Map<string, { seq: number; hash: string }>): BatchRow[] {
   return entries.map((entry) => {
     const tail = tails.get(entry.teamId)!;
-    const data = entry.actor.type === 'token' ? { ...entry.data, onBehalfOf: entry.actor.userId } : (entry.data ?? {});
-    const content: AuditRowContent = {
-      teamId: entry.teamId,
-      seq: tail.seq + 1,
-      ...actorFields(entry.actor),
-      action: entry.action,
-      targetType: entry.targetType ?? null,
-      targetId: entry.targetId ?? null,
-      data,
-      ip: entry.ip ?? null,
-      createdAt: new Date().toISOString(),
-    };
+    const content = auditRowContent(entry, tail.seq + 1);
     const hash = chainHash(tail.hash, content);
     tails.set(entry.teamId, { seq: content.seq, hash });
     return { ...content, prevHash: tail.hash, hash };

@@ -21,8 +21,7 @@ export interface AuditEntry {
   ip?: string | null;
 }
 
-/** How an actor is stored on a row (shared with the batch append, which must write the same rows). */
-export function actorFields(actor: AuditActor): Pick<AuditRowContent, 'actorType' | 'actorId'> {
+function actorFields(actor: AuditActor): Pick<AuditRowContent, 'actorType' | 'actorId'> {
   switch (actor.type) {
     case 'user':
       return { actorType: 'user', actorId: actor.userId };
@@ -31,6 +30,21 @@ export function actorFields(actor: AuditActor): Pick<AuditRowContent, 'actorType
     case 'system':
       return { actorType: 'system', actorId: actor.name };
   }
+}
+
+/** The hashed content of an entry's row at `seq` (a token actor's row names who it acted for). */
+export function auditRowContent(entry: AuditEntry, seq: number): AuditRowContent {
+  return {
+    teamId: entry.teamId,
+    seq,
+    ...actorFields(entry.actor),
+    action: entry.action,
+    targetType: entry.targetType ?? null,
+    targetId: entry.targetId ?? null,
+    data: entry.actor.type === 'token' ? { ...entry.data, onBehalfOf: entry.actor.userId } : (entry.data ?? {}),
+    ip: entry.ip ?? null,
+    createdAt: new Date().toISOString(),
+  };
 }
 
 /**
@@ -45,18 +59,7 @@ export async function appendAudit(tx: Tx, entry: AuditEntry): Promise<{ seq: num
     orderBy: { seq: 'desc' },
     select: { seq: true, hash: true },
   });
-  const data = entry.actor.type === 'token' ? { ...entry.data, onBehalfOf: entry.actor.userId } : (entry.data ?? {});
-  const content: AuditRowContent = {
-    teamId: entry.teamId,
-    seq: (tail?.seq ?? 0) + 1,
-    ...actorFields(entry.actor),
-    action: entry.action,
-    targetType: entry.targetType ?? null,
-    targetId: entry.targetId ?? null,
-    data,
-    ip: entry.ip ?? null,
-    createdAt: new Date().toISOString(),
-  };
+  const content = auditRowContent(entry, (tail?.seq ?? 0) + 1);
   const prevHash = tail?.hash ?? GENESIS_HASH;
   const hash = chainHash(prevHash, content);
   await tx.auditLog.create({

@@ -9,13 +9,19 @@ import type { WriteUnit } from './write-unit';
  * A worker that lost its lease cannot reserve, charge or count anything.
  *   $1 session  $2 owner  $3 version  $4 run  $5 key
  */
-const LEDGER_HEAD = `
+/**
+ * The lease fence and the run row lock every ledger statement starts with (the path ledgers of
+ * swarm runs too): `$1` session, `$2` owner, `$3` lease version, `$4` run.
+ */
+export const LEDGER_FENCE_CTES = `
 WITH fence AS (
   SELECT 1 FROM "Session" WHERE id = $1::text AND "leaseOwner" = $2::text AND "leaseVersion" = $3::int
     AND "leaseExpiresAt" > statement_timestamp() FOR UPDATE
 ), run_row AS (
   SELECT 1 FROM "Run" WHERE id = $4::text AND EXISTS (SELECT 1 FROM fence) FOR UPDATE
-), led AS (
+)`;
+
+const LEDGER_HEAD = `${LEDGER_FENCE_CTES}, led AS (
   SELECT * FROM "BudgetLedger" WHERE "runId" = $4::text AND scope = 'run' AND "scopeId" = '' AND EXISTS (SELECT 1 FROM run_row) FOR UPDATE
 )`;
 

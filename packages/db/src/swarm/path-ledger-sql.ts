@@ -1,16 +1,12 @@
+import { LEDGER_FENCE_CTES } from '../runs/budget-ledger';
+
 /**
  * SQL of the path ledger: every statement locks in the order appends do (the session's row as
  * the lease fence, then the run row, then the path's ledgers by id), so sessions of one run never
  * deadlock with each other or with a flush.
  *   $1 session  $2 owner  $3 version  $4 run  $5 key  $6 edge ids of the path
  */
-const PATH_HEAD = `
-WITH fence AS (
-  SELECT 1 FROM "Session" WHERE id = $1::text AND "leaseOwner" = $2::text AND "leaseVersion" = $3::int
-    AND "leaseExpiresAt" > statement_timestamp() FOR UPDATE
-), run_row AS (
-  SELECT 1 FROM "Run" WHERE id = $4::text AND EXISTS (SELECT 1 FROM fence) FOR UPDATE
-), led AS (
+const PATH_HEAD = `${LEDGER_FENCE_CTES}, led AS (
   SELECT * FROM "BudgetLedger" WHERE "runId" = $4::text AND EXISTS (SELECT 1 FROM run_row)
     AND ((scope = 'run' AND "scopeId" = '') OR (scope = 'edge' AND "scopeId" = ANY($6::text[])))
   ORDER BY id FOR UPDATE
