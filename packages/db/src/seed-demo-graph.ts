@@ -14,13 +14,9 @@ const nodes = [
     read: [] as string[],
     write: [] as string[],
     script: [
-      {
-        say: 'Splitting the work.',
-        calls: [
-          { tool: 'delegate', args: { to: 'researcher', goal: 'Find what users ask for most in the feedback (token sk-demo12345678 must never cross).' } },
-          { tool: 'delegate', args: { to: 'coder', goal: 'Implement the most requested feature and get it reviewed.' } },
-        ],
-      },
+      // Research first, then code: the coder reads the findings the researcher writes to shared memory.
+      { say: 'Research first.', calls: [{ tool: 'delegate', args: { to: 'researcher', goal: 'Find what users ask for most in the feedback (token sk-demo12345678 must never cross).' } }] },
+      { say: 'Now the feature.', calls: [{ tool: 'delegate', args: { to: 'coder', goal: 'Implement the most requested feature and get it reviewed.' } }] },
       { finish: 'Plan done: research summarised in notes/research, feature implemented and reviewed.' },
     ],
   },

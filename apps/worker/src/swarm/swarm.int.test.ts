@@ -18,7 +18,9 @@ describe('swarm graph runs through the worker', () => {
     const teamId = await createTestTeam(s.t.db);
     const planner = await createTestAgent(s.t.db, teamId, {
       script: [
-        { calls: [{ tool: 'delegate', args: { to: 'researcher', goal: 'Find prior art, token secret-42' } }, { tool: 'delegate', args: { to: 'coder', goal: 'Write the code' } }] },
+        // Research first, then code: the coder reads what the researcher wrote, so the two may not race.
+        { calls: [{ tool: 'delegate', args: { to: 'researcher', goal: 'Find prior art, token secret-42' } }] },
+        { calls: [{ tool: 'delegate', args: { to: 'coder', goal: 'Write the code' } }] },
         { finish: 'plan complete' },
       ],
     });
@@ -79,6 +81,32 @@ describe('swarm graph runs through the worker', () => {
     const after = await ledgers(run.runId);
     expect(after.every((l) => l.reserved === 0 && l.concurrent === 0)).toBe(true);
     expect(after.find((l) => l.scopeId === run.edges['coder->reviewer'])?.calls).toBe(1);
+    expect(await logProblems(s.t.db, run.runId)).toEqual([]);
+  });
+
+  it('parallel delegations over one edge start up to its fan-out; the rest start as slots free up', async () => {
+    const teamId = await createTestTeam(s.t.db);
+    const planner = await createTestAgent(s.t.db, teamId, {
+      script: [
+        { calls: ['a', 'b', 'c'].map((part) => ({ tool: 'delegate', args: { to: 'helper', goal: `part ${part}` } })) },
+        { finish: 'all parts done' },
+      ],
+    });
+    const helper = await createTestAgent(s.t.db, teamId, { script: [{ finish: 'part done' }] });
+    const run = await createTestGraphRun(s.t.db, {
+      root: 'planner',
+      nodes: [{ key: 'planner', agent: planner }, { key: 'helper', agent: helper }],
+      edges: [{ from: 'planner', to: 'helper', budget: { calls: 3, maxConcurrent: 2 } }],
+    });
+    await s.client.enqueue({ runId: run.runId, sessionId: run.sessionId, reason: 'start' });
+    expect(await waitForRun(s.t.db, run.runId, undefined, 30_000)).toMatchObject({ status: 'succeeded', result: 'all parts done' });
+    const children = await s.t.db.session.findMany({ where: { runId: run.runId, nodeKey: 'helper' } });
+    expect(children.map((c) => c.goal).sort()).toEqual(['part a', 'part b', 'part c']);
+    expect(children.every((c) => c.status === 'succeeded')).toBe(true);
+    const returned = await s.t.db.event.findMany({ where: { sessionId: run.sessionId, type: 'delegation.returned' } });
+    expect(returned.map((e) => e.payload)).toEqual(Array(3).fill(expect.objectContaining({ ok: true, result: 'part done' })));
+    const edge = (await ledgers(run.runId)).find((l) => l.scopeId === run.edges['planner->helper']);
+    expect(edge).toMatchObject({ calls: 3, concurrent: 0, reserved: 0 });
     expect(await logProblems(s.t.db, run.runId)).toEqual([]);
   });
 
@@ -175,6 +203,10 @@ describe('the seeded demo graph', () => {
     const returned = await s.t.db.event.findMany({ where: { sessionId: run.sessionId, type: 'delegation.returned' } });
     expect(returned.map((e) => (e.payload as { result: string }).result).join(' ')).not.toMatch(/sk-demo/);
     expect(await s.t.db.event.count({ where: { runId: run.runId, type: 'memory.written' } })).toBe(1);
+    // The coder read the researcher's findings (research runs first).
+    const coder = await s.t.db.session.findFirstOrThrow({ where: { runId: run.runId, nodeKey: 'coder' } });
+    const read = await s.t.db.event.findMany({ where: { sessionId: coder.id, type: 'tool.finished' } });
+    expect(read.map((e) => JSON.stringify(e.payload)).join('\n')).toContain('dark mode');
     for (const l of await ledgers(run.runId)) {
       expect(l.reserved).toBe(0);
       if (l.limit !== null) expect(l.spent).toBeLessThanOrEqual(l.limit);
