@@ -130,7 +130,7 @@ export class SessionRun {
     } finally {
       this.deps.keeper.untrack(this.handle);
       // Per-job tool resources (the run's egress proxy) end with the job.
-      await this.deps.tools.sessionEnded(this.context.sessionId);
+      await this.deps.tools.sessionEnded({ sessionId: this.context.sessionId, graphRun: this.context.graphRun });
     }
   }
 

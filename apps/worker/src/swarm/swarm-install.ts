@@ -31,7 +31,8 @@ export function installSwarm(tools: ToolRegistry, deps: SwarmDeps): void {
   if (installed.has(tools)) return;
   installed.add(tools);
   registerMemoryTools(tools, deps.db);
-  tools.onSessionEnd((sessionId) => onSessionEnd(swarmDepsOr(deps), sessionId));
+  // Only a graph run has delegated sessions: other sessions end without a database round trip.
+  tools.onSessionEnd(({ sessionId, graphRun }) => (graphRun ? onSessionEnd(swarmDepsOr(deps), sessionId) : undefined));
 }
 
 /** The latest installed deps (a test runtime restarted on the same registry uses its new queue). */

@@ -13,5 +13,5 @@ export function registerBuiltinTools(registry: ToolRegistry, sandbox?: WorkerSan
   for (const tool of sandbox.tools) {
     registry.register(tool.spec.name, (args, call, context) => sandbox.run(tool, args, call, context), { idempotent: tool.spec.idempotent });
   }
-  return registry.onSessionEnd((sessionId) => sandbox.endSession(sessionId));
+  return registry.onSessionEnd(({ sessionId }) => sandbox.endSession(sessionId));
 }

@@ -37,10 +37,10 @@ describe('ToolRegistry', () => {
     registry.onSessionEnd(() => {
       throw new Error('boom');
     });
-    registry.onSessionEnd((sessionId) => {
+    registry.onSessionEnd(({ sessionId }) => {
       ended.push(sessionId);
     });
-    await registry.sessionEnded('s-1');
+    await registry.sessionEnded({ sessionId: 's-1', graphRun: false });
     expect(ended).toEqual(['s-1']);
   });
 });

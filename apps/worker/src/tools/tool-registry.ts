@@ -25,8 +25,14 @@ export interface ToolMetadata {
   idempotent?: boolean;
 }
 
+/** The session whose job ended: `graphRun` says whether it belongs to a swarm graph run. */
+export interface EndedSession {
+  sessionId: string;
+  graphRun: boolean;
+}
+
 /** Called when a session's job on this worker ends (finished, waiting, handed off or lost). */
-export type SessionEndHook = (sessionId: string) => Promise<void> | void;
+export type SessionEndHook = (session: EndedSession) => Promise<void> | void;
 
 /**
  * The worker's tools, keyed by name. Which tools a run may call is the run config's catalogue
@@ -63,10 +69,10 @@ export class ToolRegistry {
   }
 
   /** The runtime calls this when a session's job ends; hook failures are swallowed (they must not fail the job). */
-  async sessionEnded(sessionId: string): Promise<void> {
+  async sessionEnded(session: EndedSession): Promise<void> {
     for (const hook of this.endHooks) {
       try {
-        await hook(sessionId);
+        await hook(session);
       } catch {
         // The hooks log their own failures.
       }

@@ -39,6 +39,11 @@ export async function appendAuditBatch(tx: Tx, entries: readonly AuditEntry[]): 
 export async function appendAuditBatchPg(pool: PgPool, entries: readonly AuditEntry[]): Promise<Array<{ seq: number; hash: string }>> {
   if (entries.length === 0) return [];
   const client = await pool.connect();
+  // A connection that dies while checked out (a Postgres restart) reports on the client; unheard,
+  // that would crash the process. The statement in flight fails instead, and the caller retries.
+  const onIdleError = () => undefined;
+  client.on('error', onIdleError);
+  let failure: Error | undefined;
   try {
     const lit = (value: string) => client.escapeLiteral(value);
     const teams = teamsOf(entries);
@@ -52,10 +57,13 @@ export async function appendAuditBatchPg(pool: PgPool, entries: readonly AuditEn
     await client.query(`${insertSql(lit(JSON.stringify(rows)))};\nCOMMIT`);
     return rows.map((row) => ({ seq: row.seq, hash: row.hash }));
   } catch (error) {
+    failure = error instanceof Error ? error : new Error(String(error));
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
-    client.release();
+    client.off('error', onIdleError);
+    // A failed connection is discarded, not handed to the next caller.
+    client.release(failure);
   }
 }
 

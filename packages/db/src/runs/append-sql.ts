@@ -12,7 +12,7 @@
  *   unl: reservations were granted locally: refuse if the run ledger has a limit by now
  *
  * Lock order: Session rows (each leased to one writer, so batches never contend on them), then
- * Run rows in id order (`run_lock`), then ledgers: every writer takes them in that order, so
+ * Run rows in id order (`locked`), then ledgers: every writer takes them in that order, so
  * batches and single writers never deadlock. Because the Run row stays locked until commit, event
  * numbers become visible in increasing order (an SSE reader following `eventNo > cursor` never
  * skips one that commits later). The lease is extended only when less than half of it is left, so
@@ -51,11 +51,20 @@ WITH input AS (
   RETURNING ses.id AS sid, ses."runId" AS rid
 ), ok AS (
   SELECT i.*, s.rid FROM s JOIN input i ON i.sid = s.sid
+), locked AS (
+  -- The Run rows, locked in id order. Locked rows read as their latest committed version, so
+  -- "prev" is the run's last event number that this statement's Run update adds to.
+  SELECT o.k, o.sid, o.rid, o.after, o.n, o.st, o.sc, o.tc, o.started, o.ev, o.inbox, o.led, o.fin, o.res, o.err,
+    run."lastEventNo" AS prev,
+    -- Only the run's main session finishes the run.
+    o.fin IS NOT NULL AND o.sid = run."mainSessionId" AS finishes
+  FROM ok o JOIN "Run" run ON run.id = o.rid
+  ORDER BY o.rid, o.k FOR UPDATE OF run
 ), per_run AS (
-  SELECT rid, sum(n)::int AS total, sum(st) AS st, sum(sc) AS sc, sum(tc)::int AS tc, bool_or(started) AS started
-  FROM ok GROUP BY rid
-), run_lock AS (
-  SELECT run.id FROM "Run" run WHERE run.id IN (SELECT rid FROM per_run) ORDER BY run.id FOR UPDATE
+  SELECT rid, sum(n)::int AS total, sum(st) AS st, sum(sc) AS sc, sum(tc)::int AS tc, bool_or(started) AS started,
+    (array_agg(fin) FILTER (WHERE finishes))[1] AS fin, (array_agg(res) FILTER (WHERE finishes))[1] AS res,
+    (array_agg(err) FILTER (WHERE finishes))[1] AS err
+  FROM locked GROUP BY rid
 ), r AS (
   UPDATE "Run" run SET
     "lastEventNo" = run."lastEventNo" + pr.total,
@@ -63,25 +72,20 @@ WITH input AS (
     "spentCostMicros" = run."spentCostMicros" + pr.sc,
     "toolCalls" = run."toolCalls" + pr.tc,
     "startedAt" = CASE WHEN pr.started THEN COALESCE(run."startedAt", statement_timestamp()) ELSE run."startedAt" END,
-    "status" = COALESCE(fin.fin::"RunStatus", run."status"),
-    "waitReason" = CASE WHEN fin.fin IS NOT NULL THEN NULL ELSE run."waitReason" END,
-    "result" = CASE WHEN fin.fin IS NOT NULL THEN fin.res ELSE run."result" END,
-    "error" = CASE WHEN fin.fin IS NOT NULL THEN fin.err ELSE run."error" END,
-    "finishedAt" = CASE WHEN fin.fin IS NOT NULL THEN statement_timestamp() ELSE run."finishedAt" END,
-    "updatedAt" = CASE WHEN fin.fin IS NOT NULL OR pr.started THEN statement_timestamp() ELSE run."updatedAt" END
+    "status" = COALESCE(pr.fin::"RunStatus", run."status"),
+    "waitReason" = CASE WHEN pr.fin IS NOT NULL THEN NULL ELSE run."waitReason" END,
+    "result" = CASE WHEN pr.fin IS NOT NULL THEN pr.res ELSE run."result" END,
+    "error" = CASE WHEN pr.fin IS NOT NULL THEN pr.err ELSE run."error" END,
+    "finishedAt" = CASE WHEN pr.fin IS NOT NULL THEN statement_timestamp() ELSE run."finishedAt" END,
+    "updatedAt" = CASE WHEN pr.fin IS NOT NULL OR pr.started THEN statement_timestamp() ELSE run."updatedAt" END
   FROM per_run pr
-  JOIN run_lock ON run_lock.id = pr.rid
-  LEFT JOIN LATERAL (
-    -- Only the run's main session finishes the run.
-    SELECT o.fin, o.res, o.err FROM ok o JOIN "Run" m ON m.id = o.rid WHERE o.rid = pr.rid AND o.sid = m."mainSessionId" AND o.fin IS NOT NULL
-  ) fin ON true
   WHERE run.id = pr.rid
-  RETURNING run.id AS rid, run."lastEventNo" AS last, pr.total
 ), bases AS (
-  SELECT o.k, o.sid, o.rid, o.after, o.ev, o.inbox,
-    r.last - r.total + COALESCE(sum(o.n) OVER (PARTITION BY o.rid ORDER BY o.k ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS base
-  FROM ok o JOIN r ON r.rid = o.rid
+  SELECT k, sid, rid, after, n, ev, inbox,
+    prev + COALESCE(sum(n) OVER (PARTITION BY rid ORDER BY k ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS base
+  FROM locked
 ), l AS (
+  -- After the Run rows (read from "locked"): the lock order.
   UPDATE "BudgetLedger" b SET
     "reservedTokens" = b."reservedTokens" + c.rt,
     "reservedCostMicros" = b."reservedCostMicros" + c.rc,
@@ -91,16 +95,16 @@ WITH input AS (
     "updatedAt" = statement_timestamp()
   FROM (
     SELECT o.rid, sum((o.led->>'rt')::bigint) AS rt, sum((o.led->>'rc')::bigint) AS rc, sum((o.led->>'st')::bigint) AS st,
-      sum((o.led->>'sc')::bigint) AS sc, sum((o.led->>'calls')::int)::int AS calls
-    FROM ok o WHERE o.led IS NOT NULL GROUP BY o.rid
+      sum((o.led->>'sc')::bigint) AS sc, sum((o.led->>'calls')::int)::int AS calls, jsonb_agg(o.led->'entries') AS entries
+    FROM locked o WHERE o.led IS NOT NULL GROUP BY o.rid
   ) c
-  WHERE b."runId" = c.rid AND b.scope = 'run' AND b."scopeId" = '' AND c.rid IN (SELECT rid FROM r)
-  RETURNING b.id, b."runId"
+  WHERE b."runId" = c.rid AND b.scope = 'run' AND b."scopeId" = ''
+  RETURNING b.id, c.entries
 ), entries AS (
   INSERT INTO "BudgetEntry" ("ledgerId", kind, tokens, "costMicros", calls, reservation)
   SELECT l.id, x.kind, x.tokens, x."costMicros", x.calls, x.reservation
-  FROM l JOIN ok o ON o.rid = l."runId" AND o.led IS NOT NULL
-  CROSS JOIN jsonb_to_recordset(o.led->'entries') AS x(kind text, tokens bigint, "costMicros" bigint, calls int, reservation text)
+  FROM l CROSS JOIN jsonb_array_elements(l.entries) AS per_session(list)
+  CROSS JOIN jsonb_to_recordset(per_session.list) AS x(kind text, tokens bigint, "costMicros" bigint, calls int, reservation text)
 ), inbox AS (
   UPDATE "InboxMessage" im SET "consumedAt" = statement_timestamp(), "consumedSeq" = (m.item->>'seq')::int
   FROM bases o CROSS JOIN jsonb_array_elements(COALESCE(o.inbox, '[]'::jsonb)) AS m(item)
@@ -109,10 +113,8 @@ WITH input AS (
   INSERT INTO "Event" ("runId", "sessionId", "seq", "eventNo", "type", "version", "payload", "createdAt")
   SELECT b.rid, b.sid, b.after + e.ord::int, b.base + e.ord, e.item->>'t', (e.item->>'v')::int, e.item->'p', (e.item->>'a')::timestamp
   FROM bases b CROSS JOIN jsonb_array_elements(b.ev) WITH ORDINALITY AS e(item, ord)
-  RETURNING "sessionId", "eventNo"
 )
-SELECT o.k, COALESCE(m.last, 0) AS last FROM ok o
-LEFT JOIN (SELECT "sessionId", max("eventNo") AS last FROM ev GROUP BY "sessionId") m ON m."sessionId" = o.sid`;
+SELECT k, CASE WHEN n > 0 THEN base + n ELSE 0 END AS last FROM bases`;
 
 /**
  * The same flush for one session, as plain parameters: about half the cost of the batch statement
