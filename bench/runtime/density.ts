@@ -11,6 +11,7 @@ import { createPgPool } from '@looplane/db';
 import { createTestAgent, createTestRunsBulk, createTestTeam } from '@looplane/db/testing';
 import { QUEUES } from '@looplane/queue';
 import { createTestDatabase } from '@looplane/testkit';
+import { buildWorker } from '../../apps/worker/build.mjs';
 import { spawnWorker } from '../../apps/worker/src/testing/fault-harness';
 import { createTestClient, testRedisUrl, uniquePrefix } from '../../apps/worker/src/testing/test-runtime';
 import { testToolSpecs } from '../../apps/worker/src/testing/test-tools';
@@ -21,6 +22,8 @@ const sizes = sizesArg ? sizesArg.split(',').map(Number) : quick ? [100, 500] : 
 const THINK_MS = 2000;
 const IDEAL_S = (3 * THINK_MS) / 1000;
 const logDir = mkdtempSync(join(tmpdir(), 'looplane-density-'));
+/** The worker as production runs it: the bundle build.mjs makes, under plain node (built once). */
+let bundle: Promise<string> | null = null;
 
 /** CPU seconds (user + system) a process has used so far. */
 export function cpuSeconds(pid: number): number {
@@ -65,6 +68,7 @@ export async function measure(n: number) {
     join(logDir, `worker-${n}.log`),
     // e.g. BENCH_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the worker
     process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
+    await (bundle ??= buildWorker().then((b) => b['worker-with-test-tools'])),
   );
   await worker.ready;
   const idle = memory(worker.pid);

@@ -14,6 +14,7 @@ import { createPgPool } from '@looplane/db';
 import { createTestAgent, createTestRunsBulk, createTestTeam } from '@looplane/db/testing';
 import { QUEUES } from '@looplane/queue';
 import { createTestDatabase } from '@looplane/testkit';
+import { buildWorker } from '../../apps/worker/build.mjs';
 import { spawnWorker } from '../../apps/worker/src/testing/fault-harness';
 import { testRedisUrl } from '../../apps/worker/src/testing/test-runtime';
 import { TOOL_CALLS_TABLE, createToolCallsTable, testToolSpecs } from '../../apps/worker/src/testing/test-tools';
@@ -62,10 +63,14 @@ for (let left = RUNS; left > 0; ) {
   }
 }
 
+const workDir = mkdtempSync(join(tmpdir(), 'looplane-waiting-'));
+// The worker as production runs it: the bundle build.mjs makes, under plain node.
+const bundles = await buildWorker();
 const worker = spawnWorker(
   { DATABASE_URL: t.url, REDIS_URL: testRedisUrl, QUEUE_PREFIX: prefix, WORKER_CONCURRENCY: String(CONCURRENCY), DATABASE_POOL_SIZE: '20' },
-  join(mkdtempSync(join(tmpdir(), 'looplane-waiting-')), 'worker.log'),
+  join(workDir, 'worker.log'),
   ['--expose-gc', '--import', fileURLToPath(new URL('./gc-probe.mjs', import.meta.url))],
+  bundles['worker-with-test-tools'],
 );
 // If the benchmark dies, its worker must not outlive it.
 process.on('exit', () => worker.child.kill('SIGTERM'));

@@ -1,5 +1,6 @@
 import { registerBuiltinTools } from './tools/builtin-tools';
 import { runWorkerProcess } from './worker-process';
 
-// The worker entry point (`tsx src/main.ts`): everything is in runWorkerProcess.
+// The worker entry point (bundled by build.mjs into dist/main.mjs, or run from source with tsx):
+// everything is in runWorkerProcess.
 await runWorkerProcess({ registerTools: (registry, { sandbox }) => registerBuiltinTools(registry, sandbox) });

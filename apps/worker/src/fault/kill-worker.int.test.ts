@@ -6,6 +6,7 @@ import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/tes
 import type { ScriptTurn } from '@looplane/engine';
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWorker } from '../../build.mjs';
 import { auditRuns, jitter, spawnWorker, type WorkerProcess } from '../testing/fault-harness';
 import { createTestClient, testRedisUrl, uniquePrefix, waitFor, type TestClient } from '../testing/test-runtime';
 import { createToolCallsTable, testToolSpecs } from '../testing/test-tools';
@@ -13,7 +14,8 @@ import { createToolCallsTable, testToolSpecs } from '../testing/test-tools';
 /**
  * Fault test: SIGKILL real worker processes at random moments while 30 runs execute, replacing
  * each killed worker at once. Every run must finish, with a sound log (no event lost or
- * duplicated) and no non-idempotent tool call executed twice.
+ * duplicated) and no non-idempotent tool call executed twice. The workers run the production
+ * bundle (build.mjs) under plain node, as `looplane start` and the container run them.
  */
 
 const RUNS = 30;
@@ -28,6 +30,7 @@ const logDir = mkdtempSync(join(tmpdir(), 'looplane-kill-'));
 const workers = new Set<WorkerProcess>();
 const readyIds = new Map<WorkerProcess, string>();
 let spawned = 0;
+let bundle: string;
 
 function startWorker(): WorkerProcess {
   const worker = spawnWorker(
@@ -42,6 +45,8 @@ function startWorker(): WorkerProcess {
       DATABASE_POOL_SIZE: '8',
     },
     join(logDir, `worker-${++spawned}.log`),
+    [],
+    bundle,
   );
   workers.add(worker);
   void worker.ready.then((id) => readyIds.set(worker, id));
@@ -50,6 +55,7 @@ function startWorker(): WorkerProcess {
 }
 
 beforeAll(async () => {
+  bundle = (await buildWorker())['worker-with-test-tools'];
   t = await createTestDatabase();
   pool = createPgPool(t.url, { max: 4 });
   await createToolCallsTable(pool);

@@ -43,10 +43,11 @@ export interface WorkerProcess {
 
 /**
  * Spawns the real worker process (the production entry plus the test tools), logging to
- * `logFile` as well as keeping its output for assertions.
+ * `logFile` as well as keeping its output for assertions. From source through tsx by default;
+ * `bundle` runs a bundle made by build.mjs with plain node, as production does.
  */
-export function spawnWorker(env: Record<string, string>, logFile: string, nodeArgs: string[] = []): WorkerProcess {
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', entry], {
+export function spawnWorker(env: Record<string, string>, logFile: string, nodeArgs: string[] = [], bundle?: string): WorkerProcess {
+  const child = spawn(process.execPath, bundle ? [...nodeArgs, bundle] : [...nodeArgs, '--import', 'tsx', entry], {
     cwd: workerDir,
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

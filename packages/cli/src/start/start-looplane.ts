@@ -10,6 +10,7 @@ import { acquireInstanceLock, type InstanceLock } from './instance-lock';
 import { Lifecycle } from './lifecycle';
 import { applyMigrations, generatePrismaClient, prismaClientMissing } from './migrate';
 import { paths } from './paths';
+import { runCommand } from './run-command';
 import { startPrivateRedis } from './private-redis';
 import { ensureRedisServer } from './redis-binary';
 import { SecretStore } from './secrets';
@@ -128,10 +129,12 @@ async function bringUp(env: CliEnv, printer: Printer, lifecycle: Lifecycle, lock
     printer,
   });
   await track(web, () => web.stop('SIGTERM', 10_000));
+  // The worker runs as plain JavaScript, bundled now from the current sources (under a second).
+  await runCommand({ name: 'worker build', command: process.execPath, args: [join(paths.workerDir, 'build.mjs')], cwd: paths.workerDir, env: env.inherited, signal });
   const worker = await spawnChild({
     name: 'worker',
     command: process.execPath,
-    args: ['--import', 'tsx', join(paths.workerDir, 'src', 'main.ts')],
+    args: [join(paths.workerDir, 'dist', 'main.mjs')],
     cwd: paths.workerDir,
     // The worker keeps session workspaces under the same data directory (<home>/workspaces).
     env: { ...appEnv, LOOPLANE_HOME: home },

@@ -116,7 +116,7 @@ describe('looplane start (fully embedded)', () => {
       const names = tree.map((p) => p.cmdline).join('\n');
       expect(names).toContain(join(home, 'postgres'));
       expect(names).toContain('redis-server');
-      expect(names).toContain(join('apps', 'worker', 'src', 'main.ts'));
+      expect(names).toContain(join('apps', 'worker', 'dist', 'main.mjs'));
       expect(tree.length).toBeGreaterThanOrEqual(4);
 
       running.child.kill('SIGINT');
@@ -142,7 +142,7 @@ describe('looplane start (fully embedded)', () => {
       expect(running.output()).not.toContain('Building the dashboard');
 
       const tree = descendants(running.child.pid!);
-      const worker = tree.find((p) => p.cmdline.includes(join('apps', 'worker', 'src', 'main.ts')))!;
+      const worker = tree.find((p) => p.cmdline.includes(join('apps', 'worker', 'dist', 'main.mjs')))!;
       process.kill(worker.pid, 'SIGKILL');
       expect(await running.exited).toBe(1);
       expect(running.output()).toMatch(/error: worker was killed by SIGKILL unexpectedly/);

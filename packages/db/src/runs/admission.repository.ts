@@ -1,4 +1,4 @@
-import { claimSessions, type ClaimedSession } from './lease.repository';
+import type { ClaimedSession } from './lease.repository';
 import type { PgPool } from './pg-pool';
 
 /** A session whose run needs a concurrency slot before it may run (its run was queued or waiting when read). */
@@ -15,33 +15,85 @@ export type AdmissionVerdict =
   /** Finished, or another worker holds it: nothing to do. */
   | { kind: 'unavailable' };
 
-const LIMITS_SQL = `
-SELECT
-  (SELECT "maxConcurrentRuns" FROM "Team" WHERE id = $1::text) AS "teamLimit",
-  (SELECT count(*)::int FROM "Run" WHERE "teamId" = $1::text AND status = 'running') AS "teamRunning",
-  (SELECT COALESCE(json_agg(json_build_object('id', a.id, 'limit', a."maxConcurrentRuns",
-      'running', (SELECT count(*) FROM "Run" x WHERE x."teamId" = $1::text AND x."agentId" = a.id AND x.status = 'running'))), '[]'::json)
-   FROM "AgentTemplate" a WHERE a.id = ANY($2::text[]) AND a."maxConcurrentRuns" IS NOT NULL) AS agents`;
+/**
+ * Which candidates get a slot, in one statement (its snapshot is taken after the team's lock, so
+ * it sees every admission committed before). The greedy rule, in candidate order: a run takes a
+ * slot when its team and its agent (if the agent has a limit) have one left; further sessions of
+ * an admitted run ride on its slot. Equivalently: a run is eligible when it is within the first
+ * `free` runs of its agent, and admitted when it is within the first `free` eligible runs of the
+ * team. The admitted runs are marked running (that takes their slots), and their sessions claimed
+ * under the lease rules of `claimSessions`. A run counted here that is no longer queued or
+ * waiting (another worker started it, it was cancelled) is left alone: the count is then
+ * conservative for this batch, never over the limit. `$1` team, `$2` candidates as JSON
+ * `[{ ord, sid, rid, aid }]`, `$3` owner, `$4` lease ms.
+ */
+const ADMIT_SQL = `
+WITH cand AS (
+  SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(ord int, sid text, rid text, aid text)
+), team AS (
+  SELECT COALESCE((SELECT "maxConcurrentRuns" FROM "Team" WHERE id = $1::text), 0)
+    - (SELECT count(*)::int FROM "Run" WHERE "teamId" = $1::text AND status = 'running') AS free
+), agent AS (
+  SELECT a.id, a."maxConcurrentRuns"
+    - (SELECT count(*)::int FROM "Run" r WHERE r."teamId" = $1::text AND r."agentId" = a.id AND r.status = 'running') AS free
+  FROM "AgentTemplate" a WHERE a.id IN (SELECT aid FROM cand) AND a."maxConcurrentRuns" IS NOT NULL
+), run_first AS (
+  SELECT DISTINCT ON (rid) rid, ord, aid FROM cand ORDER BY rid, ord
+), eligible AS (
+  SELECT f.rid, f.ord FROM (
+    SELECT f.rid, f.ord, a.free, row_number() OVER (PARTITION BY f.aid ORDER BY f.ord) AS agent_rank
+    FROM run_first f LEFT JOIN agent a ON a.id = f.aid
+  ) f WHERE f.free IS NULL OR f.agent_rank <= f.free
+), admitted AS (
+  SELECT e.rid FROM (SELECT rid, row_number() OVER (ORDER BY ord) AS team_rank FROM eligible) e, team
+  WHERE e.team_rank <= team.free
+), started AS (
+  UPDATE "Run" SET status = 'running', "waitReason" = NULL, "updatedAt" = statement_timestamp()
+  WHERE id IN (SELECT rid FROM admitted) AND status IN ('queued', 'waiting')
+  RETURNING id
+), prev AS (
+  SELECT s.id, s.status, s."waitReason" FROM "Session" s
+  WHERE s.id IN (SELECT c.sid FROM cand c JOIN admitted a ON a.rid = c.rid)
+    AND s.status IN ('idle', 'running', 'waiting')
+    AND (s."leaseOwner" IS NULL OR s."leaseExpiresAt" <= statement_timestamp() OR s."leaseOwner" = $3::text)
+  FOR UPDATE
+), claimed AS (
+  UPDATE "Session" s SET
+    "leaseOwner" = $3::text,
+    "leaseVersion" = s."leaseVersion" + 1,
+    "leaseExpiresAt" = statement_timestamp() + $4::int * interval '1 millisecond',
+    "status" = 'running',
+    "waitReason" = NULL,
+    "updatedAt" = statement_timestamp()
+  FROM prev WHERE s.id = prev.id
+    AND s.status IN ('idle', 'running', 'waiting')
+    AND (s."leaseOwner" IS NULL OR s."leaseExpiresAt" <= statement_timestamp() OR s."leaseOwner" = $3::text)
+  RETURNING s.id AS "sessionId", s."runId", s."leaseVersion" AS version, prev.status AS "previousStatus",
+    prev."waitReason" AS "previousWaitReason", s."lastSeq", s."parentId"
+)
+SELECT c.sid, a.rid IS NOT NULL AS admitted, st.id IS NOT NULL AS "runStarted",
+  cl."sessionId", cl."runId", cl.version, cl."previousStatus", cl."previousWaitReason", cl."lastSeq", cl."parentId"
+FROM cand c
+LEFT JOIN admitted a ON a.rid = c.rid
+LEFT JOIN started st ON st.id = c.rid
+LEFT JOIN claimed cl ON cl."sessionId" = c.sid
+ORDER BY c.ord`;
 
-const START_RUNS_SQL = `
-UPDATE "Run" SET status = 'running', "waitReason" = NULL, "updatedAt" = statement_timestamp()
-WHERE id = ANY($1::text[]) AND status IN ('queued', 'waiting')
-RETURNING id`;
-
-interface Limits {
-  teamLimit: number | null;
-  teamRunning: number;
-  agents: { id: string; limit: number; running: number }[];
+interface AdmitRow extends Partial<ClaimedSession> {
+  sid: string;
+  admitted: boolean;
+  runStarted: boolean;
 }
 
 /**
  * Admits a batch of one team's sessions under the team's and the agents' limits on running runs,
- * then claims the admitted ones. Admission is one short transaction serialised per team by an
- * advisory lock (so workers on many machines never admit past a limit together): it marks the
- * admitted runs running, which takes their slots. The claims follow outside the lock. A run
- * admitted whose claim then fails is being driven by whoever holds it, or (after a crash right
- * here) is found again by the reconciler as a running run with an idle session. Candidates are
- * admitted in the order given.
+ * and claims the admitted ones: one transaction serialised per team by an advisory lock (so
+ * workers on many machines never admit past a limit together). It is sent as one message — lock,
+ * admission and claims, then commit — so it costs one round trip: a worker starting thousands of
+ * loops at once has a busy event loop, and every extra round trip of a transaction that holds the
+ * team's lock would wait on it. A run admitted whose claim fails is being driven by whoever holds
+ * it, or (after a crash) is found again by the reconciler as a running run with an idle session.
+ * Candidates are admitted in the order given.
  */
 export async function admitAndClaim(
   pool: PgPool,
@@ -50,56 +102,25 @@ export async function admitAndClaim(
   owner: string,
   ttlMs: number,
 ): Promise<AdmissionVerdict[]> {
-  const { admitted, verdicts, startedRuns } = await admit(pool, teamId, candidates);
-  const claims = await claimSessions(pool, [...admitted], owner, ttlMs);
-  const claimBySession = new Map(claims.map((c) => [c.sessionId, c]));
-  return candidates.map((candidate) => {
-    const claim = claimBySession.get(candidate.sessionId);
-    if (claim) return { kind: 'claimed', claim, runStarted: startedRuns.has(claim.runId) };
-    return { kind: verdicts.get(candidate.sessionId) ?? 'unavailable' };
-  });
-}
-
-/** The admission transaction: which sessions may run, and which runs it marked running. */
-async function admit(pool: PgPool, teamId: string, candidates: readonly AdmissionCandidate[]) {
+  if (candidates.length === 0) return [];
   const client = await pool.connect();
+  // A connection that dies while checked out (a Postgres restart) reports on the client; unheard,
+  // that would crash the process. The query in flight fails instead.
   const onIdleError = () => undefined;
   client.on('error', onIdleError);
   let failure: Error | undefined;
   try {
-    await client.query('BEGIN');
-    await client.query({ name: 'looplane_admission_lock_v1', text: `SELECT pg_advisory_xact_lock(hashtextextended('looplane:admission:' || $1::text, 0))`, values: [teamId] });
-    const agentIds = [...new Set(candidates.flatMap((c) => (c.agentId ? [c.agentId] : [])))];
-    const found = await client.query({ name: 'looplane_admission_limits_v2', text: LIMITS_SQL, values: [teamId, agentIds] });
-    const limits = found.rows[0] as Limits;
-    const agents = new Map(limits.agents.map((a) => [a.id, { limit: a.limit, running: Number(a.running) }]));
-    let teamRunning = limits.teamRunning;
-    const teamLimit = limits.teamLimit ?? 0;
-
-    // Candidates in order while slots last. A run counted here that is no longer queued or waiting
-    // (another worker started it, it was cancelled) is left alone by the UPDATE below: the count
-    // is then conservative for this batch, never over the limit.
-    const admitted = new Set<string>();
-    const admittedRuns = new Set<string>();
-    const verdicts = new Map<string, 'deferred' | 'unavailable'>();
-    for (const candidate of candidates) {
-      if (admittedRuns.has(candidate.runId)) {
-        admitted.add(candidate.sessionId);
-        continue;
-      }
-      const agent = candidate.agentId ? agents.get(candidate.agentId) : undefined;
-      if (teamRunning >= teamLimit || (agent && agent.running >= agent.limit)) {
-        verdicts.set(candidate.sessionId, 'deferred');
-        continue;
-      }
-      teamRunning++;
-      if (agent) agent.running++;
-      admitted.add(candidate.sessionId);
-      admittedRuns.add(candidate.runId);
-    }
-    const started = await client.query({ name: 'looplane_admission_start_v1', text: START_RUNS_SQL, values: [[...admittedRuns]] });
-    await client.query('COMMIT');
-    return { admitted, verdicts, startedRuns: new Set((started.rows as { id: string }[]).map((r) => r.id)) };
+    const lit = (value: string) => client.escapeLiteral(value);
+    const json = JSON.stringify(candidates.map((c, ord) => ({ ord, sid: c.sessionId, rid: c.runId, aid: c.agentId })));
+    // A simple query of several statements: each statement takes its snapshot when it starts, so
+    // the admission reads what the previous lock holder committed.
+    const values = ['', lit(teamId), lit(json), lit(owner), String(Math.trunc(ttlMs))];
+    // One pass, so nothing substituted is looked at again.
+    const admit = ADMIT_SQL.replace(/\$([1-4])::/g, (_, n: string) => `${values[Number(n)]}::`);
+    const results = (await client.query(
+      [`BEGIN`, `SELECT pg_advisory_xact_lock(hashtextextended(${lit(`looplane:admission:${teamId}`)}, 0))`, admit, 'COMMIT'].join(';\n'),
+    )) as unknown as Array<{ rows: AdmitRow[] }>;
+    return results[2]!.rows.map(toVerdict);
   } catch (error) {
     failure = error instanceof Error ? error : new Error(String(error));
     await client.query('ROLLBACK').catch(() => undefined);
@@ -108,4 +129,19 @@ async function admit(pool: PgPool, teamId: string, candidates: readonly Admissio
     client.off('error', onIdleError);
     client.release(failure);
   }
+}
+
+function toVerdict(row: AdmitRow): AdmissionVerdict {
+  if (!row.admitted) return { kind: 'deferred' };
+  if (!row.sessionId) return { kind: 'unavailable' };
+  const claim: ClaimedSession = {
+    sessionId: row.sessionId,
+    runId: row.runId!,
+    version: Number(row.version),
+    previousStatus: row.previousStatus!,
+    previousWaitReason: row.previousWaitReason ?? null,
+    lastSeq: Number(row.lastSeq),
+    parentId: row.parentId ?? null,
+  };
+  return { kind: 'claimed', claim, runStarted: row.runStarted };
 }

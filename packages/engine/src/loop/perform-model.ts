@@ -31,15 +31,22 @@ export async function reserve(ctx: StepContext, purpose: 'model' | 'compaction',
 
 /** Calls the model, streaming text into the log, then records the answer and its tool calls. */
 async function complete(ctx: StepContext, request: ModelRequest): Promise<ModelResult> {
+  // One controller that the step's signal also aborts (a listener, removed after the call: cheaper
+  // than AbortSignal.any, which this runs for every model call of every loop).
   const controller = new AbortController();
-  const signal = ctx.signal ? AbortSignal.any([ctx.signal, controller.signal]) : controller.signal;
+  const parent = ctx.signal;
+  const follow = () => controller.abort(parent?.reason);
+  if (parent?.aborted) follow();
+  else parent?.addEventListener('abort', follow, { once: true });
   const writer = new DeltaWriter(ctx, request.requestId, (reason) => controller.abort(reason));
   let result: ModelResult;
   try {
-    result = await ctx.ports.model.complete(request, { signal, onDelta: writer.push });
+    result = await ctx.ports.model.complete(request, { signal: controller.signal, onDelta: writer.push });
   } catch (error) {
     writer.rethrowFailure();
     throw error;
+  } finally {
+    parent?.removeEventListener('abort', follow);
   }
   await writer.finish();
   return result;

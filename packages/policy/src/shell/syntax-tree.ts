@@ -1,5 +1,19 @@
 /// <reference path="./mvdan-sh.d.ts" />
-import sh from 'mvdan-sh';
+import type shModule from 'mvdan-sh';
+
+/**
+ * mvdan-sh is one large GopherJS file (about 17 MB resident once loaded): it is loaded on the
+ * first shell command parsed, so a process that never decides a shell call never pays for it.
+ * `require` is reached through `process.getBuiltinModule` so that bundlers leave it to run time.
+ */
+let parser: typeof shModule | null = null;
+function shellParser(): typeof shModule {
+  if (!parser) {
+    const { createRequire } = process.getBuiltinModule('node:module');
+    parser = createRequire(import.meta.url)('mvdan-sh') as typeof shModule;
+  }
+  return parser;
+}
 
 /**
  * The shell parser: mvdan/sh (the parser behind shfmt) compiled to JavaScript. Its tree is made of
@@ -77,7 +91,7 @@ function errorText(error: unknown): string {
 export function parseScript(source: string): ParseResult {
   let parsed: unknown;
   try {
-    parsed = sh.syntax.NewParser().Parse(source, '');
+    parsed = shellParser().syntax.NewParser().Parse(source, '');
   } catch (error) {
     return { ok: false, error: errorText(error) };
   }

@@ -2,7 +2,10 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 
-const ENTRY = fileURLToPath(new URL('./node-process-main.ts', import.meta.url));
+// From the production bundle (dist/*.mjs, see build.mjs) the entry is its sibling bundle, run by
+// plain node; from source it is the TypeScript file, run through tsx.
+const BUNDLED = import.meta.url.endsWith('.mjs');
+const ENTRY = fileURLToPath(new URL(BUNDLED ? './node-process-main.mjs' : './node-process-main.ts', import.meta.url));
 
 /** Environment overrides for the node processes (tests point them at their own database). */
 let overrides: Record<string, string> = {};
@@ -25,7 +28,7 @@ export function ensureNodeProcess(prefix: string, logger: Logger): void {
   const running = children.get(prefix);
   if (running && running.exitCode === null && running.signalCode === null) return;
   const child = fork(ENTRY, [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: BUNDLED ? process.execArgv : ['--import', 'tsx'],
     env: { ...process.env, ...overrides, QUEUE_PREFIX: prefix },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
