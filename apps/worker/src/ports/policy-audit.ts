@@ -15,9 +15,10 @@ interface Pending {
  * row is durable, so a call never runs before its decision is in the chain.
  */
 export class PolicyAudit {
-  // One write at a time: the audit never holds more than one of the pool's connections, and
-  // what arrives while it commits is the next batch.
-  private readonly batches = new BatchQueue<Pending>((batch) => this.write(batch), { maxBatch: 2000, parallel: 1 });
+  // Two writes at a time: while one commits, the next already waits on the team's chain lock with
+  // its rows gathered (the lock orders them: the chain is the same); what arrives meanwhile is the
+  // batch after. The audit holds at most two of the pool's connections.
+  private readonly batches = new BatchQueue<Pending>((batch) => this.write(batch), { maxBatch: 2000, parallel: 2 });
 
   constructor(private readonly pool: PgPool) {}
 

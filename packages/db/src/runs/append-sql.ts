@@ -77,7 +77,9 @@ WITH input AS (
     "result" = CASE WHEN pr.fin IS NOT NULL THEN pr.res ELSE run."result" END,
     "error" = CASE WHEN pr.fin IS NOT NULL THEN pr.err ELSE run."error" END,
     "finishedAt" = CASE WHEN pr.fin IS NOT NULL THEN statement_timestamp() ELSE run."finishedAt" END,
-    "updatedAt" = CASE WHEN pr.fin IS NOT NULL OR pr.started THEN statement_timestamp() ELSE run."updatedAt" END
+    -- Only a finish moves "updatedAt" (indexed): the admission that made the run running moved it
+    -- a moment before run.started, and leaving it alone keeps every other flush an in-place update.
+    "updatedAt" = CASE WHEN pr.fin IS NOT NULL THEN statement_timestamp() ELSE run."updatedAt" END
   FROM per_run pr
   WHERE run.id = pr.rid
 ), bases AS (
@@ -158,7 +160,7 @@ WITH s AS (
     "result" = CASE WHEN $8::text IS NOT NULL AND "Run"."mainSessionId" = $1::text THEN $9::text ELSE "Run"."result" END,
     "error" = CASE WHEN $8::text IS NOT NULL AND "Run"."mainSessionId" = $1::text THEN $10::text ELSE "Run"."error" END,
     "finishedAt" = CASE WHEN $8::text IS NOT NULL AND "Run"."mainSessionId" = $1::text THEN statement_timestamp() ELSE "Run"."finishedAt" END,
-    "updatedAt" = CASE WHEN ($8::text IS NOT NULL AND "Run"."mainSessionId" = $1::text) OR $11::boolean THEN statement_timestamp() ELSE "Run"."updatedAt" END
+    "updatedAt" = CASE WHEN $8::text IS NOT NULL AND "Run"."mainSessionId" = $1::text THEN statement_timestamp() ELSE "Run"."updatedAt" END
   FROM s WHERE "Run".id = s."runId"
   RETURNING "Run".id, "Run"."lastEventNo"
 ), l AS (
