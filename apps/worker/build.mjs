@@ -5,7 +5,7 @@
 // from node_modules as usual. Takes well under a second; `looplane start` runs it every time.
 //
 //   node apps/worker/build.mjs          (also `npm run build`)
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -66,7 +66,8 @@ export async function buildWorker({ outdir = join(workerDir, 'dist') } = {}) {
   return Object.fromEntries(Object.keys(ENTRIES).map((name) => [name, join(outdir, `${name}.mjs`)]));
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+// Run as a script (through any symlink), not imported.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   const started = performance.now();
   await buildWorker();
   console.log(`worker bundled into ${join(workerDir, 'dist')} in ${Math.round(performance.now() - started)} ms`);

@@ -33,12 +33,15 @@ WITH cand AS (
 ), team AS (
   SELECT COALESCE((SELECT "maxConcurrentRuns" FROM "Team" WHERE id = $1::text), 0)
     - (SELECT count(*)::int FROM "Run" WHERE "teamId" = $1::text AND status = 'running') AS free
+), run_first AS (
+  -- A run is admitted once, in the place of its first candidate, under its own agent's limit
+  -- (running runs are counted by the run's agent too).
+  SELECT DISTINCT ON (c.rid) c.rid, c.ord, r."agentId" AS aid
+  FROM cand c JOIN "Run" r ON r.id = c.rid ORDER BY c.rid, c.ord
 ), agent AS (
   SELECT a.id, a."maxConcurrentRuns"
     - (SELECT count(*)::int FROM "Run" r WHERE r."teamId" = $1::text AND r."agentId" = a.id AND r.status = 'running') AS free
-  FROM "AgentTemplate" a WHERE a.id IN (SELECT aid FROM cand) AND a."maxConcurrentRuns" IS NOT NULL
-), run_first AS (
-  SELECT DISTINCT ON (rid) rid, ord, aid FROM cand ORDER BY rid, ord
+  FROM "AgentTemplate" a WHERE a.id IN (SELECT aid FROM run_first) AND a."maxConcurrentRuns" IS NOT NULL
 ), eligible AS (
   SELECT f.rid, f.ord FROM (
     SELECT f.rid, f.ord, a.free, row_number() OVER (PARTITION BY f.aid ORDER BY f.ord) AS agent_rank
@@ -47,16 +50,24 @@ WITH cand AS (
 ), admitted AS (
   SELECT e.rid FROM (SELECT rid, row_number() OVER (ORDER BY ord) AS team_rank FROM eligible) e, team
   WHERE e.team_rank <= team.free
-), started AS (
-  UPDATE "Run" SET status = 'running', "waitReason" = NULL, "updatedAt" = statement_timestamp()
-  WHERE id IN (SELECT rid FROM admitted) AND status IN ('queued', 'waiting')
-  RETURNING id
 ), prev AS (
+  -- Session rows first, then Run rows in id order: the order every writer takes them in (see
+  -- append-sql.ts), so an admission and a flush can never wait on each other in a cycle.
   SELECT s.id, s.status, s."waitReason" FROM "Session" s
   WHERE s.id IN (SELECT c.sid FROM cand c JOIN admitted a ON a.rid = c.rid)
     AND s.status IN ('idle', 'running', 'waiting')
     AND (s."leaseOwner" IS NULL OR s."leaseExpiresAt" <= statement_timestamp() OR s."leaseOwner" = $3::text)
   FOR UPDATE
+), run_lock AS (
+  SELECT r.id FROM "Run" r
+  WHERE r.id IN (SELECT rid FROM admitted) AND r.status IN ('queued', 'waiting')
+    -- Evaluated before the first row: the session locks are taken before any Run lock.
+    AND (SELECT count(*) FROM prev) >= 0
+  ORDER BY r.id FOR UPDATE
+), started AS (
+  UPDATE "Run" SET status = 'running', "waitReason" = NULL, "updatedAt" = statement_timestamp()
+  WHERE id IN (SELECT id FROM run_lock) AND status IN ('queued', 'waiting')
+  RETURNING id
 ), claimed AS (
   UPDATE "Session" s SET
     "leaseOwner" = $3::text,

@@ -28,7 +28,8 @@ export function ensureNodeProcess(prefix: string, logger: Logger): void {
   const running = children.get(prefix);
   if (running && running.exitCode === null && running.signalCode === null) return;
   const child = fork(ENTRY, [], {
-    execArgv: BUNDLED ? process.execArgv : ['--import', 'tsx'],
+    // Not this process's node flags (an inspector port, a profiler, a benchmark's probes).
+    execArgv: BUNDLED ? [] : ['--import', 'tsx'],
     env: { ...process.env, ...overrides, QUEUE_PREFIX: prefix },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
