@@ -83,6 +83,7 @@ WITH cand AS (
     prev."waitReason" AS "previousWaitReason", s."lastSeq", s."parentId"
 )
 SELECT c.sid, a.rid IS NOT NULL AS admitted, st.id IS NOT NULL AS "runStarted",
+  NOT EXISTS (SELECT 1 FROM run_first f WHERE f.rid = c.rid) AS gone,
   cl."sessionId", cl."runId", cl.version, cl."previousStatus", cl."previousWaitReason", cl."lastSeq", cl."parentId"
 FROM cand c
 LEFT JOIN admitted a ON a.rid = c.rid
@@ -94,6 +95,8 @@ interface AdmitRow extends Partial<ClaimedSession> {
   sid: string;
   admitted: boolean;
   runStarted: boolean;
+  /** The run no longer exists. */
+  gone: boolean;
 }
 
 /**
@@ -143,6 +146,7 @@ export async function admitAndClaim(
 }
 
 function toVerdict(row: AdmitRow): AdmissionVerdict {
+  if (row.gone) return { kind: 'unavailable' };
   if (!row.admitted) return { kind: 'deferred' };
   if (!row.sessionId) return { kind: 'unavailable' };
   const claim: ClaimedSession = {

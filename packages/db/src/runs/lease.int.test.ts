@@ -109,4 +109,24 @@ describe('admission', () => {
     expect(await t.db.run.count({ where: { teamId, status: 'running' } })).toBe(3);
     expect(verdicts.filter((v) => v.kind === 'deferred')).toHaveLength(4);
   });
+
+  it('admits in candidate order, lets a run\'s second session ride on its slot, and says unavailable for what is gone or held', async () => {
+    const teamId = await createTestTeam(t.db, { maxConcurrentRuns: 2 });
+    const agent = await createTestAgent(t.db, teamId);
+    const [first, second, third] = [await createTestRun(t.db, agent), await createTestRun(t.db, agent), await createTestRun(t.db, agent)];
+    // A second session of the first run (a fork branch), and a session another worker holds.
+    const branch = await t.db.session.create({ data: { runId: first.runId, parentId: first.sessionId, agentId: agent.agentId, status: 'idle', config: {} } });
+    await t.db.session.update({ where: { id: second.sessionId }, data: { leaseOwner: 'other', leaseVersion: 1, leaseExpiresAt: new Date(Date.now() + 60_000) } });
+    const candidate = (run: { runId: string; sessionId: string }, sessionId = run.sessionId) => ({ runId: run.runId, sessionId, agentId: agent.agentId });
+    const verdicts = await admitAndClaim(pool, teamId, [
+      candidate(first), candidate(first, branch.id), candidate(second), candidate(third), { runId: 'no-such-run', sessionId: 'no-such-session', agentId: null },
+    ], 'wa', 30_000);
+    expect(verdicts.map((v) => v.kind)).toEqual(['claimed', 'claimed', 'unavailable', 'deferred', 'unavailable']);
+    expect(verdicts[0]).toMatchObject({ claim: { sessionId: first.sessionId, runId: first.runId, version: 1, previousStatus: 'idle', lastSeq: 0 }, runStarted: true });
+    expect(verdicts[1]).toMatchObject({ claim: { sessionId: branch.id, parentId: first.sessionId }, runStarted: true });
+    // The held session's run took the second slot (it is running elsewhere); the third waits.
+    expect(await t.db.run.findMany({ where: { teamId }, select: { id: true, status: true }, orderBy: { id: 'asc' } })).toEqual(
+      [{ id: first.runId, status: 'running' }, { id: second.runId, status: 'running' }, { id: third.runId, status: 'queued' }].sort((x, y) => x.id.localeCompare(y.id)),
+    );
+  });
 });
