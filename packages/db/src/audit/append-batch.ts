@@ -1,6 +1,6 @@
 import { auditRowContent, type AuditEntry, type Tx } from './audit.repository';
 import { GENESIS_HASH, chainHash, type AuditRowContent } from './chain';
-import type { PgPool } from '../runs/pg-pool';
+import { withClient, type PgPool } from '../runs/pg-pool';
 
 interface BatchRow extends AuditRowContent {
   prevHash: string;
@@ -38,13 +38,7 @@ export async function appendAuditBatch(tx: Tx, entries: readonly AuditEntry[]): 
  */
 export async function appendAuditBatchPg(pool: PgPool, entries: readonly AuditEntry[]): Promise<Array<{ seq: number; hash: string }>> {
   if (entries.length === 0) return [];
-  const client = await pool.connect();
-  // A connection that dies while checked out (a Postgres restart) reports on the client; unheard,
-  // that would crash the process. The statement in flight fails instead, and the caller retries.
-  const onIdleError = () => undefined;
-  client.on('error', onIdleError);
-  let failure: Error | undefined;
-  try {
+  return withClient(pool, async (client) => {
     const lit = (value: string) => client.escapeLiteral(value);
     const teams = teamsOf(entries);
     const opened = (await client.query(
@@ -56,15 +50,7 @@ export async function appendAuditBatchPg(pool: PgPool, entries: readonly AuditEn
     const rows = chainRows(entries, tails);
     await client.query(`${insertSql(lit(JSON.stringify(rows)))};\nCOMMIT`);
     return rows.map((row) => ({ seq: row.seq, hash: row.hash }));
-  } catch (error) {
-    failure = error instanceof Error ? error : new Error(String(error));
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.off('error', onIdleError);
-    // A failed connection is discarded, not handed to the next caller.
-    client.release(failure);
-  }
+  });
 }
 
 const LOCK_SQL = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))';

@@ -1,5 +1,5 @@
-import type { ClaimedSession } from './lease.repository';
-import type { PgPool } from './pg-pool';
+import { claimableSql, claimUpdateSql, type ClaimedSession } from './lease.repository';
+import { withClient, type PgPool } from './pg-pool';
 
 /** A session whose run needs a concurrency slot before it may run (its run was queued or waiting when read). */
 export interface AdmissionCandidate {
@@ -53,10 +53,8 @@ WITH cand AS (
 ), prev AS (
   -- Session rows first, then Run rows in id order: the order every writer takes them in (see
   -- append-sql.ts), so an admission and a flush can never wait on each other in a cycle.
-  SELECT s.id, s.status, s."waitReason" FROM "Session" s
-  WHERE s.id IN (SELECT c.sid FROM cand c JOIN admitted a ON a.rid = c.rid)
-    AND s.status IN ('idle', 'running', 'waiting')
-    AND (s."leaseOwner" IS NULL OR s."leaseExpiresAt" <= statement_timestamp() OR s."leaseOwner" = $3::text)
+  SELECT p.id, p.status, p."waitReason" FROM "Session" p
+  WHERE p.id IN (SELECT c.sid FROM cand c JOIN admitted a ON a.rid = c.rid) AND ${claimableSql('p', '$3::text')}
   FOR UPDATE
 ), run_lock AS (
   SELECT r.id FROM "Run" r
@@ -69,18 +67,7 @@ WITH cand AS (
   WHERE id IN (SELECT id FROM run_lock) AND status IN ('queued', 'waiting')
   RETURNING id
 ), claimed AS (
-  UPDATE "Session" s SET
-    "leaseOwner" = $3::text,
-    "leaseVersion" = s."leaseVersion" + 1,
-    "leaseExpiresAt" = statement_timestamp() + $4::int * interval '1 millisecond',
-    "status" = 'running',
-    "waitReason" = NULL,
-    "updatedAt" = statement_timestamp()
-  FROM prev WHERE s.id = prev.id
-    AND s.status IN ('idle', 'running', 'waiting')
-    AND (s."leaseOwner" IS NULL OR s."leaseExpiresAt" <= statement_timestamp() OR s."leaseOwner" = $3::text)
-  RETURNING s.id AS "sessionId", s."runId", s."leaseVersion" AS version, prev.status AS "previousStatus",
-    prev."waitReason" AS "previousWaitReason", s."lastSeq", s."parentId"
+  ${claimUpdateSql('$3::text', '$4::int')}
 )
 SELECT c.sid, a.rid IS NOT NULL AS admitted, st.id IS NOT NULL AS "runStarted",
   NOT EXISTS (SELECT 1 FROM run_first f WHERE f.rid = c.rid) AS gone,
@@ -117,13 +104,7 @@ export async function admitAndClaim(
   ttlMs: number,
 ): Promise<AdmissionVerdict[]> {
   if (candidates.length === 0) return [];
-  const client = await pool.connect();
-  // A connection that dies while checked out (a Postgres restart) reports on the client; unheard,
-  // that would crash the process. The query in flight fails instead.
-  const onIdleError = () => undefined;
-  client.on('error', onIdleError);
-  let failure: Error | undefined;
-  try {
+  return withClient(pool, async (client) => {
     const lit = (value: string) => client.escapeLiteral(value);
     const json = JSON.stringify(candidates.map((c, ord) => ({ ord, sid: c.sessionId, rid: c.runId, aid: c.agentId })));
     // A simple query of several statements: each statement takes its snapshot when it starts, so
@@ -135,14 +116,7 @@ export async function admitAndClaim(
       [`BEGIN`, `SELECT pg_advisory_xact_lock(hashtextextended(${lit(`looplane:admission:${teamId}`)}, 0))`, admit, 'COMMIT'].join(';\n'),
     )) as unknown as Array<{ rows: AdmitRow[] }>;
     return results[2]!.rows.map(toVerdict);
-  } catch (error) {
-    failure = error instanceof Error ? error : new Error(String(error));
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.off('error', onIdleError);
-    client.release(failure);
-  }
+  });
 }
 
 function toVerdict(row: AdmitRow): AdmissionVerdict {

@@ -23,29 +23,40 @@ export interface ClaimedSession {
 }
 
 /**
- * The claim CAS. Claimable: not finished, and the lease is free, expired, or already this owner's
- * (the caller guarantees it does not drive the session right now: a retried job of the same
+ * The claim CAS, as SQL conditions on the Session row `alias` (`owner` a SQL expression).
+ * Claimable: not finished, and the lease is free, expired, or already this owner's (the caller guarantees it does not drive the session right now: a retried job of the same
  * process takes its own lease back at once instead of waiting for it to expire).
  */
+export function claimableSql(alias: string, owner: string): string {
+  return `${alias}.status IN ('idle', 'running', 'waiting')
+    AND (${alias}."leaseOwner" IS NULL OR ${alias}."leaseExpiresAt" <= statement_timestamp() OR ${alias}."leaseOwner" = ${owner})`;
+}
+
+/**
+ * The claim of the rows of `prev` (their pre-claim status, locked): an UPDATE of "Session" aliased
+ * `s` that returns a {@link ClaimedSession} per session taken. `owner` and `ttlMs` are SQL
+ * expressions. Shared by {@link claimSessions} and the admission statement.
+ */
+export function claimUpdateSql(owner: string, ttlMs: string): string {
+  return `UPDATE "Session" s SET
+    "leaseOwner" = ${owner},
+    "leaseVersion" = s."leaseVersion" + 1,
+    "leaseExpiresAt" = statement_timestamp() + ${ttlMs} * interval '1 millisecond',
+    "status" = 'running',
+    "waitReason" = NULL,
+    "updatedAt" = statement_timestamp()
+  FROM prev WHERE s.id = prev.id AND ${claimableSql('s', owner)}
+  RETURNING s.id AS "sessionId", s."runId", s."leaseVersion" AS version, prev.status AS "previousStatus",
+    prev."waitReason" AS "previousWaitReason", s."lastSeq", s."parentId"`;
+}
+
 const CLAIM_SQL = `
 WITH prev AS (
-  SELECT id, status, "waitReason" FROM "Session"
-  WHERE id = ANY($1::text[]) AND status IN ('idle', 'running', 'waiting')
-    AND ("leaseOwner" IS NULL OR "leaseExpiresAt" <= statement_timestamp() OR "leaseOwner" = $2::text)
+  SELECT p.id, p.status, p."waitReason" FROM "Session" p
+  WHERE p.id = ANY($1::text[]) AND ${claimableSql('p', '$2::text')}
   FOR UPDATE
 )
-UPDATE "Session" s SET
-  "leaseOwner" = $2::text,
-  "leaseVersion" = s."leaseVersion" + 1,
-  "leaseExpiresAt" = statement_timestamp() + $3::int * interval '1 millisecond',
-  "status" = 'running',
-  "waitReason" = NULL,
-  "updatedAt" = statement_timestamp()
-FROM prev WHERE s.id = prev.id
-  AND s.status IN ('idle', 'running', 'waiting')
-  AND (s."leaseOwner" IS NULL OR s."leaseExpiresAt" <= statement_timestamp() OR s."leaseOwner" = $2::text)
-RETURNING s.id AS "sessionId", s."runId", s."leaseVersion" AS version, prev.status AS "previousStatus", prev."waitReason" AS "previousWaitReason",
-  s."lastSeq", s."parentId"`;
+${claimUpdateSql('$2::text', '$3::int')}`;
 
 /** Claims the given sessions that are claimable; returns the ones it got. */
 export async function claimSessions(db: Queryable, sessionIds: readonly string[], owner: string, ttlMs: number): Promise<ClaimedSession[]> {

@@ -23,6 +23,29 @@ export interface PgPoolOptions {
 }
 
 /**
+ * Runs `work` on a client checked out of the pool. A connection that dies while checked out (a
+ * Postgres restart) reports on the client; unheard, that would crash the process, so it is heard
+ * and the query in flight fails instead. On failure an open transaction is rolled back and the
+ * connection discarded, never handed to the next caller.
+ */
+export async function withClient<T>(pool: PgPool, work: (client: PgClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  const onIdleError = () => undefined;
+  client.on('error', onIdleError);
+  let failure: Error | undefined;
+  try {
+    return await work(client);
+  } catch (error) {
+    failure = error instanceof Error ? error : new Error(String(error));
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.off('error', onIdleError);
+    client.release(failure);
+  }
+}
+
+/**
  * The runtime's raw node-postgres pool. The worker's hot path (appends, leases, ledgers) uses raw
  * SQL over this pool, not Prisma: one statement per write, prepared once per connection.
  */
