@@ -5,6 +5,7 @@
 export type { EngineEvent, NewEvent, RawEvent, EventType, EventPayload } from './events/event-types';
 export { decodeEvent, eventVersion } from './events/event-codec';
 export { createEvent } from './events/create-event';
+export { RunStartedEvents } from './events/run-started';
 
 // Configuration and templates
 export { runConfigSchema, runSandboxSchema, parseRunConfig, type RunConfig, type RunConfigInput, type ModelLimits, type RunSandbox } from './config/run-config';

@@ -1,4 +1,4 @@
-import { appendAuditBatchPg, type AuditEntry, type PgPool } from '@looplane/db';
+import { AuditTails, appendAuditBatchPg, type AuditEntry, type PgPool } from '@looplane/db';
 import { BatchQueue } from '@looplane/shared';
 
 interface Pending {
@@ -12,13 +12,17 @@ interface Pending {
  * session a worker drives, so rows recorded while a write is in flight go together into the next
  * one — one transaction, one advisory lock and one tail read per team, one INSERT for all rows
  * (`appendAuditBatch`, the same chain sequential appends would make). `record` resolves once its
- * row is durable, so a call never runs before its decision is in the chain.
+ * row is durable, so a call never runs before its decision is in the chain. The chain tails this
+ * worker wrote last are remembered, so a batch is usually chained before it is sent and written in
+ * one round trip, holding the team's lock only while its statement runs.
  */
 export class PolicyAudit {
   // Two writes at a time: while one commits, the next already waits on the team's chain lock with
   // its rows gathered (the lock orders them: the chain is the same); what arrives meanwhile is the
   // batch after. The audit holds at most two of the pool's connections.
   private readonly batches = new BatchQueue<Pending>((batch) => this.write(batch), { maxBatch: 2000, parallel: 2 });
+
+  private readonly tails = new AuditTails();
 
   constructor(private readonly pool: PgPool) {}
 
@@ -28,7 +32,7 @@ export class PolicyAudit {
 
   private async write(batch: Pending[]): Promise<void> {
     // On the worker's pg pool, not through the ORM: this runs on every tool call of every session.
-    await appendAuditBatchPg(this.pool, batch.map((item) => item.entry));
+    await appendAuditBatchPg(this.pool, batch.map((item) => item.entry), this.tails);
     for (const item of batch) item.resolve();
   }
 }

@@ -1,5 +1,5 @@
 import { FlushBatcher, createDbOnPool, type PgPool } from '@looplane/db';
-import type { Clock } from '@looplane/engine';
+import { RunStartedEvents, type Clock } from '@looplane/engine';
 import { LiveBus, QUEUES, createSessionQueue, enqueueSession, type SessionJob } from '@looplane/queue';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -85,6 +85,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     logger,
     policies,
     approvals,
+    runStarted: new RunStartedEvents(clock),
     active,
     admission: new AdmissionBatcher(pool, options.workerId, options.leaseTtlMs),
     enqueue: (job) => enqueue(job),

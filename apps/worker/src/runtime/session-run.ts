@@ -14,7 +14,7 @@ import {
   type SessionContext,
   type SessionLease,
 } from '@looplane/db';
-import { apply, cancelRun, createEvent, drive, fold, initialState, next, type Clock, type DriveOutcome, type EnginePorts, type ModelPort, type NewEvent, type PolicyPort, type RunState } from '@looplane/engine';
+import { apply, cancelRun, createEvent, drive, fold, initialState, next, type Clock, type DriveOutcome, type EnginePorts, type ModelPort, type NewEvent, type PolicyPort, type RunState, type RunStartedEvents } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import type { Logger } from 'pino';
 import { failingModel, type ModelFactory } from '../ports/model-factory';
@@ -43,6 +43,8 @@ export interface SessionRunDeps {
   /** The team policies tool calls are judged by, and the approval rows of approval waits. */
   policies: TeamPolicies;
   approvals: ApprovalGate;
+  /** Builds `run.started`, validating each distinct config snapshot once. */
+  runStarted: RunStartedEvents;
 }
 
 /** How a claimed session was left: finished, parked on a wait, handed to another worker, or lost. */
@@ -197,8 +199,9 @@ export class SessionRun {
    * continues with `run.resumed`; the new instruction follows from the inbox.
    */
   private async openBranch(state: RunState): Promise<void> {
-    const { parentId, forkSeq, config } = this.context;
+    const { parentId, forkSeq, configJson } = this.context;
     if (parentId && forkSeq !== null && state.lastSeq === forkSeq) {
+      const config: unknown = JSON.parse(configJson);
       const own = config !== null && typeof config === 'object' && Object.keys(config).length > 0 ? { config: config as never } : {};
       await this.append(state, [createEvent('session.forked', { parentSessionId: parentId, atSeq: forkSeq, ...own }, this.deps.clock)]);
     } else if (TERMINAL.has(state.status)) {
@@ -210,7 +213,7 @@ export class SessionRun {
   private async start(state: RunState): Promise<void> {
     let started: NewEvent;
     try {
-      started = createEvent('run.started', { goal: this.context.goal, config: this.context.config as never }, this.deps.clock);
+      started = this.deps.runStarted.create(this.context.goal, this.context.configJson);
     } catch (error) {
       const reason = error instanceof AppError ? error.message : 'the run config is unreadable';
       await this.append(state, [createEvent('run.finished', { status: 'failed', error: reason }, this.deps.clock)]);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
-import { appendAuditBatch, appendAuditBatchPg } from './append-batch';
+import { AuditTails, appendAuditBatch, appendAuditBatchPg } from './append-batch';
 import { createPgPool } from '../runs/pg-pool';
 import { appendAudit, recordAudit, type AuditEntry } from './audit.repository';
 import { chainHash, GENESIS_HASH, type AuditRowContent } from './chain';
@@ -115,5 +115,60 @@ describe('appendAuditBatch (real Postgres)', () => {
     ).rejects.toThrow('the change failed');
     expect(await t.db.$transaction((tx) => appendAuditBatch(tx, []))).toEqual([]);
     expect(await t.db.auditLog.count({ where: { teamId: w } })).toBe(0);
+  });
+
+  it('with remembered tails writes in one round trip, and takes the long way when another writer moved a tail', async () => {
+    const pool = createPgPool(t.url, { max: 6 });
+    const statements: string[] = [];
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        if (typeof args[0] === 'string') statements.push(args[0]);
+        return query(...args);
+      };
+    });
+    try {
+      const a = await team('tails-a');
+      const b = await team('tails-b');
+      const tails = new AuditTails();
+      const actor = { type: 'system', name: 't' } as const;
+      const batch = (teamId: string, action: string, size = 3) => Array.from({ length: size }, (_, i) => ({ teamId, actor, action, data: { i } }));
+
+      // First batch: tails unknown, two round trips; they are remembered.
+      await appendAuditBatchPg(pool, batch(a, 'first'), tails);
+      expect(statements).toHaveLength(2);
+      expect(tails.get(a)).toMatchObject({ seq: 3 });
+      // Known tails: one round trip.
+      statements.length = 0;
+      const second = await appendAuditBatchPg(pool, batch(a, 'second'), tails);
+      expect(statements).toHaveLength(1);
+      expect(second.map((r) => r.seq)).toEqual([4, 5, 6]);
+
+      // Another writer appends: the guarded INSERT writes nothing, the batch re-chains onto the true tail.
+      await recordAudit(t.db, { teamId: a, actor, action: 'elsewhere' });
+      statements.length = 0;
+      const third = await appendAuditBatchPg(pool, batch(a, 'third'), tails);
+      expect(statements).toHaveLength(3);
+      expect(third.map((r) => r.seq)).toEqual([8, 9, 10]);
+
+      // Batches chained onto one another before either commits (and a second team) stay one chain each.
+      await appendAuditBatchPg(pool, batch(b, 'b-first', 1), tails);
+      await Promise.all(Array.from({ length: 6 }, (_, i) => appendAuditBatchPg(pool, [...batch(a, `concurrent-${i}`), ...batch(b, `b-${i}`, 2)], tails)));
+      expect((await verifiedChain(a)).map((r) => r.action).slice(0, 10)).toEqual([
+        'first', 'first', 'first', 'second', 'second', 'second', 'elsewhere', 'third', 'third', 'third',
+      ]);
+      expect(await verifiedChain(a)).toHaveLength(28);
+      expect(await verifiedChain(b)).toHaveLength(13);
+
+      // A batch that fails writes nothing and forgets the tails it chained onto.
+      const bad = [{ teamId: a, actor, action: 'x'.repeat(10), data: { n: 1 } }, { teamId: 'no-such-team', actor, action: 'orphan' }];
+      await expect(appendAuditBatchPg(pool, bad, tails)).rejects.toThrow();
+      expect(tails.get(a)).toBeUndefined();
+      expect(await verifiedChain(a)).toHaveLength(28);
+      await appendAuditBatchPg(pool, batch(a, 'after'), tails);
+      expect(await verifiedChain(a)).toHaveLength(31);
+    } finally {
+      await pool.end();
+    }
   });
 });

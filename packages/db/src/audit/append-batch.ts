@@ -31,26 +31,75 @@ export async function appendAuditBatch(tx: Tx, entries: readonly AuditEntry[]): 
 }
 
 /**
- * {@link appendAuditBatch} in a transaction of its own on a `pg` pool, in two round trips: BEGIN
- * with every team's lock and tail read (separate statements of one simple query, so each tail read
- * takes its snapshot after its lock), then the INSERT with COMMIT. The worker audits a policy
- * decision on every tool call, so this sits on the hot path of every turn.
+ * The chain tails a writer last saw, per team. With them a batch is chained before it is sent and
+ * written in one round trip whose INSERT first checks, under the team's lock, that the tail is
+ * still the one it was chained onto; only when another writer moved it does the batch take the
+ * two-round-trip path. A batch chained onto a tail that is not yet committed (the batch before it,
+ * in flight) is checked the same way, so a failure of the first only sends the second the long way.
  */
-export async function appendAuditBatchPg(pool: PgPool, entries: readonly AuditEntry[]): Promise<Array<{ seq: number; hash: string }>> {
+export class AuditTails {
+  private readonly tails = new Map<string, { seq: number; hash: string }>();
+
+  get(teamId: string): { seq: number; hash: string } | undefined {
+    return this.tails.get(teamId);
+  }
+
+  set(teamId: string, tail: { seq: number; hash: string }): void {
+    this.tails.set(teamId, tail);
+  }
+
+  forget(teamIds: readonly string[]): void {
+    for (const teamId of teamIds) this.tails.delete(teamId);
+  }
+}
+
+/**
+ * {@link appendAuditBatch} in a transaction of its own on a `pg` pool. Without known tails (or
+ * when one moved), two round trips: BEGIN with every team's lock and tail read (separate
+ * statements of one simple query, so each tail read takes its snapshot after its lock), then the
+ * INSERT with COMMIT. With `tails` that still hold, one: BEGIN, the locks, an INSERT that writes
+ * nothing unless every tail is the expected one, COMMIT. The worker audits a policy decision on
+ * every tool call, so this sits on the hot path of every turn.
+ */
+export async function appendAuditBatchPg(pool: PgPool, entries: readonly AuditEntry[], tails?: AuditTails): Promise<Array<{ seq: number; hash: string }>> {
   if (entries.length === 0) return [];
-  return withClient(pool, async (client) => {
-    const lit = (value: string) => client.escapeLiteral(value);
-    const teams = teamsOf(entries);
-    const opened = (await client.query(
-      ['BEGIN', ...teams.flatMap((teamId) => [LOCK_SQL.replace('$1', lit(lockKey(teamId))), TAIL_SQL.replace('$1', lit(teamId))])].join(';\n'),
-    )) as unknown as Array<{ rows: Array<{ seq: number; hash: string }> }>;
-    const tails = new Map<string, { seq: number; hash: string }>();
-    // Results come back per statement: BEGIN, then lock and tail for each team in order.
-    teams.forEach((teamId, i) => tails.set(teamId, opened[2 + i * 2]!.rows[0] ?? { seq: 0, hash: GENESIS_HASH }));
-    const rows = chainRows(entries, tails);
-    await client.query(`${insertSql(lit(JSON.stringify(rows)))};\nCOMMIT`);
-    return rows.map((row) => ({ seq: row.seq, hash: row.hash }));
-  });
+  const teams = teamsOf(entries);
+  const known = tails && teams.every((teamId) => tails.get(teamId) !== undefined);
+  try {
+    return await withClient(pool, async (client) => {
+      const lit = (value: string) => client.escapeLiteral(value);
+      const locks = teams.map((teamId) => LOCK_SQL.replace('$1', lit(lockKey(teamId))));
+      if (known) {
+        const expected = new Map(teams.map((teamId) => [teamId, tails.get(teamId)!]));
+        const rows = chainRows(entries, new Map(expected));
+        for (const [teamId, tail] of lastOfEachTeam(rows)) tails.set(teamId, tail);
+        const checks = JSON.stringify([...expected].map(([teamId, tail]) => ({ teamId, seq: tail.seq, hash: tail.hash })));
+        const results = (await client.query(
+          ['BEGIN', ...locks, insertSql(lit(JSON.stringify(rows)), lit(checks)), 'COMMIT'].join(';\n'),
+        )) as unknown as Array<{ rowCount: number | null }>;
+        if (results[results.length - 2]!.rowCount === rows.length) return rows.map((row) => ({ seq: row.seq, hash: row.hash }));
+        // Another writer moved a tail: the transaction committed nothing; chain onto the true tails.
+      }
+      const opened = (await client.query(
+        ['BEGIN', ...teams.flatMap((teamId, i) => [locks[i]!, TAIL_SQL.replace('$1', lit(teamId))])].join(';\n'),
+      )) as unknown as Array<{ rows: Array<{ seq: number; hash: string }> }>;
+      const found = new Map<string, { seq: number; hash: string }>();
+      // Results come back per statement: BEGIN, then lock and tail for each team in order.
+      teams.forEach((teamId, i) => found.set(teamId, opened[2 + i * 2]!.rows[0] ?? { seq: 0, hash: GENESIS_HASH }));
+      const rows = chainRows(entries, found);
+      await client.query(`${insertSql(lit(JSON.stringify(rows)))};\nCOMMIT`);
+      if (tails) for (const [teamId, tail] of lastOfEachTeam(rows)) tails.set(teamId, tail);
+      return rows.map((row) => ({ seq: row.seq, hash: row.hash }));
+    });
+  } catch (error) {
+    // What was chained onto these tails may not have been written: ask Postgres next time.
+    tails?.forget(teams);
+    throw error;
+  }
+}
+
+function lastOfEachTeam(rows: readonly BatchRow[]): Map<string, { seq: number; hash: string }> {
+  return new Map(rows.map((row) => [row.teamId, { seq: row.seq, hash: row.hash }]));
 }
 
 const LOCK_SQL = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))';
@@ -72,9 +121,16 @@ function chainRows(entries: readonly AuditEntry[], tails: Map<string, { seq: num
 /**
  * One statement for all rows, from a JSON array (`json`: a placeholder or a quoted literal);
  * WITH ORDINALITY keeps the insertion (and so the id) order of the input. `createdAt` is UTC wall
- * time in a timestamp without zone, as Prisma writes it.
+ * time in a timestamp without zone, as Prisma writes it. With `checks` (a JSON array of
+ * `{ teamId, seq, hash }`), nothing is inserted unless each team's tail is the one given.
  */
-function insertSql(json: string): string {
+function insertSql(json: string, checks?: string): string {
+  const guard = checks
+    ? `WHERE NOT EXISTS (
+         SELECT 1 FROM jsonb_to_recordset(${checks}::jsonb) AS e("teamId" text, seq int, hash text)
+         LEFT JOIN LATERAL (SELECT a.seq, a.hash FROM "AuditLog" a WHERE a."teamId" = e."teamId" ORDER BY a.seq DESC LIMIT 1) t ON true
+         WHERE COALESCE(t.seq, 0) <> e.seq OR COALESCE(t.hash, '${GENESIS_HASH}') <> e.hash)`
+    : '';
   return `INSERT INTO "AuditLog" ("teamId", seq, "actorType", "actorId", action, "targetType", "targetId", data, ip, "createdAt", "prevHash", hash)
      SELECT r."teamId", r.seq, r."actorType"::"ActorType", r."actorId", r.action, r."targetType", r."targetId", r.data, r.ip,
             (r."createdAt" AT TIME ZONE 'UTC')::timestamp(3), r."prevHash", r.hash
@@ -82,5 +138,6 @@ function insertSql(json: string): string {
        "teamId" text, seq int, "actorType" text, "actorId" text, action text, "targetType" text, "targetId" text,
        data jsonb, ip text, "createdAt" timestamptz, "prevHash" text, hash text)) WITH ORDINALITY AS r(
        "teamId", seq, "actorType", "actorId", action, "targetType", "targetId", data, ip, "createdAt", "prevHash", hash, ord)
+     ${guard}
      ORDER BY r.ord`;
 }

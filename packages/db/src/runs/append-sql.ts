@@ -43,8 +43,12 @@ WITH input AS (
     "finishedAt" = CASE WHEN i.fin IS NOT NULL THEN statement_timestamp() ELSE ses."finishedAt" END,
     "costMicros" = ses."costMicros" + i.sc
   FROM input i
-  WHERE ses.id = i.sid AND ses."leaseOwner" = i.owner AND ses."leaseVersion" = i.ver
-    AND ses."leaseExpiresAt" > statement_timestamp() AND ses."lastSeq" = i.after
+  -- The batch's rows by primary key (the id list is an index condition), never a scan: a plan
+  -- made while few leases were live would otherwise walk every live session (the leaseExpiresAt
+  -- index) or the whole table on each flush. So the liveness test is written to need no index.
+  WHERE ses.id = ANY (ARRAY(SELECT sid FROM input)) AND ses.id = i.sid
+    AND ses."leaseOwner" = i.owner AND ses."leaseVersion" = i.ver
+    AND ses."leaseExpiresAt" - statement_timestamp() > interval '0' AND ses."lastSeq" = i.after
     AND (NOT i.unl OR NOT EXISTS (
       SELECT 1 FROM "BudgetLedger" b WHERE b."runId" = ses."runId" AND b.scope = 'run' AND b."scopeId" = ''
         AND (b."limitTokens" IS NOT NULL OR b."limitCostMicros" IS NOT NULL)))

@@ -35,8 +35,8 @@ export interface SessionContext {
   /** The fork parent and fork point (a branch's log is the parent's up to `forkSeq`, then its own). */
   parentId: string | null;
   forkSeq: number | null;
-  /** The engine run config snapshot (validated by the engine when `run.started` is built). */
-  config: unknown;
+  /** The engine run config snapshot as JSON text (validated by the engine when `run.started` is built; the text keys its cache). */
+  configJson: string;
   isMain: boolean;
   goal: string;
   runStatus: RunStatusValue;
@@ -60,7 +60,7 @@ export interface SessionContext {
 
 const CONTEXT_SQL = `
 SELECT s.id AS "sessionId", s."runId", r."teamId", COALESCE(s."agentId", r."agentId") AS "agentId", s.status, s."waitReason",
-  s."lastSeq", s."parentId", s."forkSeq", s.config, r."mainSessionId" = s.id AS "isMain", COALESCE(s.goal, r.goal) AS goal, r.status AS "runStatus", r."waitReason" AS "runWaitReason",
+  s."lastSeq", s."parentId", s."forkSeq", s.config::text AS "configJson", r."mainSessionId" = s.id AS "isMain", COALESCE(s.goal, r.goal) AS goal, r.status AS "runStatus", r."waitReason" AS "runWaitReason",
   r."busyPolicy", r.budget, r."startedAt" AT TIME ZONE 'UTC' AS "startedAt",
   r."cancelRequestedAt" AT TIME ZONE 'UTC' AS "cancelRequestedAt", r."cancelledById", l."limitCalls",
   COALESCE(l."limitTokens" IS NOT NULL OR l."limitCostMicros" IS NOT NULL, false) AS "limitedSpend", r."graphId" IS NOT NULL AS "graphRun",
@@ -80,7 +80,7 @@ WHERE s.id = ANY($1::text[])`;
 
 /** Reads the contexts of many sessions in one round trip (missing sessions are absent from the map). */
 export async function loadSessionContexts(db: Queryable, sessionIds: readonly string[]): Promise<Map<string, SessionContext>> {
-  const result = await db.query({ name: 'looplane_session_context_v5', text: CONTEXT_SQL, values: [sessionIds] });
+  const result = await db.query({ name: 'looplane_session_context_v6', text: CONTEXT_SQL, values: [sessionIds] });
   const contexts = new Map<string, SessionContext>();
   for (const row of result.rows as (Omit<SessionContext, 'endpoint'> & { endpoint: (Omit<EndpointRow, 'updatedAt' | 'deletedAt'> & { updatedAt: string; deletedAt: string | null }) | null })[]) {
     const endpoint = row.endpoint

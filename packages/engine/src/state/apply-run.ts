@@ -1,16 +1,46 @@
 import { toolDefinitions, systemText } from '../prompt/tool-defs';
 import type { RunConfig } from '../config/run-config';
+import type { ToolDefinition } from '../ports/model-port';
 import { jsonBytes, messageTokens, toolDefinitionTokens } from '../prompt/tokens';
 import { compactContext, pushExternalMessage, pushItem } from './context';
 import type { HandlerGroup } from './handlers';
 import type { RunState } from './run-state';
 
+interface ToolDefsOf {
+  toolDefs: ToolDefinition[];
+  toolTokens: number;
+  toolBytes: number;
+}
+
+/**
+ * The definitions of a config before any tool is loaded on demand, per config object: runs that
+ * share one snapshot (a burst of runs of one template, whose config is validated once and frozen)
+ * compute them once. Nothing mutates a config or these arrays.
+ */
+const initialDefs = new WeakMap<RunConfig, ToolDefsOf>();
+
+function defsOf(config: RunConfig, loaded: readonly string[]): ToolDefsOf {
+  const toolDefs = toolDefinitions(config, loaded);
+  return {
+    toolDefs,
+    toolTokens: toolDefs.reduce((sum, def) => sum + toolDefinitionTokens(def), 0),
+    toolBytes: toolDefs.reduce((sum, def) => sum + jsonBytes(def), 0),
+  };
+}
+
 /** Recomputes the tool definitions sent with each call (only at start and when tools load). */
 export function refreshToolDefs(state: RunState): void {
-  if (!state.config) return;
-  state.toolDefs = toolDefinitions(state.config, state.loadedTools);
-  state.toolTokens = state.toolDefs.reduce((sum, def) => sum + toolDefinitionTokens(def), 0);
-  state.toolBytes = state.toolDefs.reduce((sum, def) => sum + jsonBytes(def), 0);
+  const config = state.config;
+  if (!config) return;
+  let defs: ToolDefsOf;
+  if (state.loadedTools.length > 0 && config.toolLoading !== 'eager') defs = defsOf(config, state.loadedTools);
+  else {
+    defs = initialDefs.get(config) ?? defsOf(config, []);
+    initialDefs.set(config, defs);
+  }
+  state.toolDefs = defs.toolDefs;
+  state.toolTokens = defs.toolTokens;
+  state.toolBytes = defs.toolBytes;
 }
 
 /** A finished state gets more work (a resume or a fork): running again, the old outcome cleared. */
