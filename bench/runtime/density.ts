@@ -72,7 +72,7 @@ export async function measure(n: number, warmup = WARMUP_RUNS) {
   const warmups = await createTestRunsBulk(pool, quickAgent, warmup, { config: { tools: testToolSpecs, toolLoading: 'eager' } });
 
   const worker = spawnWorker(
-    { DATABASE_URL: t.url, REDIS_URL: testRedisUrl, QUEUE_PREFIX: prefix, WORKER_CONCURRENCY: String(n), DATABASE_POOL_SIZE: process.env.BENCH_POOL ?? '20', ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('X_'))) as Record<string, string> },
+    { DATABASE_URL: t.url, REDIS_URL: testRedisUrl, QUEUE_PREFIX: prefix, WORKER_CONCURRENCY: String(n), DATABASE_POOL_SIZE: process.env.BENCH_POOL ?? '20' },
     join(logDir, `worker-${n}.log`),
     // e.g. BENCH_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the worker
     process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
