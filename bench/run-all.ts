@@ -22,7 +22,7 @@ const quick = full ? [] : ['--quick'];
 
 const BENCHES: Array<{ name: string; script: string; args: string[] }> = [
   { name: 'step-overhead', script: 'bench/compare/step-overhead.ts', args: quick },
-  { name: 'density', script: 'bench/compare/density.ts', args: full ? [] : ['--sizes', '100'] },
+  { name: 'density', script: 'bench/compare/density.ts', args: full ? [] : ['--sizes', '100', '--warmup', '10'] },
   { name: 'sse-latency', script: 'bench/sse/sse-latency.ts', args: quick },
   { name: 'api-throughput', script: 'bench/sse/create-throughput.ts', args: quick },
   { name: 'sandbox-start', script: 'bench/sandbox/start-latency.ts', args: quick },

@@ -2,15 +2,16 @@
 // turn (ideal wall time 6 s), all started together, each system in a process of its own on the same
 // Postgres: Looplane's worker (bench/runtime/density.ts: the real worker process) and LangGraph's
 // ReAct graph with PostgresSaver (bench/langgraph/density-child.ts). Reports wall time vs the ideal,
-// peak RSS, RSS per live agent, CPU of the process and of Postgres.
-// Run: `npx tsx bench/compare/density.ts [--quick] [--sizes 100,500,1000,2000]`. See bench/README.md.
+// peak RSS, RSS per live agent, CPU of the process and of Postgres. Each process first serves the
+// same warm-up (`--warmup K` quick agents together, 200 by default), as a process in service has.
+// Run: `npx tsx bench/compare/density.ts [--quick] [--sizes 100,500,1000,2000] [--warmup 200]`. See bench/README.md.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { postgresSaver } from '../langgraph/checkpointers';
 import { createBenchDatabase } from '../langgraph/database';
-import { measure as measureLooplane, postgresCpuSeconds } from '../runtime/density';
+import { WARMUP_RUNS, measure as measureLooplane, postgresCpuSeconds } from '../runtime/density';
 import { option, round, versus } from './stats';
 
 const THINK_MS = 2000;
@@ -37,7 +38,7 @@ export async function measureLangGraphDensity(n: number, thinkMs = THINK_MS): Pr
   await postgresSaver(setupPool);
   await setupPool.end();
   const child = spawn(process.execPath, ['--import', 'tsx', new URL('../langgraph/density-child.ts', import.meta.url).pathname], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url, BENCH_N: String(n), BENCH_THINK_MS: String(thinkMs), BENCH_POOL: process.env.BENCH_POOL ?? '20' },
+    env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url, BENCH_N: String(n), BENCH_THINK_MS: String(thinkMs), BENCH_POOL: process.env.BENCH_POOL ?? '20', BENCH_WARMUP: String(WARMUP_RUNS) },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });
@@ -73,7 +74,7 @@ function line(r: DensityRow): string {
 
 async function main() {
   const sizes = (option('sizes') ?? (process.argv.includes('--quick') ? '100,500' : '100,500,1000,2000')).split(',').map(Number);
-  console.log(`Density, side by side: N agents started together, 3 turns each, model thinking ${THINK_MS} ms per turn (ideal ${IDEAL_S} s); each system in its own process\n`);
+  console.log(`Density, side by side: N agents started together, 3 turns each, model thinking ${THINK_MS} ms per turn (ideal ${IDEAL_S} s); each system in its own process, after a warm-up of ${WARMUP_RUNS} quick agents\n`);
   console.log('    N  system                        wall s  x ideal  peak RSS MB  idle RSS MB  KB/agent (peak-idle)  CPU s  CPU ms/agent  pg CPU s  failed');
   const rows: DensityRow[] = [];
   for (const n of sizes) {
@@ -85,7 +86,7 @@ async function main() {
     rows.push(ours, theirs);
   }
   const json = rows.map((r) => ({ system: r.system, n: r.n, wall: round(r.wall), xIdeal: round(r.wall / IDEAL_S), peakMb: round(r.peak, 1), idleMb: round(r.idle, 1), kbPerAgent: round(perAgentKb(r), 1), cpuS: round(r.cpu.process), postgresCpuS: round(r.cpu.postgres), failed: r.failed }));
-  console.log(JSON.stringify({ bench: 'density', idealS: IDEAL_S, rows: json }));
+  console.log(JSON.stringify({ bench: 'density', idealS: IDEAL_S, warmupRuns: WARMUP_RUNS, rows: json }));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

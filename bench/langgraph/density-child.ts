@@ -24,8 +24,11 @@ function memory(): { rss: number; peak: number } {
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.BENCH_POOL ?? 20) });
 const graph = buildReactGraph(new FakeToolCallingModel({ turns: TOOL_TURNS, thinkMs }), new PostgresSaver(pool));
-// Warm the path (module JIT, one connection) with one quick thread, as Looplane's worker is warm when ready.
-await runThread(buildReactGraph(new FakeToolCallingModel({ turns: TOOL_TURNS, thinkMs: 0 }), new PostgresSaver(pool)), randomUUID(), TOOL_TURNS);
+// Warm up as Looplane's worker is warmed up (bench/runtime/density.ts): BENCH_WARMUP quick threads
+// together first (at least one), so the measured burst runs on compiled code, as in a process in service.
+const warmup = Math.max(1, Number(process.env.BENCH_WARMUP ?? 1));
+const quick = buildReactGraph(new FakeToolCallingModel({ turns: TOOL_TURNS, thinkMs: 20 }), new PostgresSaver(pool));
+await Promise.all(Array.from({ length: warmup }, () => runThread(quick, randomUUID(), TOOL_TURNS)));
 const idle = memory();
 console.log(JSON.stringify({ ready: true, idle: idle.rss }));
 const input = createInterface({ input: process.stdin })[Symbol.asyncIterator]();

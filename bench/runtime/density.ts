@@ -2,7 +2,10 @@
 // 2 s per turn, 3 turns each (two tool calls, then the answer), so the ideal wall time is 6 s.
 // Measures wall time from enqueueing the N runs to the last one succeeding, and the worker's
 // peak RSS. The worker is the real process (the production entry plus the test tools), against
-// real Postgres and Redis. Run: `npx tsx bench/runtime/density.ts [--quick] [--sizes 100,2000]`.
+// real Postgres and Redis; before the measured burst it serves a warm-up (`--warmup K` quick runs
+// together, 200 by default, none with --quick), as a worker in service has, so the burst runs on
+// compiled code. `--timeline` prints when each event of the measured runs was made.
+// Run: `npx tsx bench/runtime/density.ts [--quick] [--sizes 100,2000] [--warmup 200] [--timeline]`.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,22 +143,22 @@ export async function measure(n: number, warmup = WARMUP_RUNS) {
   return { n, wall, ratio: wall / IDEAL_S, peak, idle: idle.rss, maxRss, cpu, shape: { starts: Number(shape.starts), last: Number(shape.last), median: Number(shape.median) }, events: (events.rows[0] as { n: number }).n, failed: (failed.rows[0] as { n: number }).n };
 }
 
-/** Each event's time since the enqueue, per seq and type (p0, p50, p100): where the delay comes from. */
+/** Each event's time since the enqueue, per seq and type (percentiles): where the delay comes from. */
 async function printTimeline(pool: ReturnType<typeof createPgPool>, startedAt: number, runIds: string[]) {
   const rows = await pool.query({
-    text: `SELECT seq, type, percentile_cont(ARRAY[0, 0.5, 1]) WITHIN GROUP (ORDER BY extract(epoch FROM "createdAt") * 1000 - $1) AS p,
+    text: `SELECT seq, type, percentile_cont(ARRAY[0, 0.1, 0.25, 0.5, 0.75, 0.9, 1]) WITHIN GROUP (ORDER BY extract(epoch FROM "createdAt") * 1000 - $1) AS p,
         avg(octet_length(payload::text))::int AS bytes
       FROM "Event" WHERE "runId" = ANY($2) GROUP BY seq, type ORDER BY seq, type`,
     values: [startedAt, runIds],
   });
-  console.log('   seq  type                      first ms    p50 ms   last ms   payload bytes');
+  console.log('   seq  type                      first ms    p10 ms    p25 ms    p50 ms    p75 ms    p90 ms   last ms   payload bytes');
   for (const row of rows.rows as { seq: number; type: string; p: number[]; bytes: number }[]) {
     console.log(`${String(row.seq).padStart(6)}  ${row.type.padEnd(24)} ${row.p.map((v) => v.toFixed(0).padStart(9)).join(' ')}   ${String(row.bytes).padStart(13)}`);
   }
 }
 
 async function main() {
-  console.log(`Density: N faux loops in one worker process, model thinking ${THINK_MS} ms per turn, 3 turns each (ideal ${IDEAL_S} s)\n`);
+  console.log(`Density: N faux loops in one worker process, model thinking ${THINK_MS} ms per turn, 3 turns each (ideal ${IDEAL_S} s), after a warm-up of ${WARMUP_RUNS} quick runs\n`);
   console.log('    N   wall s   x ideal   peak RSS MB   idle RSS MB   events   events/s   worker CPU s   postgres CPU s   starts spread s   run median s   not succeeded');
   for (const n of sizes) {
     const r = await measure(n);
