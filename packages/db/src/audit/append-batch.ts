@@ -1,6 +1,7 @@
 import { auditRowContent, type AuditEntry, type Tx } from './audit.repository';
 import { GENESIS_HASH, chainHash, type AuditRowContent } from './chain';
 import { withClient, type PgPool } from '../runs/pg-pool';
+import { quoteLiteral } from '../runs/sql-literal';
 
 interface BatchRow extends AuditRowContent {
   prevHash: string;
@@ -67,27 +68,26 @@ export async function appendAuditBatchPg(pool: PgPool, entries: readonly AuditEn
   const known = tails && teams.every((teamId) => tails.get(teamId) !== undefined);
   try {
     return await withClient(pool, async (client) => {
-      const lit = (value: string) => client.escapeLiteral(value);
-      const locks = teams.map((teamId) => LOCK_SQL.replace('$1', lit(lockKey(teamId))));
+      const locks = teams.map((teamId) => LOCK_SQL.replace('$1', () => quoteLiteral(lockKey(teamId))));
       if (known) {
         const expected = new Map(teams.map((teamId) => [teamId, tails.get(teamId)!]));
         const rows = chainRows(entries, new Map(expected));
         for (const [teamId, tail] of lastOfEachTeam(rows)) tails.set(teamId, tail);
         const checks = JSON.stringify([...expected].map(([teamId, tail]) => ({ teamId, seq: tail.seq, hash: tail.hash })));
         const results = (await client.query(
-          ['BEGIN', ...locks, insertSql(lit(JSON.stringify(rows)), lit(checks)), 'COMMIT'].join(';\n'),
+          ['BEGIN', ...locks, insertSql(quoteLiteral(JSON.stringify(rows)), quoteLiteral(checks)), 'COMMIT'].join(';\n'),
         )) as unknown as Array<{ rowCount: number | null }>;
         if (results[results.length - 2]!.rowCount === rows.length) return rows.map((row) => ({ seq: row.seq, hash: row.hash }));
         // Another writer moved a tail: the transaction committed nothing; chain onto the true tails.
       }
       const opened = (await client.query(
-        ['BEGIN', ...teams.flatMap((teamId, i) => [locks[i]!, TAIL_SQL.replace('$1', lit(teamId))])].join(';\n'),
+        ['BEGIN', ...teams.flatMap((teamId, i) => [locks[i]!, TAIL_SQL.replace('$1', () => quoteLiteral(teamId))])].join(';\n'),
       )) as unknown as Array<{ rows: Array<{ seq: number; hash: string }> }>;
       const found = new Map<string, { seq: number; hash: string }>();
       // Results come back per statement: BEGIN, then lock and tail for each team in order.
       teams.forEach((teamId, i) => found.set(teamId, opened[2 + i * 2]!.rows[0] ?? { seq: 0, hash: GENESIS_HASH }));
       const rows = chainRows(entries, found);
-      await client.query(`${insertSql(lit(JSON.stringify(rows)))};\nCOMMIT`);
+      await client.query(`${insertSql(quoteLiteral(JSON.stringify(rows)))};\nCOMMIT`);
       if (tails) for (const [teamId, tail] of lastOfEachTeam(rows)) tails.set(teamId, tail);
       return rows.map((row) => ({ seq: row.seq, hash: row.hash }));
     });

@@ -1,5 +1,6 @@
 import { claimableSql, claimUpdateSql, type ClaimedSession } from './lease.repository';
 import { withClient, type PgPool } from './pg-pool';
+import { quoteLiteral } from './sql-literal';
 
 /** A session whose run needs a concurrency slot before it may run (its run was queued or waiting when read). */
 export interface AdmissionCandidate {
@@ -105,15 +106,14 @@ export async function admitAndClaim(
 ): Promise<AdmissionVerdict[]> {
   if (candidates.length === 0) return [];
   return withClient(pool, async (client) => {
-    const lit = (value: string) => client.escapeLiteral(value);
     const json = JSON.stringify(candidates.map((c, ord) => ({ ord, sid: c.sessionId, rid: c.runId, aid: c.agentId })));
     // A simple query of several statements: each statement takes its snapshot when it starts, so
     // the admission reads what the previous lock holder committed.
-    const values = ['', lit(teamId), lit(json), lit(owner), String(Math.trunc(ttlMs))];
+    const values = ['', quoteLiteral(teamId), quoteLiteral(json), quoteLiteral(owner), String(Math.trunc(ttlMs))];
     // One pass, so nothing substituted is looked at again.
     const admit = ADMIT_SQL.replace(/\$([1-4])::/g, (_, n: string) => `${values[Number(n)]}::`);
     const results = (await client.query(
-      [`BEGIN`, `SELECT pg_advisory_xact_lock(hashtextextended(${lit(`looplane:admission:${teamId}`)}, 0))`, admit, 'COMMIT'].join(';\n'),
+      [`BEGIN`, `SELECT pg_advisory_xact_lock(hashtextextended(${quoteLiteral(`looplane:admission:${teamId}`)}, 0))`, admit, 'COMMIT'].join(';\n'),
     )) as unknown as Array<{ rows: AdmitRow[] }>;
     return results[2]!.rows.map(toVerdict);
   });
