@@ -47,6 +47,14 @@ export function sessionPorts(options: SessionPortsOptions): EnginePorts {
         const counted = await budget.countToolCall(`tool:${call.callId}`);
         if (!counted.granted) return { ok: false, output: `not run: the run's budget of ${counted.limit} tool calls is used up` };
       }
+      const repeatable = options.idempotent(call.name);
+      if (repeatable) {
+        // Its events are written in the background anyway, so the decision's audit row is awaited
+        // first: a call that answers at once then lets its events and the next step's (the model
+        // call's reservation and request) ride in one write instead of two.
+        await options.policyRecorded?.(call.callId);
+        return unit.sideEffect(() => options.tools.run(call, callOptions), { repeatable });
+      }
       const run = options.policyRecorded
         ? async () => {
             // Overlaps with the unit's commit of `policy.decided`; the tool starts after both.
@@ -54,7 +62,7 @@ export function sessionPorts(options: SessionPortsOptions): EnginePorts {
             return options.tools.run(call, callOptions);
           }
         : () => options.tools.run(call, callOptions);
-      return unit.sideEffect(run, { repeatable: options.idempotent(call.name) });
+      return unit.sideEffect(run, { repeatable });
     },
   };
   return { store: options.store, budget, model, tools, policy: options.policy, clock: options.clock };
