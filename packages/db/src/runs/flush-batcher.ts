@@ -26,9 +26,19 @@ export interface FlushItem {
 /** The last event number a written session got (0 without events), or null when its fence failed. */
 export type FlushOutcome = number | null;
 
+const text = (value: string | null) => (value === null ? 'null' : JSON.stringify(value));
+
+/** One item as a record of the statement's input, written field by field: this runs for every flush of every session. */
+function itemJson(item: FlushItem, k: number): string {
+  return (
+    `{"k":${k},"sid":${text(item.sid)},"owner":${text(item.owner)},"ver":${item.ver},"after":${item.after},"n":${item.n},"ttl":${item.ttl},` +
+    `"fin":${text(item.fin)},"res":${text(item.res)},"err":${text(item.err)},"started":${item.started},"st":${item.st},"sc":${item.sc},` +
+    `"tc":${item.tc},"unl":${item.unl},"inbox":${JSON.stringify(item.inbox)},"led":${item.led ? JSON.stringify(item.led) : 'null'},"ev":${item.evJson}}`
+  );
+}
+
 function inputJson(items: readonly FlushItem[]): string {
-  const rows = items.map(({ evJson, ...item }, k) => `${JSON.stringify({ ...item, k }).slice(0, -1)},"ev":${evJson}}`);
-  return `[${rows.join(',')}]`;
+  return `[${items.map(itemJson).join(',')}]`;
 }
 
 /** Runs the flush statement for `items` on `db`; per item, what it got. */

@@ -19,7 +19,19 @@ export function createEvent<T extends EventType>(type: T, payload: z.input<(type
   return draft(type, parsed.data as EventPayload<T>, clock.now());
 }
 
+let lastMs = Number.NaN;
+let lastIso = '';
+
+/** `atMs` as ISO-8601; the events of a burst share their millisecond, so the last one is kept. */
+function isoOf(atMs: number): string {
+  if (atMs !== lastMs) {
+    lastIso = new Date(atMs).toISOString();
+    lastMs = atMs;
+  }
+  return lastIso;
+}
+
 /** An event from trusted engine code: typed, not re-validated (the store's decode validates on read). */
 export function draft<T extends EventType>(type: T, payload: EventPayload<T>, atMs: number): NewEvent<T> {
-  return { type, v: eventVersion(type), at: new Date(atMs).toISOString(), payload } as NewEvent<T>;
+  return { type, v: eventVersion(type), at: isoOf(atMs), payload } as NewEvent<T>;
 }
