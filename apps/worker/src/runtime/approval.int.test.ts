@@ -101,6 +101,18 @@ describe('allowed calls', () => {
       expect(row!.createdAt.getTime()).toBeLessThanOrEqual(call.at.getTime());
     }
   });
+
+  it('an idempotent call, which need not wait for its events to commit, still runs only once its audit row is committed', async () => {
+    const teamId = await createTestTeam(s.t.db, { policy: { version: 1, default: 'allow', rules: [] } });
+    const script = [{ calls: [{ tool: 'audited', args: {} }, { tool: 'audited', args: {} }] }, { calls: [{ tool: 'audited', args: {} }] }, { finish: 'done' }];
+    const agent = await createTestAgent(s.t.db, teamId, { script: script as never });
+    const run = await createTestRun(s.t.db, agent, { config });
+    await s.client.enqueue({ ...run, reason: 'start' });
+    expect((await waitForRun(s.t.db, run.runId, 'succeeded')).status).toBe('succeeded');
+    const ran = (await s.worker.pool.query(`SELECT tool FROM ${TOOL_CALLS_TABLE} WHERE run_id = $1`, [run.runId])).rows as Array<{ tool: string }>;
+    // Each call saw exactly one committed row with its decision.
+    expect(ran.map((r) => r.tool)).toEqual(['audited:1', 'audited:1', 'audited:1']);
+  });
 });
 
 describe('approval gates', () => {

@@ -24,7 +24,8 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 /**
  * Tools for the runtime's tests and benchmarks only (never registered by `main.ts`):
  * `record` (not idempotent) writes a row per execution so a test can prove no call ran twice;
- * `slow` waits `ms` (or until aborted) before recording; `echo` returns its text.
+ * `slow` waits `ms` (or until aborted) before recording; `echo` returns its text; `audited`
+ * (idempotent) records whether its policy decision's audit row was committed before it ran.
  */
 export function registerTestTools(registry: ToolRegistry, pool: PgPool): ToolRegistry {
   const record = async (tool: string, runId: string, sessionId: string, callId: string): Promise<ToolResult> => {
@@ -37,7 +38,15 @@ export function registerTestTools(registry: ToolRegistry, pool: PgPool): ToolReg
       await sleep(typeof args.ms === 'number' ? args.ms : 1000, ctx.signal);
       return record('slow', ctx.runId, ctx.sessionId, call.callId);
     })
-    .register('echo', async (args) => ({ ok: true, output: String(args.text ?? '') }));
+    .register('echo', async (args) => ({ ok: true, output: String(args.text ?? '') }))
+    // Idempotent; records how many committed audit rows hold its own policy decision when it runs.
+    .register('audited', async (_args, call, ctx) => {
+      const found = await pool.query(
+        `SELECT count(*)::int AS n FROM "AuditLog" WHERE action = 'policy.decided' AND "targetId" = $1 AND data->>'sessionId' = $2 AND data->>'callId' = $3`,
+        [ctx.runId, ctx.sessionId, call.callId],
+      );
+      return record(`audited:${(found.rows[0] as { n: number }).n}`, ctx.runId, ctx.sessionId, call.callId);
+    });
 }
 
 /** Catalogue entries (run config `tools`) for the test tools. */
@@ -45,4 +54,5 @@ export const testToolSpecs = [
   { name: 'record', description: 'Record that it ran (not idempotent).', idempotent: false },
   { name: 'slow', description: 'Wait ms milliseconds, then record.', idempotent: false },
   { name: 'echo', description: 'Echo text.', idempotent: true },
+  { name: 'audited', description: 'Record whether its decision was audited before it ran.', idempotent: true },
 ];
