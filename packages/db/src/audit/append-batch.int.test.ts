@@ -117,13 +117,21 @@ describe('appendAuditBatch (real Postgres)', () => {
     expect(await t.db.auditLog.count({ where: { teamId: w } })).toBe(0);
   });
 
-  it('with remembered tails writes in one round trip, and takes the long way when another writer moved a tail', async () => {
+  it('with remembered tails writes in one round trip, re-chains onto the tail it read back when another writer moved it, and takes the locked way when it moved again', async () => {
     const pool = createPgPool(t.url, { max: 6 });
     const statements: string[] = [];
+    // Set to make another writer append to this team right before each of the next N guarded INSERTs.
+    let interfere: { teamId: string; times: number } | null = null;
     pool.on('connect', (client) => {
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-        if (typeof args[0] === 'string') statements.push(args[0]);
+      const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = async (...args: unknown[]) => {
+        if (typeof args[0] === 'string') {
+          statements.push(args[0]);
+          if (interfere && interfere.times > 0 && args[0].includes('WHERE NOT EXISTS')) {
+            interfere.times--;
+            await recordAudit(t.db, { teamId: interfere.teamId, actor: { type: 'system', name: 'other' }, action: 'interleaved' });
+          }
+        }
         return query(...args);
       };
     });
@@ -144,12 +152,20 @@ describe('appendAuditBatch (real Postgres)', () => {
       expect(statements).toHaveLength(1);
       expect(second.map((r) => r.seq)).toEqual([4, 5, 6]);
 
-      // Another writer appends: the guarded INSERT writes nothing, the batch re-chains onto the true tail.
+      // Another writer appends: the guarded INSERT writes nothing and reads the true tail back; the
+      // batch re-chains onto it and is written by the next round trip.
       await recordAudit(t.db, { teamId: a, actor, action: 'elsewhere' });
       statements.length = 0;
       const third = await appendAuditBatchPg(pool, batch(a, 'third'), tails);
-      expect(statements).toHaveLength(3);
+      expect(statements).toHaveLength(2);
       expect(third.map((r) => r.seq)).toEqual([8, 9, 10]);
+      // Moved again before the second try: the batch takes the locked way (lock and tail read, then INSERT).
+      interfere = { teamId: a, times: 2 };
+      statements.length = 0;
+      const fourth = await appendAuditBatchPg(pool, batch(a, 'fourth'), tails);
+      expect(statements).toHaveLength(4);
+      expect(fourth.map((r) => r.seq)).toEqual([13, 14, 15]);
+      expect((await verifiedChain(a)).map((r) => r.action).slice(10)).toEqual(['interleaved', 'interleaved', 'fourth', 'fourth', 'fourth']);
 
       // Batches chained onto one another before either commits (and a second team) stay one chain each.
       await appendAuditBatchPg(pool, batch(b, 'b-first', 1), tails);
@@ -157,16 +173,16 @@ describe('appendAuditBatch (real Postgres)', () => {
       expect((await verifiedChain(a)).map((r) => r.action).slice(0, 10)).toEqual([
         'first', 'first', 'first', 'second', 'second', 'second', 'elsewhere', 'third', 'third', 'third',
       ]);
-      expect(await verifiedChain(a)).toHaveLength(28);
+      expect(await verifiedChain(a)).toHaveLength(33);
       expect(await verifiedChain(b)).toHaveLength(13);
 
       // A batch that fails writes nothing and forgets the tails it chained onto.
       const bad = [{ teamId: a, actor, action: 'x'.repeat(10), data: { n: 1 } }, { teamId: 'no-such-team', actor, action: 'orphan' }];
       await expect(appendAuditBatchPg(pool, bad, tails)).rejects.toThrow();
       expect(tails.get(a)).toBeUndefined();
-      expect(await verifiedChain(a)).toHaveLength(28);
+      expect(await verifiedChain(a)).toHaveLength(33);
       await appendAuditBatchPg(pool, batch(a, 'after'), tails);
-      expect(await verifiedChain(a)).toHaveLength(31);
+      expect(await verifiedChain(a)).toHaveLength(36);
     } finally {
       await pool.end();
     }

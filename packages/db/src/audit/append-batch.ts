@@ -31,21 +31,23 @@ export async function appendAuditBatch(tx: Tx, entries: readonly AuditEntry[]): 
   return rows.map((row) => ({ seq: row.seq, hash: row.hash }));
 }
 
+type Tail = { seq: number; hash: string };
+
 /**
- * The chain tails a writer last saw, per team. With them a batch is chained before it is sent and
- * written in one round trip whose INSERT first checks, under the team's lock, that the tail is
- * still the one it was chained onto; only when another writer moved it does the batch take the
- * two-round-trip path. A batch chained onto a tail that is not yet committed (the batch before it,
- * in flight) is checked the same way, so a failure of the first only sends the second the long way.
+ * The chain tails a writer last saw, per team. With them a batch is chained when it is handed over
+ * (in call order, onto the batch before it even while that one is in flight) and written in one
+ * round trip whose INSERT first checks, under the team's lock, that each tail is still the one it
+ * was chained onto. A batch whose tail moved (another writer, or a batch before it that failed or
+ * was re-chained) writes nothing and learns the true tails in the same round trip.
  */
 export class AuditTails {
-  private readonly tails = new Map<string, { seq: number; hash: string }>();
+  private readonly tails = new Map<string, Tail>();
 
-  get(teamId: string): { seq: number; hash: string } | undefined {
+  get(teamId: string): Tail | undefined {
     return this.tails.get(teamId);
   }
 
-  set(teamId: string, tail: { seq: number; hash: string }): void {
+  set(teamId: string, tail: Tail): void {
     this.tails.set(teamId, tail);
   }
 
@@ -54,42 +56,54 @@ export class AuditTails {
   }
 }
 
+/** The batch chained onto `expected`; `tails` then remembers where the batch leaves each chain. */
+function chainOnto(entries: readonly AuditEntry[], expected: Map<string, Tail>, tails: AuditTails): BatchRow[] {
+  const rows = chainRows(entries, new Map(expected));
+  for (const [teamId, tail] of lastOfEachTeam(rows)) tails.set(teamId, tail);
+  return rows;
+}
+
 /**
- * {@link appendAuditBatch} in a transaction of its own on a `pg` pool. Without known tails (or
- * when one moved), two round trips: BEGIN with every team's lock and tail read (separate
- * statements of one simple query, so each tail read takes its snapshot after its lock), then the
- * INSERT with COMMIT. With `tails` that still hold, one: BEGIN, the locks, an INSERT that writes
- * nothing unless every tail is the expected one, COMMIT. The worker audits a policy decision on
- * every tool call, so this sits on the hot path of every turn.
+ * {@link appendAuditBatch} in a transaction of its own on a `pg` pool. With `tails` known for every
+ * team of the batch, one round trip: BEGIN, the teams' locks, an INSERT that writes nothing unless
+ * every tail is the expected one, each team's tail read back, COMMIT. When a tail had moved, the
+ * batch is chained onto the tails read back and sent the same way once more. Otherwise (or if it
+ * moved again), two round trips: BEGIN with every team's lock and tail read (separate statements
+ * of one simple query, so each tail read takes its snapshot after its lock), then the INSERT with
+ * COMMIT. The worker audits a policy decision on every tool call, so this sits on the hot path of
+ * every turn.
  */
 export async function appendAuditBatchPg(pool: PgPool, entries: readonly AuditEntry[], tails?: AuditTails): Promise<Array<{ seq: number; hash: string }>> {
   if (entries.length === 0) return [];
   const teams = teamsOf(entries);
-  const known = tails && teams.every((teamId) => tails.get(teamId) !== undefined);
+  const result = (rows: readonly BatchRow[]) => rows.map((row) => ({ seq: row.seq, hash: row.hash }));
+  // Chained now, before waiting for a connection, so batches chain in the order they were handed over.
+  let expected = tails && teams.every((teamId) => tails.get(teamId) !== undefined) ? new Map(teams.map((teamId) => [teamId, tails.get(teamId)!])) : null;
+  let guarded = expected && tails ? chainOnto(entries, expected, tails) : null;
   try {
     return await withClient(pool, async (client) => {
       const locks = teams.map((teamId) => LOCK_SQL.replace('$1', () => quoteLiteral(lockKey(teamId))));
-      if (known) {
-        const expected = new Map(teams.map((teamId) => [teamId, tails.get(teamId)!]));
-        const rows = chainRows(entries, new Map(expected));
-        for (const [teamId, tail] of lastOfEachTeam(rows)) tails.set(teamId, tail);
+      const tailReads = teams.map((teamId) => TAIL_SQL.replace('$1', () => quoteLiteral(teamId)));
+      for (let attempt = 0; attempt < 2 && expected && guarded && tails; attempt++) {
         const checks = JSON.stringify([...expected].map(([teamId, tail]) => ({ teamId, seq: tail.seq, hash: tail.hash })));
         const results = (await client.query(
-          ['BEGIN', ...locks, insertSql(quoteLiteral(JSON.stringify(rows)), quoteLiteral(checks)), 'COMMIT'].join(';\n'),
-        )) as unknown as Array<{ rowCount: number | null }>;
-        if (results[results.length - 2]!.rowCount === rows.length) return rows.map((row) => ({ seq: row.seq, hash: row.hash }));
-        // Another writer moved a tail: the transaction committed nothing; chain onto the true tails.
+          ['BEGIN', ...locks, insertSql(quoteLiteral(JSON.stringify(guarded)), quoteLiteral(checks)), ...tailReads, 'COMMIT'].join(';\n'),
+        )) as unknown as Array<{ rowCount: number | null; rows: Tail[] }>;
+        // Results come back per statement: BEGIN, the locks, the INSERT, the tail reads, COMMIT.
+        if (results[1 + locks.length]!.rowCount === guarded.length) return result(guarded);
+        // A tail had moved: nothing was written; chain onto the tails as they were under the lock.
+        expected = new Map(teams.map((teamId, i) => [teamId, results[2 + locks.length + i]!.rows[0] ?? { seq: 0, hash: GENESIS_HASH }]));
+        guarded = chainOnto(entries, expected, tails);
       }
       const opened = (await client.query(
-        ['BEGIN', ...teams.flatMap((teamId, i) => [locks[i]!, TAIL_SQL.replace('$1', () => quoteLiteral(teamId))])].join(';\n'),
-      )) as unknown as Array<{ rows: Array<{ seq: number; hash: string }> }>;
-      const found = new Map<string, { seq: number; hash: string }>();
+        ['BEGIN', ...teams.flatMap((_, i) => [locks[i]!, tailReads[i]!])].join(';\n'),
+      )) as unknown as Array<{ rows: Tail[] }>;
+      const found = new Map<string, Tail>();
       // Results come back per statement: BEGIN, then lock and tail for each team in order.
       teams.forEach((teamId, i) => found.set(teamId, opened[2 + i * 2]!.rows[0] ?? { seq: 0, hash: GENESIS_HASH }));
-      const rows = chainRows(entries, found);
+      const rows = tails ? chainOnto(entries, found, tails) : chainRows(entries, found);
       await client.query(`${insertSql(quoteLiteral(JSON.stringify(rows)))};\nCOMMIT`);
-      if (tails) for (const [teamId, tail] of lastOfEachTeam(rows)) tails.set(teamId, tail);
-      return rows.map((row) => ({ seq: row.seq, hash: row.hash }));
+      return result(rows);
     });
   } catch (error) {
     // What was chained onto these tails may not have been written: ask Postgres next time.
