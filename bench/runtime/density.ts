@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createPgPool } from '@looplane/db';
 import { createTestAgent, createTestRunsBulk, createTestTeam } from '@looplane/db/testing';
-import { QUEUES } from '@looplane/queue';
+import { enqueueSessions } from '@looplane/queue';
 import { createTestDatabase } from '@looplane/testkit';
 import { buildWorker } from '../../apps/worker/build.mjs';
 import { spawnWorker } from '../../apps/worker/src/testing/fault-harness';
@@ -71,8 +71,7 @@ export async function measure(n: number, warmup = WARMUP_RUNS) {
   const agent = await createTestAgent(t.db, teamId, { script, thinkMs: THINK_MS });
   const runs = await createTestRunsBulk(pool, agent, n, { config: { tools: testToolSpecs, toolLoading: 'eager' } });
   const measured = runs.map((run) => run.runId);
-  const quickAgent = await createTestAgent(t.db, teamId, { script, thinkMs: WARMUP_THINK_MS });
-  const warmups = await createTestRunsBulk(pool, quickAgent, warmup, { config: { tools: testToolSpecs, toolLoading: 'eager' } });
+  const warmups = warmup > 0 ? await createTestRunsBulk(pool, await createTestAgent(t.db, teamId, { script, thinkMs: WARMUP_THINK_MS }), warmup, { config: { tools: testToolSpecs, toolLoading: 'eager' } }) : [];
 
   const worker = spawnWorker(
     { DATABASE_URL: t.url, REDIS_URL: testRedisUrl, QUEUE_PREFIX: prefix, WORKER_CONCURRENCY: String(n), DATABASE_POOL_SIZE: process.env.BENCH_POOL ?? '20' },
@@ -89,7 +88,7 @@ export async function measure(n: number, warmup = WARMUP_RUNS) {
     return (found.rows[0] as { n: number }).n;
   };
   if (warmup > 0) {
-    await client.queue.addBulk(warmups.map((run) => ({ name: 'start', data: { ...run, reason: 'start' as const }, opts: { ...QUEUES.sessions.options, jobId: `${run.sessionId}-start-0` } })));
+    await enqueueSessions(client.queue, warmups.map((run) => ({ ...run, reason: 'start' as const })));
     const until = performance.now() + 60_000;
     while ((await succeeded()) < warmup) {
       if (performance.now() > until) throw new Error(`the ${warmup} warm-up runs did not finish in 60 s`);
@@ -107,8 +106,8 @@ export async function measure(n: number, warmup = WARMUP_RUNS) {
   const started = performance.now();
   const startedAt = Date.now();
   // All started together: bulk adds of 100 in parallel, as a burst of runs.create calls would enqueue them.
-  const jobs = runs.map((run) => ({ name: 'start', data: { ...run, reason: 'start' as const }, opts: { ...QUEUES.sessions.options, jobId: `${run.sessionId}-start-0` } }));
-  await Promise.all(Array.from({ length: Math.ceil(n / 100) }, (_, i) => client.queue.addBulk(jobs.slice(i * 100, (i + 1) * 100))));
+  const jobs = runs.map((run) => ({ ...run, reason: 'start' as const }));
+  await Promise.all(Array.from({ length: Math.ceil(n / 100) }, (_, i) => enqueueSessions(client.queue, jobs.slice(i * 100, (i + 1) * 100))));
   let done = 0;
   let maxRss = 0;
   while (done < n) {

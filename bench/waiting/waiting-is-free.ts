@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { callerAs, createTestLive } from '@looplane/api/testing';
 import { createPgPool } from '@looplane/db';
 import { createTestAgent, createTestRunsBulk, createTestTeam } from '@looplane/db/testing';
-import { QUEUES } from '@looplane/queue';
+import { enqueueSessions } from '@looplane/queue';
 import { createTestDatabase } from '@looplane/testkit';
 import { buildWorker } from '../../apps/worker/build.mjs';
 import { spawnWorker } from '../../apps/worker/src/testing/fault-harness';
@@ -87,9 +87,9 @@ const parked = (ids: string[]) =>
 /** Enqueues the runs' start jobs in bulk adds of 100 and waits until every one is parked on its approval. */
 async function park(batch: typeof runs): Promise<number> {
   const started = performance.now();
-  const jobs = batch.map((run) => ({ name: 'start', data: { ...run, reason: 'start' as const }, opts: { ...QUEUES.sessions.options, jobId: `${run.sessionId}-start-0` } }));
+  const jobs = batch.map((run) => ({ ...run, reason: 'start' as const }));
   for (let i = 0; i < jobs.length; i += 1000) {
-    await Promise.all(Array.from({ length: Math.ceil(Math.min(1000, jobs.length - i) / 100) }, (_, k) => queue.addBulk(jobs.slice(i + k * 100, Math.min(i + (k + 1) * 100, jobs.length)))));
+    await Promise.all(Array.from({ length: Math.ceil(Math.min(1000, jobs.length - i) / 100) }, (_, k) => enqueueSessions(queue, jobs.slice(i + k * 100, Math.min(i + (k + 1) * 100, jobs.length)))));
   }
   const ids = batch.map((r) => r.runId);
   while ((await parked(ids)) < batch.length) {

@@ -1,4 +1,4 @@
-import { AuditTails, appendAuditBatchPg, type AuditEntry, type PgPool } from '@looplane/db';
+import { appendAuditBatchPg, type AuditEntry, type AuditTails, type PgPool } from '@looplane/db';
 import { BatchQueue } from '@looplane/shared';
 
 interface Pending {
@@ -22,7 +22,7 @@ export class PolicyAudit {
   // batch after. The audit holds at most two of the pool's connections.
   private readonly batches = new BatchQueue<Pending>((batch) => this.write(batch), { maxBatch: 2000, parallel: 2 });
 
-  private readonly tails = new AuditTails();
+  private readonly tails: AuditTails = new Map();
 
   constructor(private readonly pool: PgPool) {}
 

@@ -48,21 +48,17 @@ export function sessionPorts(options: SessionPortsOptions): EnginePorts {
         if (!counted.granted) return { ok: false, output: `not run: the run's budget of ${counted.limit} tool calls is used up` };
       }
       const repeatable = options.idempotent(call.name);
-      if (repeatable) {
-        // Its events are written in the background anyway, so the decision's audit row is awaited
-        // first: a call that answers at once then lets its events and the next step's (the model
-        // call's reservation and request) ride in one write instead of two.
-        await options.policyRecorded?.(call.callId);
-        return unit.sideEffect(() => options.tools.run(call, callOptions), { repeatable });
-      }
-      const run = options.policyRecorded
-        ? async () => {
-            // Overlaps with the unit's commit of `policy.decided`; the tool starts after both.
-            await options.policyRecorded!(call.callId);
-            return options.tools.run(call, callOptions);
-          }
-        : () => options.tools.run(call, callOptions);
-      return unit.sideEffect(run, { repeatable });
+      // No call runs before its decision is in the audit chain. A repeatable call's events are
+      // written in the background anyway, so it waits for the row before it starts: one that
+      // answers at once then lets its events and the next step's (the model call's reservation and
+      // request) ride in one write. Any other call waits inside the effect, overlapping the row's
+      // write with the commit of `policy.decided` that the effect waits for first.
+      if (repeatable) await options.policyRecorded?.(call.callId);
+      const recorded = repeatable ? undefined : options.policyRecorded;
+      return unit.sideEffect(async () => {
+        await recorded?.(call.callId);
+        return options.tools.run(call, callOptions);
+      }, { repeatable });
     },
   };
   return { store: options.store, budget, model, tools, policy: options.policy, clock: options.clock };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
-import { AuditTails, appendAuditBatch, appendAuditBatchPg } from './append-batch';
+import { appendAuditBatch, appendAuditBatchPg, type AuditTails } from './append-batch';
 import { createPgPool } from '../runs/pg-pool';
 import { appendAudit, recordAudit, type AuditEntry } from './audit.repository';
 import { chainHash, GENESIS_HASH, type AuditRowContent } from './chain';
@@ -138,7 +138,7 @@ describe('appendAuditBatch (real Postgres)', () => {
     try {
       const a = await team('tails-a');
       const b = await team('tails-b');
-      const tails = new AuditTails();
+      const tails: AuditTails = new Map();
       const actor = { type: 'system', name: 't' } as const;
       const batch = (teamId: string, action: string, size = 3) => Array.from({ length: size }, (_, i) => ({ teamId, actor, action, data: { i } }));
 

@@ -3,6 +3,9 @@ import { GENESIS_HASH, chainHash, type AuditRowContent } from './chain';
 import { withClient, type PgPool } from '../runs/pg-pool';
 import { quoteLiteral } from '../runs/sql-literal';
 
+/** A chain's last row: where the next row attaches. */
+type Tail = { seq: number; hash: string };
+
 interface BatchRow extends AuditRowContent {
   prevHash: string;
   hash: string;
@@ -19,7 +22,7 @@ interface BatchRow extends AuditRowContent {
  */
 export async function appendAuditBatch(tx: Tx, entries: readonly AuditEntry[]): Promise<Array<{ seq: number; hash: string }>> {
   if (entries.length === 0) return [];
-  const tails = new Map<string, { seq: number; hash: string }>();
+  const tails = new Map<string, Tail>();
   for (const teamId of teamsOf(entries)) {
     await tx.$executeRawUnsafe(LOCK_SQL, lockKey(teamId));
     // Read after the lock, in a statement of its own: its snapshot then sees the previous holder's commit.
@@ -31,8 +34,6 @@ export async function appendAuditBatch(tx: Tx, entries: readonly AuditEntry[]): 
   return rows.map((row) => ({ seq: row.seq, hash: row.hash }));
 }
 
-type Tail = { seq: number; hash: string };
-
 /**
  * The chain tails a writer last saw, per team. With them a batch is chained when it is handed over
  * (in call order, onto the batch before it even while that one is in flight) and written in one
@@ -40,26 +41,12 @@ type Tail = { seq: number; hash: string };
  * was chained onto. A batch whose tail moved (another writer, or a batch before it that failed or
  * was re-chained) writes nothing and learns the true tails in the same round trip.
  */
-export class AuditTails {
-  private readonly tails = new Map<string, Tail>();
+export type AuditTails = Map<string, Tail>;
 
-  get(teamId: string): Tail | undefined {
-    return this.tails.get(teamId);
-  }
-
-  set(teamId: string, tail: Tail): void {
-    this.tails.set(teamId, tail);
-  }
-
-  forget(teamIds: readonly string[]): void {
-    for (const teamId of teamIds) this.tails.delete(teamId);
-  }
-}
-
-/** The batch chained onto `expected`; `tails` then remembers where the batch leaves each chain. */
-function chainOnto(entries: readonly AuditEntry[], expected: Map<string, Tail>, tails: AuditTails): BatchRow[] {
+/** The batch chained onto `expected`; `tails`, if given, then remembers where the batch leaves each chain. */
+function chainOnto(entries: readonly AuditEntry[], expected: ReadonlyMap<string, Tail>, tails: AuditTails | undefined): BatchRow[] {
   const rows = chainRows(entries, new Map(expected));
-  for (const [teamId, tail] of lastOfEachTeam(rows)) tails.set(teamId, tail);
+  if (tails) for (const row of rows) tails.set(row.teamId, { seq: row.seq, hash: row.hash });
   return rows;
 }
 
@@ -78,13 +65,13 @@ export async function appendAuditBatchPg(pool: PgPool, entries: readonly AuditEn
   const teams = teamsOf(entries);
   const result = (rows: readonly BatchRow[]) => rows.map((row) => ({ seq: row.seq, hash: row.hash }));
   // Chained now, before waiting for a connection, so batches chain in the order they were handed over.
-  let expected = tails && teams.every((teamId) => tails.get(teamId) !== undefined) ? new Map(teams.map((teamId) => [teamId, tails.get(teamId)!])) : null;
-  let guarded = expected && tails ? chainOnto(entries, expected, tails) : null;
+  let expected = tails && teams.every((teamId) => tails.has(teamId)) ? new Map(teams.map((teamId) => [teamId, tails.get(teamId)!])) : null;
+  let guarded = expected ? chainOnto(entries, expected, tails) : null;
   try {
     return await withClient(pool, async (client) => {
       const locks = teams.map((teamId) => LOCK_SQL.replace('$1', () => quoteLiteral(lockKey(teamId))));
       const tailReads = teams.map((teamId) => TAIL_SQL.replace('$1', () => quoteLiteral(teamId)));
-      for (let attempt = 0; attempt < 2 && expected && guarded && tails; attempt++) {
+      for (let attempt = 0; attempt < 2 && expected && guarded; attempt++) {
         const checks = JSON.stringify([...expected].map(([teamId, tail]) => ({ teamId, seq: tail.seq, hash: tail.hash })));
         const results = (await client.query(
           ['BEGIN', ...locks, insertSql(quoteLiteral(JSON.stringify(guarded)), quoteLiteral(checks)), ...tailReads, 'COMMIT'].join(';\n'),
@@ -92,29 +79,27 @@ export async function appendAuditBatchPg(pool: PgPool, entries: readonly AuditEn
         // Results come back per statement: BEGIN, the locks, the INSERT, the tail reads, COMMIT.
         if (results[1 + locks.length]!.rowCount === guarded.length) return result(guarded);
         // A tail had moved: nothing was written; chain onto the tails as they were under the lock.
-        expected = new Map(teams.map((teamId, i) => [teamId, results[2 + locks.length + i]!.rows[0] ?? { seq: 0, hash: GENESIS_HASH }]));
+        expected = new Map(teams.map((teamId, i) => [teamId, tailOf(results[2 + locks.length + i]!)]));
         guarded = chainOnto(entries, expected, tails);
       }
       const opened = (await client.query(
         ['BEGIN', ...teams.flatMap((_, i) => [locks[i]!, tailReads[i]!])].join(';\n'),
       )) as unknown as Array<{ rows: Tail[] }>;
-      const found = new Map<string, Tail>();
       // Results come back per statement: BEGIN, then lock and tail for each team in order.
-      teams.forEach((teamId, i) => found.set(teamId, opened[2 + i * 2]!.rows[0] ?? { seq: 0, hash: GENESIS_HASH }));
-      const rows = tails ? chainOnto(entries, found, tails) : chainRows(entries, found);
+      const found = new Map(teams.map((teamId, i) => [teamId, tailOf(opened[2 + i * 2]!)]));
+      const rows = chainOnto(entries, found, tails);
       await client.query(`${insertSql(quoteLiteral(JSON.stringify(rows)))};\nCOMMIT`);
       return result(rows);
     });
   } catch (error) {
     // What was chained onto these tails may not have been written: ask Postgres next time.
-    tails?.forget(teams);
+    for (const teamId of teams) tails?.delete(teamId);
     throw error;
   }
 }
 
-function lastOfEachTeam(rows: readonly BatchRow[]): Map<string, { seq: number; hash: string }> {
-  return new Map(rows.map((row) => [row.teamId, { seq: row.seq, hash: row.hash }]));
-}
+/** A tail read's result: the team's last row, or the chain's start when it has none. */
+const tailOf = (result: { rows: Tail[] }): Tail => result.rows[0] ?? { seq: 0, hash: GENESIS_HASH };
 
 const LOCK_SQL = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))';
 const TAIL_SQL = 'SELECT seq, hash FROM "AuditLog" WHERE "teamId" = $1 ORDER BY seq DESC LIMIT 1';
@@ -122,7 +107,7 @@ const lockKey = (teamId: string) => `audit:${teamId}`;
 const teamsOf = (entries: readonly AuditEntry[]) => [...new Set(entries.map((e) => e.teamId))].sort();
 
 /** The rows of the batch, chained onto each team's tail in input order. */
-function chainRows(entries: readonly AuditEntry[], tails: Map<string, { seq: number; hash: string }>): BatchRow[] {
+function chainRows(entries: readonly AuditEntry[], tails: Map<string, Tail>): BatchRow[] {
   return entries.map((entry) => {
     const tail = tails.get(entry.teamId)!;
     const content = auditRowContent(entry, tail.seq + 1);

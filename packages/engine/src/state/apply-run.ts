@@ -28,16 +28,17 @@ function defsOf(config: RunConfig, loaded: readonly string[]): ToolDefsOf {
   };
 }
 
+function initialDefsOf(config: RunConfig): ToolDefsOf {
+  let defs = initialDefs.get(config);
+  if (!defs) initialDefs.set(config, (defs = defsOf(config, [])));
+  return defs;
+}
+
 /** Recomputes the tool definitions sent with each call (only at start and when tools load). */
 export function refreshToolDefs(state: RunState): void {
   const config = state.config;
   if (!config) return;
-  let defs: ToolDefsOf;
-  if (state.loadedTools.length > 0 && config.toolLoading !== 'eager') defs = defsOf(config, state.loadedTools);
-  else {
-    defs = initialDefs.get(config) ?? defsOf(config, []);
-    initialDefs.set(config, defs);
-  }
+  const defs = state.loadedTools.length > 0 && config.toolLoading !== 'eager' ? defsOf(config, state.loadedTools) : initialDefsOf(config);
   state.toolDefs = defs.toolDefs;
   state.toolTokens = defs.toolTokens;
   state.toolBytes = defs.toolBytes;
