@@ -1,5 +1,5 @@
 // The durable runtime's storage: raw SQL over node-postgres for the worker's hot path.
-export { createPgPool, type PgPool, type Queryable } from './pg-pool';
+export { createPgPool, withClient, type PgPool, type PgClient, type Queryable } from './pg-pool';
 export { WriteUnit } from './write-unit';
 export type { SessionLease, DurableAppend } from './write-buffer';
 export { FlushBatcher } from './flush-batcher';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { AppError } from '@looplane/shared';
 import type { WorkspaceMount } from '../types';
 import { diskUsage, type DiskUsage } from './disk-usage';
-import { checkCommitId, git, type GitOptions } from './git';
+import { checkCommitId, git, type GitOptions } from '@looplane/workspaces';
 import { chownTree } from './ownership';
 import { UidAllocator } from './uid-allocator';
 

@@ -1,0 +1,2 @@
+export { describeWorkspaceStore, type StoreFixture } from './store-contract';
+export { makeRepo, writeAndCommit } from './repo-fixture';
