@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { workspaceStoreEnv, workspaceStoreProblem } from '@looplane/workspaces';
 import { z } from 'zod';
 
 /**
@@ -70,8 +71,12 @@ const schema = z.object({
     .transform((driver) => driver ?? 'bwrap'),
   /** The worker's data directory (shared with `looplane start`); default ./.looplane. */
   LOOPLANE_HOME: directory.transform((dir) => dir ?? resolve('.looplane')),
-  /** Where session workspaces live (default <LOOPLANE_HOME>/workspaces); workers on one host share it. */
+  /** Where this host keeps its local copies of session workspaces (default <LOOPLANE_HOME>/workspaces): a cache of the store. */
   LOOPLANE_WORKSPACE_ROOT: directory,
+  /** The local copies are trimmed (least recently used first) past this many megabytes. */
+  LOOPLANE_WORKSPACE_CACHE_MB: wholeNumber(1, 100_000_000, 10_240),
+  /** The store of record for session files (postgres or s3) and its settings. */
+  ...workspaceStoreEnv,
   /** A session's workspace (and its sandbox uid) is removed this many days after its run ended. */
   LOOPLANE_WORKSPACE_RETENTION_DAYS: wholeNumber(1, 3650, 7),
   /** dangerous-none runs only when this is `development`. */
@@ -87,6 +92,8 @@ const schema = z.object({
     .pipe(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).optional())
     .transform((level) => level ?? 'info'),
 }).superRefine((env, ctx) => {
+  const store = workspaceStoreProblem(env);
+  if (store) ctx.addIssue({ code: 'custom', path: [store.variable], message: store.message });
   // Metrics are never public: a listener without a token would be.
   if (env.LOOPLANE_WORKER_METRICS_PORT !== undefined && !env.LOOPLANE_METRICS_TOKEN) {
     ctx.addIssue({ code: 'custom', path: ['LOOPLANE_METRICS_TOKEN'], message: 'is required when LOOPLANE_WORKER_METRICS_PORT is set' });

@@ -15,7 +15,9 @@ import { recordSandboxProbe } from './sandbox/probe-store';
 import { TeamEgressSource } from './sandbox/team-egress';
 import { WorkerSandbox } from './sandbox/worker-sandbox';
 import { WorkspaceRetention } from './sandbox/workspace-retention';
-import { createSessionWorkspace } from './sessions/fork-workspace';
+import { SessionWorkspaces } from './sessions/session-workspaces';
+import { WorkspaceCache } from './sandbox/workspace-cache';
+import { createWorkspaceStore } from '@looplane/workspaces';
 import { Shutdown } from './shutdown';
 import { ToolRegistry } from './tools/tool-registry';
 
@@ -75,12 +77,14 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
 
     // The sandbox: probe the drivers, pick the configured one. A driver that does not work here is
     // logged and recorded for the Settings page; the worker still starts and its tool calls fail clearly.
+    const store = createWorkspaceStore(env, pool);
+    const sessionWorkspaces = new SessionWorkspaces(pool, store);
     const sandbox = await WorkerSandbox.start({
       driver: env.LOOPLANE_SANDBOX_DRIVER,
       workspaceRoot: workspaceRootOf(env),
       environment: env.NODE_ENV,
-      // A forked session starts from its fork point's files (sessions.fork); others start empty.
-      createWorkspace: (workspaces, sessionId) => createSessionWorkspace(workspaces, pool, sessionId),
+      // Files live in the store of record; this host's workspace root is a cache of it.
+      sessionWorkspaces,
       // The team's policy gives the egress allowlist, credentials (from team secrets) and sandbox minimums.
       egress: new TeamEgressSource({ pool, encryptionKey: env.LOOPLANE_ENCRYPTION_KEY, logger }),
       logger,
@@ -94,9 +98,13 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     void sandbox.allProbes().then((all) => probeStore.update(all));
     shutdown.register('stop-intake', 'sandbox probe', () => probeStore.stop());
     // Workspaces of runs that ended more than LOOPLANE_WORKSPACE_RETENTION_DAYS ago go, with their uids.
-    const retention = new WorkspaceRetention({ pool, workspaces: sandbox.workspaces, root: workspaceRootOf(env), retentionDays: env.LOOPLANE_WORKSPACE_RETENTION_DAYS, logger });
+    const retention = new WorkspaceRetention({ pool, store, workspaces: sandbox.workspaces, root: workspaceRootOf(env), retentionDays: env.LOOPLANE_WORKSPACE_RETENTION_DAYS, logger });
     retention.start();
     shutdown.register('stop-intake', 'workspace retention', () => retention.stop());
+    const cache = new WorkspaceCache({ root: workspaceRootOf(env), workspaces: sandbox.workspaces, capMb: env.LOOPLANE_WORKSPACE_CACHE_MB, inUse: (id) => sandbox.inUse(id), logger });
+    sandbox.onPrepared = (id) => cache.touched(id);
+    sandbox.onEnded = (id) => cache.released(id);
+    shutdown.register('stop-intake', 'workspace cache', async () => cache.stop());
 
     const observability = createWorkerObservability({ env, pool, redis, workerId: info.id, logger, shutdown });
     const tools: ToolRegistry = observability.tools;
@@ -124,7 +132,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     shutdown.register('close', 'session loops', () => runtime.close());
     shutdown.register('close', 'egress proxies', () => sandbox.close());
     shutdown.register('flush', 'logger', async () => logger.flush());
-    logger.info({ worker: info, heartbeatKey: heartbeat.key, tools: tools.names(), sandbox: { driver: sandbox.selected, unavailable: sandbox.unavailable } }, 'worker ready');
+    logger.info({ worker: info, heartbeatKey: heartbeat.key, tools: tools.names(), sandbox: { driver: sandbox.selected, unavailable: sandbox.unavailable }, workspaceStore: store.driver }, 'worker ready');
   } catch (error) {
     logger.fatal({ err: error }, 'worker failed to start');
     await shutdown.run('startup failed', 1);

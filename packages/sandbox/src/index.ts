@@ -12,7 +12,7 @@ export { probeDrivers } from './drivers/probe-drivers';
 export { sandboxLimitsSchema, resolveLimits, type SandboxLimits, type SandboxLimitsInput, type LimitsReport, type LimitEnforcement, type Enforcement, type LimitName } from './limits';
 
 // Workspaces
-export { WorkspaceManager, type Workspace, type WorkspaceOwners, type WorkspaceManagerOptions } from './workspace/workspace-manager';
+export { WorkspaceManager, type Workspace, type WorkspaceOwners, type WorkspaceManagerOptions, type WorkspaceSnapshot } from './workspace/workspace-manager';
 
 // Tools
 export { createSandboxTools, type SandboxToolsOptions } from './tools/create-sandbox-tools';

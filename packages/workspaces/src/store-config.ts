@@ -27,9 +27,8 @@ export const workspaceStoreEnv = {
   AWS_SESSION_TOKEN: optional,
 };
 
-export type WorkspaceStoreEnv = {
-  [K in keyof typeof workspaceStoreEnv]: z.infer<(typeof workspaceStoreEnv)[K]>;
-};
+const storeEnvSchema = z.object(workspaceStoreEnv);
+export type WorkspaceStoreEnv = z.infer<typeof storeEnvSchema>;
 
 /** The problem with the store settings, or null (an s3 store needs a bucket). For the env modules' superRefine. */
 export function workspaceStoreProblem(env: WorkspaceStoreEnv): { variable: string; message: string } | null {

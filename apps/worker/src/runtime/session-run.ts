@@ -17,6 +17,7 @@ import {
 import { apply, cancelRun, createEvent, drive, fold, initialState, next, type Clock, type DriveOutcome, type EnginePorts, type ModelPort, type NewEvent, type PolicyPort, type RunState, type RunStartedEvents } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import type { Logger } from 'pino';
+import { WorkspaceUnavailableError } from '../sessions/workspace-unavailable';
 import { failingModel, type ModelFactory } from '../ports/model-factory';
 import { sessionPorts } from '../ports/session-ports';
 import type { SessionPolicy, TeamPolicies } from '../ports/team-policy';
@@ -153,7 +154,17 @@ export class SessionRun {
         await this.append(state, events);
         continue;
       }
-      const outcome = await this.drive(state);
+      let outcome: DriveOutcome;
+      try {
+        outcome = await this.drive(state);
+      } catch (error) {
+        if (!(error instanceof WorkspaceUnavailableError)) throw error;
+        // Never an agent working on an empty tree: the session ends, saying why.
+        await this.unit.flush();
+        await this.append(state, [createEvent('run.finished', { status: 'failed', error: error.message }, this.deps.clock)]);
+        this.log.warn({ reason: error.message }, 'session failed: its workspace cannot be had');
+        return { kind: 'finished' };
+      }
       // The end of a drive is a flush point: what the next step reads (a refused reservation, a
       // finished run) is durable, and watchers see it.
       await this.unit.flush();

@@ -24,7 +24,7 @@ import type { ToolContext } from '../tools/tool-registry';
 import { planEgress, refusalFor, secretRefsFor, type EgressPlan } from './egress-plan';
 import { gateSandbox } from './sandbox-policy-gate';
 import type { EgressSource } from './team-egress';
-import { removedWorkspace } from './workspace-retention';
+import type { SessionWorkspaces } from '../sessions/session-workspaces';
 
 export interface WorkerSandboxOptions {
   /** The driver tool calls run with (LOOPLANE_SANDBOX_DRIVER). */
@@ -38,10 +38,11 @@ export interface WorkerSandboxOptions {
   /** The account rootless podman runs as when the worker is root (default looplane-podman). */
   podmanUser?: string;
   /**
-   * Makes a session's workspace on its first tool call (default `workspaces.create`, idempotent);
-   * the worker passes one that starts a forked session from its fork point's files.
+   * The store of record for session files (the worker passes a {@link SessionWorkspaces}): it puts
+   * a session's workspace at its recorded commit before the job's first call and persists every
+   * commit before the call returns. Without it workspaces are local only (tests of the sandbox).
    */
-  createWorkspace?: (workspaces: WorkspaceManager, sessionId: string) => Promise<unknown>;
+  sessionWorkspaces?: Pick<SessionWorkspaces, 'prepare' | 'persist' | 'forget'>;
   /** Replaces a driver (tests). */
   drivers?: Partial<Record<DriverName, SandboxDriver>>;
   /**
@@ -81,7 +82,11 @@ const MAX_SOCKET_PATH = 100;
  */
 export class WorkerSandbox {
   readonly tools: SandboxTool[];
+  /** Sessions whose workspace is in use by a job on this worker (the cache never evicts them). */
   private readonly ready = new Set<string>();
+  /** Told when a session's workspace comes into use and when its job ends (the local cache). */
+  onPrepared: ((sessionId: string) => void) | null = null;
+  onEnded: ((sessionId: string) => void) | null = null;
   private readonly egress = new Map<string, SessionEgress>();
   private socketDir: Promise<string> | null = null;
   private everyProbe: Promise<DriverProbe[]> | null = null;
@@ -137,7 +142,8 @@ export class WorkerSandbox {
     const [mine] = await probeDrivers([driver]);
     if (!mine) throw new Error('no probe result');
     const unavailable = setupProblem ?? (mine.available ? null : `the ${options.driver} sandbox driver does not work on this host: ${mine.reason ?? 'unknown reason'}`);
-    const workspaces = new WorkspaceManager({ root: options.workspaceRoot, ...(owners ? { owners } : {}) });
+    const persist = options.sessionWorkspaces?.persist;
+    const workspaces = new WorkspaceManager({ root: options.workspaceRoot, ...(owners ? { owners } : {}), ...(persist ? { persist } : {}) });
     const others = () => DRIVERS.filter((name) => name !== options.driver).map((name) => make[name]());
     const sandbox = new WorkerSandbox(options, driver, workspaces, mine, others, unavailable);
     if (unavailable) options.logger.error({ driver: options.driver, reason: unavailable }, 'sandbox unavailable: every sandboxed tool call will fail until the driver works (see Settings → Sandbox)');
@@ -174,8 +180,8 @@ export class WorkerSandbox {
       if (!gate.ok) return { ok: false, output: gate.output };
       limits = gate.limits;
     }
-    const removed = await this.ensureWorkspace(context.sessionId);
-    if (removed) return { ok: false, output: `not run: ${removed}` };
+    // Throws WorkspaceUnavailableError when the session's files cannot be had: the session then fails with the reason.
+    await this.ensureWorkspace(context.sessionId);
     const collector: EgressRecord[] = [];
     const egress = await this.egressFor(context, collector);
     try {
@@ -196,6 +202,8 @@ export class WorkerSandbox {
   async endSession(sessionId: string): Promise<void> {
     // The next job checks the workspace again (cheap), so this set stays as small as the active sessions.
     this.ready.delete(sessionId);
+    this.options.sessionWorkspaces?.forget(sessionId);
+    this.onEnded?.(sessionId);
     const entry = this.egress.get(sessionId);
     if (!entry) return;
     this.egress.delete(sessionId);
@@ -208,20 +216,23 @@ export class WorkerSandbox {
     await Promise.all([...this.egress.keys()].map((sessionId) => this.endSession(sessionId)));
   }
 
+  /** Whether a job on this worker is using the session's workspace. */
+  inUse(sessionId: string): boolean {
+    return this.ready.has(sessionId);
+  }
+
   /** Whether an egress proxy is running for the session (tests). */
   hasEgressProxy(sessionId: string): boolean {
     return this.egress.has(sessionId);
   }
 
-  /** Makes sure the session has its workspace; says why not when the retention sweep removed it. */
-  private async ensureWorkspace(sessionId: string): Promise<string | null> {
-    if (this.ready.has(sessionId)) return null;
-    // A removed workspace is never silently recreated empty (see workspace-retention.ts).
-    const removed = await removedWorkspace(this.options.workspaceRoot, sessionId);
-    if (removed) return removed;
-    await (this.options.createWorkspace ? this.options.createWorkspace(this.workspaces, sessionId) : this.workspaces.create(sessionId));
+  /** Makes sure the session's workspace is here, at the commit its log last recorded (once per job). */
+  private async ensureWorkspace(sessionId: string): Promise<void> {
+    if (this.ready.has(sessionId)) return;
+    const store = this.options.sessionWorkspaces;
+    await (store ? store.prepare(this.workspaces, sessionId) : this.workspaces.create(sessionId));
     this.ready.add(sessionId);
-    return null;
+    this.onPrepared?.(sessionId);
   }
 
   /**

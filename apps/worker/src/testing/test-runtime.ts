@@ -9,7 +9,8 @@ import { createLogger } from '../logger';
 import { ModelFactory, type CreateModel } from '../ports/model-factory';
 import { startRuntime, type Runtime } from '../runtime/runtime';
 import { WorkerSandbox, type WorkerSandboxOptions } from '../sandbox/worker-sandbox';
-import { createSessionWorkspace } from '../sessions/fork-workspace';
+import { PostgresWorkspaceStore, type WorkspaceStore } from '@looplane/workspaces';
+import { SessionWorkspaces } from '../sessions/session-workspaces';
 import { registerBuiltinTools } from '../tools/builtin-tools';
 import { ToolRegistry } from '../tools/tool-registry';
 import { registerTestTools } from './test-tools';
@@ -44,6 +45,8 @@ export interface TestWorkerOptions {
   logLevel?: string;
   /** Registers the sandbox's built-in tools too (a real driver: bwrap by default). */
   sandbox?: Omit<WorkerSandboxOptions, 'logger' | 'environment'> & { environment?: string };
+  /** The store of record for session files (default: the postgres store on the test database). */
+  store?: WorkspaceStore;
   /** The runtime's clock (a test moves it forward to expire approvals). */
   clock?: Clock;
   approvalSweepIntervalMs?: number;
@@ -71,7 +74,7 @@ export async function startTestWorker(options: TestWorkerOptions): Promise<TestW
     ? createLogger({ level: 'debug', destination: pino.destination({ dest: process.env.TEST_WORKER_LOG, sync: true, append: true }) })
     : createLogger({ level: options.logLevel ?? 'silent' });
   const sandbox = options.sandbox
-    ? await WorkerSandbox.start({ environment: 'test', createWorkspace: (workspaces, sessionId) => createSessionWorkspace(workspaces, pool, sessionId), ...options.sandbox, logger })
+    ? await WorkerSandbox.start({ environment: 'test', sessionWorkspaces: new SessionWorkspaces(pool, options.store ?? new PostgresWorkspaceStore(pool)), ...options.sandbox, logger })
     : null;
   const tools = registerTestTools(registerBuiltinTools(new ToolRegistry(), sandbox ?? undefined), pool);
   const runtime = await startRuntime({

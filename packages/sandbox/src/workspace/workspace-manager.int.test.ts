@@ -1,8 +1,18 @@
-import { mkdtemp, readFile, rm, stat, writeFile, symlink, mkdir } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile, symlink, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WorkspaceManager } from './workspace-manager';
+import { applyPack, git, packCommit } from '@looplane/workspaces';
+import { WorkspaceManager, type WorkspaceSnapshot } from './workspace-manager';
+
+async function initBare(gitDir: string): Promise<void> {
+  await git(['init', '-q', '--bare', gitDir], { gitDir });
+}
+
+async function tracked(manager: WorkspaceManager, sessionId: string): Promise<string> {
+  const gitDir = join(dirname((await manager.get(sessionId)).path), 'git');
+  return (await git(['ls-files'], { gitDir, workTree: (await manager.get(sessionId)).path })).stdout;
+}
 
 const root = process.getuid?.() === 0;
 let dir: string;
@@ -47,34 +57,79 @@ describe('WorkspaceManager', () => {
     const second = await m.commit('s2', 'write_file call-1');
     expect(second.changed).toBe(true);
     expect(second.commit).not.toBe(first);
-    expect(await m.diff({ sessionId: 's2', commit: first }, { sessionId: 's2', commit: second.commit })).toContain('+one');
   });
 
-  it('forks a session at a commit: files and history copied, owned by the new uid, independent afterwards', async () => {
-    const w = await m.create('parent');
-    await writeFile(join(w.path, 'f.txt'), 'v1\n');
-    const v1 = (await m.commit('parent', 'v1')).commit;
-    await writeFile(join(w.path, 'f.txt'), 'v2\n');
-    const v2 = (await m.commit('parent', 'v2')).commit;
-    const child = await m.fork('parent', v1, 'child');
-    expect(await readFile(join(child.path, 'f.txt'), 'utf8')).toBe('v1\n');
-    expect((await stat(join(child.path, 'f.txt'))).uid).toBe(child.uid);
-    expect(await m.head('child')).toBe(v1);
-    await writeFile(join(child.path, 'g.txt'), 'child only\n');
-    const c1 = (await m.commit('child', 'child change')).commit;
-    expect(await readFile(join(w.path, 'f.txt'), 'utf8')).toBe('v2\n');
-    const diff = await m.diff({ sessionId: 'parent', commit: v2 }, { sessionId: 'child', commit: c1 });
-    expect(diff).toContain('-v2');
-    expect(diff).toContain('+v1');
-    expect(diff).toContain('+child only');
+  it('persists each new commit (with the commit it was made on) before returning it, and only new ones', async () => {
+    const seen: WorkspaceSnapshot[] = [];
+    const p = new WorkspaceManager({ root: join(dir, 'persisting'), persist: async (snapshot) => void seen.push(snapshot) });
+    const w = await p.create('s1');
+    const first = await p.head('s1');
+    await p.commit('s1', 'nothing');
+    expect(seen).toEqual([]);
+    await writeFile(join(w.path, '.gitignore'), 'build/\n');
+    await mkdir(join(w.path, 'build'));
+    await writeFile(join(w.path, 'build', 'out.txt'), 'ignored by the agent, kept by us\n');
+    const made = await p.commit('s1', 'write');
+    expect(seen).toEqual([{ sessionId: 's1', gitDir: join(dir, 'persisting', 's1', 'git'), commit: made.commit, base: first }]);
+    expect(await tracked(p, 's1')).toContain('build/out.txt');
+    const failing = new WorkspaceManager({ root: join(dir, 'failing'), persist: async () => Promise.reject(new Error('store down')) });
+    const f = await failing.create('s1');
+    await writeFile(join(f.path, 'x'), 'x');
+    await expect(failing.commit('s1', 'x')).rejects.toThrow(/store down/);
   });
 
-  it('refuses bad forks: unknown commit, abbreviated id, existing target, bad session id', async () => {
-    await m.create('p2');
-    await expect(m.fork('p2', 'a'.repeat(40), 'c2')).rejects.toThrow(/is not in the workspace/);
-    await expect(m.fork('p2', 'abc123', 'c2')).rejects.toThrow(/not a full commit id/);
-    await expect(m.fork('p2', await m.head('p2'), 'p2')).rejects.toThrow(/already has a workspace/);
-    await expect(m.create('../escape')).rejects.toThrow(/invalid session id/);
+  it('materialises a workspace at a commit on another host, behind or ahead, fetching only what is missing', async () => {
+    // Host A makes commits; what it persists goes to a bare "store" repository (real packs).
+    const store = join(dir, 'store.git');
+    await initBare(store);
+    const hostA = new WorkspaceManager({ root: join(dir, 'host-a'), persist: async (s) => applyPack(store, await packCommit(s.gitDir, s.commit, s.base)) });
+    const a = await hostA.create('sess');
+    await applyPack(store, await packCommit(join(dir, 'host-a', 'sess', 'git'), await hostA.head('sess'), null));
+    await writeFile(join(a.path, 'f.txt'), 'v1\n');
+    const v1 = (await hostA.commit('sess', 'v1')).commit;
+    await writeFile(join(a.path, 'f.txt'), 'v2\n');
+    const v2 = (await hostA.commit('sess', 'v2')).commit;
+
+    let fills = 0;
+    // What the store has told host B about so far.
+    const published = [v1];
+    const fill = async (gitDir: string) => {
+      fills++;
+      for (const commit of published) await applyPack(gitDir, await packCommit(store, commit, null));
+    };
+    // Host B has nothing: it starts at v1 from the store, files owned by its own uid.
+    const hostB = new WorkspaceManager({ root: join(dir, 'host-b') });
+    const b = await hostB.materialise('sess', v1, fill);
+    expect(await readFile(join(b.path, 'f.txt'), 'utf8')).toBe('v1\n');
+    expect((await stat(join(b.path, 'f.txt'))).uid).toBe(b.uid);
+    expect(await hostB.head('sess')).toBe(v1);
+    // Already there and clean: nothing is fetched or rewritten.
+    await hostB.materialise('sess', v1, fill);
+    expect(fills).toBe(1);
+    // A call that changed files here but was never recorded is undone.
+    await writeFile(join(b.path, 'junk.txt'), 'junk');
+    await writeFile(join(b.path, 'f.txt'), 'unrecorded\n');
+    await hostB.materialise('sess', v1, fill);
+    expect(fills).toBe(1);
+    expect(await readFile(join(b.path, 'f.txt'), 'utf8')).toBe('v1\n');
+    await expect(stat(join(b.path, 'junk.txt'))).rejects.toThrow();
+    // Behind: the session moved on elsewhere; the missing commit is fetched.
+    published.push(v2);
+    await hostB.materialise('sess', v2, fill);
+    expect(fills).toBe(2);
+    expect(await readFile(join(b.path, 'f.txt'), 'utf8')).toBe('v2\n');
+    // Ahead: back to an older recorded commit.
+    await hostB.materialise('sess', v1, fill);
+    expect(await readFile(join(b.path, 'f.txt'), 'utf8')).toBe('v1\n');
+    // No recorded change yet: an empty workspace, also on a fresh host.
+    const empty = await new WorkspaceManager({ root: join(dir, 'host-c') }).materialise('new', null, fill);
+    expect(await readdir(empty.path)).toEqual([]);
+    // A fill that cannot provide the commit fails; nothing half-made is left to be found.
+    const hostD = new WorkspaceManager({ root: join(dir, 'host-d') });
+    await expect(hostD.materialise('sess', v2, async () => Promise.reject(new Error('not in the store')))).rejects.toThrow(/not in the store/);
+    await expect(hostD.get('sess')).rejects.toThrow(/has no workspace/);
+    await expect(hostD.materialise('sess', 'abc', fill)).rejects.toThrow(/not a full commit id/);
+    await expect(hostD.create('../escape')).rejects.toThrow(/invalid session id/);
   });
 
   it('restores the work tree to the last commit, untracked files removed', async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { AppError } from '@looplane/shared';
 import type { WorkspaceMount } from '../types';
 import { diskUsage, type DiskUsage } from './disk-usage';
-import { checkCommitId, git, type GitOptions } from '@looplane/workspaces';
+import { checkCommitId, git, hasCommit, type GitOptions } from '@looplane/workspaces';
 import { chownTree } from './ownership';
 import { UidAllocator } from './uid-allocator';
 
@@ -21,6 +21,19 @@ export interface WorkspaceManagerOptions {
   /** Default: a uid per session from 900000..965535 when root; the worker's own uid otherwise. */
   owners?: WorkspaceOwners;
   gitPath?: string;
+  /**
+   * Makes a new commit durable before {@link WorkspaceManager.commit} returns it (the worker writes
+   * it to the workspace store), so whatever records the commit id names files that exist.
+   */
+  persist?: (snapshot: WorkspaceSnapshot) => Promise<void>;
+}
+
+/** A commit just made in a session's workspace, and the commit it was made on. */
+export interface WorkspaceSnapshot {
+  sessionId: string;
+  gitDir: string;
+  commit: string;
+  base: string;
 }
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
@@ -71,38 +84,57 @@ export class WorkspaceManager {
   /**
    * Commits the whole work tree (after a mutating tool call) and returns the commit id; when
    * nothing changed, returns the current commit with `changed: false` instead of an empty commit.
+   * A new commit is persisted (the `persist` option) before it is returned.
    */
   async commit(sessionId: string, message: string): Promise<{ commit: string; changed: boolean }> {
     await this.get(sessionId);
     const options = this.gitOptions(sessionId);
-    await git(['add', '-A'], options);
+    // Forced: a .gitignore the agent wrote must not keep its files out of the store (they would be lost on another host).
+    await git(['add', '-A', '--force'], options);
     const { code } = await git(['diff', '--cached', '--quiet'], { ...options, okCodes: [1] });
-    if (code === 1) await git(['commit', '-q', '--no-verify', '-m', message.slice(0, 1000) || 'tool call'], options);
-    return { commit: (await git(['rev-parse', 'HEAD'], options)).stdout.trim(), changed: code === 1 };
+    if (code !== 1) return { commit: (await git(['rev-parse', 'HEAD'], options)).stdout.trim(), changed: false };
+    const base = (await git(['rev-parse', 'HEAD'], options)).stdout.trim();
+    await git(['commit', '-q', '--no-verify', '-m', message.slice(0, 1000) || 'tool call'], options);
+    const commit = (await git(['rev-parse', 'HEAD'], options)).stdout.trim();
+    await this.options.persist?.({ sessionId, gitDir: options.gitDir, commit, base });
+    return { commit, changed: true };
   }
 
   /**
-   * Starts `toSessionId`'s workspace from `commitId` of `fromSessionId` (a session fork). The
-   * history is copied, so the two evolve independently and can be diffed against each other.
+   * Puts a session's workspace at `commit` on this host, whatever the local copy holds: none (a
+   * new host, or one that lost its disk), an older one (the session ran elsewhere since), or a
+   * newer one (a call committed here but never recorded). `fill` gives the git dir the objects it
+   * lacks (from the workspace store); it is called only when the commit is not here. With a null
+   * commit (no recorded file change yet) the workspace is the empty one it was created as.
+   * Left untouched when it already is exactly at `commit` with a clean tree.
    */
-  async fork(fromSessionId: string, commitId: string, toSessionId: string): Promise<Workspace> {
-    await this.get(fromSessionId);
-    checkCommitId(commitId);
-    if (await this.find(toSessionId)) throw new AppError('CONFLICT', `session ${toSessionId} already has a workspace`);
-    const from = this.gitOptions(fromSessionId);
-    await git(['cat-file', '-e', `${commitId}^{commit}`], from).catch(() => {
-      throw new AppError('NOT_FOUND', `commit ${commitId} is not in the workspace of session ${fromSessionId}`);
-    });
-    return this.withLock(toSessionId, async () => {
-      if (await this.find(toSessionId)) throw new AppError('CONFLICT', `session ${toSessionId} already has a workspace`);
-      const workspace = await this.allocate(toSessionId);
-      const to = this.gitOptions(toSessionId);
-      await rm(to.gitDir, { recursive: true, force: true });
-      await git(['clone', '-q', '--bare', '--local', from.gitDir, to.gitDir], { gitDir: from.gitDir, config: ['protocol.file.allow=always'] });
-      await git(['remote', 'remove', 'origin'], to);
-      await git(['reset', '-q', '--hard', commitId], to);
-      await chownTree(workspace.path, workspace.uid, workspace.gid);
-      await this.writeMeta(workspace);
+  async materialise(sessionId: string, commit: string | null, fill: (gitDir: string) => Promise<void>): Promise<Workspace> {
+    if (commit !== null) checkCommitId(commit);
+    return this.withLock(sessionId, async () => {
+      const options = this.gitOptions(sessionId);
+      let workspace = await this.find(sessionId);
+      const fresh = !workspace;
+      if (!workspace) {
+        // A directory without meta.json is a workspace whose making was cut short: start again.
+        await rm(this.dirOf(sessionId), { recursive: true, force: true });
+        workspace = await this.allocate(sessionId);
+        await git(['init', '-q', '-b', 'main'], options);
+        if (commit === null) {
+          await git(['commit', '-q', '--allow-empty', '--no-verify', '-m', 'workspace created'], options);
+          await this.writeMeta(workspace);
+          return workspace;
+        }
+      }
+      if (commit !== null && (fresh || !(await hasCommit(options, commit)))) await fill(options.gitDir);
+      const target = commit ?? (await git(['rev-list', '--max-parents=0', 'HEAD'], options)).stdout.trim().split('\n').pop()!;
+      const head = fresh ? null : (await git(['rev-parse', '-q', '--verify', 'HEAD'], { ...options, okCodes: [1] })).stdout.trim();
+      const dirty = head === target ? (await git(['status', '--porcelain', '--untracked-files=all', '--ignored'], options)).stdout !== '' : true;
+      if (dirty) {
+        await git(['reset', '-q', '--hard', target], options);
+        await git(['clean', '-q', '-ffdx'], options);
+        await chownTree(workspace.path, workspace.uid, workspace.gid);
+      }
+      if (fresh) await this.writeMeta(workspace);
       return workspace;
     });
   }
@@ -121,6 +153,11 @@ export class WorkspaceManager {
     await git(['reset', '-q', '--hard', commitId ? checkCommitId(commitId) : 'HEAD'], options);
     await git(['clean', '-q', '-ffdx'], options);
     await chownTree(workspace.path, workspace.uid, workspace.gid);
+  }
+
+  /** The git dir of a session's workspace (beside its work tree, never bound into a sandbox). */
+  gitDirOf(sessionId: string): string {
+    return this.gitOptions(sessionId).gitDir;
   }
 
   /** Disk use of the work tree. */

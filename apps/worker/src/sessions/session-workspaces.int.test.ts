@@ -15,17 +15,23 @@ import { startRuntime, type Runtime } from '../runtime/runtime';
 import { waitForRun } from '../testing/runtime-suite';
 import { createTestClient, testRedisUrl, uniquePrefix, waitFor, type TestClient } from '../testing/test-runtime';
 import { ToolRegistry } from '../tools/tool-registry';
-import { createSessionWorkspace } from './fork-workspace';
+import { PostgresWorkspaceStore, WorkspaceReader } from '@looplane/workspaces';
+import { SessionWorkspaces } from './session-workspaces';
 
 /**
- * Workspaces at a fork, with a real WorkspaceManager (git, no sandbox needed) and a real worker
- * whose `write` tool creates the session's workspace through {@link createSessionWorkspace},
- * writes a file and records the commit on `tool.finished`, as the sandbox's file tools do.
+ * Workspaces through the store, with real WorkspaceManagers (git, no sandbox needed) and a real
+ * worker whose `write` tool prepares the session's workspace through {@link SessionWorkspaces},
+ * writes a file and records the commit on `tool.finished`, as the sandbox's file tools do. Each
+ * job runs on a "host" of its own (a fresh workspace root per job), so nothing carries over on disk.
  */
 let t: TestDatabase;
 let pool: PgPool;
 let root: string;
 let workspaces: WorkspaceManager;
+let sessionWorkspaces: SessionWorkspaces;
+let hosts = 0;
+/** A new empty host for every job: its workspace root shares nothing with the ones before. */
+const prepared = new Map<string, WorkspaceManager>();
 let runtime: Runtime;
 let client: TestClient;
 let connections: Redis[] = [];
@@ -39,13 +45,22 @@ beforeAll(async () => {
   t = await createTestDatabase();
   pool = createPgPool(t.url, { max: 10 });
   root = await mkdtemp(join(tmpdir(), 'looplane-fork-ws-'));
-  workspaces = new WorkspaceManager({ root });
+  const store = new PostgresWorkspaceStore(pool);
+  sessionWorkspaces = new SessionWorkspaces(pool, store);
   const tools = new ToolRegistry().register('write', async (args, _call, context) => {
-    const workspace = await createSessionWorkspace(workspaces, pool, context.sessionId);
+    let host = prepared.get(context.sessionId);
+    if (!host) {
+      host = new WorkspaceManager({ root: join(root, `host-${++hosts}`), persist: sessionWorkspaces.persist });
+      await sessionWorkspaces.prepare(host, context.sessionId);
+      prepared.set(context.sessionId, host);
+      workspaces = host;
+    }
+    const workspace = await host.get(context.sessionId);
     await writeFile(join(workspace.path, String(args.path)), String(args.text));
-    const { commit } = await workspaces.commit(context.sessionId, `write ${String(args.path)}`);
+    const { commit } = await host.commit(context.sessionId, `write ${String(args.path)}`);
     return { ok: true, output: `wrote ${String(args.path)}`, commit };
   });
+  tools.onSessionEnd(async ({ sessionId }) => void prepared.delete(sessionId));
   const connect = async () => {
     const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
     await redis.connect();
@@ -62,7 +77,7 @@ beforeAll(async () => {
   const policy = await t.db.policy.create({ data: { teamId: fx.teamId, name: 'writes', activeVersion: 1 } });
   const document = { version: 1, name: 'writes', default: 'deny', rules: [{ id: 'write', match: { tool: 'write' }, outcome: 'allow' }] };
   await t.db.policyVersion.create({ data: { policyId: policy.id, version: 1, document } });
-  deps = { db: t.db, dispatch: createDispatch(client.queue, client.bus), workspaces };
+  deps = { db: t.db, dispatch: createDispatch(client.queue, client.bus), workspaces: new WorkspaceReader({ store, cacheDir: join(root, 'reader') }) };
 });
 afterAll(async () => {
   await runtime?.close();
@@ -73,8 +88,10 @@ afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
+/** The session's files on a new host, restored from the store at its recorded commit. */
 async function files(sessionId: string): Promise<Record<string, string>> {
-  const { path } = await workspaces.get(sessionId);
+  const host = new WorkspaceManager({ root: join(root, `reader-host-${++hosts}`) });
+  const { path } = await sessionWorkspaces.prepare(host, sessionId);
   const names = (await readdir(path)).sort();
   return Object.fromEntries(await Promise.all(names.map(async (n) => [n, await readFile(join(path, n), 'utf8')] as const)));
 }
@@ -105,9 +122,7 @@ describe('a fork’s workspace', () => {
     expect(await files(run.sessionId)).toEqual({ 'a.txt': 'one', 'b.txt': 'two', 'late.txt': 'after the fork' });
     // The parent's state at the fork (a, b) plus the branch's own file; late.txt never reached it.
     expect(await files(fork.sessionId)).toEqual({ 'a.txt': 'one', 'b.txt': 'two', 'c.txt': 'branch file' });
-    // At its first commit's parent, the branch's history is exactly the parent's commit at the fork.
     const branchHead = (branchLog.filter((e) => e.type === 'tool.finished').at(-1)!.payload as { commit: string }).commit;
-    expect(await workspaces.diff({ sessionId: run.sessionId, commit: commits[1]! }, { sessionId: fork.sessionId, commit: branchHead })).toContain('+branch file');
 
     const diff = await api.sessions.diff({ teamId: fx.teamId, a: run.sessionId, b: fork.sessionId });
     expect(diff.divergedAfter).toBe(at);
@@ -119,22 +134,26 @@ describe('a fork’s workspace', () => {
     // A fork of the branch at its own first event takes the branch's workspace at the same commit.
     const grandchild = await api.sessions.fork({ teamId: fx.teamId, sessionId: fork.sessionId, atEvent: forked.seq });
     expect(grandchild.parentId).toBe(fork.sessionId);
-    await createSessionWorkspace(workspaces, pool, grandchild.sessionId);
     expect(await files(grandchild.sessionId)).toEqual({ 'a.txt': 'one', 'b.txt': 'two' });
   });
 
-  it('a workspace that is not on this host: the diff still returns the events, with files null and the reason', async () => {
+  it('a commit that is in no store fails the session with the reason; it never starts empty', async () => {
     const agent = await createTestAgent(t.db, fx.teamId, { script: [write('x.txt', 'x'), { finish: 'done' }] });
+    const other = await createTestAgent(t.db, fx.teamId, { script: [write('y.txt', 'y'), { finish: 'branch done' }] });
     const run = await createTestRun(t.db, agent, { config: { tools: writeSpec, toolLoading: 'eager' } });
     await client.enqueue({ ...run, reason: 'start' });
-    await waitForRun(t.db, run.runId);
-    const api = await callerAs(deps, { userId: fx.members.viewer.id });
-    const other = await callerAs({ ...deps, workspaces: new WorkspaceManager({ root: join(root, 'elsewhere') }) }, { userId: fx.members.viewer.id });
-    const ok = await api.sessions.diff({ teamId: fx.teamId, a: run.sessionId, b: run.sessionId });
-    expect(ok).toMatchObject({ files: '', filesReason: null });
-    const missing = await other.sessions.diff({ teamId: fx.teamId, a: run.sessionId, b: run.sessionId });
-    expect(missing.files).toBeNull();
-    expect(missing.filesReason).toMatch(/not available here/);
-    expect(missing.a.events).toEqual([]);
+    expect((await waitForRun(t.db, run.runId)).status).toBe('succeeded');
+    const finished = (await loadSessionEvents(pool, run.sessionId)).filter((e) => e.type === 'tool.finished');
+    // The store loses the run's packs (not through retention, which would say so).
+    await pool.query('DELETE FROM "WorkspacePack" WHERE "runId" = $1', [run.runId]);
+    const api = await callerAs(deps, { userId: fx.members.operator.id });
+    const fork = await api.sessions.fork({ teamId: fx.teamId, sessionId: run.sessionId, atEvent: finished[0]!.seq, message: 'Go on.', agentOverrides: { endpointId: other.endpointId } });
+    const branch = await waitFor(async () => {
+      const row = await t.db.session.findUniqueOrThrow({ where: { id: fork.sessionId } });
+      return row.status === 'failed' ? row : undefined;
+    }, 20_000, 'the branch to fail');
+    const last = (await loadSessionEvents(pool, fork.sessionId)).at(-1)!;
+    expect(last).toMatchObject({ type: 'run.finished', payload: { status: 'failed', error: expect.stringMatching(/in no workspace store/) } });
+    expect(branch.status).toBe('failed');
   });
 });
