@@ -90,6 +90,11 @@ export class SnapshotWriter {
     else await this.save({ ...request, base: null });
   }
 
+  /** Tells the writer a commit is stored, at `depth` (read along with something else). */
+  stored(runId: string, commit: string, depth: number): void {
+    this.remember(`${runId} ${commit}`, depth);
+  }
+
   private async storedDepth(runId: string, commit: string): Promise<number | null> {
     const chain = await this.store.chain(runId, commit);
     return chain[0]?.depth ?? null;

@@ -6,12 +6,10 @@ import { WorkspaceUnavailableError } from './workspace-unavailable';
 /**
  * Where a session's files stand, in one round trip: the commit of its last recorded
  * `tool.finished` (or, for a branch with no file change of its own yet, its fork point's commit),
- * whether the store holds it, and whether retention removed the run's files.
+ * its depth in the store (null: not stored), and whether retention removed the run's files.
  */
 const ORIGIN_SQL = `
-SELECT q."runId", q.target,
-  q.target IS NOT NULL AND EXISTS (SELECT 1 FROM "WorkspacePack" p WHERE p."runId" = q."runId" AND p."commit" = q.target) AS stored,
-  w."removedAt", w.reason AS "removedReason"
+SELECT q."runId", q.target, p.depth AS "storedDepth", w."removedAt", w.reason AS "removedReason"
 FROM (
   SELECT s."runId", COALESCE(
     (SELECT e.payload->>'commit' FROM "Event" e
@@ -20,12 +18,14 @@ FROM (
     s."workspaceCommit") AS target
   FROM "Session" s WHERE s.id = $1
 ) q
+LEFT JOIN "WorkspacePack" p ON p."runId" = q."runId" AND p."commit" = q.target
 LEFT JOIN "WorkspaceRemoval" w ON w."runId" = q."runId"`;
 
 interface Origin {
   runId: string;
   target: string | null;
-  stored: boolean;
+  /** The target's depth in the store; null when the store does not hold it. */
+  storedDepth: number | null;
   removedAt: Date | null;
   removedReason: string | null;
 }
@@ -69,7 +69,9 @@ export class SessionWorkspaces {
       }
     });
     // A workspace made here before the store existed: its commit goes to the store now, so other hosts can have it.
-    if (target && !origin.stored) await this.writer.ensure({ gitDir: workspaces.gitDirOf(sessionId), runId: origin.runId, sessionId, commit: target });
+    if (target && origin.storedDepth === null) await this.writer.ensure({ gitDir: workspaces.gitDirOf(sessionId), runId: origin.runId, sessionId, commit: target });
+    // The next commit is stored relative to this one without asking the store for its depth.
+    else if (target) this.writer.stored(origin.runId, target, origin.storedDepth!);
     return workspace;
   }
 
