@@ -26,10 +26,17 @@ describe('npm run bench -- --quick', () => {
     });
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Results;
     expect(results.full).toBe(false);
-    expect(results.outcomes.map((o) => o.name)).toEqual(['step-overhead', 'density', 'sse-latency', 'api-throughput', 'sandbox-start', 'engine-step', 'waiting-is-free']);
+    expect(results.outcomes.map((o) => o.name)).toEqual(['step-overhead', 'density', 'sse-latency', 'api-throughput', 'sandbox-start', 'engine-step', 'waiting-is-free', 'workspace-snapshots']);
     expect(results.outcomes.filter((o) => o.exitCode !== 0)).toEqual([]);
     // The engine's in-memory step bench prints a table only; every other one a JSON line.
     for (const o of results.outcomes.filter((x) => x.name !== 'engine-step')) expect(o.reports.length, o.name).toBeGreaterThan(0);
+    // The workspace snapshot bench also writes its raw results (a temp file at --quick), which its JSON line names.
+    const snapshots = results.outcomes.find((o) => o.name === 'workspace-snapshots')!.reports[0] as { quick: boolean; results: string };
+    expect(snapshots.quick).toBe(true);
+    const raw = JSON.parse(readFileSync(snapshots.results, 'utf8')) as { quick: boolean; repetitions: unknown[] };
+    rmSync(snapshots.results, { force: true });
+    expect(raw.quick).toBe(true);
+    expect(raw.repetitions.length).toBeGreaterThan(0);
     expect(code).toBe(0);
   }, 600_000);
 });

@@ -28,6 +28,7 @@ const BENCHES: Array<{ name: string; script: string; args: string[] }> = [
   { name: 'sandbox-start', script: 'bench/sandbox/start-latency.ts', args: quick },
   { name: 'engine-step', script: 'packages/engine/bench/step-overhead.ts', args: quick },
   { name: 'waiting-is-free', script: 'bench/waiting/waiting-is-free.ts', args: quick },
+  { name: 'workspace-snapshots', script: 'bench/workspaces/snapshot-cost.ts', args: quick },
 ];
 
 interface Outcome {
