@@ -8,10 +8,11 @@ const securityHeaders = [
 
 const nextConfig: NextConfig = {
   // Workspace packages ship TypeScript source with extensionless imports.
-  transpilePackages: ['@looplane/api', '@looplane/db', '@looplane/shared', '@looplane/queue', '@looplane/engine', '@looplane/models', '@looplane/telemetry', '@looplane/policy', '@looplane/sandbox'],
+  transpilePackages: ['@looplane/api', '@looplane/db', '@looplane/shared', '@looplane/queue', '@looplane/engine', '@looplane/models', '@looplane/telemetry', '@looplane/policy', '@looplane/workspaces'],
   // BullMQ loads its Lua scripts from files next to its own modules: keep it out of the bundle.
   // mvdan-sh (the policy package's shell parser) is one large GopherJS file: load it as is.
-  serverExternalPackages: ['bullmq', 'mvdan-sh'],
+  // The AWS SDK (the s3 workspace store) is large and loads parts of itself at run time: not bundled.
+  serverExternalPackages: ['bullmq', 'mvdan-sh', '@aws-sdk/client-s3'],
   poweredByHeader: false,
   async headers() {
     return [{ source: '/:path*', headers: securityHeaders }];

@@ -1,3 +1,4 @@
+import { workspaceStoreEnv, workspaceStoreProblem } from '@looplane/workspaces';
 import { z } from 'zod';
 
 /**
@@ -14,6 +15,8 @@ const optionalString = z
   .trim()
   .transform((value) => (value === '' ? undefined : value))
   .optional();
+
+const CACHE_MB_MESSAGE = 'must be a whole number of megabytes between 1 and 100000000';
 
 const schema = z
   .object({
@@ -44,12 +47,21 @@ const schema = z
         )
         .optional(),
     ),
+    /** The workspace store session files are read from (the same settings as the workers'). */
+    ...workspaceStoreEnv,
     /**
-     * Where the workers keep session workspaces (their LOOPLANE_WORKSPACE_ROOT), read for the file
-     * diff of `sessions.diff`; unset: `<LOOPLANE_HOME>/workspaces` when LOOPLANE_HOME is set, else
-     * the diff reports the workspaces as not readable from this server.
+     * Size cap of this server's local cache of workspace repositories (filled from the store on
+     * demand; the least recently read runs are dropped past it). Default 2048.
      */
-    LOOPLANE_WORKSPACE_ROOT: optionalString.pipe(z.string().startsWith('/', 'must be an absolute path').optional()),
+    LOOPLANE_WORKSPACE_CACHE_MB: optionalString.pipe(
+      z
+        .string()
+        .regex(/^\d+$/, CACHE_MB_MESSAGE)
+        .transform(Number)
+        .pipe(z.int().min(1, CACHE_MB_MESSAGE).max(100_000_000, CACHE_MB_MESSAGE))
+        .optional(),
+    ).transform((mb) => mb ?? 2048),
+    /** The instance's home; the workspace cache is `<LOOPLANE_HOME>/web-cache/workspaces` (unset: a temp dir). */
     LOOPLANE_HOME: optionalString.pipe(z.string().startsWith('/', 'must be an absolute path').optional()),
     /** Bearer token for `/metrics` (Prometheus); unset: `/metrics` answers 401 to everyone. */
     LOOPLANE_METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
@@ -64,6 +76,8 @@ const schema = z
         message: 'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together (or none of them)',
       });
     }
+    const store = workspaceStoreProblem(value);
+    if (store) ctx.addIssue({ code: 'custom', path: [store.variable], message: `${store.variable} ${store.message}` });
   });
 
 export type Env = z.infer<typeof schema>;

@@ -5,8 +5,12 @@ import { roleAtLeast, ROLES, type Role } from '@looplane/shared';
 import { appRouter } from './root';
 import type { Meta } from './trpc';
 import type { ApiDeps } from './context';
-import { SecretBox, type Prisma } from '@looplane/db';
+import { createPgPool, SecretBox, type PgPool, type Prisma } from '@looplane/db';
+import { PostgresWorkspaceStore, WorkspaceReader } from '@looplane/workspaces';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   appendEvents,
   callerAs,
@@ -141,6 +145,7 @@ const matrix: Record<string, Entry> = {
   // A freshly finished branch per call, so each allowed resume is a first one.
   'sessions.resume': { access: 'operator', input: async (fx) => ({ teamId: fx.teamId, sessionId: await finishedSession(), message: 'go on' }) },
   'sessions.diff': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, a: await startedSession(), b: await startedSession() }) },
+  'sessions.files': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, sessionId: await startedSession() }) },
   'sessions.promote': { access: 'operator', input: async (fx) => ({ teamId: fx.teamId, sessionId: await startedSession() }) },
   'graphs.list': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
   'graphs.get': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, graphId: (await ownGraph(fx)).graphId }) },
@@ -183,6 +188,9 @@ let deps: ApiDeps;
 let fx: TeamFixture;
 let agent: AgentFixture;
 let runId: string;
+/** The workspace store's pool and the reader's cache (so `sessions.files` can succeed for allowed callers). */
+let pool: PgPool;
+let cacheDir: string;
 /** The other team's agent and run, for the cross-team cases. */
 let foreign: AgentFixture & { runId: string };
 
@@ -194,8 +202,12 @@ async function startRun(teamId: string, agentId: string, userId = fx.members.adm
 beforeAll(async () => {
   db = await createTestDatabase();
   live = await createTestLive();
-  // A key, so procedures that seal secrets (secrets.create) can succeed for allowed callers.
-  deps = { db: db.db, dispatch: live.dispatch, secretBox: new SecretBox(randomBytes(32).toString('base64')) };
+  // A key, so procedures that seal secrets (secrets.create) can succeed for allowed callers;
+  // a workspace reader, so file reads (sessions.files) can.
+  pool = createPgPool(db.url, { max: 2 });
+  cacheDir = await mkdtemp(join(tmpdir(), 'looplane-matrix-files-'));
+  const workspaces = new WorkspaceReader({ store: new PostgresWorkspaceStore(pool), cacheDir });
+  deps = { db: db.db, dispatch: live.dispatch, secretBox: new SecretBox(randomBytes(32).toString('base64')), workspaces };
   fx = await createTeamFixture(db.db);
   agent = await createAgentFixture(db.db, fx.teamId);
   runId = await startRun(fx.teamId, agent.agentId);
@@ -204,6 +216,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await live?.close();
+  await pool?.end();
+  if (cacheDir) await rm(cacheDir, { recursive: true, force: true });
   await db?.drop();
 });
 
@@ -306,6 +320,7 @@ const crossTeam: Record<string, (fx: TeamFixture) => unknown> = {
   'sessions.fork': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession(), atEvent: 1 }),
   'sessions.resume': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession(), message: 'hijack' }),
   'sessions.promote': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession() }),
+  'sessions.files': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession() }),
   'graphs.get': async (fx) => ({ teamId: fx.teamId, graphId: (await foreignGraph(fx)).graphId }),
   'graphs.update': async (fx) => ({ teamId: fx.teamId, graphId: (await foreignGraph(fx)).graphId, definition: graphDefinitionFor(agent.agentId) }),
   'graphs.run': async (fx) => ({ teamId: fx.teamId, runId: (await foreignGraph(fx)).runId }),

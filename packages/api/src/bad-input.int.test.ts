@@ -52,6 +52,7 @@ const validInputs: Record<string, () => Record<string, unknown>> = {
   'sessions.resume': () => ({ teamId: fx.teamId, sessionId, message: 'Continue' }),
   'sessions.diff': () => ({ teamId: fx.teamId, a: sessionId, b: sessionId }),
   'sessions.promote': () => ({ teamId: fx.teamId, sessionId }),
+  'sessions.files': () => ({ teamId: fx.teamId, sessionId, atEvent: 1, path: 'src/app.ts' }),
   'approvals.list': () => ({ teamId: fx.teamId, status: 'pending', runId, limit: 20 }),
   'approvals.get': () => ({ teamId: fx.teamId, approvalId: 'apr-missing' }),
   'approvals.decide': () => ({ teamId: fx.teamId, approvalId: 'apr-missing', decision: 'approve', comment: 'looks fine' }),
@@ -101,6 +102,7 @@ const optionalKeys: Record<string, string[]> = {
   'runs.events': ['after', 'limit'],
   'sessions.events': ['after', 'limit'],
   'sessions.fork': ['message'],
+  'sessions.files': ['atEvent', 'path'],
   'approvals.list': ['status', 'runId', 'limit'],
   'mcp.add': ['args'],
   'secrets.create': ['replace'],
@@ -204,6 +206,36 @@ describe('bad input', () => {
       expect((await live.jobs()).length).toBe(jobsBefore);
     });
   }
+
+  it('sessions.files: unsafe paths and impossible events get 400 saying what is wrong, and read nothing', async () => {
+    const before = await tableCounts();
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ path: 'src/../../etc/passwd' }, /path: must not contain empty, \. or \.\. segments/],
+      [{ path: '..' }, /path: must not contain empty, \. or \.\. segments/],
+      [{ path: '/etc/passwd' }, /path: must be relative to the workspace root/],
+      [{ path: 'src/a\u0000b' }, /path: must not contain NUL or control characters/],
+      [{ path: 'a'.repeat(5000) }, /path: must be at most 4096 characters/],
+      [{ path: '.git/config' }, /path: must not name \.git/],
+      [{ atEvent: 0 }, /atEvent: must be at least 1/],
+      [{ atEvent: -1 }, /atEvent: must be at least 1/],
+      [{ atEvent: 1.5 }, /atEvent: must be a whole number/],
+      [{ atEvent: 2 ** 31 }, /atEvent: must be at most 2147483647/],
+    ];
+    for (const [change, message] of cases) {
+      const input = { teamId: fx.teamId, sessionId, ...change };
+      const response = await handleTrpcRequest(
+        new Request(`http://localhost/api/trpc/sessions.files?input=${encodeURIComponent(JSON.stringify(superjson.serialize(input)))}`),
+        { deps, endpoint: '/api/trpc', sessionUserId: fx.members.viewer.id, ip: null },
+      );
+      const payload = (await response.json()) as { error?: { json?: { message?: string } } };
+      expect(response.status, JSON.stringify(change).slice(0, 80)).toBe(400);
+      expect(payload.error?.json?.message, JSON.stringify(change).slice(0, 80)).toMatch(message);
+    }
+    // In range for the schema, past the session's log: the message names the range.
+    const api = await callerAs(deps, { userId: fx.members.viewer.id });
+    await expect(api.sessions.files({ teamId: fx.teamId, sessionId, atEvent: 7 })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/no committed events yet|between 1 and/) });
+    expect(await tableCounts()).toEqual(before);
+  });
 
   it('malformed JSON gets 400 with a clear message', async () => {
     const before = await tableCounts();

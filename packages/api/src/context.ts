@@ -1,15 +1,18 @@
 import type { Db, SecretBox } from '@looplane/db';
+import type { WorkspaceReader } from '@looplane/workspaces';
 import { resolvePrincipal, type Credentials, type Principal } from './auth/principal';
 import type { Dispatch } from './dispatch';
-import type { WorkspaceDiffer } from './services/sessions-workspaces';
 
 /** Long-lived dependencies of the API, created once per server process. */
 export interface ApiDeps {
   db: Db;
   /** After-commit wake-ups and live notices (queue + Redis pub/sub). */
   dispatch: Dispatch;
-  /** Read access to the session workspaces (under LOOPLANE_WORKSPACE_ROOT), for `sessions.diff`; absent: not readable here. */
-  workspaces?: WorkspaceDiffer | null;
+  /**
+   * Reads session files from the workspace store (the store of record, not a worker's disk), for
+   * `sessions.files`, `sessions.diff` and the workspace download; absent: files are not served here.
+   */
+  workspaces?: WorkspaceReader | null;
   /** Seals model endpoint keys (LOOPLANE_ENCRYPTION_KEY); without it keys cannot be stored or used. */
   secretBox?: SecretBox | null;
 }
@@ -21,7 +24,7 @@ export interface RequestInfo extends Credentials {
 export interface Context {
   db: Db;
   dispatch: Dispatch;
-  workspaces: WorkspaceDiffer | null;
+  workspaces: WorkspaceReader | null;
   principal: Principal | null;
   ip: string | null;
   secretBox: SecretBox | null;

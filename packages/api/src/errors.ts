@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { z } from 'zod';
 import { AppError, type AppErrorCode } from '@looplane/shared';
 import { Prisma } from '@looplane/db';
@@ -35,4 +36,9 @@ export function describeZodError(error: z.ZodError): string {
   });
   const more = error.issues.length > 5 ? ` (+${error.issues.length - 5} more)` : '';
   return `Invalid input: ${parts.join('; ')}${more}`;
+}
+
+/** The HTTP status of a domain error, for the plain (non-tRPC) routes: the same one tRPC would send. */
+export function httpStatusOf(error: AppError): number {
+  return getHTTPStatusCodeFromError(new TRPCError({ code: codeMap[error.code] }));
 }

@@ -7,5 +7,6 @@ export { authenticateCredentials } from './auth/credentials';
 export { handleTrpcRequest, MAX_BODY_BYTES, type TrpcHttpOptions } from './http';
 export { handleRunStream, type StreamDeps, type StreamRequest } from './streams/run-stream';
 export { handleTeamActivityStream } from './streams/team-stream';
+export { handleWorkspaceDownload, type DownloadRequest } from './streams/workspace-download';
 export { linkOidcIdentity, linkedUserId, type OidcIdentity } from './auth/oidc-link';
 export { handleMcpRequest, type McpHttpOptions } from './mcp/mcp-http';

@@ -1,8 +1,10 @@
 import 'server-only';
 import { createDispatch, type ApiDeps, type Dispatch, type StreamDeps } from '@looplane/api';
-import { SecretBox } from '@looplane/db';
+import { createPgPool, SecretBox } from '@looplane/db';
 import { createSessionQueue, LiveBus } from '@looplane/queue';
-import { WorkspaceManager } from '@looplane/sandbox';
+import { createWorkspaceStore, WorkspaceReader } from '@looplane/workspaces';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { env } from '@/env';
@@ -35,21 +37,29 @@ function live(): Live {
   return holder.__looplaneLive;
 }
 
-/** What the tRPC API needs: the database and the after-commit dispatch. */
+/** What the tRPC API (and the workspace download) needs: the database, the after-commit dispatch, the keys, the files. */
 export function apiDeps(): ApiDeps {
   return { db: db(), dispatch: live().dispatch, secretBox: secretBox(), workspaces: workspaces() };
 }
 
-let workspaceReader: WorkspaceManager | null | undefined;
+// One reader per process (its cache directory and per-run locks are its own), on globalThis for
+// the same reason as the live bus.
+const readerHolder = globalThis as typeof globalThis & { __looplaneWorkspaces?: WorkspaceReader };
 
-/** Read access to the workers' session workspaces (same host), for `sessions.diff`; null: none here. */
-function workspaces(): WorkspaceManager | null {
-  if (workspaceReader === undefined) {
-    const { LOOPLANE_WORKSPACE_ROOT: root, LOOPLANE_HOME: home } = env();
-    const dir = root ?? (home ? join(home, 'workspaces') : undefined);
-    workspaceReader = dir ? new WorkspaceManager({ root: dir }) : null;
+/**
+ * Session files for `sessions.files`, `sessions.diff` and the workspace download, read from the
+ * workspace store (the workers write every commit there); nothing is read from a worker's disk.
+ * Its cache is `<LOOPLANE_HOME>/web-cache/workspaces`, or a temp dir of this process's own.
+ */
+function workspaces(): WorkspaceReader {
+  if (!readerHolder.__looplaneWorkspaces) {
+    const e = env();
+    // The store's pack index lives in Postgres for both drivers; a small pool of its own, apart from Prisma's.
+    const pool = createPgPool(e.DATABASE_URL, { max: 4, onError: (error) => logger().warn({ err: error.message }, 'workspace store pool error') });
+    const cacheDir = e.LOOPLANE_HOME ? join(e.LOOPLANE_HOME, 'web-cache', 'workspaces') : mkdtempSync(join(tmpdir(), 'looplane-web-workspaces-'));
+    readerHolder.__looplaneWorkspaces = new WorkspaceReader({ store: createWorkspaceStore(e, pool), cacheDir, cacheMb: e.LOOPLANE_WORKSPACE_CACHE_MB });
   }
-  return workspaceReader;
+  return readerHolder.__looplaneWorkspaces;
 }
 
 let box: SecretBox | null | undefined;

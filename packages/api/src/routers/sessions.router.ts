@@ -2,13 +2,14 @@ import { createRouter, teamProcedure } from '../trpc';
 import { promoteSession, resumeSession } from '../services/sessions-control.service';
 import { diffSessions } from '../services/sessions-diff.service';
 import { sessionEvents } from '../services/sessions-events.service';
+import { sessionFiles } from '../services/sessions-files.service';
 import { forkSession } from '../services/sessions-fork.service';
 import { sessionTree } from '../services/sessions-tree.service';
-import { diffSessionsInput, forkSessionInput, sessionEventsInput, promoteSessionInput, resumeSessionInput, sessionTreeInput } from './sessions.schema';
+import { diffSessionsInput, forkSessionInput, sessionEventsInput, sessionFilesInput, promoteSessionInput, resumeSessionInput, sessionTreeInput } from './sessions.schema';
 
 /**
  * Session trees: a run's branches, forked at any committed event (conversation and workspace
- * together), resumed, compared and promoted to the main line. Reads are viewer+, changes
+ * together), resumed, compared, browsed (files at any event) and promoted to the main line. Reads are viewer+, changes
  * operator+. Like every router, it records intent and wakes the worker; only the worker appends.
  */
 export const sessionsRouter = createRouter({
@@ -31,6 +32,10 @@ export const sessionsRouter = createRouter({
   diff: teamProcedure('viewer')
     .input(diffSessionsInput)
     .query(({ ctx, input }) => diffSessions(ctx, ctx.teamId, input.a, input.b)),
+
+  files: teamProcedure('viewer')
+    .input(sessionFilesInput)
+    .query(({ ctx, input }) => sessionFiles(ctx, ctx.teamId, input)),
 
   promote: teamProcedure('operator')
     .input(promoteSessionInput)

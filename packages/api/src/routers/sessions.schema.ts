@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { workspacePathSchema } from '@looplane/workspaces';
 import { idSchema } from '../schemas';
 
 /** A message to a branch (a fork's extra instruction, a resume's new one). */
@@ -40,3 +41,30 @@ export type ResumeSessionInput = z.infer<typeof resumeSessionInput>;
 export const diffSessionsInput = z.object({ a: idSchema, b: idSchema });
 
 export const promoteSessionInput = z.object({ sessionId: idSchema });
+
+/** The largest event seq any session can have (Postgres int). */
+const MAX_SEQ = 2_147_483_647;
+
+/**
+ * A directory or one file of a branch's workspace at event `atEvent` (its seq, as for
+ * `sessions.fork`; default: the latest committed event). `path` is relative to the workspace root
+ * (default: the root); absolute paths, `..`, NUL and `.git` are refused by `workspacePathSchema`.
+ */
+export const sessionFilesInput = z.object({
+  sessionId: idSchema,
+  atEvent: z
+    .int({ error: 'must be a whole number (an event seq of the session)' })
+    .min(1, 'must be at least 1 (events are numbered from 1)')
+    .max(MAX_SEQ, `must be at most ${MAX_SEQ}`)
+    .optional(),
+  path: workspacePathSchema.optional(),
+});
+export type SessionFilesInput = z.infer<typeof sessionFilesInput>;
+
+/** `?atEvent=` of the workspace download: absent (the latest event) or a whole number of range. */
+export const archiveAtEventParam = z
+  .string()
+  .regex(/^[0-9]{1,10}$/, `must be a whole number between 1 and ${MAX_SEQ}`)
+  .transform(Number)
+  .pipe(z.int().min(1, `must be a whole number between 1 and ${MAX_SEQ}`).max(MAX_SEQ, `must be a whole number between 1 and ${MAX_SEQ}`))
+  .optional();

@@ -1,18 +1,17 @@
 import type { Db } from '@looplane/db';
 import { AppError } from '@looplane/shared';
+import type { WorkspaceReader } from '@looplane/workspaces';
 import { ancestry, findTeamSession, sharedPrefix, type ChainLink } from './sessions-ancestry';
-import type { WorkspaceDiffer } from './sessions-workspaces';
+import { headCommit } from './sessions-commits';
 
 /** Events listed per side after the divergence point (the rest is counted, not sent). */
 const MAX_EVENTS = 500;
 /** A file diff larger than this is cut (with `filesTruncated`). */
 const MAX_DIFF_CHARS = 1_000_000;
-/** Git's empty tree: what a branch that never changed a file is compared as. */
-const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 interface DiffDeps {
   db: Db;
-  workspaces: WorkspaceDiffer | null;
+  workspaces: WorkspaceReader | null;
 }
 
 /** A branch's events after `after`, through its ancestry, oldest first (at most {@link MAX_EVENTS}). */
@@ -41,37 +40,20 @@ async function eventsAfter(db: Db, chain: readonly ChainLink[], after: number): 
   return events;
 }
 
-/** The last workspace commit of a branch and the session whose workspace holds it (null: no file changed yet). */
-async function headCommit(db: Db, chain: readonly ChainLink[]): Promise<{ sessionId: string; commit: string } | null> {
-  for (const link of [...chain].reverse()) {
-    const finished = await db.event.findMany({
-      where: { sessionId: link.sessionId, type: 'tool.finished', seq: { gt: link.from, lte: link.upTo } },
-      orderBy: { seq: 'desc' },
-      select: { payload: true },
-    });
-    for (const { payload } of finished) {
-      const commit = (payload as { commit?: unknown }).commit;
-      if (typeof commit === 'string') return { sessionId: link.sessionId, commit };
-    }
-  }
-  return null;
-}
-
 /** The file diff between two branches' workspaces, or why there is none to show. */
-async function fileDiff(db: Db, workspaces: WorkspaceDiffer | null, a: readonly ChainLink[], b: readonly ChainLink[]) {
+async function fileDiff(db: Db, workspaces: WorkspaceReader | null, runId: string, a: readonly ChainLink[], b: readonly ChainLink[]) {
   const [headA, headB] = await Promise.all([headCommit(db, a), headCommit(db, b)]);
-  if (!headA && !headB) return { files: '', filesReason: 'neither branch changed a file', filesTruncated: false, commits: { a: null, b: null } };
-  const commits = { a: headA?.commit ?? null, b: headB?.commit ?? null };
-  if (!workspaces) return { files: null, filesReason: 'session workspaces are not readable by this server (LOOPLANE_WORKSPACE_ROOT)', filesTruncated: false, commits };
-  const from = headA ?? { sessionId: headB!.sessionId, commit: EMPTY_TREE };
-  const to = headB ?? { sessionId: headA!.sessionId, commit: EMPTY_TREE };
+  const commits = { a: headA, b: headB };
+  if (!headA && !headB) return { files: '', filesReason: 'neither branch changed a file', filesTruncated: false, commits };
+  if (!workspaces) return { files: null, filesReason: 'session files are not readable by this server (it has no workspace store configured)', filesTruncated: false, commits };
   try {
-    const text = await workspaces.diff(from, to);
+    // A branch that changed nothing is compared as the empty workspace (the reader's null).
+    const text = await workspaces.diff(runId, headA, headB);
     const cut = text.length > MAX_DIFF_CHARS;
     return { files: cut ? text.slice(0, MAX_DIFF_CHARS) : text, filesReason: null, filesTruncated: cut, commits };
   } catch (error) {
     if (error instanceof AppError && (error.code === 'NOT_FOUND' || error.code === 'BAD_REQUEST')) {
-      return { files: null, filesReason: `the workspace is not available here: ${error.message}`, filesTruncated: false, commits };
+      return { files: null, filesReason: `the workspace files are not available: ${error.message}`, filesTruncated: false, commits };
     }
     throw error;
   }
@@ -88,7 +70,7 @@ export async function diffSessions(deps: DiffDeps, teamId: string, aId: string, 
   if (a.runId !== b.runId) throw new AppError('BAD_REQUEST', 'The two sessions belong to different runs; compare branches of one run');
   const [chainA, chainB] = await Promise.all([ancestry(deps.db, a), ancestry(deps.db, b)]);
   const divergedAfter = sharedPrefix(chainA, chainB);
-  const [eventsA, eventsB, files] = await Promise.all([eventsAfter(deps.db, chainA, divergedAfter), eventsAfter(deps.db, chainB, divergedAfter), fileDiff(deps.db, deps.workspaces, chainA, chainB)]);
+  const [eventsA, eventsB, files] = await Promise.all([eventsAfter(deps.db, chainA, divergedAfter), eventsAfter(deps.db, chainB, divergedAfter), fileDiff(deps.db, deps.workspaces, a.runId, chainA, chainB)]);
   return {
     runId: a.runId,
     divergedAfter,

@@ -5,6 +5,7 @@ import type { ApiDeps } from '../context';
 import { handleTrpcRequest } from '../http';
 import { handleRunStream, type StreamDeps } from '../streams/run-stream';
 import { handleTeamActivityStream } from '../streams/team-stream';
+import { handleWorkspaceDownload } from '../streams/workspace-download';
 
 export interface ServedApi {
   url: string;
@@ -15,8 +16,9 @@ export interface ServedApi {
 
 /**
  * The API's HTTP surface on a plain Node server, routed like the Next app (`/api/trpc/*`,
- * `/api/runs/{id}/stream`, `/api/teams/{id}/activity`), Bearer tokens only. For tests, the CLI's
- * tests and the benchmarks: the same handlers the Next route handlers call, without Next.
+ * `/api/runs/{id}/stream`, `/api/teams/{id}/activity`, `/api/sessions/{id}/workspace.tar.gz`),
+ * Bearer tokens only. For tests, the CLI's tests and the benchmarks: the same handlers the Next
+ * route handlers call, without Next.
  */
 export async function serveApi(deps: ApiDeps, streams: StreamDeps, port = 0): Promise<ServedApi> {
   const sockets = new Set<Socket>();
@@ -34,13 +36,16 @@ export async function serveApi(deps: ApiDeps, streams: StreamDeps, port = 0): Pr
     } as RequestInit);
     const run = /^\/api\/runs\/([^/]+)\/stream$/.exec(url.pathname);
     const team = /^\/api\/teams\/([^/]+)\/activity$/.exec(url.pathname);
+    const download = /^\/api\/sessions\/([^/]+)\/workspace\.tar\.gz$/.exec(url.pathname);
     const response = run
       ? await handleRunStream(request, decodeURIComponent(run[1]!), streams, { sessionUserId: null })
       : team
         ? await handleTeamActivityStream(request, decodeURIComponent(team[1]!), streams, { sessionUserId: null })
-        : url.pathname.startsWith('/api/trpc/')
-          ? await handleTrpcRequest(request, { deps, endpoint: '/api/trpc', sessionUserId: null, ip: req.socket.remoteAddress ?? null })
-          : new Response('not found', { status: 404 });
+        : download
+          ? await handleWorkspaceDownload(request, decodeURIComponent(download[1]!), deps, { sessionUserId: null })
+          : url.pathname.startsWith('/api/trpc/')
+            ? await handleTrpcRequest(request, { deps, endpoint: '/api/trpc', sessionUserId: null, ip: req.socket.remoteAddress ?? null })
+            : new Response('not found', { status: 404 });
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (!response.body) return void res.end();
     const reader = response.body.getReader();

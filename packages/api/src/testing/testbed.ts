@@ -20,6 +20,8 @@ export type TestCaller = Awaited<ReturnType<typeof callerAs>>;
 export interface ApiTestbed {
   /** The Prisma client of this file's own throwaway database. */
   readonly db: Db;
+  /** That database's connection URL (for a raw pool: the workspace store, the runtime's SQL). */
+  readonly url: string;
   readonly live: TestLive;
   readonly deps: ApiDeps;
   readonly fx: TeamFixture;
@@ -70,6 +72,9 @@ export function apiTestbed(options: ApiTestbedOptions = {}): ApiTestbedWithAgent
   const testbed: ApiTestbedWithAgent = {
     get db() {
       return ready(database, 'db').db;
+    },
+    get url() {
+      return ready(database, 'url').url;
     },
     get live() {
       return ready(live, 'live');
