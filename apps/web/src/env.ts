@@ -63,6 +63,8 @@ const schema = z
     ).transform((mb) => mb ?? 2048),
     /** The instance's home; the workspace cache is `<LOOPLANE_HOME>/web-cache/workspaces` (unset: a temp dir). */
     LOOPLANE_HOME: optionalString.pipe(z.string().startsWith('/', 'must be an absolute path').optional()),
+    /** The restart counts file of `looplane start` (set by it) for `looplane_process_restarts_total`. */
+    LOOPLANE_SUPERVISOR_STATE: optionalString.pipe(z.string().startsWith('/', 'must be an absolute path').optional()),
     /** Bearer token for `/metrics` (Prometheus); unset: `/metrics` answers 401 to everyone. */
     LOOPLANE_METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   })

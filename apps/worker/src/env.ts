@@ -85,6 +85,8 @@ const schema = z.object({
   LOOPLANE_WORKER_METRICS_PORT: optional.pipe(z.string().regex(/^\d+$/, 'must be a port number').transform(Number).refine((n) => n <= 65_535, 'must be a port number').optional()),
   /** Bearer token every `/metrics` scrape must send; required when a metrics port is set. */
   LOOPLANE_METRICS_TOKEN: optional.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  /** The restart counts file of `looplane start` (set by it) for `looplane_process_restarts_total`. */
+  LOOPLANE_SUPERVISOR_STATE: optional.pipe(z.string().startsWith('/', 'must be an absolute path').optional()),
   /** OTLP HTTP endpoint for traces (e.g. http://collector:4318); unset: tracing is off and never loaded. */
   LOOPLANE_OTEL_ENDPOINT: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
   OTEL_EXPORTER_OTLP_ENDPOINT: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),

@@ -126,4 +126,20 @@ describe('loadCliEnv', () => {
     });
     expect(env.inherited).toEqual({ PATH: '/usr/bin' });
   });
+
+  it('hands the workspace store settings on, and the AWS credentials only for the s3 store', () => {
+    const store = { LOOPLANE_S3_BUCKET: 'sessions', LOOPLANE_WORKSPACE_CACHE_MB: '2048', AWS_ACCESS_KEY_ID: 'key', AWS_SECRET_ACCESS_KEY: 'secret' };
+    expect(loadCliEnv({ ...store, LOOPLANE_WORKSPACE_STORE: 'postgres' }, '/tmp').productSettings).toEqual({
+      LOOPLANE_WORKSPACE_STORE: 'postgres',
+      LOOPLANE_S3_BUCKET: 'sessions',
+      LOOPLANE_WORKSPACE_CACHE_MB: '2048',
+    });
+    expect(loadCliEnv({ ...store, LOOPLANE_WORKSPACE_STORE: 's3' }, '/tmp').productSettings).toEqual({
+      LOOPLANE_WORKSPACE_STORE: 's3',
+      LOOPLANE_S3_BUCKET: 'sessions',
+      LOOPLANE_WORKSPACE_CACHE_MB: '2048',
+      AWS_ACCESS_KEY_ID: 'key',
+      AWS_SECRET_ACCESS_KEY: 'secret',
+    });
+  });
 });

@@ -28,7 +28,23 @@ const PRODUCT_SETTINGS = [
   'LOOPLANE_OTEL_ENDPOINT',
   'OTEL_EXPORTER_OTLP_ENDPOINT',
   'LOOPLANE_WORKSPACE_RETENTION_DAYS',
+  // Where session files are stored of record (the local workspace root is only a cache).
+  'LOOPLANE_WORKSPACE_STORE',
+  'LOOPLANE_S3_ENDPOINT',
+  'LOOPLANE_S3_BUCKET',
+  'LOOPLANE_S3_PREFIX',
+  'LOOPLANE_S3_REGION',
+  'LOOPLANE_WORKSPACE_CACHE_MB',
+  // How fast a session held by a dead worker is taken over by another.
+  'LEASE_TTL_MS',
+  'RECONCILE_INTERVAL_MS',
+  'RECONCILE_IDLE_MS',
+  'SHUTDOWN_DRAIN_MS',
+  'DATABASE_POOL_SIZE',
 ];
+
+/** Cloud credentials, passed on only when the s3 store is configured (which reads them). */
+const S3_CREDENTIALS = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'];
 
 // An empty value (`PORT=` in a .env file) means "unset".
 const optional = z
@@ -85,7 +101,7 @@ export interface CliEnv extends Omit<z.infer<typeof schema>, 'LOOPLANE_HOME'> {
   LOOPLANE_HOME: string;
   /** The variables children may inherit (PATH, HOME, locale...), never secrets. */
   inherited: Record<string, string>;
-  /** Product settings (SSO, metrics, tracing, queue) passed to the web app and the worker only. */
+  /** Product settings (SSO, metrics, tracing, queue, workspace store) passed to the web app and the worker only. */
   productSettings: Record<string, string>;
 }
 
@@ -119,7 +135,8 @@ export function loadCliEnv(source: Record<string, string | undefined> = process.
     if (value !== undefined) inherited[name] = value;
   }
   const productSettings: Record<string, string> = {};
-  for (const name of PRODUCT_SETTINGS) {
+  const s3 = source.LOOPLANE_WORKSPACE_STORE?.trim() === 's3';
+  for (const name of s3 ? [...PRODUCT_SETTINGS, ...S3_CREDENTIALS] : PRODUCT_SETTINGS) {
     const value = source[name]?.trim();
     if (value) productSettings[name] = value;
   }

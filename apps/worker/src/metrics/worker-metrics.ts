@@ -4,12 +4,15 @@ import { ModelMetrics, Registry, registerClusterMetrics } from '@looplane/teleme
 import type { Redis } from 'ioredis';
 import { Gauge, Histogram } from 'prom-client';
 import type { ToolHandler } from '../tools/tool-registry';
+import { registerSupervisorRestarts } from './supervisor-restarts';
 
 export interface WorkerMetricsOptions {
   pool: PgPool;
   redis: Redis;
   queuePrefix: string;
   workerId: string;
+  /** LOOPLANE_SUPERVISOR_STATE: the restart counts of `looplane start`, when it runs this worker. */
+  supervisorState?: string | undefined;
 }
 
 /**
@@ -31,6 +34,7 @@ export class WorkerMetrics {
       queueCounts: () => queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'failed'),
     });
     this.models = new ModelMetrics(this.registry);
+    registerSupervisorRestarts(this.registry, options.supervisorState);
     const self = this;
     new Gauge({
       name: 'looplane_worker_active_loops',

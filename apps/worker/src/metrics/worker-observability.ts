@@ -20,7 +20,7 @@ export interface WorkerObservability {
 
 /** Wires the worker's metrics into the process: model ports, tool registry, `/metrics` listener. */
 export function createWorkerObservability(options: {
-  env: Pick<WorkerEnv, 'LOOPLANE_WORKER_METRICS_PORT' | 'LOOPLANE_METRICS_TOKEN' | 'QUEUE_PREFIX'>;
+  env: Pick<WorkerEnv, 'LOOPLANE_WORKER_METRICS_PORT' | 'LOOPLANE_METRICS_TOKEN' | 'QUEUE_PREFIX' | 'LOOPLANE_SUPERVISOR_STATE'>;
   pool: PgPool;
   redis: Redis;
   workerId: string;
@@ -28,7 +28,7 @@ export function createWorkerObservability(options: {
   shutdown: Shutdown;
 }): WorkerObservability {
   const { env, logger } = options;
-  const metrics = new WorkerMetrics({ pool: options.pool, redis: options.redis, queuePrefix: env.QUEUE_PREFIX, workerId: options.workerId });
+  const metrics = new WorkerMetrics({ pool: options.pool, redis: options.redis, queuePrefix: env.QUEUE_PREFIX, workerId: options.workerId, supervisorState: env.LOOPLANE_SUPERVISOR_STATE });
   return {
     createModel: (endpoint, apiKey) => metrics.models.instrument(createModelForEndpoint(endpoint, apiKey), endpoint.id),
     tools: new McpToolRegistry(metrics),

@@ -10,6 +10,7 @@ import { startCommand } from './start';
 import { tailCommand } from './tail';
 import { tokenCommand } from './token';
 import { versionCommand } from './version';
+import { workerCommand } from './worker';
 
 /** Every `looplane` command, in the order `looplane --help` lists them. */
-export const commands: readonly Command[] = [startCommand, runCommand, tailCommand, forkCommand, approveCommand, rejectCommand, auditCommand, tokenCommand, mcpCommand, migrateCommand, versionCommand];
+export const commands: readonly Command[] = [startCommand, workerCommand, runCommand, tailCommand, forkCommand, approveCommand, rejectCommand, auditCommand, tokenCommand, mcpCommand, migrateCommand, versionCommand];

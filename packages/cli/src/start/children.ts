@@ -40,6 +40,8 @@ export interface SpawnChildOptions {
   env: Record<string, string>;
   /** Forward each output line to the terminal as `name | line`. */
   printer?: Printer;
+  /** Forward the lines as they are, without the `name | ` prefix (a foreground process's own logs). */
+  unprefixed?: boolean;
   /** Also append the output to this file. */
   logFile?: string;
   /** Run as this user and group (the CLI may be root; Postgres refuses to run as root). */
@@ -70,7 +72,8 @@ export async function spawnChild(options: SpawnChildOptions): Promise<ManagedChi
   const onLine = (stream: 'stdout' | 'stderr') => (line: string) => {
     tail.push(line);
     log?.write(`${line}\n`);
-    options.printer?.child(options.name, line, stream);
+    if (options.unprefixed) options.printer?.raw(line, stream);
+    else options.printer?.child(options.name, line, stream);
   };
   forEachLine(child.stdout, onLine('stdout'));
   forEachLine(child.stderr, onLine('stderr'));

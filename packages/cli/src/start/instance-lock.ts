@@ -10,7 +10,10 @@ type State = z.infer<typeof stateSchema>;
 
 /** Held by the one `looplane start` that owns a LOOPLANE_HOME. */
 export interface InstanceLock {
-  /** Remembers a started process group, so a later start can stop it if this one is killed. */
+  /**
+   * Remembers a started process group, so a later start can stop it if this one is killed. A name
+   * recorded again (a restarted web or worker) replaces its earlier entry, keeping its place.
+   */
   record(name: string, pid: number): Promise<void>;
   /** Releases the lock (after everything recorded was stopped). */
   release(): Promise<void>;
@@ -45,7 +48,10 @@ export async function acquireInstanceLock(home: string, printer: Printer): Promi
   await save();
   return {
     async record(name, pid) {
-      state.children.push({ name, pid, startTime: processStartTime(pid) ?? 0 });
+      const entry = { name, pid, startTime: processStartTime(pid) ?? 0 };
+      const index = state.children.findIndex((child) => child.name === name);
+      if (index === -1) state.children.push(entry);
+      else state.children[index] = entry;
       await save();
     },
     async release() {

@@ -1,6 +1,7 @@
 import type { Printer } from '../printer';
 import { describeExit, type ManagedChild } from './children';
 import { signalGroup } from './proc';
+import type { SupervisedChild } from './supervised-child';
 
 /** Why the stack is coming down. */
 export type StopReason = { kind: 'signal'; signal: NodeJS.Signals } | { kind: 'failure'; message: string };
@@ -9,17 +10,22 @@ export type StopReason = { kind: 'signal'; signal: NodeJS.Signals } | { kind: 'f
 const FORCE_DEBOUNCE_MS = 1500;
 
 /**
- * The ordered teardown of `looplane start`: everything started registers how to stop it, and
- * {@link stopAll} stops in reverse order (web and worker before redis and Postgres). The first
- * SIGINT/SIGTERM, or an unexpected child exit, aborts {@link signal}; a second Ctrl-C SIGKILLs
- * every known process group and exits at once.
+ * The ordered teardown of `looplane start` (and `looplane worker`): everything started registers
+ * how to stop it, and {@link stopAll} stops in reverse order (web and worker before redis and
+ * Postgres). The first SIGINT/SIGTERM, or an unexpected exit of a child that is not supervised,
+ * aborts {@link signal}; a second Ctrl-C SIGKILLs every known process group and exits at once.
  */
 export class Lifecycle {
   private readonly controller = new AbortController();
-  private readonly stops: { name: string; stop: () => Promise<void>; pgid?: number }[] = [];
+  // A supervised child's process group changes with each restart: read when needed.
+  private readonly stops: { name: string; stop: () => Promise<void>; pgid?: () => number }[] = [];
   private firstSignalAt = 0;
 
-  constructor(private readonly printer: Printer) {}
+  /** `label` names what stops in the Ctrl-C message ("Looplane", "the worker"). */
+  constructor(
+    private readonly printer: Printer,
+    private readonly label = 'Looplane',
+  ) {}
 
   /** Aborted when the stack must come down; its reason is a {@link StopReason}. */
   get signal(): AbortSignal {
@@ -39,7 +45,12 @@ export class Lifecycle {
 
   /** Registers a cleanup step; steps run newest first. */
   add(name: string, stop: () => Promise<void>, pgid?: number): void {
-    this.stops.push({ name, stop, ...(pgid === undefined ? {} : { pgid }) });
+    this.stops.push({ name, stop, ...(pgid === undefined ? {} : { pgid: () => pgid }) });
+  }
+
+  /** Registers a supervised child: stopped in order like any child, its restarts are its own affair. */
+  supervise(name: string, child: SupervisedChild): void {
+    this.stops.push({ name, stop: () => child.stop(), pgid: () => child.current.pid });
   }
 
   /** Registers a child: stopped in reverse order, and its unexpected exit brings everything down. */
@@ -63,19 +74,19 @@ export class Lifecycle {
       if (this.firstSignalAt === 0) {
         // The first signal asks for a clean stop, also when one is already under way (a failure).
         this.firstSignalAt = Date.now();
-        this.printer.info(`\nStopping Looplane (${signal})… press Ctrl-C again to force.`);
+        this.printer.info(`\nStopping ${this.label} (${signal})… press Ctrl-C again to force.`);
         if (!this.signal.aborted) this.controller.abort({ kind: 'signal', signal } satisfies StopReason);
         return;
       }
       if (Date.now() - this.firstSignalAt < FORCE_DEBOUNCE_MS) return;
-      this.printer.warn('forced stop: killing every process Looplane started');
-      for (const { pgid } of this.stops) if (pgid !== undefined) signalGroup(pgid, 'SIGKILL');
+      this.printer.warn(`forced stop: killing every process ${this.label} started`);
+      for (const { pgid } of this.stops) if (pgid !== undefined) signalGroup(pgid(), 'SIGKILL');
       process.exit(130);
     };
     // Safety net: should the CLI itself crash, its children (in their own process groups) must
     // not outlive it. After a normal stopAll() nothing is left to signal.
     const onExit = () => {
-      for (const { pgid } of this.stops) if (pgid !== undefined) signalGroup(pgid, 'SIGTERM');
+      for (const { pgid } of this.stops) if (pgid !== undefined) signalGroup(pgid(), 'SIGTERM');
     };
     const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
     for (const signal of signals) process.on(signal, onSignal);

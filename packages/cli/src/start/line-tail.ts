@@ -9,9 +9,9 @@ export class LineTail {
     if (this.lines.length > this.limit) this.lines.shift();
   }
 
-  /** The kept lines, oldest first, joined with newlines. */
-  text(): string {
-    return this.lines.join('\n');
+  /** The kept lines (or the last `count` of them), oldest first, joined with newlines. */
+  text(count = this.limit): string {
+    return this.lines.slice(-count).join('\n');
   }
 }
 

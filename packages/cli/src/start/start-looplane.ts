@@ -10,21 +10,25 @@ import { acquireInstanceLock, type InstanceLock } from './instance-lock';
 import { Lifecycle } from './lifecycle';
 import { applyMigrations, generatePrismaClient, prismaClientMissing } from './migrate';
 import { paths } from './paths';
-import { runCommand } from './run-command';
 import { startPrivateRedis } from './private-redis';
-import { ensureRedisServer } from './redis-binary';
+import { ensureHostPackages } from './host-packages';
 import { SecretStore } from './secrets';
 import { seed } from './seed';
 import { signInHint } from './sign-in-hint';
+import { SupervisedChild } from './supervised-child';
+import { SupervisorState, supervisorStateFile } from './supervisor-state';
 import { ensureWebBuild } from './web-build';
+import { buildWorkerBundle, spawnWorker, stopWorker } from './worker-launch';
 
 const HEALTH_TIMEOUT_MS = 120_000;
 
 /**
  * `looplane start`: brings up Postgres (embedded unless DATABASE_URL), Redis (private unless
  * REDIS_URL), migrations, seed, the dashboard build, then web and worker; waits for /api/health;
- * runs until Ctrl-C / SIGTERM or until a child dies; stops everything in reverse order.
- * Resolves to the exit code: 0 after a requested stop, 1 after a failure.
+ * runs until Ctrl-C / SIGTERM, restarting the web or the worker when one dies (see
+ * {@link SupervisedChild}); stops everything in reverse order. A dying Postgres or Redis, or a web
+ * or worker dying before Looplane is ready, stops everything. Resolves to the exit code: 0 after
+ * a requested stop, 1 after a failure.
  */
 export async function startLooplane(env: CliEnv, printer: Printer): Promise<number> {
   const startedAt = Date.now();
@@ -75,11 +79,12 @@ async function bringUp(env: CliEnv, printer: Printer, lifecycle: Lifecycle, lock
   }
   signal.throwIfAborted();
 
+  // redis-server (when no REDIS_URL) and the sandbox's bubblewrap, socat and git, installed if missing.
+  const { redisServer } = await ensureHostPackages({ env: env.inherited, printer, signal, needRedis: !env.REDIS_URL, sandboxDriver: env.inherited.LOOPLANE_SANDBOX_DRIVER });
   let redisUrl = env.REDIS_URL;
   if (!redisUrl) {
-    const redisServer = await ensureRedisServer({ env: env.inherited, printer, signal });
     printer.info('Starting a private redis-server…');
-    const redis = await startPrivateRedis({ home, redisServer, inheritedEnv: env.inherited });
+    const redis = await startPrivateRedis({ home, redisServer: redisServer!, inheritedEnv: env.inherited });
     await track(redis.child, redis.stop);
     redisUrl = redis.url;
   }
@@ -106,6 +111,9 @@ async function bringUp(env: CliEnv, printer: Printer, lifecycle: Lifecycle, lock
   signal.throwIfAborted();
 
   await ensureWebBuild({ home, env: env.inherited, signal, printer });
+  // Restart counts for `looplane_process_restarts_total`, read by the web and the worker.
+  const state = new SupervisorState(supervisorStateFile(home));
+  await state.save();
 
   const appEnv = {
     ...env.inherited,
@@ -117,33 +125,28 @@ async function bringUp(env: CliEnv, printer: Printer, lifecycle: Lifecycle, lock
     NEXTAUTH_URL: `http://localhost:${env.PORT}`,
     LOOPLANE_ENCRYPTION_KEY: env.LOOPLANE_ENCRYPTION_KEY ?? (await secrets.get('encryptionKey')),
     LOG_LEVEL: env.LOG_LEVEL,
+    LOOPLANE_SUPERVISOR_STATE: state.file,
+    // The web reads, and the worker caches, session workspaces under the same data directory.
+    LOOPLANE_HOME: home,
+  };
+  const supervise = async (name: 'web' | 'worker', spawn: () => Promise<ManagedChild>, stop: (child: ManagedChild) => Promise<void>) => {
+    const child = await SupervisedChild.start({ name, spawn, stop, printer, state, onSpawn: (c) => lock.record(name, c.pid), onFatal: (message) => lifecycle.fail(message) });
+    lifecycle.supervise(name, child);
+    return child;
   };
   printer.info('Starting the dashboard and the worker…');
-  const web = await spawnChild({
-    name: 'web',
-    command: process.execPath,
-    args: [paths.nextBin, 'start', '-p', String(env.PORT)],
-    cwd: paths.webDir,
-    // The web reads the workers' workspaces (same data directory) for branch file diffs.
-    env: { ...appEnv, LOOPLANE_HOME: home, NEXT_TELEMETRY_DISABLED: '1' },
-    printer,
-  });
-  await track(web, () => web.stop('SIGTERM', 10_000));
-  // The worker runs as plain JavaScript, bundled now from the current sources (under a second).
-  await runCommand({ name: 'worker build', command: process.execPath, args: [join(paths.workerDir, 'build.mjs')], cwd: paths.workerDir, env: env.inherited, signal });
-  const worker = await spawnChild({
-    name: 'worker',
-    command: process.execPath,
-    args: [join(paths.workerDir, 'dist', 'main.mjs')],
-    cwd: paths.workerDir,
-    // The worker keeps session workspaces under the same data directory (<home>/workspaces).
-    env: { ...appEnv, LOOPLANE_HOME: home },
-    printer,
-  });
-  // The worker's own shutdown has a 10 s hard timeout; SIGKILL only if it is stuck beyond that.
-  await track(worker, () => worker.stop('SIGTERM', 15_000));
+  const web = await supervise(
+    'web',
+    () => spawnChild({ name: 'web', command: process.execPath, args: [paths.nextBin, 'start', '-p', String(env.PORT)], cwd: paths.webDir, env: { ...appEnv, NEXT_TELEMETRY_DISABLED: '1' }, printer }),
+    (child) => child.stop('SIGTERM', 10_000),
+  );
+  await buildWorkerBundle({ env: env.inherited, signal });
+  const worker = await supervise('worker', () => spawnWorker({ env: appEnv, printer }), stopWorker);
 
   await waitForHealth(env.PORT, { timeoutMs: HEALTH_TIMEOUT_MS, signal });
+  // Up and healthy: from now on a web or worker that dies is restarted, not fatal.
+  web.arm();
+  worker.arm();
   for (const line of signInHint(env.PORT, seeded, env.LOOPLANE_ADMIN_PASSWORD !== undefined)) printer.info(line);
   printer.info(`(ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s; data and logs in ${home})`);
 }

@@ -1,10 +1,9 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { descendants, mentioning as mentioningAny, spawnCli, waitForOutput } from '../testing/looplane-process';
 import { findFreePort, isPortFree } from './free-port';
 import { processStartTime } from './proc';
 
@@ -14,7 +13,6 @@ import { processStartTime } from './proc';
  * fingerprint lives in the build); otherwise the first start builds it (minutes on a cold machine).
  */
 
-const bin = fileURLToPath(new URL('../../bin/looplane.mjs', import.meta.url));
 const parent = await mkdtemp(join(tmpdir(), 'looplane-start-'));
 await chmod(parent, 0o755); // Postgres runs as the `postgres` user when we are root.
 const home = join(parent, 'home');
@@ -24,78 +22,8 @@ afterAll(async () => {
   await rm(parent, { recursive: true, force: true });
 });
 
-interface Running {
-  child: ChildProcessWithoutNullStreams;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(): Running {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/root', LOOPLANE_HOME: home, PORT: String(port) };
-  const child = spawn(process.execPath, [bin, 'start'], { env });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function waitForOutput(running: Running, pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + timeoutMs;
-  let exitedWith: number | null | undefined;
-  void running.exited.then((code) => (exitedWith = code));
-  for (;;) {
-    const match = running.output().match(pattern);
-    if (match) return match;
-    if (exitedWith !== undefined) throw new Error(`looplane start exited (${exitedWith}) before ${pattern}:\n${running.output()}`);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}:\n${running.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-interface Proc {
-  pid: number;
-  ppid: number;
-  startTime: number;
-  cmdline: string;
-}
-
-function processes(): Proc[] {
-  const result: Proc[] = [];
-  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (fields[0] === 'Z') continue;
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      result.push({ pid: Number(entry), ppid: Number(fields[1]), startTime: Number(fields[19]), cmdline });
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return result;
-}
-
-/** Every live descendant of `root`. */
-function descendants(root: number): Proc[] {
-  const all = processes();
-  const found: Proc[] = [];
-  const frontier = [root];
-  while (frontier.length > 0) {
-    const pid = frontier.pop()!;
-    for (const proc of all.filter((p) => p.ppid === pid)) {
-      found.push(proc);
-      frontier.push(proc.pid);
-    }
-  }
-  return found;
-}
-
-/** Live processes whose command line mentions the home or the port. */
-function mentioning(): Proc[] {
-  const portPattern = new RegExp(`(^|[^0-9])${port}([^0-9]|$)`);
-  return processes().filter((p) => p.pid !== process.pid && (p.cmdline.includes(home) || portPattern.test(p.cmdline)));
-}
+const start = () => spawnCli(['start'], { LOOPLANE_HOME: home, PORT: String(port) });
+const mentioning = () => mentioningAny(home, port);
 
 describe('looplane start (fully embedded)', () => {
   it(
@@ -135,17 +63,18 @@ describe('looplane start (fully embedded)', () => {
   );
 
   it(
-    'restarts on the same data without a new password, and stops everything when a child dies',
+    'restarts on the same data without a new password, and stops everything when redis dies',
     async () => {
       const running = start();
       await waitForOutput(running, /Looplane is running at http:\/\/localhost:\d+ — sign in as admin@looplane\.local\n {2}password: the one set/, 120_000);
       expect(running.output()).not.toContain('Building the dashboard');
 
+      // The web and the worker are restarted when they die (supervision.int.test.ts); Redis is not.
       const tree = descendants(running.child.pid!);
-      const worker = tree.find((p) => p.cmdline.includes(join('apps', 'worker', 'dist', 'main.mjs')))!;
-      process.kill(worker.pid, 'SIGKILL');
+      const redis = tree.find((p) => p.cmdline.includes('redis-server'))!;
+      process.kill(redis.pid, 'SIGKILL');
       expect(await running.exited).toBe(1);
-      expect(running.output()).toMatch(/error: worker was killed by SIGKILL unexpectedly/);
+      expect(running.output()).toMatch(/error: redis was killed by SIGKILL unexpectedly/);
 
       const survivors = tree.filter((p) => processStartTime(p.pid) === p.startTime);
       expect(survivors.map((p) => `${p.pid} ${p.cmdline}`)).toEqual([]);
