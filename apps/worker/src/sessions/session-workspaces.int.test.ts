@@ -139,7 +139,7 @@ describe('a fork’s workspace', () => {
 
   it('a commit that is in no store fails the session with the reason; it never starts empty', async () => {
     const agent = await createTestAgent(t.db, fx.teamId, { script: [write('x.txt', 'x'), { finish: 'done' }] });
-    const other = await createTestAgent(t.db, fx.teamId, { script: [write('y.txt', 'y'), { finish: 'branch done' }] });
+    const other = await createTestAgent(t.db, fx.teamId, { script: [{ finish: 'unused' }, write('y.txt', 'y'), { finish: 'branch done' }] });
     const run = await createTestRun(t.db, agent, { config: { tools: writeSpec, toolLoading: 'eager' } });
     await client.enqueue({ ...run, reason: 'start' });
     expect((await waitForRun(t.db, run.runId)).status).toBe('succeeded');
