@@ -3,7 +3,8 @@ import { defineConfig } from '@playwright/test';
 /**
  * Specs run against a real stack in Debian's Chromium. Without E2E_BASE_URL, global setup starts
  * the whole product (`looplane start`, embedded Postgres + Redis) on a free port and stops it after.
- * With E2E_BASE_URL, also set E2E_ADMIN_PASSWORD and E2E_BOOTSTRAP_TOKEN for that server.
+ * With E2E_BASE_URL, also set E2E_ADMIN_PASSWORD and E2E_BOOTSTRAP_TOKEN for that server (and
+ * E2E_LOOPLANE_HOME, its data directory, for the specs that delete a worker's local workspaces).
  */
 export default defineConfig({
   testDir: '.',

@@ -102,5 +102,7 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
   process.env.E2E_BASE_URL = baseURL;
   process.env.E2E_ADMIN_PASSWORD = adminPassword;
   process.env.E2E_BOOTSTRAP_TOKEN = bootstrapToken;
+  // Specs that check what does not depend on the worker's disk (session files) reach into it.
+  process.env.E2E_LOOPLANE_HOME = home;
   return stop;
 }

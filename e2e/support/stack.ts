@@ -17,6 +17,10 @@ export const stack = {
   get bootstrapToken(): string {
     return required('E2E_BOOTSTRAP_TOKEN');
   },
+  /** The server's LOOPLANE_HOME (the worker keeps its local workspaces under it). */
+  get home(): string {
+    return required('E2E_LOOPLANE_HOME');
+  },
 };
 
 /** A name no other test run has used (tests share one database). */

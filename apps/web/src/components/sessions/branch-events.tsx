@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { GitFork } from 'lucide-react';
+import { FolderOpen, GitFork } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { InlineError } from '@/components/ui/inline-error';
 import { cn } from '@/lib/cn';
@@ -11,14 +11,17 @@ import { describeEvent } from './session-format';
 /**
  * One branch's log, through its ancestry, numbered as `sessions.fork` takes it (#seq). Every
  * event has "Fork from here"; where the branch cannot be forked (a model or tool call in flight,
- * a pending approval) the button is disabled and says why. Refreshed while the branch is live.
+ * a pending approval) the button is disabled and says why; "Files" opens the workspace as it was
+ * at that event. Refreshed while the branch is live.
  */
-export function BranchEvents({ teamId, sessionId, live, canOperate, onFork }: {
+export function BranchEvents({ teamId, sessionId, live, canOperate, onFork, onShowFiles }: {
   teamId: string;
   sessionId: string;
   live: boolean;
   canOperate: boolean;
   onFork: (atEvent: number) => void;
+  /** Opens the branch's workspace as it was at this event. */
+  onShowFiles?: (atEvent: number) => void;
 }) {
   const trpc = useTRPC();
   const events = useQuery({ ...trpc.sessions.events.queryOptions({ teamId, sessionId }), refetchInterval: live ? 1500 : false });
@@ -37,6 +40,18 @@ export function BranchEvents({ teamId, sessionId, live, canOperate, onFork }: {
           >
             <span className="w-10 shrink-0 text-right font-mono tabular-nums">#{event.seq}</span>
             <span className="min-w-0 flex-1 break-words">{describeEvent(event.type, event.payload)}</span>
+            {onShowFiles ? (
+              <Button
+                size="sm"
+                variant="ghost"
+                title={`The workspace files as they were at event #${event.seq}`}
+                aria-label={`Files at event #${event.seq}`}
+                onClick={() => onShowFiles(event.seq)}
+                data-testid="files-at-event"
+              >
+                <FolderOpen aria-hidden className="size-3" /> Files
+              </Button>
+            ) : null}
             {canOperate ? (
               <Button
                 size="sm"

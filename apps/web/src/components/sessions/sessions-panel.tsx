@@ -5,9 +5,8 @@ import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { InlineError } from '@/components/ui/inline-error';
 import { useTRPC } from '@/trpc/client';
-import { BranchActions } from './branch-actions';
 import { BranchCompare } from './branch-compare';
-import { BranchEvents } from './branch-events';
+import { BranchDetail } from './branch-detail';
 import { ForkDialog } from './fork-dialog';
 import { isFinished } from './session-format';
 import { SessionTreeView } from './session-tree';
@@ -15,7 +14,8 @@ import { SessionTreeView } from './session-tree';
 /**
  * The run's session tree and what can be done with it: pick a branch to see its log (every event
  * with "Fork from here"), promote or resume it, or tick two branches to compare them (events side
- * by side and the file diff). `?session=ID` selects a branch on load (the CLI's fork prints it).
+ * by side and the file diff). A branch's Files tab shows its workspace at any event. `?session=ID`
+ * selects a branch on load (the CLI's fork prints it).
  */
 export function SessionsPanel({ teamId, runId, canOperate }: { teamId: string; runId: string; canOperate: boolean }) {
   const trpc = useTRPC();
@@ -66,10 +66,7 @@ export function SessionsPanel({ teamId, runId, canOperate }: { teamId: string; r
             </div>
           ) : null}
           {selected ? (
-            <div className="rounded border border-border" data-testid="branch-detail" data-session-id={selected.id}>
-              {canOperate ? <BranchActions teamId={teamId} node={selected} onChanged={refresh} /> : null}
-              <BranchEvents teamId={teamId} sessionId={selected.id} live={!isFinished(selected.status)} canOperate={canOperate} onFork={setForkAt} />
-            </div>
+            <BranchDetail key={selected.id} teamId={teamId} node={selected} canOperate={canOperate} onChanged={refresh} onFork={setForkAt} />
           ) : null}
         </div>
       ) : null}

@@ -1,0 +1,34 @@
+import { formatBytes, type FileNode } from './files-format';
+
+/**
+ * One file as it was at the event. Text is shown as is (monospace, no highlighting); anything
+ * the server sent as base64 is not text, so only its size is shown. The server caps content at
+ * 1 MiB and says so: the note keeps a cut file from passing for the whole of it.
+ */
+export function FileViewer({ file }: { file: FileNode }) {
+  if (file.encoding === 'base64') {
+    return (
+      <p className="px-3 py-2 text-xs text-muted" data-testid="file-binary" data-size={file.size}>
+        binary, {file.size.toLocaleString()} bytes
+      </p>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-1 px-3 py-2">
+      {file.truncated ? (
+        <p className="text-xs text-warning" data-testid="file-truncated">
+          Truncated: showing the first {formatBytes(new TextEncoder().encode(file.content).length)} of {formatBytes(file.size)}.
+        </p>
+      ) : null}
+      <pre
+        className="max-h-96 overflow-auto rounded bg-surface-2 p-2 font-mono text-xs whitespace-pre"
+        tabIndex={0}
+        aria-label={`Content of ${file.path}`}
+        data-testid="file-content"
+        data-path={file.path}
+      >
+        {file.content}
+      </pre>
+    </div>
+  );
+}
