@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildWorker } from '../../build.mjs';
 import { auditRuns, jitter } from '../testing/fault-harness';
+import { createToolCallsTable } from '../testing/test-tools';
 import { createTestClient, testRedisUrl, uniquePrefix, waitFor, type TestClient } from '../testing/test-runtime';
 import { HostFleet, type Host } from './host-fleet';
 import { CONCAT_COMMAND, expectedFiles, tarFiles } from './workspace-expectations';
@@ -64,6 +65,7 @@ export async function setUpHostLoss(options: { hosts: number; store: (pool: PgPo
   const bundle = (await buildWorker())['worker-with-test-tools'];
   const t = await createTestDatabase();
   const pool = createPgPool(t.url, { max: 6 });
+  await createToolCallsTable(pool);
   const prefix = uniquePrefix(options.label);
   const client = await createTestClient(prefix);
   const fx = await createTeamFixture(t.db);
