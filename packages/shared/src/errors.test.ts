@@ -12,7 +12,7 @@ describe('AppError', () => {
     expect(new AppError('BAD_REQUEST', 'bad') instanceof copy.AppError).toBe(true);
     expect(new Error('plain') instanceof AppError).toBe(false);
     expect(Object.assign(new Error('forged'), { name: 'AppError', code: 'NOT_FOUND' }) instanceof AppError).toBe(false);
-    expect(null instanceof AppError).toBe(false);
+    expect((null as unknown as object) instanceof AppError).toBe(false);
     expect(new AppError('NOT_FOUND', 'x') instanceof Error).toBe(true);
   });
 });

@@ -21,7 +21,7 @@ export class AppError extends Error {
    * `instanceof AppError` holds for an AppError made by any copy of this module: Next bundles a
    * package once per layer, and an error thrown by one copy must still map to its 4xx at the edge.
    */
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
   }
 

@@ -52,7 +52,9 @@ export class SessionWorkspaces {
   /** `WorkspaceManager`'s persist hook: the commit is durable in the store when this resolves. */
   readonly persist = async (snapshot: WorkspaceSnapshot): Promise<void> => {
     const runId = this.runs.get(snapshot.sessionId) ?? (await this.origin(snapshot.sessionId)).runId;
-    await this.writer.save({ gitDir: snapshot.gitDir, runId, sessionId: snapshot.sessionId, commit: snapshot.commit, base: snapshot.base });
+    const request = { gitDir: snapshot.gitDir, runId, sessionId: snapshot.sessionId, commit: snapshot.commit };
+    // No base: an unchanged workspace's commit, usually known to be stored already (no round trip then).
+    await (snapshot.base === null ? this.writer.ensure(request) : this.writer.save({ ...request, base: snapshot.base }));
   };
 
   /** Puts the session's workspace on this host at its recorded commit; WorkspaceUnavailableError when that cannot be. */

@@ -59,13 +59,15 @@ describe('WorkspaceManager', () => {
     expect(second.commit).not.toBe(first);
   });
 
-  it('persists each new commit (with the commit it was made on) before returning it, and only new ones', async () => {
+  it('persists each commit it returns before returning it: a new one with the commit it was made on, an unchanged one without', async () => {
     const seen: WorkspaceSnapshot[] = [];
     const p = new WorkspaceManager({ root: join(dir, 'persisting'), persist: async (snapshot) => void seen.push(snapshot) });
     const w = await p.create('s1');
     const first = await p.head('s1');
     await p.commit('s1', 'nothing');
-    expect(seen).toEqual([]);
+    // Unchanged: the current commit is handed over too (without a base), since the caller records it.
+    expect(seen).toEqual([{ sessionId: 's1', gitDir: join(dir, 'persisting', 's1', 'git'), commit: first, base: null }]);
+    seen.length = 0;
     await writeFile(join(w.path, '.gitignore'), 'build/\n');
     await mkdir(join(w.path, 'build'));
     await writeFile(join(w.path, 'build', 'out.txt'), 'ignored by the agent, kept by us\n');

@@ -28,12 +28,15 @@ export interface WorkspaceManagerOptions {
   persist?: (snapshot: WorkspaceSnapshot) => Promise<void>;
 }
 
-/** A commit just made in a session's workspace, and the commit it was made on. */
+/**
+ * A commit a caller is about to record: one just made on `base`, or (`base` null) the current one
+ * when a call changed nothing, which must be durable too.
+ */
 export interface WorkspaceSnapshot {
   sessionId: string;
   gitDir: string;
   commit: string;
-  base: string;
+  base: string | null;
 }
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
@@ -84,7 +87,7 @@ export class WorkspaceManager {
   /**
    * Commits the whole work tree (after a mutating tool call) and returns the commit id; when
    * nothing changed, returns the current commit with `changed: false` instead of an empty commit.
-   * A new commit is persisted (the `persist` option) before it is returned.
+   * The returned commit is persisted (the `persist` option) before it is returned, changed or not.
    */
   async commit(sessionId: string, message: string): Promise<{ commit: string; changed: boolean }> {
     await this.get(sessionId);
@@ -92,7 +95,12 @@ export class WorkspaceManager {
     // Forced: a .gitignore the agent wrote must not keep its files out of the store (they would be lost on another host).
     await git(['add', '-A', '--force'], options);
     const { code } = await git(['diff', '--cached', '--quiet'], { ...options, okCodes: [1] });
-    if (code !== 1) return { commit: (await git(['rev-parse', 'HEAD'], options)).stdout.trim(), changed: false };
+    if (code !== 1) {
+      const head = (await git(['rev-parse', 'HEAD'], options)).stdout.trim();
+      // The caller records this commit too: make sure it is durable (a new workspace's first commit is not yet).
+      await this.options.persist?.({ sessionId, gitDir: options.gitDir, commit: head, base: null });
+      return { commit: head, changed: false };
+    }
     const base = (await git(['rev-parse', 'HEAD'], options)).stdout.trim();
     await git(['commit', '-q', '--no-verify', '-m', message.slice(0, 1000) || 'tool call'], options);
     const commit = (await git(['rev-parse', 'HEAD'], options)).stdout.trim();
