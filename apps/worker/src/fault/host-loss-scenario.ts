@@ -114,6 +114,22 @@ export async function filesThroughTarball(ctx: HostLossContext, sessionId: strin
   return tarFiles(Buffer.concat(chunks));
 }
 
+/** A session's tool calls that finished (not interrupted), in order, with their arguments. */
+export async function finishedCalls(ctx: HostLossContext, sessionId: string): Promise<{ name: string; args: Record<string, unknown>; ok: boolean; output: string }[]> {
+  const events = await ctx.t.db.event.findMany({ where: { sessionId, type: { in: ['tool.started', 'tool.finished'] } }, orderBy: { seq: 'asc' } });
+  const started = new Map<string, { name: string; args: Record<string, unknown> }>();
+  const calls: { name: string; args: Record<string, unknown>; ok: boolean; output: string }[] = [];
+  for (const event of events) {
+    const p = event.payload as { callId: string; name?: string; args?: Record<string, unknown>; ok?: boolean; output?: string };
+    if (event.type === 'tool.started') started.set(p.callId, { name: p.name ?? '', args: p.args ?? {} });
+    else {
+      const call = started.get(p.callId);
+      if (call) calls.push({ ...call, ok: p.ok === true, output: p.output ?? '' });
+    }
+  }
+  return calls;
+}
+
 export interface HostLossOutcome {
   runs: { runId: string; sessionId: string }[];
   approvedAfterHostLoss: Set<string>;
