@@ -2,9 +2,11 @@ import { defineConfig } from '@playwright/test';
 
 /**
  * Specs run against a real stack in Debian's Chromium. Without E2E_BASE_URL, global setup starts
- * the whole product (`looplane start`, embedded Postgres + Redis) on a free port and stops it after.
- * With E2E_BASE_URL, also set E2E_ADMIN_PASSWORD and E2E_BOOTSTRAP_TOKEN for that server (and
- * E2E_LOOPLANE_HOME, its data directory, for the specs that delete a worker's local workspaces).
+ * the whole product (`looplane start`, embedded Postgres + Redis) on a free port, plus a second web
+ * on its database with a LOOPLANE_HOME of its own, and stops both after. With E2E_BASE_URL, also
+ * set E2E_ADMIN_PASSWORD and E2E_BOOTSTRAP_TOKEN for that server (and, for the session-files specs,
+ * E2E_LOOPLANE_HOME, its data directory, and E2E_SEPARATE_WEB_URL / E2E_SEPARATE_WEB_HOME, a web
+ * on the same database whose data directory no worker uses).
  */
 export default defineConfig({
   testDir: '.',

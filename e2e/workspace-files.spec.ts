@@ -3,14 +3,17 @@ import { gunzipSync } from 'node:zlib';
 import { expect, test } from './support/fixtures';
 import { stack } from './support/stack';
 import { trpcMutation, trpcQuery } from './support/trpc-api';
-import { dropWorkerWorkspace, sessionEvents, toolCall } from './support/workspaces';
+import { dropWorkerWorkspace, expectSeparateWebReadOnlyTheStore, sessionEvents, toolCall } from './support/workspaces';
 
 /**
  * Session files in the browser, read from the workspace store: a run of the seeded `demo-steps`
  * agent writes notes with `write_file`, and the run page's Files tab shows them at the latest
  * event and at earlier ones, and downloads the workspace as a tarball. The worker's local copy of
  * every workspace is deleted first, so nothing here can come from the worker's disk. A branch of
- * `demo-cleanup` writes a file of its own; its Files tab and the branch compare show it.
+ * `demo-cleanup` writes a file of its own; its Files tab and the branch compare show it. The run
+ * page is the separate web's (`stack.separateWebURL`): a web on the same database and Redis but
+ * another LOOPLANE_HOME than the worker's, as on another host; the runs are started through the
+ * first web's API.
  */
 const RUN_TIMEOUT = 60_000;
 
@@ -47,7 +50,7 @@ async function approveWith(request: APIRequestContext, teamId: string, sessionId
   await trpcMutation(request, 'approvals.decide', stack.bootstrapToken, { teamId, approvalId, decision: 'approve', editedArgs: { command } });
 }
 
-test('the Files tab shows a finished run\'s workspace at any event, without the worker\'s disk, and downloads it', async ({ page, request, demoTeam }) => {
+test('the Files tab shows a finished run\'s workspace at any event, without the worker\'s disk, and downloads it', async ({ separatePage: page, request, demoTeam }) => {
   test.setTimeout(RUN_TIMEOUT * 2);
   const teamId = demoTeam.id;
   const runId = await startRun(request, teamId, 'demo-steps', 'Walk through the steps for the files panel');
@@ -62,7 +65,7 @@ test('the Files tab shows a finished run\'s workspace at any event, without the 
   expect(firstEdit.requested).toBeGreaterThan(write.finished);
   await dropWorkerWorkspace(main);
 
-  await page.goto(`/t/demo/runs/${runId}`);
+  await page.goto(`${stack.separateWebURL}/t/demo/runs/${runId}`);
   await page.getByTestId('branch-tab-files').click();
   const panel = page.getByTestId('files-panel');
   const at = panel.getByTestId('files-at');
@@ -84,7 +87,7 @@ test('the Files tab shows a finished run\'s workspace at any event, without the 
   // The tarball of the latest event: a gzip holding the notes as they ended.
   const href = await panel.getByTestId('files-download').getAttribute('href');
   expect(href).toBe(`/api/sessions/${main}/workspace.tar.gz?atEvent=${lastSeq}`);
-  const download = await page.request.get(href!);
+  const download = await page.request.get(`${stack.separateWebURL}${href!}`);
   expect(download.status(), await download.text().catch(() => '')).toBe(200);
   const gzip = await download.body();
   expect([gzip[0], gzip[1]]).toEqual([0x1f, 0x8b]);
@@ -125,9 +128,10 @@ test('the Files tab shows a finished run\'s workspace at any event, without the 
   await expect(at).toHaveAttribute('data-latest', 'true');
   await panel.locator('[data-testid="files-crumb"][data-path=""]').click();
   await expect(panel.locator('[data-testid="files-entry"][data-path="notes"]')).toBeVisible();
+  await expectSeparateWebReadOnlyTheStore(runId);
 });
 
-test('a branch writes a file of its own: its Files tab and the branch compare show it, from the store', async ({ page, request, demoTeam }) => {
+test('a branch writes a file of its own: its Files tab and the branch compare show it, from the store', async ({ separatePage: page, request, demoTeam }) => {
   test.setTimeout(RUN_TIMEOUT * 3);
   const teamId = demoTeam.id;
   // demo-cleanup makes build/, then asks to `rm -rf build`: the approver runs another command instead.
@@ -151,7 +155,7 @@ test('a branch writes a file of its own: its Files tab and the branch compare sh
   await dropWorkerWorkspace(main);
   await dropWorkerWorkspace(branch);
 
-  await page.goto(`/t/demo/runs/${runId}?session=${branch}`);
+  await page.goto(`${stack.separateWebURL}/t/demo/runs/${runId}?session=${branch}`);
   await expect(page.getByTestId('branch-detail')).toHaveAttribute('data-session-id', branch);
   await page.getByTestId('branch-tab-files').click();
   const panel = page.getByTestId('files-panel');
@@ -175,4 +179,5 @@ test('a branch writes a file of its own: its Files tab and the branch compare sh
   await expect(files.locator('pre')).toContainText('b/branch.txt');
   await expect(files.locator('pre')).toContainText('+from the branch');
   await expect(files.locator('pre')).toContainText('-from the main line');
+  await expectSeparateWebReadOnlyTheStore(runId);
 });

@@ -21,6 +21,12 @@ interface WorkerFixtures {
 interface TestFixtures {
   /** The demo team, as the bootstrap token sees it. */
   demoTeam: { id: string; slug: string };
+  /**
+   * A page signed in as the admin on the separate web (`stack.separateWebURL`), in a context of
+   * its own: relative URLs go there, and it signs in there rather than reusing the first web's
+   * cookies.
+   */
+  separatePage: Page;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -45,6 +51,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const demo = me.teams.find((team) => team.slug === 'demo');
     if (!demo) throw new Error('the bootstrap token does not see the demo team');
     await use(demo);
+  },
+  separatePage: async ({ browser }, use) => {
+    const context = await browser.newContext({ baseURL: stack.separateWebURL, storageState: { cookies: [], origins: [] } });
+    const page = await context.newPage();
+    await signIn(page, ADMIN_EMAIL, stack.adminPassword);
+    await use(page);
+    await context.close();
   },
 });
 

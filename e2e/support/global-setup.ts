@@ -1,53 +1,21 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { chmod, mkdtemp, readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { chmod, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, waitForHealth } from './health';
+import { startSeparateWeb } from './separate-web';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-// The first start may build the web app before it serves.
-const READY_TIMEOUT_MS = 4 * 60_000;
 const STOP_TIMEOUT_MS = 30_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 function exited(child: ChildProcess): Promise<void> {
   return new Promise((done) => {
     if (child.exitCode !== null || child.signalCode !== null) done();
     else child.once('exit', () => done());
   });
-}
-
-async function waitForHealth(baseURL: string, child: ChildProcess, logFile: string): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  let last = 'no answer yet';
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      const log = await readFile(logFile, 'utf8').catch(() => '');
-      throw new Error(`looplane start exited (${child.exitCode ?? child.signalCode}) before it was healthy:\n${log.slice(-4000)}`);
-    }
-    try {
-      const response = await fetch(`${baseURL}/api/health`, { signal: AbortSignal.timeout(3000) });
-      if (response.ok) return;
-      last = `${response.status} ${await response.text()}`;
-    } catch (error) {
-      last = error instanceof Error ? error.message : String(error);
-    }
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  throw new Error(`${baseURL}/api/health was not 200 within ${READY_TIMEOUT_MS / 1000} s (last: ${last}); log: ${logFile}`);
 }
 
 /** Starts `looplane start` unless E2E_BASE_URL points at a running server; returns the teardown. */
@@ -93,8 +61,10 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
     log.end();
   };
 
+  let separateWeb;
   try {
-    await waitForHealth(baseURL, child, logFile);
+    await waitForHealth('looplane start', baseURL, child, logFile);
+    separateWeb = await startSeparateWeb({ repoRoot: REPO_ROOT, stackHome: home, port: await freePort() });
   } catch (error) {
     await stop();
     throw error;
@@ -104,5 +74,15 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
   process.env.E2E_BOOTSTRAP_TOKEN = bootstrapToken;
   // Specs that check what does not depend on the worker's disk (session files) reach into it.
   process.env.E2E_LOOPLANE_HOME = home;
-  return stop;
+  // The dashboard on another LOOPLANE_HOME than the worker's (the session-files specs use it).
+  process.env.E2E_SEPARATE_WEB_URL = separateWeb.url;
+  process.env.E2E_SEPARATE_WEB_HOME = separateWeb.home;
+  return async () => {
+    // Before the stack: the second web holds connections to its Postgres and Redis.
+    try {
+      await separateWeb.stop();
+    } finally {
+      await stop();
+    }
+  };
 }

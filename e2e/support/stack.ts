@@ -21,6 +21,14 @@ export const stack = {
   get home(): string {
     return required('E2E_LOOPLANE_HOME');
   },
+  /** A second web on the same database and Redis, with a LOOPLANE_HOME no worker uses. */
+  get separateWebURL(): string {
+    return required('E2E_SEPARATE_WEB_URL');
+  },
+  /** That second web's LOOPLANE_HOME (empty when it started). */
+  get separateWebHome(): string {
+    return required('E2E_SEPARATE_WEB_HOME');
+  },
 };
 
 /** A name no other test run has used (tests share one database). */

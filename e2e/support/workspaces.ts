@@ -21,6 +21,17 @@ export async function dropWorkerWorkspace(sessionId: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
 }
 
+/**
+ * The separate web (a LOOPLANE_HOME no worker uses) showed the run's files from the store: they
+ * came through its own cache (`<home>/web-cache/workspaces/<runId>.git`), and it never had, read
+ * or made a worker's `workspaces` directory.
+ */
+export async function expectSeparateWebReadOnlyTheStore(runId: string): Promise<void> {
+  const home = stack.separateWebHome;
+  await expect(access(join(home, 'web-cache', 'workspaces', `${runId}.git`)), `the separate web's cache of run ${runId}`).resolves.toBeUndefined();
+  await expect(access(join(home, 'workspaces')), `${home}/workspaces`).rejects.toThrow(/ENOENT/);
+}
+
 export interface SessionEvent {
   seq: number;
   type: string;
