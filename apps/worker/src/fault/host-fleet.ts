@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnWorker, type WorkerProcess } from '../testing/fault-harness';
@@ -51,11 +51,17 @@ export class HostFleet {
     return this.live().find((h) => existsSync(join(h.root, 'workspaces', sessionId, 'meta.json')));
   }
 
+  /** Every session whose workspace was on a host when it was lost. */
+  readonly lostSessions = new Set<string>();
+
   /** Loses a host (kill -9, disk gone) and starts a replacement with an empty root. */
   async lose(host: Host): Promise<Host> {
     host.lost = true;
     host.worker.child.kill('SIGKILL');
     await host.worker.exited;
+    const workspaces = join(host.root, 'workspaces');
+    const names = existsSync(workspaces) ? readdirSync(workspaces) : [];
+    for (const name of names) if (!name.startsWith('.')) this.lostSessions.add(name);
     rmSync(host.root, { recursive: true, force: true });
     return this.add();
   }

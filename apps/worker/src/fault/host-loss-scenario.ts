@@ -130,6 +130,9 @@ export async function finishedCalls(ctx: HostLossContext, sessionId: string): Pr
   return calls;
 }
 
+/** How many approvals are given only after the host that ran their session was lost. */
+const APPROVAL_LOSSES = 12;
+
 export interface HostLossOutcome {
   runs: { runId: string; sessionId: string }[];
   approvedAfterHostLoss: Set<string>;
@@ -138,8 +141,8 @@ export interface HostLossOutcome {
 
 /**
  * Starts `count` runs in waves and drives them to the end: approves every approval (losing the
- * host that ran the session first, for every other gated write), and loses random hosts that
- * hold running sessions meanwhile.
+ * host that ran the session first, for the first {@link APPROVAL_LOSSES} gated writes), and loses
+ * random hosts that hold running sessions meanwhile.
  */
 export async function driveRuns(ctx: HostLossContext, count: number, randomLosses: number): Promise<HostLossOutcome> {
   const { t, fx, fleet } = ctx;
@@ -162,17 +165,28 @@ export async function driveRuns(ctx: HostLossContext, count: number, randomLosse
       await new Promise((resolve) => setTimeout(resolve, 1500));
     }
   })();
+  // Gated writes are approved once every run is parked on its own (or finished): then losing the
+  // host that ran a session right before approving it interrupts nothing else that is running.
+  const parked = async () => {
+    const gatedPending = await t.db.approval.count({ where: { runId: { in: ids }, status: 'pending', kind: 'tool', tool: 'write_file' } });
+    return gatedPending > 0 && gatedPending + (runs.length - (await unfinished())) >= runs.length;
+  };
+  let releasing = false;
   const approving = (async () => {
     while (!done) {
+      releasing ||= await parked();
       const pending = await t.db.approval.findMany({ where: { runId: { in: ids }, status: 'pending' }, orderBy: { createdAt: 'asc' } });
       for (const approval of pending) {
         const gatedWrite = (approval.args as { path?: string } | null)?.path === 'gate/c.txt';
-        const host: Host | undefined = gatedWrite && gated++ % 2 === 0 ? fleet.holding(approval.sessionId) : undefined;
+        if (gatedWrite && !releasing) continue;
+        // The first APPROVAL_LOSSES gated writes are approved after the host that ran the session is lost.
+        const host: Host | undefined = gatedWrite && gated < APPROVAL_LOSSES ? fleet.holding(approval.sessionId) : undefined;
         if (host) {
+          gated++;
           await fleet.lose(host);
           losses++;
-          approvedAfterHostLoss.add(approval.runId);
         }
+        if (gatedWrite && fleet.lostSessions.has(approval.sessionId)) approvedAfterHostLoss.add(approval.runId);
         await approver.approvals.decide({ teamId: fx.teamId, approvalId: approval.id, decision: 'approve' });
       }
       await new Promise((resolve) => setTimeout(resolve, 200));

@@ -10,9 +10,10 @@ import { createTestAgent } from '@looplane/db/testing';
 /**
  * Fault test: losing a host loses no agent's work. Three worker processes on three simulated
  * hosts (each with its own workspace root) run 60 runs that write files over several turns and
- * park once on an approval. Hosts are lost at random points (kill -9 and the workspace root
- * deleted) and replaced by hosts with empty roots; for every other approval the host that ran the
- * session is lost just before the approval is given. Every run must finish with exactly the
+ * park once on an approval. Hosts are lost at random points while runs work (kill -9 and the
+ * workspace root deleted) and replaced by hosts with empty roots; once every run is parked on its
+ * approval, the host that ran a session is lost right before its approval is given (so every run
+ * is approved after its host was lost). Every run must finish with exactly the
  * files its tool calls wrote (through `sessions.files` and the download), runs approved after
  * their host was lost must see their earlier files, and forks of sessions from lost hosts start
  * with the fork point's files. Once with each store.
@@ -29,7 +30,7 @@ function hostLossSuite(name: string, setup: () => Promise<HostLossContext>) {
     afterAll(async () => ctx?.close());
 
     it(`finishes ${RUNS} runs with every file their calls wrote while hosts are lost`, { timeout: 300_000 }, async () => {
-      const outcome = await driveRuns(ctx, RUNS, 4);
+      const outcome = await driveRuns(ctx, RUNS, 5);
       const audit = await auditRuns(ctx.t.db, ctx.pool, outcome.runs.map((r) => r.runId));
       console.info(`host loss (${name}): ${JSON.stringify({ ...audit, losses: outcome.losses, approvedAfterHostLoss: outcome.approvedAfterHostLoss.size })}`);
       expect(audit.statuses).toEqual({ succeeded: RUNS });
