@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { Printer } from './printer';
 
 /**
  * The one environment module of the CLI process: nothing else in the CLI reads `process.env`.
@@ -146,4 +147,18 @@ export function loadCliEnv(source: Record<string, string | undefined> = process.
     inherited,
     productSettings,
   };
+}
+
+/**
+ * The environment of a command that runs a process (start, worker, migrate), or null after
+ * printing the one line that names what is wrong.
+ */
+export function cliEnvOrReport(printer: Pick<Printer, 'error'>, source: Record<string, string | undefined> = process.env): CliEnv | null {
+  try {
+    return loadCliEnv(source);
+  } catch (error) {
+    if (!(error instanceof InvalidEnvironmentError)) throw error;
+    printer.error(error.message);
+    return null;
+  }
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseCommandArgs } from '../args';
 import { EXIT, type Command } from '../command';
-import { InvalidEnvironmentError, loadCliEnv } from '../env';
+import { cliEnvOrReport } from '../env';
 import { applyMigrations } from '../start/migrate';
 import { seed } from '../start/seed';
 
@@ -26,14 +26,8 @@ export const migrateCommand: Command = {
   usage,
   async run({ args, printer }) {
     const { values } = parseCommandArgs(args, { seed: { type: 'boolean', default: false } });
-    let env;
-    try {
-      env = loadCliEnv();
-    } catch (error) {
-      if (!(error instanceof InvalidEnvironmentError)) throw error;
-      printer.error(error.message);
-      return EXIT.failure;
-    }
+    const env = cliEnvOrReport(printer);
+    if (!env) return EXIT.failure;
     if (!env.DATABASE_URL) {
       printer.error('DATABASE_URL is required for looplane migrate');
       return EXIT.failure;

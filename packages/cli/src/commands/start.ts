@@ -1,6 +1,6 @@
 import { parseCommandArgs } from '../args';
 import { EXIT, type Command } from '../command';
-import { InvalidEnvironmentError, loadCliEnv } from '../env';
+import { cliEnvOrReport } from '../env';
 import { startLooplane } from '../start/start-looplane';
 
 const usage = `Usage: looplane start
@@ -25,14 +25,8 @@ export const startCommand: Command = {
   usage,
   async run({ args, printer }) {
     parseCommandArgs(args, {});
-    let env;
-    try {
-      env = loadCliEnv();
-    } catch (error) {
-      if (!(error instanceof InvalidEnvironmentError)) throw error;
-      printer.error(error.message);
-      return EXIT.failure;
-    }
+    const env = cliEnvOrReport(printer);
+    if (!env) return EXIT.failure;
     return startLooplane(env, printer);
   },
 };

@@ -1,6 +1,6 @@
 import { parseCommandArgs } from '../args';
 import { EXIT, type Command } from '../command';
-import { InvalidEnvironmentError, loadCliEnv } from '../env';
+import { cliEnvOrReport } from '../env';
 import { runWorker } from '../start/run-worker';
 
 const usage = `Usage: looplane worker
@@ -29,14 +29,8 @@ export const workerCommand: Command = {
   usage,
   async run({ args, printer }) {
     parseCommandArgs(args, {});
-    let env;
-    try {
-      env = loadCliEnv();
-    } catch (error) {
-      if (!(error instanceof InvalidEnvironmentError)) throw error;
-      printer.error(error.message);
-      return EXIT.failure;
-    }
+    const env = cliEnvOrReport(printer);
+    if (!env) return EXIT.failure;
     return runWorker(env, printer);
   },
 };
