@@ -1,7 +1,7 @@
 import { mkdir, readdir, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { AppError } from '@looplane/shared';
+import { AppError, KeyedLock } from '@looplane/shared';
 import { checkCommitId, git, gitBytes, gitStream, type GitOptions } from './git';
 import { restoreCommit } from './snapshots';
 import { workspacePathSchema } from './workspace-path';
@@ -46,7 +46,7 @@ const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
  * workspace download.
  */
 export class WorkspaceReader {
-  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly locks = new KeyedLock();
   private sweeping: Promise<void> | null = null;
 
   constructor(private readonly options: WorkspaceReaderOptions) {}
@@ -85,7 +85,7 @@ export class WorkspaceReader {
     if (!RUN_ID.test(runId)) throw new AppError('BAD_REQUEST', 'invalid run id');
     if (commit) checkCommitId(commit);
     const gitDir = join(this.options.cacheDir, `${runId}.git`);
-    await this.withLock(runId, async () => {
+    await this.locks.run(runId, async () => {
       await mkdir(this.options.cacheDir, { recursive: true, mode: 0o700 });
       if (!(await stat(join(gitDir, 'HEAD')).then(() => true, () => false))) {
         await rm(gitDir, { recursive: true, force: true });
@@ -126,18 +126,6 @@ export class WorkspaceReader {
     return { path, size, truncated, encoding: text === null ? 'base64' : 'utf8', content: text ?? stdout.toString('base64') };
   }
 
-  private async withLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(key) ?? Promise.resolve();
-    const run = previous.then(fn, fn);
-    const settled = run.catch(() => undefined);
-    this.locks.set(key, settled);
-    try {
-      return await run;
-    } finally {
-      if (this.locks.get(key) === settled) this.locks.delete(key);
-    }
-  }
-
   /** Keeps the cache under its cap: the least recently read runs go first (they can be fetched again). */
   private scheduleSweep(): void {
     if (this.sweeping) return;
@@ -161,8 +149,8 @@ export class WorkspaceReader {
     for (const repo of repos.sort((a, b) => a.used - b.used)) {
       if (total <= cap) break;
       const runId = repo.name.slice(0, -4);
-      if (this.locks.has(runId)) continue;
-      await this.withLock(runId, () => rm(repo.dir, { recursive: true, force: true }));
+      if (this.locks.held(runId)) continue;
+      await this.locks.run(runId, () => rm(repo.dir, { recursive: true, force: true }));
       total -= repo.bytes;
     }
   }

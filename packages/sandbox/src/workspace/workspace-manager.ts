@@ -1,6 +1,6 @@
 import { chown, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AppError } from '@looplane/shared';
+import { AppError, KeyedLock } from '@looplane/shared';
 import type { WorkspaceMount } from '../types';
 import { diskUsage, type DiskUsage } from './disk-usage';
 import { checkCommitId, git, hasCommit, type GitOptions } from '@looplane/workspaces';
@@ -49,7 +49,7 @@ const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 export class WorkspaceManager {
   private readonly owners: WorkspaceOwners;
   private readonly uids: UidAllocator | null;
-  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly locks = new KeyedLock();
 
   constructor(private readonly options: WorkspaceManagerOptions) {
     const root = process.getuid?.() === 0;
@@ -184,16 +184,8 @@ export class WorkspaceManager {
    * Runs `fn` with the session's workspace to itself. The tools hold it for every call, so file
    * operations done by the worker never race a sandboxed process changing the same tree.
    */
-  async withLock<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(sessionId) ?? Promise.resolve();
-    const run = previous.then(fn, fn);
-    const settled = run.catch(() => undefined);
-    this.locks.set(sessionId, settled);
-    try {
-      return await run;
-    } finally {
-      if (this.locks.get(sessionId) === settled) this.locks.delete(sessionId);
-    }
+  withLock<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
+    return this.locks.run(sessionId, fn);
   }
 
   private dirOf(sessionId: string): string {
