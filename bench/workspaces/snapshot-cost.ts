@@ -3,8 +3,8 @@
 // files) and a big (5,000 files / 50 MB) workspace of seeded pseudo-random text in nested
 // folders, each repetition: the initial full snapshot, then 50 calls that each rewrite ONE file,
 // then a cold restore of the result on an "empty host" (a new git dir and work tree), then 20 calls
-// that each rewrite TEN files. Per call it times the commit (`WorkspaceManager.commit`'s git
-// steps: `add -A --force`, `diff --cached --quiet`, `rev-parse`, `commit`, `rev-parse`) and,
+// that each rewrite TEN files. Per call it times the commit (`commitWorkTree`, what
+// `WorkspaceManager.commit` runs: one shell script of git steps) and,
 // separately, the snapshot (`SnapshotWriter.save`: `git pack-objects` relative to the previous
 // commit + the store's transaction), and the bytes the call added to the store. The whole scenario
 // is repeated 5 times (fresh workspace, fresh run); figures are the median over the repetitions of
@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { createPgPool, type PgPool } from '@looplane/db';
 import { createTestAgent, createTestRun, createTestTeam, type TestAgent } from '@looplane/db/testing';
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
-import { git, PostgresWorkspaceStore, restoreCommit, SnapshotWriter, type GitOptions } from '@looplane/workspaces';
+import { commitWorkTree, git, PostgresWorkspaceStore, restoreCommit, SnapshotWriter, type GitOptions } from '@looplane/workspaces';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -134,15 +134,10 @@ interface ScenarioResult {
   stored: { packs: number; packBytes: number; chunkColumnBytes: number };
 }
 
-/** `WorkspaceManager.commit`'s git steps: returns the new commit and its base (null: nothing changed). */
-async function commitAll(options: GitOptions, message: string): Promise<{ commit: string; base: string } | null> {
-  await git(['add', '-A', '--force'], options);
-  const { code } = await git(['diff', '--cached', '--quiet'], { ...options, okCodes: [1] });
-  if (code !== 1) return null;
-  const base = (await git(['rev-parse', 'HEAD'], options)).stdout.trim();
-  await git(['commit', '-q', '--no-verify', '-m', message], options);
-  const commit = (await git(['rev-parse', 'HEAD'], options)).stdout.trim();
-  return { commit, base };
+/** `WorkspaceManager.commit`'s commit (one shell script of git steps): the new commit and its base (null: nothing changed). */
+async function commitAll(options: GitOptions & { workTree: string }, message: string): Promise<{ commit: string; base: string } | null> {
+  const { base, commit } = await commitWorkTree(options, message);
+  return commit ? { commit, base } : null;
 }
 
 async function dirBytes(dir: string): Promise<{ bytes: number; files: number }> {
@@ -166,7 +161,7 @@ async function scenario(env: Env, name: WorkspaceName, rep: number, calls = CALL
   const spec = WORKSPACES[name];
   const dir = await mkdtemp(join(tmpdir(), `looplane-bench-ws-${name}-`));
   try {
-    const options: GitOptions = { gitDir: join(dir, 'git'), workTree: join(dir, 'work') };
+    const options: GitOptions & { workTree: string } = { gitDir: join(dir, 'git'), workTree: join(dir, 'work') };
     await mkdir(options.workTree!, { recursive: true });
     // As WorkspaceManager.create: an empty repository with one empty commit.
     await git(['init', '-q', '-b', 'main'], options);

@@ -8,4 +8,5 @@ export { workspaceStoreEnv, workspaceStoreProblem, createWorkspaceStore, type Wo
 export { SnapshotWriter, restoreCommit, packCommit, applyPack, hasCommit, MAX_DEPTH, type SaveRequest } from './snapshots';
 export { WorkspaceReader, EMPTY_TREE, type WorkspaceEntry, type WorkspaceFile, type WorkspaceNode, type WorkspaceReaderOptions } from './workspace-reader';
 export { workspacePathSchema, MAX_PATH_CHARS } from './workspace-path';
-export { git, gitBytes, gitStream, checkCommitId, type GitOptions, type GitResult, type GitBytesOptions } from './git';
+export { commitWorkTree } from './commit-work-tree';
+export { git, gitBytes, gitScript, gitStream, checkCommitId, type GitOptions, type GitResult, type GitBytesOptions } from './git';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { AppError, KeyedLock } from '@looplane/shared';
 import type { WorkspaceMount } from '../types';
 import { diskUsage, type DiskUsage } from './disk-usage';
-import { checkCommitId, git, hasCommit, type GitOptions } from '@looplane/workspaces';
+import { checkCommitId, commitWorkTree, git, hasCommit, type GitOptions } from '@looplane/workspaces';
 import { chownTree } from './ownership';
 import { UidAllocator } from './uid-allocator';
 
@@ -92,20 +92,11 @@ export class WorkspaceManager {
   async commit(sessionId: string, message: string): Promise<{ commit: string; changed: boolean }> {
     await this.get(sessionId);
     const options = this.gitOptions(sessionId);
-    // Forced: a .gitignore the agent wrote must not keep its files out of the store (they would be lost on another host).
-    await git(['add', '-A', '--force'], options);
-    const { code } = await git(['diff', '--cached', '--quiet'], { ...options, okCodes: [1] });
-    if (code !== 1) {
-      const head = (await git(['rev-parse', 'HEAD'], options)).stdout.trim();
-      // The caller records this commit too: make sure it is durable (a new workspace's first commit is not yet).
-      await this.options.persist?.({ sessionId, gitDir: options.gitDir, commit: head, base: null });
-      return { commit: head, changed: false };
-    }
-    const base = (await git(['rev-parse', 'HEAD'], options)).stdout.trim();
-    await git(['commit', '-q', '--no-verify', '-m', message.slice(0, 1000) || 'tool call'], options);
-    const commit = (await git(['rev-parse', 'HEAD'], options)).stdout.trim();
-    await this.options.persist?.({ sessionId, gitDir: options.gitDir, commit, base });
-    return { commit, changed: true };
+    const { base, commit } = await commitWorkTree(options, message);
+    // The caller records the commit: it is durable first (a new commit relative to its base; an
+    // unchanged one, such as a new workspace's first commit, made sure of).
+    await this.options.persist?.({ sessionId, gitDir: options.gitDir, commit: commit ?? base, base: commit ? base : null });
+    return { commit: commit ?? base, changed: commit !== null };
   }
 
   /**
@@ -193,7 +184,7 @@ export class WorkspaceManager {
     return join(this.options.root, sessionId);
   }
 
-  private gitOptions(sessionId: string): GitOptions & { gitDir: string } {
+  private gitOptions(sessionId: string): GitOptions & { gitDir: string; workTree: string } {
     const dir = this.dirOf(sessionId);
     return { gitDir: join(dir, 'git'), workTree: join(dir, 'work') };
   }
