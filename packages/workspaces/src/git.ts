@@ -67,8 +67,9 @@ function argvOf(args: string[], options: GitOptions): string[] {
 /** Runs git for a workspace with a clean environment; stdout as text. */
 export function git(args: string[], options: GitOptions, gitPath = 'git'): Promise<GitResult> {
   return new Promise((resolve, reject) => {
+    // The git binary is not a project file: nothing for the web bundler to trace.
     execFile(
-      gitPath,
+      /*turbopackIgnore: true*/ gitPath,
       argvOf(args, options),
       { env: gitEnv(options), cwd: '/', timeout: options.timeoutMs ?? 120_000, maxBuffer: 256 * 1024 * 1024, killSignal: 'SIGKILL' },
       (error, stdout, stderr) => {
@@ -90,7 +91,7 @@ export interface GitBytesOptions extends GitOptions {
 /** Runs git with binary stdin/stdout (packs, blobs, archives). */
 export function gitBytes(args: string[], options: GitBytesOptions, gitPath = 'git'): Promise<{ code: number; stdout: Buffer; truncated: boolean }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(gitPath, argvOf(args, options), { env: gitEnv(options), cwd: '/', stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(/*turbopackIgnore: true*/ gitPath, argvOf(args, options), { env: gitEnv(options), cwd: '/', stdio: ['pipe', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
     const errors: Buffer[] = [];
     let size = 0;
@@ -142,7 +143,7 @@ export function gitScript(script: string, options: GitOptions, vars: Record<stri
     env[`GIT_CONFIG_VALUE_${i}`] = setting.slice(at + 1);
   });
   return new Promise((resolve, reject) => {
-    execFile('/bin/sh', ['-c', `set -e\n${script}`], { env: env as NodeJS.ProcessEnv, cwd: '/', timeout: options.timeoutMs ?? 120_000, maxBuffer: 16 * 1024 * 1024, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
+    execFile(/*turbopackIgnore: true*/ '/bin/sh', ['-c', `set -e\n${script}`], { env: env as NodeJS.ProcessEnv, cwd: '/', timeout: options.timeoutMs ?? 120_000, maxBuffer: 16 * 1024 * 1024, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       if (code === 0 || options.okCodes?.includes(code)) return resolve({ code, stdout });
       reject(new AppError('INTERNAL', `git script failed: ${(stderr || error?.message || '').trim().slice(0, 500)}`, { cause: error }));
@@ -152,7 +153,7 @@ export function gitScript(script: string, options: GitOptions, vars: Record<stri
 
 /** Runs git with its stdout as a stream (an archive sent as it is made); the caller consumes it. */
 export function gitStream(args: string[], options: GitOptions, gitPath = 'git'): ChildProcessByStdio<null, Readable, Readable> {
-  return spawn(gitPath, argvOf(args, options), { env: gitEnv(options), cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(/*turbopackIgnore: true*/ gitPath, argvOf(args, options), { env: gitEnv(options), cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 const COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
