@@ -61,12 +61,18 @@ function hostLossSuite(name: string, setup: () => Promise<HostLossContext>) {
       const other = await createTestAgent(ctx.t.db, ctx.fx.teamId, { script: FORK_SCRIPT });
       const operator = await callerAs(ctx.deps, { userId: ctx.fx.members.operator.id });
       const forks: { sessionId: string; parentId: string; atEvent: number }[] = [];
-      for (const run of outcome.runs.slice(0, 6)) {
+      for (const run of outcome.runs) {
+        if (forks.length === 6) break;
+        // A run whose first two calls were its two writes, neither cut short by a lost host: its
+        // branch (two model turns in) starts with exactly a.txt and dir/b.txt.
         const log = await loadSessionEvents(ctx.pool, run.sessionId);
-        const second = log.filter((e) => e.type === 'tool.finished' && (e.payload as { commit?: string }).commit)[1]!;
+        const ends = log.filter((e) => e.type === 'tool.finished' || e.type === 'tool.interrupted');
+        const [first, second] = ends as { type: string; seq: number; payload: { ok?: boolean; commit?: string } }[];
+        if (!first || !second || ![first, second].every((e) => e.type === 'tool.finished' && e.payload.ok && e.payload.commit)) continue;
         const fork = await operator.sessions.fork({ teamId: ctx.fx.teamId, sessionId: run.sessionId, atEvent: second.seq, message: 'Check the files.', agentOverrides: { endpointId: other.endpointId } });
         forks.push(fork);
       }
+      expect(forks).toHaveLength(6);
       for (const fork of forks) {
         await waitFor(async () => ['succeeded', 'failed'].includes((await ctx.t.db.session.findUniqueOrThrow({ where: { id: fork.sessionId } })).status) || undefined, 60_000, 'the fork');
         const expected = { ...(await expectedFiles(ctx.t.db, [{ sessionId: fork.parentId, upTo: fork.atEvent }])), 'fork.txt': 'fork-ok\n' };
