@@ -276,6 +276,25 @@ describe('cross-team access', () => {
     await expect(api.tokens.list({ teamId: fx.teamId })).resolves.toBeInstanceOf(Array);
   });
 
+  it('what a token may do with tokens follows the token’s role, not its creator’s', async () => {
+    const admin = fx.members.admin.id;
+    const adminToken = await issueToken(db.db, fx.teamId, admin, 'admin');
+    const viewerToken = await issueToken(db.db, fx.teamId, admin, 'viewer');
+    const operator = await issueToken(db.db, fx.teamId, admin, 'operator');
+    const api = await callerAs(deps, { bearer: operator.secret });
+    const listed = (await api.tokens.list({ teamId: fx.teamId })).map((t) => t.id);
+    expect(listed).toContain(viewerToken.id);
+    expect(listed).toContain(operator.id);
+    expect(listed).not.toContain(adminToken.id);
+    expect((await api.tokens.list({ teamId: fx.teamId })).every((t) => t.role === 'viewer' || t.role === 'operator')).toBe(true);
+    await expect(api.tokens.revoke({ teamId: fx.teamId, tokenId: adminToken.id })).rejects.toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/admin role; your role is operator/) });
+    expect((await db.db.apiToken.findUniqueOrThrow({ where: { id: adminToken.id } })).revokedAt).toBeNull();
+    await expect(api.tokens.revoke({ teamId: fx.teamId, tokenId: viewerToken.id })).resolves.toMatchObject({ id: viewerToken.id });
+    // The admin user itself still sees and revokes everything.
+    const asAdmin = await callerAs(deps, { userId: admin });
+    expect((await asAdmin.tokens.list({ teamId: fx.teamId })).map((t) => t.id)).toContain(adminToken.id);
+  });
+
   it('a token’s role is capped by its creator’s current role', async () => {
     const creator = await createUser(db.db, 'demoted');
     await db.db.membership.create({ data: { teamId: fx.teamId, userId: creator.id, role: 'admin' } });

@@ -1,5 +1,5 @@
 import { appendAudit, displayPrefix, generateApiToken, hashApiToken, type AuditActor, type Db } from '@looplane/db';
-import { AppError, roleAtLeast, type Role } from '@looplane/shared';
+import { AppError, ROLES, roleAtLeast, type Role } from '@looplane/shared';
 
 const DAY_MS = 86_400_000;
 
@@ -46,10 +46,19 @@ export async function createToken(
   });
 }
 
-/** Admins see every token of the team; others see the tokens they created. */
+/** The roles a caller may see and revoke tokens of: its own and below (for a token, the token's role, not its creator's). */
+function rolesUpTo(callerRole: Role): Role[] {
+  return ROLES.filter((role) => roleAtLeast(callerRole, role));
+}
+
+/**
+ * Admins see every token of the team; others see the tokens they created, of their own role or
+ * below. `callerRole` is the principal's role: an operator token made by an admin acts as an
+ * operator and never sees (or revokes) that admin's admin tokens.
+ */
 export async function listTokens(db: Db, teamId: string, userId: string, callerRole: Role) {
   const rows = await db.apiToken.findMany({
-    where: { teamId, ...(callerRole === 'admin' ? {} : { createdById: userId }) },
+    where: { teamId, ...(callerRole === 'admin' ? {} : { createdById: userId, role: { in: rolesUpTo(callerRole) } }) },
     include: { createdBy: { select: { id: true, email: true } } },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: 500,
@@ -81,6 +90,9 @@ export async function revokeToken(
     if (!token) throw new AppError('NOT_FOUND', 'No such token in this team');
     if (token.createdById !== actor.userId && callerRole !== 'admin') {
       throw new AppError('FORBIDDEN', 'Only admins can revoke tokens created by someone else');
+    }
+    if (!roleAtLeast(callerRole, token.role)) {
+      throw new AppError('FORBIDDEN', `You cannot revoke a token with the ${token.role} role; your role is ${callerRole}`);
     }
     if (token.revokedAt) throw new AppError('CONFLICT', 'That token is already revoked');
     const revokedAt = new Date();
