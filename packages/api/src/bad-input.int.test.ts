@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import superjson from 'superjson';
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
-import { handleTrpcRequest, MAX_BODY_BYTES } from './http';
+import { handleTrpcRequest, MAX_BATCH_SIZE, MAX_BODY_BYTES } from './http';
 import { appRouter } from './root';
 import type { ApiDeps } from './context';
 import { callerAs, createAgentFixture, createTeamFixture, issueToken, type AgentFixture, type TeamFixture } from './testing/fixtures';
@@ -251,6 +251,20 @@ describe('bad input', () => {
     expect(response.status).toBe(413);
     const payload = (await response.json()) as { error?: { json?: { message?: string } } };
     expect(payload.error?.json?.message).toMatch(/larger than/);
+  });
+
+  it(`a batch of more than ${MAX_BATCH_SIZE} calls gets 400 and runs none of them`, async () => {
+    const before = await tableCounts();
+    const input = superjson.serialize(validInputs['tokens.create']!());
+    const calls = MAX_BATCH_SIZE + 1;
+    const body = JSON.stringify(Object.fromEntries(Array.from({ length: calls }, (_, i) => [String(i), input])));
+    const response = await post(`${Array(calls).fill('tokens.create').join(',')}?batch=1`, body);
+    expect(response.status).toBe(400);
+    expect(JSON.stringify(await response.json())).toMatch(/Batch call exceeds maximum size/);
+    expect(await tableCounts()).toEqual(before);
+    // At the cap, the batch runs.
+    const atCap = JSON.stringify(Object.fromEntries(Array.from({ length: MAX_BATCH_SIZE }, (_, i) => [String(i), input])));
+    expect((await post(`${Array(MAX_BATCH_SIZE).fill('tokens.create').join(',')}?batch=1`, atCap)).status).toBe(200);
   });
 
   it('a valid call still works through the same handler', async () => {

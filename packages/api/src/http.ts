@@ -4,6 +4,11 @@ import { createTrpcContext, type ApiDeps } from './context';
 
 /** Largest request body the API accepts. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * Calls one tRPC batch may carry (the dashboard's client batches at most this many): without a
+ * cap one POST could create hundreds of runs, past every per-call check.
+ */
+export const MAX_BATCH_SIZE = 20;
 
 export interface TrpcHttpOptions {
   deps: ApiDeps;
@@ -57,6 +62,7 @@ export async function handleTrpcRequest(request: Request, options: TrpcHttpOptio
     endpoint: options.endpoint,
     req,
     router: appRouter,
+    maxBatchSize: MAX_BATCH_SIZE,
     createContext: () =>
       createTrpcContext(options.deps, {
         authorization: request.headers.get('authorization'),

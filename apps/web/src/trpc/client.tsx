@@ -40,7 +40,8 @@ export function TrpcReactProvider({ children }: { children: ReactNode }) {
   const queryClient = getQueryClient();
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
-      links: [httpBatchLink({ url: '/api/trpc', transformer: superjson })],
+      // maxItems matches the server's MAX_BATCH_SIZE (a larger batch is refused with 400).
+      links: [httpBatchLink({ url: '/api/trpc', transformer: superjson, maxItems: 20 })],
     }),
   );
   return (
