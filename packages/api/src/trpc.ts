@@ -5,6 +5,7 @@ import { roleAtLeast, type Role } from '@looplane/shared';
 import type { AuditActor } from '@looplane/db';
 import type { Context } from './context';
 import { resolveTeamRole, type Principal } from './auth/principal';
+import { unstorableTextPath } from './storable-text';
 import { toTrpcError, describeZodError } from './errors';
 import { idSchema } from './schemas';
 
@@ -49,7 +50,18 @@ const errorMapping = t.middleware(async ({ next }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.meta({ access: { kind: 'public' } }).use(errorMapping);
+/**
+ * Text the database cannot store (NUL, unpaired surrogates) is refused for every procedure at the
+ * edge, with the field named, before any input schema or handler runs: otherwise it surfaced as a
+ * 500 from the insert, after other work was done.
+ */
+const storableText = t.middleware(async ({ getRawInput, next }) => {
+  const path = unstorableTextPath(await getRawInput());
+  if (path) throw new TRPCError({ code: 'BAD_REQUEST', message: `Invalid input: ${path.join('.') || 'input'}: must not contain NUL or unpaired surrogate characters` });
+  return next();
+});
+
+export const publicProcedure = t.procedure.meta({ access: { kind: 'public' } }).use(errorMapping).use(storableText);
 
 /** Narrows the context for a signed-in caller. */
 export const authedProcedure = publicProcedure.meta({ access: { kind: 'authed' } }).use(({ ctx, next }) => {
