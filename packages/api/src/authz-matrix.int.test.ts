@@ -295,6 +295,24 @@ describe('cross-team access', () => {
     expect((await asAdmin.tokens.list({ teamId: fx.teamId })).map((t) => t.id)).toContain(adminToken.id);
   });
 
+  it('a token made with a token expires no later than its parent and dies with it', async () => {
+    const asAdmin = await callerAs(deps, { userId: fx.members.admin.id });
+    const parent = await asAdmin.tokens.create({ teamId: fx.teamId, name: 'one day', role: 'operator', expiresInDays: 1 });
+    const viaParent = await callerAs(deps, { bearer: parent.token });
+    const child = await viaParent.tokens.create({ teamId: fx.teamId, name: 'forever?', role: 'operator' });
+    expect(child.expiresAt?.getTime()).toBe(parent.expiresAt?.getTime());
+    const grandchild = await (await callerAs(deps, { bearer: child.token })).tokens.create({ teamId: fx.teamId, name: 'deeper', role: 'viewer', expiresInDays: 30 });
+    expect(grandchild.expiresAt!.getTime()).toBeLessThanOrEqual(parent.expiresAt!.getTime());
+    await expect((await callerAs(deps, { bearer: grandchild.token })).tokens.list({ teamId: fx.teamId })).resolves.toBeInstanceOf(Array);
+    // The admin revokes the parent: every token made through it stops working at once.
+    await asAdmin.tokens.revoke({ teamId: fx.teamId, tokenId: parent.id });
+    for (const secret of [parent.token, child.token, grandchild.token]) {
+      await expect((await callerAs(deps, { bearer: secret })).tokens.list({ teamId: fx.teamId })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    }
+    const audit = await db.db.auditLog.findFirst({ where: { teamId: fx.teamId, action: 'token.revoked', targetId: parent.id } });
+    expect((audit?.data as { alsoRevoked?: string[] }).alsoRevoked?.sort()).toEqual([child.id, grandchild.id].sort());
+  });
+
   it('a token’s role is capped by its creator’s current role', async () => {
     const creator = await createUser(db.db, 'demoted');
     await db.db.membership.create({ data: { teamId: fx.teamId, userId: creator.id, role: 'admin' } });

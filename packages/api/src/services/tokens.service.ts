@@ -10,9 +10,18 @@ export interface CreateTokenInput {
   expiresInDays?: number | undefined;
 }
 
+/** The earlier of two expiries (null: never). */
+function earlier(a: Date | null, b: Date | null): Date | null {
+  if (!a) return b;
+  if (!b) return a;
+  return a < b ? a : b;
+}
+
 /**
  * Issues a team-scoped API token. Only its hash is stored; the secret is returned this once.
- * The token's role may not exceed the creator's role in the team.
+ * The token's role may not exceed the creator's role in the team. A token made with a token
+ * (`parentTokenId`) never outlives it: it expires no later than its parent, and revoking the
+ * parent revokes it too ({@link revokeToken}).
  */
 export async function createToken(
   db: Db,
@@ -20,13 +29,17 @@ export async function createToken(
   callerRole: Role,
   input: CreateTokenInput,
   ip: string | null,
+  parentTokenId: string | null = null,
 ) {
   if (!roleAtLeast(callerRole, input.role)) {
     throw new AppError('FORBIDDEN', `You cannot create a token with the ${input.role} role; your role is ${callerRole}`);
   }
   const secret = generateApiToken();
-  const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * DAY_MS) : null;
+  const requested = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * DAY_MS) : null;
   return db.$transaction(async (tx) => {
+    const parent = parentTokenId ? await tx.apiToken.findUnique({ where: { id: parentTokenId }, select: { expiresAt: true, revokedAt: true } }) : null;
+    if (parentTokenId && (!parent || parent.revokedAt)) throw new AppError('UNAUTHORIZED', 'The token making this request was revoked');
+    const expiresAt = earlier(requested, parent?.expiresAt ?? null);
     const token = await tx.apiToken.create({
       data: {
         teamId: input.teamId,
@@ -36,11 +49,12 @@ export async function createToken(
         tokenHash: hashApiToken(secret),
         prefix: displayPrefix(secret),
         expiresAt,
+        parentId: parentTokenId,
       },
     });
     await appendAudit(tx, {
       teamId: input.teamId, actor, ip, action: 'token.created', targetType: 'token', targetId: token.id,
-      data: { name: input.name, role: input.role, expiresAt: expiresAt?.toISOString() ?? null },
+      data: { name: input.name, role: input.role, expiresAt: expiresAt?.toISOString() ?? null, parentTokenId },
     });
     return { id: token.id, token: secret, prefix: token.prefix, role: token.role, expiresAt: token.expiresAt };
   });
@@ -102,8 +116,18 @@ export async function revokeToken(
       data: { revokedAt, revokedById: actor.userId },
     });
     if (count === 0) throw new AppError('CONFLICT', 'That token is already revoked');
+    // Every token made with it (and with those, down the line) dies with it.
+    const descendants = await tx.$queryRaw<{ id: string }[]>`
+      WITH RECURSIVE d AS (
+        SELECT id FROM "ApiToken" WHERE "parentId" = ${tokenId}
+        UNION SELECT t.id FROM "ApiToken" t JOIN d ON t."parentId" = d.id
+      )
+      UPDATE "ApiToken" SET "revokedAt" = ${revokedAt}, "revokedById" = ${actor.userId}
+      WHERE id IN (SELECT id FROM d) AND "revokedAt" IS NULL
+      RETURNING id`;
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'token.revoked', targetType: 'token', targetId: tokenId, data: { name: token.name },
+      teamId, actor, ip, action: 'token.revoked', targetType: 'token', targetId: tokenId,
+      data: { name: token.name, alsoRevoked: descendants.map((d) => d.id) },
     });
     return { id: tokenId, revokedAt };
   });
