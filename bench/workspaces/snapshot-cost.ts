@@ -13,17 +13,20 @@
 // repetitions, a few calls, JSON to a temp folder). Prints a Markdown table, the goals (met or
 // MISSED), one JSON line for bench/run-all.ts, and writes every repetition's raw numbers to
 // bench/results/<date>-<commit>-workspace-snapshots.json. See bench/README.md.
-import { execFile, execFileSync } from 'node:child_process';
-import { createCipheriv, createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPgPool, type PgPool } from '@looplane/db';
 import { createTestAgent, createTestRun, createTestTeam, type TestAgent } from '@looplane/db/testing';
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
-import { commitWorkTree, git, PostgresWorkspaceStore, restoreCommit, SnapshotWriter, type GitOptions } from '@looplane/workspaces';
+import { commitWorkTree, git, PostgresWorkspaceStore, SnapshotWriter, type GitOptions } from '@looplane/workspaces';
+import { quantile } from '../compare/stats';
+import { gitCommit, machine } from './run-info';
+import { coldRestore, dirBytes, type Restore } from './cold-restore';
+import { pathOf, seededText, seededUnit, sizeOf } from './seeded-workspace';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -36,39 +39,11 @@ const GOAL_SMALL_P50_MS = 5;
 /** "Grows with the change, not the workspace": the big workspace's one-file snapshot p50 within this factor of the small one's. */
 const GOAL_SCALE_FACTOR = 2;
 
-// ---------- seeded content ----------
-
-/** A deterministic stream of pseudo-random bytes (AES-128-CTR of zeros, keyed by the seed). */
-function seededBytes(seed: string, length: number): Buffer {
-  const key = createHash('sha256').update(seed).digest();
-  const cipher = createCipheriv('aes-128-ctr', key.subarray(0, 16), key.subarray(16, 32));
-  return cipher.update(Buffer.alloc(length));
-}
-
-/** A pseudo-random number in [0, 1) from a seed. */
-const seededUnit = (seed: string) => seededBytes(seed, 4).readUInt32BE(0) / 2 ** 32;
-
-/** Base64 text of seeded bytes in 76-character lines: `bytes` long, as incompressible as text gets (zlib: ~75 %). */
-function seededText(seed: string, bytes: number): string {
-  const base64 = seededBytes(seed, Math.ceil((bytes * 3) / 4)).toString('base64');
-  return base64.replace(/(.{76})/g, '$1\n').slice(0, bytes);
-}
-
-/** Where file `i` lives: 10 top folders of 500 files, 10 sub-folders of 50 each (`d3/s7/file3712.txt`). */
-const pathOf = (i: number) => `d${Math.floor(i / 500)}/s${Math.floor(i / 50) % 10}/file${i}.txt`;
-/**
- * File `i`'s size: 0.2–1.8 × the mean, spread evenly (a fixed permutation of n equal steps, 37 being
- * prime to 10, 500 and 5,000), so every workspace holds exactly its bytes and the same mix of sizes.
- */
-const sizeOf = (ws: { files: number; bytes: number }, i: number) => Math.round((ws.bytes / ws.files) * (0.2 + (1.6 * (((i * 37) % ws.files) + 0.5)) / ws.files));
-
 // ---------- statistics ----------
 
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-};
-const median = (values: number[]) => quantile(values, 0.5);
+/** Nearest-rank quantile of unsorted numbers (the side-by-side benches' definition). */
+const quantileOf = (values: number[], q: number) => quantile([...values].sort((a, b) => a - b), q);
+const median = (values: number[]) => quantileOf(values, 0.5);
 interface Range {
   median: number;
   min: number;
@@ -101,23 +76,6 @@ interface CallSeries {
   bytes: number[];
 }
 
-interface Restore {
-  /** Packs in the commit's chain (the initial snapshot + every call's). */
-  packs: number;
-  /** Bytes read from the store (the chain's packs). */
-  bytesFetched: number;
-  initMs: number;
-  /** `restoreCommit`: the chain query, each pack read and `git index-pack`ed. */
-  fetchMs: number;
-  /** `git reset --hard` into the empty work tree. */
-  checkoutMs: number;
-  totalMs: number;
-  /** Size of the restored git dir's objects and of the work tree. */
-  objectBytes: number;
-  workTreeBytes: number;
-  files: number;
-}
-
 interface ScenarioResult {
   workspace: WorkspaceName;
   files: number;
@@ -138,17 +96,6 @@ interface ScenarioResult {
 async function commitAll(options: GitOptions & { workTree: string }, message: string): Promise<{ commit: string; base: string } | null> {
   const { base, commit } = await commitWorkTree(options, message);
   return commit ? { commit, base } : null;
-}
-
-async function dirBytes(dir: string): Promise<{ bytes: number; files: number }> {
-  let bytes = 0;
-  let files = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    bytes += (await stat(join(entry.parentPath, entry.name))).size;
-    files++;
-  }
-  return { bytes, files };
 }
 
 interface Env {
@@ -218,7 +165,7 @@ async function scenario(env: Env, name: WorkspaceName, rep: number, calls = CALL
 
     const oneFile = await series(calls.oneFile, 1);
     const head = (await git(['rev-parse', 'HEAD'], options)).stdout.trim();
-    const restore = await coldRestore(env, runId, head, options);
+    const restore = await coldRestore(env.database.url, runId, head, options);
     const tenFile = await series(calls.tenFile, 10);
 
     const storedRows = await env.pool.query({
@@ -244,77 +191,11 @@ async function scenario(env: Env, name: WorkspaceName, rep: number, calls = CALL
   }
 }
 
-/**
- * A cold restore on an empty host: a new git dir and an empty work tree (as
- * `WorkspaceManager.materialise` makes for a session it has never seen), the commit's chain of
- * packs from the store (`restoreCommit`), then `git reset --hard`. The store is a new one on a new
- * pool (its connection opened before the clock starts, as a worker's is).
- */
-async function coldRestore(env: Env, runId: string, commit: string, source: GitOptions): Promise<Restore> {
-  const host = await mkdtemp(join(tmpdir(), 'looplane-bench-host-'));
-  const pool = createPgPool(env.database.url, { max: 2 });
-  try {
-    await pool.query('SELECT 1');
-    const store = new PostgresWorkspaceStore(pool);
-    const options: GitOptions = { gitDir: join(host, 'git'), workTree: join(host, 'work') };
-    const t0 = performance.now();
-    await mkdir(options.workTree!, { recursive: true });
-    await git(['init', '-q', '-b', 'main'], options);
-    const t1 = performance.now();
-    if (!(await restoreCommit(store, options.gitDir, runId, commit))) throw new Error(`the store has no commit ${commit}`);
-    const t2 = performance.now();
-    await git(['reset', '-q', '--hard', commit], options);
-    const t3 = performance.now();
-    const chain = await store.chain(runId, commit);
-    // The restored tree is the committed one, file for file.
-    const [restoredTree, sourceTree] = await Promise.all([git(['rev-parse', 'HEAD^{tree}'], options), git(['rev-parse', `${commit}^{tree}`], source)]);
-    if (restoredTree.stdout !== sourceTree.stdout) throw new Error('the restored tree differs from the saved one');
-    const status = await git(['status', '--porcelain', '--untracked-files=all'], options);
-    if (status.stdout !== '') throw new Error(`the restored work tree differs from its commit: ${status.stdout.slice(0, 200)}`);
-    const [objects, work] = await Promise.all([dirBytes(join(options.gitDir, 'objects')), dirBytes(options.workTree!)]);
-    return {
-      packs: chain.length,
-      bytesFetched: chain.reduce((sum, entry) => sum + entry.bytes, 0),
-      initMs: t1 - t0,
-      fetchMs: t2 - t1,
-      checkoutMs: t3 - t2,
-      totalMs: t3 - t0,
-      objectBytes: objects.bytes,
-      workTreeBytes: work.bytes,
-      files: work.files,
-    };
-  } finally {
-    await pool.end();
-    await rm(host, { recursive: true, force: true });
-  }
-}
-
 // ---------- the run ----------
-
-function machine() {
-  const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
-  const model = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1]?.trim() ?? cpus()[0]?.model ?? 'unknown';
-  return {
-    cpu: model,
-    cores: cpus().length,
-    memoryBytes: totalmem(),
-    node: process.versions.node,
-    git: execFileSync('git', ['--version']).toString().trim(),
-  };
-}
-
-function gitCommit(): { commit: string; workspacesPackageDirty: boolean } {
-  const run = (args: string[]) => execFileSync('git', args, { cwd: root }).toString().trim();
-  try {
-    return { commit: run(['rev-parse', '--short', 'HEAD']), workspacesPackageDirty: run(['status', '--porcelain', '--', 'packages/workspaces']) !== '' };
-  } catch {
-    return { commit: 'unknown', workspacesPackageDirty: false };
-  }
-}
 
 /** Per repetition: the p50 / p95 of a per-call series, and the median of bytes. */
 function perRep(results: ScenarioResult[], pick: (r: ScenarioResult) => number[], q: number): number[] {
-  return results.map((r) => quantile(pick(r), q));
+  return results.map((r) => quantileOf(pick(r), q));
 }
 
 async function main() {
@@ -375,7 +256,7 @@ async function main() {
     summary[`${name} restore bytes fetched`] = add(`${ws}: cold restore, bytes fetched from the store`, 'B', rs.map((r) => r.restore.bytesFetched), 0);
   }
 
-  summary['spawn floor p50 ms'] = add('floor: spawn `true` from this process and wait (p50 of 20, each scenario)', 'ms', [...of('small'), ...of('big')].map((r) => quantile(r.spawnFloorMs, 0.5)));
+  summary['spawn floor p50 ms'] = add('floor: spawn `true` from this process and wait (p50 of 20, each scenario)', 'ms', [...of('small'), ...of('big')].map((r) => quantileOf(r.spawnFloorMs, 0.5)));
   summary['rss bytes'] = add('this process\'s RSS (fork cost grows with it)', 'B', [...of('small'), ...of('big')].map((r) => r.rssBytes), 0);
 
   const smallP50 = summary['small one-file save p50 ms']!.median;
