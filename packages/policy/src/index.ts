@@ -41,3 +41,17 @@ export {
 // Shell analysis
 export { analyzeShell, analyzeArgv, type ShellContext } from './shell/analyze-shell';
 export type { ShellAnalysis, ShellCommand, ShellFinding, ShellRedirect } from './shell/analysis-types';
+
+// Effects (decided on a mutating call's result)
+export { evaluateEffect, effectMatches, hasEffectRules, type EffectDecision, type EffectOptions } from './evaluate/evaluate-effect';
+export {
+  effectMatchSchema,
+  workspaceEffectSchema,
+  fileChangeSchema,
+  FILE_CHANGES,
+  type EffectMatch,
+  type WorkspaceEffect,
+  type FileChange,
+  type FileChangeKind,
+} from './document/effect-schema';
+export { MUTATING_TOOLS } from './tool-names';

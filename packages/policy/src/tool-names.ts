@@ -2,6 +2,8 @@
 export const SHELL_TOOL = 'shell';
 export const HTTP_TOOL = 'http_request';
 export const FILE_TOOLS = ['read_file', 'write_file', 'edit_file', 'list_files', 'search_files'] as const;
+/** Tools that change the workspace: their effect is decided on their result. */
+export const MUTATING_TOOLS = ['shell', 'write_file', 'edit_file'] as const;
 /** The engine's own tool catalogue loader: it runs nothing, so every policy allows it. */
 export const LOAD_TOOLS = 'load_tools';
 

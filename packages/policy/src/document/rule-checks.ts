@@ -1,4 +1,4 @@
-import { FILE_TOOLS, HTTP_TOOL, SHELL_TOOL, toolMatches } from '../tool-names';
+import { FILE_TOOLS, HTTP_TOOL, MUTATING_TOOLS, SHELL_TOOL, toolMatches } from '../tool-names';
 
 /** The tools each condition can apply to. */
 const CONDITION_TOOLS: Record<string, readonly string[]> = {
@@ -11,6 +11,7 @@ const CONDITION_TOOLS: Record<string, readonly string[]> = {
   hosts: [HTTP_TOOL],
   methods: [HTTP_TOOL],
   egress: [HTTP_TOOL],
+  effect: MUTATING_TOOLS,
 };
 
 /**
