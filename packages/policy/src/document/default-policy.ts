@@ -20,6 +20,24 @@ const input: PolicyDocumentInput = {
   description: 'Read freely, write inside the workspace, run a safe list of commands; everything destructive or unclassifiable needs an approver.',
   default: 'deny',
   rules: [
+    // Effect rules are decided on a mutating call's result, after it ran: whatever made the change
+    // (rm, awk system(), a Python script, a planted git hook), the change is held with its diff.
+    {
+      id: 'effect-deletes',
+      description: 'A call that deleted workspace files, however it did it: rolled back and held with its diff until an approver decides.',
+      match: { tool: ['shell', 'write_file', 'edit_file'], effect: { deletes: true } },
+      outcome: 'require_approval',
+      reason: 'the call deleted files',
+      risk: 'high',
+    },
+    {
+      id: 'effect-truncates',
+      description: 'A call that truncated workspace files (emptied them, or kept only a prefix): rolled back and held with its diff.',
+      match: { tool: ['shell', 'write_file', 'edit_file'], effect: { truncates: true } },
+      outcome: 'require_approval',
+      reason: 'the call truncated files',
+      risk: 'high',
+    },
     { id: 'read-workspace', description: 'Reading, listing and searching inside the workspace.', match: { tool: ['read_file', 'list_files', 'search_files'], paths: ['**'] }, outcome: 'allow' },
     {
       id: 'write-git-internals',

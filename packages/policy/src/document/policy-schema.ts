@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { effectMatchSchema } from './effect-schema';
 import { conditionProblems } from './rule-checks';
 
 /** Outcomes a rule (or the document's default) can give a tool call. */
@@ -24,6 +25,9 @@ const patternList = z.array(z.string().min(1).max(500)).min(1).max(500);
  * - http_request: `hosts` (host or host:port, `*.example.com` for subdomains), `methods`, `egress`
  *   (the URL's host is in the document's egress allowlist).
  * - any tool: `args` (top-level string arguments matched by glob).
+ * - mutating tools (shell, write_file, edit_file): `effect`, what the call did to the workspace.
+ *   A rule with `effect` is an effect rule: it is tried after the call ran, on its result, and
+ *   never before (see `evaluate-effect.ts`).
  *
  * An `allow` rule never matches a shell line that is destructive, dynamic or unparsable unless it
  * says so explicitly (`destructive: true`, ...): what the parser cannot classify is never allowed
@@ -41,6 +45,8 @@ export const ruleMatchSchema = z.strictObject({
   methods: z.array(z.string().regex(/^[A-Za-z]+$/, 'an HTTP method is letters only')).min(1).optional(),
   egress: z.boolean().optional(),
   args: z.record(z.string().min(1), z.union([z.string(), z.array(z.string()).min(1)])).optional(),
+  /** Decided on the call's result, not its arguments: see `effect-schema.ts`. A rule with `effect` applies only then. */
+  effect: effectMatchSchema.optional(),
 });
 /** A rule's `match`, parsed. */
 export type RuleMatch = z.output<typeof ruleMatchSchema>;

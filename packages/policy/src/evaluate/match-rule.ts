@@ -34,7 +34,8 @@ function shellChecks(match: RuleMatch, rule: Rule, analysis: ShellAnalysis): Che
     const wanted = match[field];
     if (wanted === undefined) {
       // An allow rule must opt in to allowing what it cannot vouch for.
-      if (rule.outcome === 'allow' && actual) return fail(`the line is ${words}, and an allow rule matches that only with ${field}: true`);
+      // (An effect rule is decided on what the call did, so it needs no such opt-in.)
+      if (rule.outcome === 'allow' && actual && !rule.match.effect) return fail(`the line is ${words}, and an allow rule matches that only with ${field}: true`);
       continue;
     }
     if (wanted !== actual) return fail(`the line is ${actual ? '' : 'not '}${words}`);
