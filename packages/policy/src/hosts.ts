@@ -1,3 +1,5 @@
+import { urlPath } from './url-paths';
+
 /**
  * Host allowlists, for `hosts` conditions and the egress section: `api.github.com` (any port),
  * `api.github.com:443`, `*.github.com` (subdomains only, not github.com itself).
@@ -27,8 +29,11 @@ export function hostAllowed(entries: readonly string[], host: string, port: numb
   });
 }
 
-/** A URL as the policy judges it: host, port (the scheme's default when absent) and method. */
-export type ParsedTarget = { ok: true; host: string; port: number; method: string } | { ok: false; problem: string };
+/**
+ * A URL as the policy judges it: host, port (the scheme's default when absent), method and path
+ * (see `urlPath`; null when not known: a CONNECT tunnel shows host and port only).
+ */
+export type ParsedTarget = { ok: true; host: string; port: number; method: string; path: string | null } | { ok: false; problem: string };
 
 /** Reads an http_request call's `url` and `method`; only http and https are understood. */
 export function parseTarget(url: unknown, method: unknown): ParsedTarget {
@@ -42,5 +47,5 @@ export function parseTarget(url: unknown, method: unknown): ParsedTarget {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { ok: false, problem: `scheme ${parsed.protocol} is not http or https` };
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
   const port = parsed.port ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80;
-  return { ok: true, host, port, method: typeof method === 'string' && method !== '' ? method.toUpperCase() : 'GET' };
+  return { ok: true, host, port, method: typeof method === 'string' && method !== '' ? method.toUpperCase() : 'GET', path: urlPath(parsed) };
 }

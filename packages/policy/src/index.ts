@@ -27,6 +27,8 @@ export { isEgressAllowed, egressCredentials, isEndpointAllowed, isDriverAllowed 
 // Decisions
 export { evaluate, simulate } from './evaluate/evaluate';
 export { redecide, type ChangedDecision } from './evaluate/redecide';
+// A request through the egress proxy, by the http_request rules.
+export { decideRequest, type ProxiedRequest, type RequestDecision } from './evaluate/decide-request';
 export { policyPortFrom, toPolicyDecision } from './evaluate/policy-port';
 export {
   DEFAULT_RULE,

@@ -90,6 +90,7 @@ describe('parsePolicyDocument', () => {
     const rule = (id: string, match: object, extra: object = {}) => ({ id, match, outcome: 'allow', ...extra });
     expect(messages({ version: 1, rules: [rule('a', { tool: 'x' }), rule('a', { tool: 'y' })] })).toEqual(['rules.1.id: rule id "a" is already used by rules.0']);
     expect(messages({ version: 1, rules: [rule('a', { tool: 'shell', paths: ['src/**'] })] })[0]).toMatch(/^rules\.0\.match\.paths: "paths" applies only to read_file/);
+    expect(messages({ version: 1, rules: [rule('a', { tool: 'http_request', paths: ['/api/**'] })] })).toEqual([]);
     expect(messages({ version: 1, rules: [rule('a', { tool: 'read_file', hosts: ['x.com'] })] })[0]).toMatch(/hosts/);
     expect(messages({ version: 1, rules: [rule('a', { tool: '*', paths: ['**'], hosts: ['x.com'] })] })).toEqual([]);
     expect(messages({ version: 1, rules: [rule('a', { tool: 'x' }, { approverRole: 'admin' })] })).toEqual(['rules.0.approverRole: approverRole applies only to outcome require_approval']);

@@ -23,7 +23,10 @@ const patternList = z.array(z.string().min(1).max(500)).min(1).max(500);
  * - file tools: `paths` (globs relative to the workspace; `!` excludes; a path outside the
  *   workspace never matches).
  * - http_request: `hosts` (host or host:port, `*.example.com` for subdomains), `methods`, `egress`
- *   (the URL's host is in the document's egress allowlist).
+ *   (the URL's host is in the document's egress allowlist), and `paths`: globs over the URL path
+ *   (`/api/v1/issues/**`, `*` is one segment; no query; dot segments resolved, unreserved escapes
+ *   and `%2F` decoded). The egress proxy decides every request from the sandbox by these rules
+ *   too (`decideRequest`).
  * - any tool: `args` (top-level string arguments matched by glob).
  * - mutating tools (shell, write_file, edit_file): `effect`, what the call did to the workspace.
  *   A rule with `effect` is an effect rule: it is tried after the call ran, on its result, and

@@ -95,6 +95,27 @@ describe('evaluate: http hosts', () => {
   });
 });
 
+describe('evaluate: http paths', () => {
+  const doc = policy([
+    { id: 'issues', match: { tool: 'http_request', methods: ['POST'], paths: ['/repos/*/*/issues/**', '!/repos/*/*/issues/*/reactions'] }, outcome: 'require_approval' },
+    { id: 'root', match: { tool: 'http_request', paths: ['/'] }, outcome: 'allow' },
+    { id: 'files-only', match: { tool: ['read_file', 'http_request'], paths: ['src/**'] }, outcome: 'allow' },
+  ]);
+  const http = (url: string, method = 'POST') => simulate(doc, { tool: 'http_request', args: { url, method } });
+
+  it('matches paths against the URL path, with "!" exclusions', () => {
+    expect(http('https://api.github.com/repos/o/r/issues/1/comments').ruleId).toBe('issues');
+    expect(http('https://api.github.com/repos/o/r/issues').ruleId).toBe('issues');
+    expect(http('https://api.github.com/repos/o/r/issues/1/reactions').trace[0]?.explanation).toBe('/repos/o/r/issues/1/reactions is excluded by a "!" pattern');
+    expect(http('https://api.github.com/repos/o/r/pulls').trace[0]?.explanation).toBe('/repos/o/r/pulls matches no path pattern');
+    expect(http('https://api.github.com').ruleId).toBe('root');
+    // Workspace-relative globs never match a URL path, which always starts with "/".
+    expect(http('https://api.github.com/src/x', 'GET').ruleId).toBe('default');
+    // File tools keep matching workspace paths.
+    expect(evaluate(doc, { tool: 'read_file', args: { path: 'src/a.ts' } }).ruleId).toBe('files-only');
+  });
+});
+
 describe('evaluate: MCP tools and arguments', () => {
   const doc = policy([
     { id: 'gh-read', match: { tool: ['mcp:github:get_*', 'mcp:github:list_*'] }, outcome: 'allow' },

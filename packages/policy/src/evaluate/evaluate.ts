@@ -22,7 +22,8 @@ function derivedRisk(outcome: Decision['outcome'], analysis: ShellAnalysis | und
   return 'medium';
 }
 
-function fromRule(rule: Rule, analysis: ShellAnalysis | undefined): Decision {
+/** The decision a matched rule gives (also used by `decideRequest`). */
+export function fromRule(rule: Rule, analysis: ShellAnalysis | undefined): Decision {
   const detail = finding(analysis);
   const base =
     rule.reason ??
@@ -42,7 +43,8 @@ function fromRule(rule: Rule, analysis: ShellAnalysis | undefined): Decision {
   };
 }
 
-function fromDefault(document: PolicyDocument, prepared: PreparedCall): Decision {
+/** The decision of the document's default, when no rule matched. */
+export function fromDefault(document: PolicyDocument, prepared: PreparedCall): Decision {
   const detail = finding(prepared.shell);
   const base = `no policy rule matches this ${prepared.call.tool} call; the policy's default is ${document.default}`;
   return {

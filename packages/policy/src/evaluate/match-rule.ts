@@ -66,10 +66,22 @@ function pathGlob(pattern: string): (path: string) => boolean {
   return matcher;
 }
 
+/** `paths` for an http_request: globs over the URL path (`/api/**`), `!` excludes. */
+function urlPathChecks(paths: string[], target: NonNullable<PreparedCall['target']>): Check {
+  if (!target.ok) return fail(target.problem);
+  if (target.path === null) return fail('the URL path is not known');
+  const path = target.path;
+  const test = (patterns: string[]) => patterns.some((p) => pathGlob(p)(path));
+  if (!test(paths.filter((p) => !p.startsWith('!')))) return fail(`${path} matches no path pattern`);
+  if (test(paths.filter((p) => p.startsWith('!')).map((p) => p.slice(1)))) return fail(`${path} is excluded by a "!" pattern`);
+  return pass(`${path} matches paths`);
+}
+
 function pathChecks(match: RuleMatch, prepared: PreparedCall): Check {
   if (!match.paths) return pass();
+  if (prepared.target) return urlPathChecks(match.paths, prepared.target);
   const path = prepared.path;
-  if (!path) return fail('paths applies to file tools only');
+  if (!path) return fail('paths applies to file tools and http_request only');
   if (!path.ok) return fail(path.problem);
   if (path.relative === null) return fail(`${path.given} is outside the workspace`);
   const positive = match.paths.filter((p) => !p.startsWith('!'));
