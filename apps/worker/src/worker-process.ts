@@ -1,3 +1,5 @@
+import { EffectDecisions } from './sandbox/effect-decisions';
+import { PolicyAudit } from './ports/policy-audit';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { PgPool } from '@looplane/db';
@@ -87,6 +89,8 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
       sessionWorkspaces,
       // The team's policy gives the egress allowlist, credentials (from team secrets) and sandbox minimums.
       egress: new TeamEgressSource({ pool, encryptionKey: env.LOOPLANE_ENCRYPTION_KEY, logger }),
+      // Its effect rules decide each mutating call's result before it is kept.
+      effects: new EffectDecisions({ audit: new PolicyAudit(pool) }),
       logger,
     });
     const probeStore = await recordSandboxProbe(

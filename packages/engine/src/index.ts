@@ -5,6 +5,8 @@
 export type { EngineEvent, NewEvent, RawEvent, EventType, EventPayload } from './events/event-types';
 export { decodeEvent, eventVersion } from './events/event-codec';
 export { createEvent } from './events/create-event';
+export { storableText, storableJson, isUnstorable } from './events/storable-text';
+export { FILE_CHANGES, fileChangeSchema, workspaceEffectSchema, heldEffectSchema, describeEffect, type FileChange, type FileChangeKind, type WorkspaceEffect, type HeldEffect } from './events/workspace-effect';
 export { RunStartedEvents } from './events/run-started';
 
 // Configuration and templates
@@ -50,7 +52,7 @@ export type {
   ProviderError,
   ProviderErrorCode,
 } from './ports/model-port';
-export type { ToolRunner, ToolInvocation, ToolResult, ToolArgs, JsonValue, EgressRecord } from './ports/tool-port';
+export type { ToolRunner, ToolInvocation, ToolResult, ToolArgs, JsonValue, EgressRecord, EffectVerdict } from './ports/tool-port';
 export type { PolicyPort, PolicyDecision } from './ports/policy-port';
 export type { BudgetPort, BudgetAmount, ReserveOutcome } from './ports/budget-port';
 export type { EventStore } from './ports/event-store';

@@ -12,12 +12,13 @@ export { probeDrivers } from './drivers/probe-drivers';
 export { sandboxLimitsSchema, resolveLimits, type SandboxLimits, type SandboxLimitsInput, type LimitsReport, type LimitEnforcement, type Enforcement, type LimitName } from './limits';
 
 // Workspaces
-export { WorkspaceManager, type Workspace, type WorkspaceOwners, type WorkspaceManagerOptions, type WorkspaceSnapshot } from './workspace/workspace-manager';
+export { WorkspaceManager, type Workspace, type WorkspaceOwners, type WorkspaceManagerOptions, type WorkspaceSnapshot, type EffectGate, type HeldCommit } from './workspace/workspace-manager';
+export { effectBetween, recordedEffect, RECORDED_CHANGES } from './workspace/workspace-effect';
 
 // Tools
 export { createSandboxTools, type SandboxToolsOptions } from './tools/create-sandbox-tools';
 export type { SandboxTool, SandboxToolResult, SandboxToolCall } from './tools/tool';
 
 // Egress
-export { startEgressProxy, type EgressProxy, type EgressProxyOptions, type EgressDecision } from './egress/egress-proxy';
+export { startEgressProxy, type EgressProxy, type EgressProxyOptions, type EgressDecision, type EgressRequest, type EgressVerdict } from './egress/egress-proxy';
 export { egressPolicySchema, type EgressPolicy, type EgressPolicyInput } from './egress/egress-policy';

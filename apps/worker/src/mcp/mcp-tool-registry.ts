@@ -17,6 +17,7 @@ export class McpToolRegistry extends TimedToolRegistry {
   override runnerFor(context: Omit<ToolContext, 'signal'>): ToolRunner {
     const registered = super.runnerFor(context);
     return {
+      ...registered,
       run: async (call, options) => {
         if (!call.name.startsWith('mcp:') || !this.mcp) return registered.run(call, options);
         options?.signal?.throwIfAborted();

@@ -61,5 +61,8 @@ export function sessionPorts(options: SessionPortsOptions): EnginePorts {
       }, { repeatable });
     },
   };
+  // Applying a kept result is idempotent: it may run while the approval's events commit.
+  const applyHeld = options.tools.applyHeld?.bind(options.tools);
+  if (applyHeld) tools.applyHeld = (call, callOptions) => unit.sideEffect(() => applyHeld(call, callOptions), { repeatable: true });
   return { store: options.store, budget, model, tools, policy: options.policy, clock: options.clock };
 }

@@ -1,11 +1,25 @@
 import type { Queryable } from '@looplane/db';
-import { createEvent, type Clock, type EventPayload, type NewEvent, type RunState } from '@looplane/engine';
+import { createEvent, type Clock, type EventPayload, type NewEvent, type RunState, type ToolArgs } from '@looplane/engine';
+import type { Role } from '@looplane/shared';
 
 /** Where an approval wait stands: its row is missing, pending, or decided (the events that end the wait). */
 type ApprovalStanding =
   | { kind: 'missing'; requestSeq: number; payload: EventPayload<'approval.requested'> }
   | { kind: 'pending' }
-  | { kind: 'decided'; events: NewEvent[] };
+  | { kind: 'decided'; events: NewEvent[]; edited: EditedDecision | null };
+
+/** An approved tool call whose arguments the approver edited: what the worker decides again before it runs. */
+export interface EditedDecision {
+  approvalId: string;
+  teamId: string;
+  callId: string;
+  tool: string;
+  args: ToolArgs;
+  decidedById: string | null;
+  decidedBy: string | null;
+  /** The decider's current role in the team (null: no longer a member). */
+  deciderRole: Role | null;
+}
 
 // The session's latest approval.requested event, and the latest row opened for the call, with who decided.
 const DECISION_SQL = `
@@ -13,12 +27,14 @@ WITH req AS (
   SELECT seq, payload FROM "Event" WHERE "sessionId" = $1 AND type = 'approval.requested' ORDER BY seq DESC LIMIT 1
 )
 SELECT (SELECT seq FROM req) AS "requestSeq", (SELECT payload FROM req) AS payload, a."requestSeq" AS "rowSeq", a.status,
-  a."editedArgs", a.comment, a."expiryOutcome", COALESCE(u.email, a."decidedById") AS "decidedBy"
+  a."editedArgs", a.comment, a."expiryOutcome", COALESCE(u.email, a."decidedById") AS "decidedBy",
+  a.id AS "approvalId", a."teamId", a.kind::text AS kind, a.tool, a."decidedById", m.role::text AS "deciderRole"
 FROM (SELECT 1) AS one
 LEFT JOIN LATERAL (
   SELECT * FROM "Approval" WHERE "sessionId" = $1 AND "toolCallId" = $2 ORDER BY "requestSeq" DESC LIMIT 1
 ) a ON true
-LEFT JOIN "User" u ON u.id = a."decidedById"`;
+LEFT JOIN "User" u ON u.id = a."decidedById"
+LEFT JOIN "Membership" m ON m."userId" = a."decidedById" AND m."teamId" = a."teamId"`;
 
 interface DecisionRow {
   requestSeq: number | null;
@@ -29,6 +45,12 @@ interface DecisionRow {
   comment: string | null;
   expiryOutcome: string;
   decidedBy: string | null;
+  approvalId: string | null;
+  teamId: string | null;
+  kind: string | null;
+  tool: string | null;
+  decidedById: string | null;
+  deciderRole: Role | null;
 }
 
 /**
@@ -38,7 +60,8 @@ interface DecisionRow {
 function fromState(state: RunState, callId: string): EventPayload<'approval.requested'> | null {
   const call = state.calls.find((c) => c.id === callId);
   if (!call) return null;
-  return { callId, kind: 'tool', tool: call.name, args: call.args, role: 'approver' };
+  // A held result's row without its diff: the approver still sees the call and decides on it.
+  return { callId, kind: call.held ? 'effect' : 'tool', tool: call.name, args: call.args, role: 'approver' };
 }
 
 function decidedEvents(row: DecisionRow, callId: string, clock: Clock): NewEvent[] {
@@ -67,7 +90,7 @@ function decidedEvents(row: DecisionRow, callId: string, clock: Clock): NewEvent
  * call and the state cannot stand in for it (the wait then only ends by cancellation).
  */
 export async function approvalDecision(db: Queryable, sessionId: string, callId: string, state: RunState, clock: Clock): Promise<ApprovalStanding | null> {
-  const found = await db.query({ name: 'looplane_approval_decision_v2', text: DECISION_SQL, values: [sessionId, callId] });
+  const found = await db.query({ name: 'looplane_approval_decision_v3', text: DECISION_SQL, values: [sessionId, callId] });
   const row = found.rows[0] as DecisionRow;
   // The engine wrote (and the store validated) the request: its payload is the call to approve.
   const requested = row.requestSeq !== null && row.payload?.callId === callId;
@@ -80,5 +103,14 @@ export async function approvalDecision(db: Queryable, sessionId: string, callId:
     return payload ? { kind: 'missing', requestSeq: state.lastSeq, payload } : null;
   }
   if (row.status === 'pending') return { kind: 'pending' };
-  return { kind: 'decided', events: decidedEvents(row, callId, clock) };
+  return { kind: 'decided', events: decidedEvents(row, callId, clock), edited: editedOf(row, callId) };
+}
+
+/** The edited call of an approved tool approval (an effect's held result runs as recorded, never edited). */
+function editedOf(row: DecisionRow, callId: string): EditedDecision | null {
+  if (row.status !== 'approved' || !row.editedArgs || row.kind !== 'tool' || !row.approvalId || !row.teamId) return null;
+  return {
+    approvalId: row.approvalId, teamId: row.teamId, callId, tool: row.tool ?? '', args: row.editedArgs as ToolArgs,
+    decidedById: row.decidedById, decidedBy: row.decidedBy, deciderRole: row.deciderRole,
+  };
 }

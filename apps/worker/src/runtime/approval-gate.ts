@@ -3,6 +3,7 @@ import type { Clock, EventPayload } from '@looplane/engine';
 import type { LiveBus } from '@looplane/queue';
 import type { Logger } from 'pino';
 import type { TeamPolicies } from '../ports/team-policy';
+import { instructionGivers } from './instruction-givers';
 
 /** An `approval.requested` event of a session: the call, and the seq the row is keyed by. */
 export interface ApprovalRequest {
@@ -19,9 +20,9 @@ const RUN_SQL = `SELECT "teamId", "createdById" FROM "Run" WHERE id = $1`;
 const INSERT_SQL = `
 INSERT INTO "Approval" (id, "teamId", "runId", "sessionId", kind, "requestSeq", "toolCallId", tool, args, risk,
   "policyRuleId", "policyVersionId", "requiredRole", "fourEyes", status, "requestedById", "expiresAt", "expiryOutcome",
-  "escalateAt", "escalateToRole", "createdAt")
-VALUES ($1, $2, $3, $4, 'tool', $5, $6, $7, $8::jsonb, $9, $10, $11, $12::"Role", $13, 'pending', $14,
-  $15::timestamptz AT TIME ZONE 'UTC', $16, $17::timestamptz AT TIME ZONE 'UTC', $18::"Role", $19::timestamptz AT TIME ZONE 'UTC')
+  "escalateAt", "escalateToRole", "createdAt", held, "instructedByIds")
+VALUES ($1, $2, $3, $4, $20::"ApprovalKind", $5, $6, $7, $8::jsonb, $9, $10, $11, $12::"Role", $13, 'pending', $14,
+  $15::timestamptz AT TIME ZONE 'UTC', $16, $17::timestamptz AT TIME ZONE 'UTC', $18::"Role", $19::timestamptz AT TIME ZONE 'UTC', $21::jsonb, $22::text[])
 ON CONFLICT ("sessionId", "requestSeq") DO NOTHING
 RETURNING id`;
 
@@ -54,16 +55,22 @@ export class ApprovalGate {
     const rules = policy.document.approvals;
     const now = this.options.clock.now();
     const { payload } = request;
+    // Credited to whoever gave the instructions the call follows from, not only the run's creator.
+    const givers = await instructionGivers(db, request.sessionId, request.requestSeq, run.createdById);
     const escalates = rules.escalateAfterMinutes !== undefined && rules.escalateToRole !== undefined && rules.escalateToRole !== payload.role;
     const inserted = await db.query({
-      name: 'looplane_approval_insert_v1',
+      name: 'looplane_approval_insert_v3',
       text: INSERT_SQL,
       values: [
         approvalId(), run.teamId, request.runId, request.sessionId, request.requestSeq, payload.callId, payload.tool,
         JSON.stringify(payload.args), payload.risk ?? 'medium', payload.ruleId ?? null, policy.versionId, payload.role,
-        rules.fourEyes, run.createdById, new Date(now + rules.expiresAfterMinutes * MINUTE).toISOString(), rules.expiryOutcome,
+        rules.fourEyes, givers.requestedById, new Date(now + rules.expiresAfterMinutes * MINUTE).toISOString(), rules.expiryOutcome,
         escalates ? new Date(now + rules.escalateAfterMinutes! * MINUTE).toISOString() : null, escalates ? rules.escalateToRole : null,
         new Date(now).toISOString(),
+        // An interrupted call's re-run is a tool approval; an effect's row keeps the held result for its diff.
+        payload.kind === 'effect' ? 'effect' : 'tool',
+        payload.held ? JSON.stringify(payload.held) : null,
+        givers.instructedByIds,
       ],
     });
     if (inserted.rowCount === 0) return false;

@@ -12,6 +12,7 @@ import {
   probeDrivers,
   startEgressProxy,
   type DriverName,
+  type EffectGate,
   type DriverProbe,
   type EgressProxy,
   type SandboxDriver,
@@ -22,9 +23,11 @@ import {
 import type { Logger } from 'pino';
 import type { ToolContext } from '../tools/tool-registry';
 import { planEgress, refusalFor, secretRefsFor, type EgressPlan } from './egress-plan';
+import { egressRules } from './egress-rules';
 import { gateSandbox } from './sandbox-policy-gate';
 import type { EgressSource } from './team-egress';
 import type { SessionWorkspaces } from '../sessions/session-workspaces';
+import type { EffectDecisions } from './effect-decisions';
 
 export interface WorkerSandboxOptions {
   /** The driver tool calls run with (LOOPLANE_SANDBOX_DRIVER). */
@@ -42,7 +45,12 @@ export interface WorkerSandboxOptions {
    * a session's workspace at its recorded commit before the job's first call and persists every
    * commit before the call returns. Without it workspaces are local only (tests of the sandbox).
    */
-  sessionWorkspaces?: Pick<SessionWorkspaces, 'prepare' | 'persist' | 'forget'>;
+  sessionWorkspaces?: Pick<SessionWorkspaces, 'prepare' | 'persist' | 'forget' | 'applyCommit'>;
+  /**
+   * The policy's effect rules: each mutating call's result is decided before it is kept (held or
+   * rolled back when a rule says so). Needs `egress` (the source of the team's policy).
+   */
+  effects?: EffectDecisions;
   /** Replaces a driver (tests). */
   drivers?: Partial<Record<DriverName, SandboxDriver>>;
   /**
@@ -174,11 +182,14 @@ export class WorkerSandbox {
     // The team policy's sandbox section (minimum driver, limit caps), read per call: a policy
     // activated mid-run applies to the next call.
     let limits = context.sandbox?.limits && Object.keys(context.sandbox.limits).length ? context.sandbox.limits : undefined;
+    let effectGate: EffectGate | undefined;
     if (this.options.egress) {
-      const { document } = await this.options.egress.policy(context.teamId);
+      const { document, versionId } = await this.options.egress.policy(context.teamId);
       const gate = gateSandbox(document, this.selected, this.probe, this.options.limits, limits);
       if (!gate.ok) return { ok: false, output: gate.output };
       limits = gate.limits;
+      const subject = { runId: context.runId, sessionId: context.sessionId, teamId: context.teamId, agentId: context.agentId };
+      effectGate = this.options.effects?.gateFor(document, versionId, subject, call);
     }
     // Throws WorkspaceUnavailableError when the session's files cannot be had: the session then fails with the reason.
     await this.ensureWorkspace(context.sessionId);
@@ -190,12 +201,25 @@ export class WorkerSandbox {
         callId: call.callId,
         ...(context.signal ? { signal: context.signal } : {}),
         ...(limits ? { limits } : {}),
-        ...(egress ? { egress: { socketPath: egress.socketPath } } : {}),
+        ...(egress ? { egress: { socketPath: egress.socketPath, ...(egress.workerSocketPath ? { workerSocketPath: egress.workerSocketPath } : {}) } } : {}),
+        ...(effectGate ? { effectGate } : {}),
       });
       return { ...result, ...(collector.length ? { egress: [...collector] } : {}) };
     } finally {
       this.egress.get(context.sessionId)?.collectors.delete(collector);
     }
+  }
+
+  /**
+   * Puts a session's workspace at a held result an approver kept (restored from the store when
+   * this host does not have it: the call may have run on another worker). Idempotent.
+   */
+  async applyHeld(sessionId: string, commit: string): Promise<void> {
+    if (this.unavailable) throw new Error(`sandbox unavailable on this worker: ${this.unavailable}`);
+    await this.ensureWorkspace(sessionId);
+    const store = this.options.sessionWorkspaces;
+    if (store) await store.applyCommit(this.workspaces, sessionId, commit);
+    else await this.workspaces.restore(sessionId, commit);
   }
 
   /** The session's job ended: stop its egress proxy (a later job starts a new one). */
@@ -263,7 +287,7 @@ export class WorkerSandbox {
       // Only names and reasons are logged, never the plan's credential values.
       if (plan.refusals.length) this.options.logger.warn({ sessionId: context.sessionId, refusals: plan.refusals }, 'egress entries refused: their credential cannot be injected');
       // A proxy with refusals only still runs, so a refused request gets its 403 and its event.
-      const proxy = plan.allow.length === 0 && plan.refusals.length === 0 ? Promise.resolve(null) : this.startProxy(context.sessionId, plan, collectors);
+      const proxy = plan.allow.length === 0 && plan.refusals.length === 0 ? Promise.resolve(null) : this.startProxy(context.sessionId, context.teamId, plan, collectors);
       entry = { proxy, collectors, fingerprint };
       // A proxy that failed to start fails this call (an infrastructure failure); the next call tries again.
       const started = entry;
@@ -276,11 +300,16 @@ export class WorkerSandbox {
     return entry.proxy;
   }
 
-  private async startProxy(sessionId: string, plan: EgressPlan, collectors: Set<EgressRecord[]>): Promise<EgressProxy> {
+  private async startProxy(sessionId: string, teamId: string, plan: EgressPlan, collectors: Set<EgressRecord[]>): Promise<EgressProxy> {
     const dir = await this.egressDir();
-    const socketPath = join(dir, `${createHash('sha256').update(sessionId).digest('hex').slice(0, 16)}.sock`);
+    const name = createHash('sha256').update(sessionId).digest('hex').slice(0, 16);
+    const source = this.options.egress;
     return startEgressProxy({
-      socketPath,
+      socketPath: join(dir, `${name}.sock`),
+      // The allowlist is the boundary; then the policy's rules decide each request from the
+      // sandbox. The worker's own socket (http_request, MCP over HTTP) serves calls already decided.
+      workerSocketPath: join(dir, `${name}.w.sock`),
+      ...(source ? { decideRequest: egressRules(source, teamId) } : {}),
       policy: { allow: plan.allow, credentials: plan.credentials },
       onDecision: (decision) => {
         // A host taken off the list for its credential is recorded with that reason, not as "not on the list".
@@ -304,7 +333,7 @@ export class WorkerSandbox {
   private egressDir(): Promise<string> {
     this.socketDir ??= (async () => {
       const preferred = join(this.options.workspaceRoot, '.sandbox', 'egress');
-      const dir = preferred.length + 22 <= MAX_SOCKET_PATH ? preferred : await mkdtemp(join(tmpdir(), 'looplane-egress-'));
+      const dir = preferred.length + 24 <= MAX_SOCKET_PATH ? preferred : await mkdtemp(join(tmpdir(), 'looplane-egress-'));
       await mkdir(dir, { recursive: true, mode: 0o711 });
       await chmod(dir, 0o711);
       return dir;

@@ -77,6 +77,19 @@ export class SessionWorkspaces {
     return workspace;
   }
 
+  /**
+   * Puts the session's workspace at a stored commit of its run (a held result an approver kept),
+   * restoring it from the store when this host lacks it.
+   */
+  async applyCommit(workspaces: WorkspaceManager, sessionId: string, commit: string): Promise<void> {
+    const runId = this.runs.get(sessionId) ?? (await this.origin(sessionId)).runId;
+    await workspaces.materialise(sessionId, commit, async (gitDir) => {
+      if (!(await restoreCommit(this.store, gitDir, runId, commit))) {
+        throw new WorkspaceUnavailableError(`the held result at commit ${commit} is in no workspace store (${this.store.driver}) and not on this host`);
+      }
+    });
+  }
+
   /** The session's job ended on this worker. */
   forget(sessionId: string): void {
     this.runs.delete(sessionId);

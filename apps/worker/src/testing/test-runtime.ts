@@ -1,3 +1,5 @@
+import { EffectDecisions } from '../sandbox/effect-decisions';
+import { PolicyAudit } from '../ports/policy-audit';
 import { randomBytes } from 'node:crypto';
 import { createPgPool, type PgPool } from '@looplane/db';
 import type { Clock } from '@looplane/engine';
@@ -74,7 +76,13 @@ export async function startTestWorker(options: TestWorkerOptions): Promise<TestW
     ? createLogger({ level: 'debug', destination: pino.destination({ dest: process.env.TEST_WORKER_LOG, sync: true, append: true }) })
     : createLogger({ level: options.logLevel ?? 'silent' });
   const sandbox = options.sandbox
-    ? await WorkerSandbox.start({ environment: 'test', sessionWorkspaces: new SessionWorkspaces(pool, options.store ?? new PostgresWorkspaceStore(pool)), ...options.sandbox, logger })
+    ? await WorkerSandbox.start({
+        environment: 'test',
+        sessionWorkspaces: new SessionWorkspaces(pool, options.store ?? new PostgresWorkspaceStore(pool)),
+        effects: new EffectDecisions({ audit: new PolicyAudit(pool) }),
+        ...options.sandbox,
+        logger,
+      })
     : null;
   const tools = registerTestTools(registerBuiltinTools(new ToolRegistry(), sandbox ?? undefined), pool);
   const runtime = await startRuntime({

@@ -13,5 +13,6 @@ export function registerBuiltinTools(registry: ToolRegistry, sandbox?: WorkerSan
   for (const tool of sandbox.tools) {
     registry.register(tool.spec.name, (args, call, context) => sandbox.run(tool, args, call, context), { idempotent: tool.spec.idempotent });
   }
+  registry.applyHeldWith((call, context) => sandbox.applyHeld(context.sessionId, call.commit));
   return registry.onSessionEnd(({ sessionId }) => sandbox.endSession(sessionId));
 }

@@ -31,6 +31,12 @@ export interface EndedSession {
   graphRun: boolean;
 }
 
+/** A held call an approver kept, and the commit of its result. */
+export type HeldCall = ToolInvocation & { commit: string };
+
+/** Applies a held result to the session's workspace. */
+export type HeldApplier = (call: HeldCall, context: ToolContext) => Promise<void>;
+
 /** Called when a session's job on this worker ends (finished, waiting, handed off or lost). */
 export type SessionEndHook = (session: EndedSession) => Promise<void> | void;
 
@@ -43,6 +49,7 @@ export class ToolRegistry {
   private readonly handlers = new Map<string, ToolHandler>();
   private readonly metadata = new Map<string, ToolMetadata>();
   private readonly endHooks: SessionEndHook[] = [];
+  private heldApplier: HeldApplier | null = null;
 
   /** Adds a tool; a name can be registered once. */
   register(name: string, handler: ToolHandler, metadata: ToolMetadata = {}): this {
@@ -60,6 +67,12 @@ export class ToolRegistry {
   /** Whether a registered tool says it is idempotent; undefined when it does not say (or is not registered). */
   idempotent(name: string): boolean | undefined {
     return this.metadata.get(name)?.idempotent;
+  }
+
+  /** Sets what puts a session's workspace at a held result an approver kept (the sandbox). */
+  applyHeldWith(applier: HeldApplier): this {
+    this.heldApplier = applier;
+    return this;
   }
 
   /** Runs `hook` whenever a session's job ends on this worker (e.g. to stop the run's egress proxy). */
@@ -81,7 +94,9 @@ export class ToolRegistry {
 
   /** The engine's tool port for one session. */
   runnerFor(context: Omit<ToolContext, 'signal'>): ToolRunner {
+    const applier = this.heldApplier;
     return {
+      ...(applier ? { applyHeld: (call: HeldCall, options?: { signal?: AbortSignal }) => applier(call, { ...context, signal: options?.signal }) } : {}),
       run: async (call, options) => {
         const handler = this.handlers.get(call.name);
         if (!handler) return { ok: false, output: `no tool named ${call.name} is installed on this worker` };

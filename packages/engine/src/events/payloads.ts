@@ -1,6 +1,7 @@
 import { roleSchema } from '@looplane/shared';
 import { z } from 'zod';
 import { runConfigSchema } from '../config/run-config';
+import { heldEffectSchema } from './workspace-effect';
 
 const id = z.string().min(1);
 const count = z.int().nonnegative();
@@ -14,6 +15,8 @@ const providerError = z.object({
   retryable: z.boolean(),
 });
 const purpose = z.enum(['model', 'compaction']);
+/** Set when model output held text the log cannot store (NUL, an unpaired surrogate), recorded as U+FFFD. */
+const sanitized = z.literal(true).optional();
 
 /**
  * The payload schema of every event type at its current version. Adding a field with a default is
@@ -46,15 +49,17 @@ export const payloadSchemas = {
     promptBytes: count,
     maxOutputTokens: count,
   }),
-  'model.delta': z.object({ requestId: id, index: count, text: z.string() }),
+  'model.delta': z.object({ requestId: id, index: count, text: z.string(), sanitized }),
   'model.responded': z.object({
     requestId: id,
     text: z.string(),
     finishReason: z.string(),
     usage,
     costMicros: count,
+    sanitized,
   }),
-  'model.failed': z.object({ requestId: id, error: providerError }),
+  /** `usage`/`costMicros`: what the failed call used and is charged for (absent: nothing to charge). */
+  'model.failed': z.object({ requestId: id, error: providerError, usage: usage.optional(), costMicros: count.optional(), sanitized }),
   // Tool calls
   'tool.requested': z.object({
     callId: id,
@@ -64,6 +69,7 @@ export const payloadSchemas = {
     /** Set when the model's argument text was not a JSON object; `args` is then empty. */
     argsError: z.string().optional(),
     rawArgs: z.string().optional(),
+    sanitized,
   }),
   'tool.rejected': z.object({ callId: id, reason: z.string() }),
   'tools.loaded': z.object({ callId: id, loaded: z.array(z.string()), unknown: z.array(z.string()) }),
@@ -76,13 +82,16 @@ export const payloadSchemas = {
   }),
   'approval.requested': z.object({
     callId: id,
-    kind: z.enum(['tool', 'interrupted']),
+    /** tool: a call before it runs; interrupted: re-run a lost call; effect: keep what a call that ran did. */
+    kind: z.enum(['tool', 'interrupted', 'effect']),
     tool: z.string(),
     args: jsonObject,
     role: roleSchema,
     reason: z.string().optional(),
     risk: z.enum(['low', 'medium', 'high']).optional(),
     ruleId: z.string().optional(),
+    /** kind effect: the held result the approver decides on. */
+    held: heldEffectSchema.optional(),
   }),
   'approval.decided': z.object({
     callId: id,
@@ -102,6 +111,23 @@ export const payloadSchemas = {
     exitCode: z.int().optional(),
   }),
   'tool.interrupted': z.object({ callId: id, reason: z.string() }),
+  /**
+   * The policy's effect rules did not let a call's result stand (recorded instead of its
+   * `tool.finished`): the workspace is back at `held.baseCommit`. deny: the call then finishes
+   * failed; require_approval: an `approval.requested` (kind effect) follows, and approving applies
+   * exactly `held.commit` with this output.
+   */
+  'effect.decided': z.object({
+    callId: id,
+    decision: z.enum(['deny', 'require_approval']),
+    reason: z.string(),
+    ruleId: z.string().optional(),
+    held: heldEffectSchema,
+    ok: z.boolean(),
+    output: z.string(),
+    truncated: z.boolean(),
+    exitCode: z.int().optional(),
+  }),
   /** A decision of the run's egress proxy during a call (recorded before its `tool.finished`); header names only. */
   'egress.decided': z.object({
     callId: id,
@@ -127,6 +153,7 @@ export const payloadSchemas = {
     tokensAfter: count,
     usage: usage.optional(),
     costMicros: count,
+    sanitized,
   }),
   // Swarm
   'delegation.sent': z.object({ callId: id, to: z.string(), goal: z.string() }),

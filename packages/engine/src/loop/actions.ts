@@ -15,6 +15,7 @@ export type Action =
   | { kind: 'evaluate_policy'; callId: string }
   | { kind: 'ask_about_interrupted'; callId: string }
   | { kind: 'run_tool'; callId: string; resume: boolean }
+  | { kind: 'apply_held'; callId: string }
   | { kind: 'interrupt_tool'; callId: string; reason: string }
   | { kind: 'delegate'; callId: string; to: string; goal: string }
   | { kind: 'finish'; status: 'succeeded' | 'failed'; result?: string; error?: string }

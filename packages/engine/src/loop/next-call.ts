@@ -54,6 +54,7 @@ export function nextCallAction(state: RunState, config: RunConfig): Action | nul
         return classify(call, state, config);
       case 'allowed':
       case 'approved':
+        if (call.held) return { kind: 'apply_held', callId: call.id };
         if (call.name === DELEGATE && config.delegates.length > 0) {
           return { kind: 'delegate', callId: call.id, to: String(call.args.to), goal: String(call.args.goal) };
         }

@@ -1,4 +1,7 @@
 import { AppError } from '@looplane/shared';
+import type { NewEvent } from '../events/event-types';
+import { describeEffect } from '../events/workspace-effect';
+import type { ToolResult } from '../ports/tool-port';
 import { utf8Length } from '../prompt/tokens';
 import type { ToolCallState } from '../state/run-state';
 import { requireConfig } from '../state/require';
@@ -85,10 +88,12 @@ export async function askAboutInterrupted(ctx: StepContext, callId: string): Pro
  */
 export async function runTool(ctx: StepContext, callId: string, resume: boolean): Promise<void> {
   const call = callOf(ctx, callId);
+  // Read before tool.started changes the status: a human approved this very call.
+  const approved = call.status === 'approved';
   if (!resume) {
     await ctx.emit([ctx.event('tool.started', { callId, name: call.name, args: call.args, attempt: call.attempts + 1 })]);
   }
-  const result = await ctx.ports.tools.run({ callId, name: call.name, args: call.args }, { signal: ctx.signal });
+  const result = await ctx.ports.tools.run({ callId, name: call.name, args: call.args, ...(approved ? { approved } : {}) }, { signal: ctx.signal });
   const { text, truncated } = truncateUtf8(result.output, requireConfig(ctx.state).limits.maxToolOutputBytes);
   const extra = {
     ...(result.commit !== undefined ? { commit: result.commit } : {}),
@@ -96,7 +101,63 @@ export async function runTool(ctx: StepContext, callId: string, resume: boolean)
   };
   const egress = (result.egress ?? []).map((decision) => ctx.event('egress.decided', { callId, ...decision }));
   const memory = (result.memoryWrites ?? []).map((write) => ctx.event('memory.written', write));
+  if (result.held) return ctx.emit([...egress, ...memory, ...heldEvents(ctx, call, result.held, { ok: result.ok, output: text, truncated, exitCode: result.exitCode })]);
   await ctx.emit([...egress, ...memory, ctx.event('tool.finished', { callId, ok: result.ok, output: text, truncated, ...extra })]);
+}
+
+/**
+ * A result the effect rules did not let stand. deny: the call finishes failed (the workspace is
+ * already back where it was). require_approval: the result waits for an approver, with its diff.
+ */
+function heldEvents(ctx: StepContext, call: ToolCallState, held: NonNullable<ToolResult['held']>, result: { ok: boolean; output: string; truncated: boolean; exitCode: number | undefined }): NewEvent[] {
+  const { verdict, ...kept } = held;
+  const decided = ctx.event('effect.decided', {
+    callId: call.id,
+    decision: verdict.decision,
+    reason: verdict.reason,
+    ...(verdict.ruleId ? { ruleId: verdict.ruleId } : {}),
+    held: kept,
+    ok: result.ok,
+    output: result.output,
+    truncated: result.truncated,
+    ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+  });
+  if (verdict.decision === 'deny') {
+    const output = `Denied by policy after it ran: ${verdict.reason}. Its changes were rolled back (it ${describeEffect(kept.effect)}): the workspace is as it was before the call.\nThe call's output was:\n${result.output}`;
+    return [decided, ctx.event('tool.finished', { callId: call.id, ok: false, output, truncated: result.truncated, ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}) })];
+  }
+  const requested = ctx.event('approval.requested', {
+    callId: call.id,
+    kind: 'effect',
+    tool: call.name,
+    args: call.args,
+    role: verdict.role ?? 'approver',
+    reason: verdict.reason,
+    ...(verdict.risk ? { risk: verdict.risk } : {}),
+    ...(verdict.ruleId ? { ruleId: verdict.ruleId } : {}),
+    held: kept,
+  });
+  return [decided, requested];
+}
+
+/** An approver kept a held result: the workspace goes to it, and the call finishes with its recorded output. */
+export async function applyHeld(ctx: StepContext, callId: string): Promise<void> {
+  const call = callOf(ctx, callId);
+  const held = call.held;
+  if (!held) throw new AppError('INTERNAL', `tool call ${callId} has no held result`);
+  const runner = ctx.ports.tools;
+  if (!runner.applyHeld) throw new AppError('INTERNAL', 'this worker cannot apply held results');
+  await runner.applyHeld({ callId, name: call.name, args: call.args, commit: held.commit }, { signal: ctx.signal });
+  await ctx.emit([
+    ctx.event('tool.finished', {
+      callId,
+      ok: held.ok,
+      output: `An approver kept this call's changes (it ${held.summary}).\n${held.output}`,
+      truncated: held.truncated,
+      commit: held.commit,
+      ...(held.exitCode !== undefined ? { exitCode: held.exitCode } : {}),
+    }),
+  ]);
 }
 
 /** Records that a non-idempotent call was interrupted; the model is told, nothing re-runs. */

@@ -1,6 +1,7 @@
 import type { Action } from './actions';
 import { callModel, compact, reserve, settle } from './perform-model';
 import {
+  applyHeld,
   askAboutInterrupted,
   delegate,
   evaluatePolicy,
@@ -35,6 +36,8 @@ export async function perform(ctx: StepContext, action: Action): Promise<void> {
       return askAboutInterrupted(ctx, action.callId);
     case 'run_tool':
       return runTool(ctx, action.callId, action.resume);
+    case 'apply_held':
+      return applyHeld(ctx, action.callId);
     case 'interrupt_tool':
       return interruptTool(ctx, action.callId, action.reason);
     case 'delegate':

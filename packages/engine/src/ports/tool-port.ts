@@ -1,3 +1,6 @@
+import type { Role } from '@looplane/shared';
+import type { HeldEffect } from '../events/workspace-effect';
+
 /** Any JSON value. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -8,6 +11,17 @@ export interface ToolInvocation {
   callId: string;
   name: string;
   args: ToolArgs;
+  /** A human approved this call before it ran (an effect rule's require_approval is then covered). */
+  approved?: boolean;
+}
+
+/** What the policy's effect rules decided about a result they did not let stand. */
+export interface EffectVerdict {
+  decision: 'deny' | 'require_approval';
+  reason: string;
+  ruleId?: string;
+  role?: Role;
+  risk?: 'low' | 'medium' | 'high';
 }
 
 /** A decision of the run's egress proxy made during a call; recorded as `egress.decided` before `tool.finished`. */
@@ -34,6 +48,11 @@ export interface ToolResult {
   egress?: EgressRecord[];
   /** Writes the call made to the run's shared memory, recorded as `memory.written` before `tool.finished`. */
   memoryWrites?: { key: string; value: JsonValue; version: number }[];
+  /**
+   * Set when the policy's effect rules did not let the result stand: the workspace was put back,
+   * and `held.commit` keeps what the call made (no `commit` then).
+   */
+  held?: HeldEffect & { verdict: EffectVerdict };
 }
 
 /**
@@ -43,4 +62,9 @@ export interface ToolResult {
  */
 export interface ToolRunner {
   run(call: ToolInvocation, options?: { signal?: AbortSignal }): Promise<ToolResult>;
+  /**
+   * Puts the session's workspace at a held result an approver accepted (idempotent: a retry after
+   * a crash applies it again). Runners whose tools never hold results need not implement it.
+   */
+  applyHeld?(call: ToolInvocation & { commit: string }, options?: { signal?: AbortSignal }): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { describeEffect } from '../events/workspace-effect';
 import { refreshToolDefs } from './apply-run';
 import { attachToolCall, pushToolResult } from './context';
 import type { HandlerGroup } from './handlers';
@@ -13,6 +14,7 @@ type ToolEvents =
   | 'tool.started'
   | 'tool.finished'
   | 'tool.interrupted'
+  | 'effect.decided'
   | 'egress.decided'
   | 'delegation.sent'
   | 'delegation.returned';
@@ -40,6 +42,7 @@ export const toolHandlers: HandlerGroup<ToolEvents> = {
       attempts: 0,
       interruptionAsked: false,
       editedByApprover: false,
+      held: null,
     });
     attachToolCall(state, { id: p.callId, name: p.name, arguments: p.rawArgs ?? JSON.stringify(p.args) });
     state.openCalls++;
@@ -83,10 +86,21 @@ export const toolHandlers: HandlerGroup<ToolEvents> = {
     const who = p.by ? ` (${p.by})` : '';
     if (p.approved) {
       call.status = 'approved';
-      if (p.editedArgs) {
+      // A held result is applied as it was recorded: arguments of a call that already ran cannot change.
+      if (p.editedArgs && !call.held) {
         call.args = p.editedArgs;
         call.editedByApprover = true;
       }
+    } else if (call.held) {
+      const { held } = call;
+      call.held = null;
+      call.status = 'refused';
+      pushToolResult(
+        state,
+        p.callId,
+        `Rejected by an approver${who}: ${p.comment ?? 'no reason given'}. The call ran, but its changes were rolled back (it ${held.summary}): ` +
+          `the workspace is as it was before the call.\nThe call's output was:\n${held.output}`,
+      );
     } else if (call.interruptionAsked) {
       call.status = 'interrupted';
       pushToolResult(state, p.callId, interruptedText(call, `a human${who} chose not to re-run it`));
@@ -105,10 +119,26 @@ export const toolHandlers: HandlerGroup<ToolEvents> = {
   },
   'tool.finished': (state, p) => {
     const call = callOf(state, p.callId);
-    if (call) call.status = 'finished';
+    if (call) {
+      call.status = 'finished';
+      call.held = null;
+    }
     const note = call?.editedByApprover ? `Note: an approver changed the arguments to ${JSON.stringify(call.args)}.\n` : '';
     const body = p.ok ? p.output : `Error: ${p.output}`;
     pushToolResult(state, p.callId, `${note}${body}${p.truncated ? '\n[output truncated]' : ''}`);
+  },
+  'effect.decided': (state, p) => {
+    const call = callOf(state, p.callId);
+    // deny: the call's tool.finished follows in the same batch; nothing waits.
+    if (!call || p.decision !== 'require_approval') return;
+    call.held = {
+      commit: p.held.commit,
+      ok: p.ok,
+      output: p.output,
+      truncated: p.truncated,
+      ...(p.exitCode !== undefined ? { exitCode: p.exitCode } : {}),
+      summary: describeEffect(p.held.effect),
+    };
   },
   'tool.interrupted': (state, p) => {
     const call = callOf(state, p.callId);

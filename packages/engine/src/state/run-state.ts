@@ -43,6 +43,19 @@ export interface ToolCallState {
   /** Set once a human was asked about this call after an interruption, so they are asked only once. */
   interruptionAsked: boolean;
   editedByApprover: boolean;
+  /** A result the policy's effect rules held (the call ran; its changes wait for an approver). */
+  held: HeldResult | null;
+}
+
+/** What a held call produced, kept until an approver decides: applied as it is, or dropped. */
+export interface HeldResult {
+  commit: string;
+  ok: boolean;
+  output: string;
+  truncated: boolean;
+  exitCode?: number;
+  /** One line on what the call changed (for the model, after a rejection). */
+  summary: string;
 }
 
 /** A budgeted model call (a turn or a summary) from reservation to settlement. */

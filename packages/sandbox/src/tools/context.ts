@@ -2,7 +2,8 @@ import { AppError } from '@looplane/shared';
 import { resolveLimits, type SandboxLimits, type SandboxLimitsInput } from '../limits';
 import type { SandboxDriver } from '../types';
 import type { Workspace, WorkspaceManager } from '../workspace/workspace-manager';
-import type { SandboxToolCall } from './tool';
+import { recordedEffect } from '../workspace/workspace-effect';
+import type { SandboxToolCall, SandboxToolResult } from './tool';
 
 /** What every built-in tool shares, whichever session calls it. */
 export interface ToolDeps {
@@ -26,7 +27,7 @@ export async function inWorkspace<T extends { ok: boolean; output: string }>(
   call: SandboxToolCall,
   mutating: string | null,
   fn: (workspace: Workspace) => Promise<T>,
-): Promise<T & { commit?: string }> {
+): Promise<T & Pick<SandboxToolResult, 'commit' | 'held'>> {
   return deps.workspaces.withLock(call.sessionId, async () => {
     // A missing workspace is the worker's mistake (it creates or forks one per session), not the model's.
     const workspace = await deps.workspaces.get(call.sessionId).catch((error: unknown) => {
@@ -34,7 +35,11 @@ export async function inWorkspace<T extends { ok: boolean; output: string }>(
     });
     const result = await fn(workspace);
     if (!mutating) return result;
-    const { commit } = await deps.workspaces.commit(call.sessionId, `${mutating}${call.callId ? ` ${call.callId}` : ''}`);
-    return { ...result, commit };
+    const committed = await deps.workspaces.commitGoverned(call.sessionId, `${mutating}${call.callId ? ` ${call.callId}` : ''}`, call.effectGate ?? null);
+    if ('held' in committed) {
+      const { commit, base, effect, verdict } = committed.held;
+      return { ...result, held: { commit, baseCommit: base, effect: recordedEffect(effect), verdict } };
+    }
+    return { ...result, commit: committed.commit };
   });
 }

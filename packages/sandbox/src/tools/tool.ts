@@ -2,6 +2,7 @@ import { AppError, type AppErrorCode } from '@looplane/shared';
 import type { ToolArgs, ToolResult, ToolSpec } from '@looplane/engine';
 import { z } from 'zod';
 import type { SandboxLimitsInput } from '../limits';
+import type { EffectGate } from '../workspace/workspace-manager';
 
 /** A tool result; mutating tools add the workspace commit to store in the call's `tool.finished` event. */
 export interface SandboxToolResult extends ToolResult {
@@ -18,8 +19,14 @@ export interface SandboxToolCall {
   callId?: string;
   /** This run's sandbox limits from policy; missing fields take the factory's defaults. */
   limits?: SandboxLimitsInput;
-  /** This run's egress proxy; without it neither shell nor http_request reach any network. */
-  egress?: { socketPath: string };
+  /**
+   * This run's egress proxy; without it neither shell nor http_request reach any network.
+   * `socketPath` is bound into the sandbox (every request decided by the policy's rules);
+   * `workerSocketPath` serves the worker's own clients for calls the policy already decided.
+   */
+  egress?: { socketPath: string; workerSocketPath?: string };
+  /** Decides a mutating call's effect before its commit is kept (the team policy's effect rules). */
+  effectGate?: EffectGate;
 }
 
 /**

@@ -2,7 +2,9 @@ import { chown, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError, KeyedLock } from '@looplane/shared';
 import type { WorkspaceMount } from '../types';
+import type { EffectVerdict, WorkspaceEffect } from '@looplane/engine';
 import { diskUsage, type DiskUsage } from './disk-usage';
+import { effectBetween } from './workspace-effect';
 import { checkCommitId, commitWorkTree, git, hasCommit, type GitOptions } from '@looplane/workspaces';
 import { chownTree } from './ownership';
 import { UidAllocator } from './uid-allocator';
@@ -37,6 +39,17 @@ export interface WorkspaceSnapshot {
   gitDir: string;
   commit: string;
   base: string | null;
+}
+
+/** Decides a call's effect before its commit is kept; null keeps it. */
+export type EffectGate = (effect: WorkspaceEffect) => EffectVerdict | null | Promise<EffectVerdict | null>;
+
+/** A commit the gate did not keep: the work tree is back at `base`; `commit` (stored) holds the result. */
+export interface HeldCommit {
+  commit: string;
+  base: string;
+  effect: WorkspaceEffect;
+  verdict: EffectVerdict;
 }
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
@@ -90,9 +103,33 @@ export class WorkspaceManager {
    * The returned commit is persisted (the `persist` option) before it is returned, changed or not.
    */
   async commit(sessionId: string, message: string): Promise<{ commit: string; changed: boolean }> {
-    await this.get(sessionId);
+    const result = await this.commitGoverned(sessionId, message, null);
+    if ('held' in result) throw new Error('unreachable: no gate, nothing held');
+    return result;
+  }
+
+  /**
+   * Like {@link commit}, with the call's effect decided first: `gate` sees what the new commit
+   * changed. A verdict it returns means the result does not stand: the commit is stored anyway (an
+   * approver may keep it, on any host), and the work tree goes back to where the call started.
+   */
+  async commitGoverned(sessionId: string, message: string, gate: EffectGate | null): Promise<{ commit: string; changed: boolean } | { held: HeldCommit }> {
+    const workspace = await this.get(sessionId);
     const options = this.gitOptions(sessionId);
     const { base, commit } = await commitWorkTree(options, message);
+    if (commit && gate) {
+      const effect = await effectBetween(options, base, commit);
+      const verdict = await gate(effect);
+      if (verdict) {
+        // The base is what the session records from now on; the held commit is what an approver may keep.
+        await this.options.persist?.({ sessionId, gitDir: options.gitDir, commit: base, base: null });
+        await this.options.persist?.({ sessionId, gitDir: options.gitDir, commit, base });
+        await git(['reset', '-q', '--hard', base], options);
+        await git(['clean', '-q', '-ffdx'], options);
+        await chownTree(workspace.path, workspace.uid, workspace.gid);
+        return { held: { commit, base, effect, verdict } };
+      }
+    }
     // The caller records the commit: it is durable first (a new commit relative to its base; an
     // unchanged one, such as a new workspace's first commit, made sure of).
     await this.options.persist?.({ sessionId, gitDir: options.gitDir, commit: commit ?? base, base: commit ? base : null });
