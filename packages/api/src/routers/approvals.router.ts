@@ -2,11 +2,13 @@ import { createRouter, teamProcedure } from '../trpc';
 import { getApproval, listApprovals } from '../services/approvals-query.service';
 import { decideManyApprovals } from '../services/approvals-bulk.service';
 import { decideApproval } from '../services/approvals.service';
+import { approvalDiff } from '../services/approvals-diff.service';
 import { approvalRefInput, decideInput, decideManyInput, listApprovalsInput } from './approvals.schema';
 
 /**
  * Approvals: the team's inbox of tool calls its policy holds for a person. Reads are viewer+;
- * deciding is approver+ (an approval may need admin, and four-eyes keeps a run's creator out).
+ * deciding is approver+ (an approval may need admin; four-eyes keeps out whoever gave an instruction
+ * the call follows from: the run's creator, a fork's or a resume's author, a message's sender).
  * The API decides the row and wakes the run; only the worker appends `approval.decided`.
  */
 export const approvalsRouter = createRouter({
@@ -17,6 +19,11 @@ export const approvalsRouter = createRouter({
   get: teamProcedure('viewer')
     .input(approvalRefInput)
     .query(({ ctx, input }) => getApproval(ctx.db, ctx.teamId, input.approvalId, { role: ctx.role, userId: ctx.actor.userId })),
+
+  /** What a held call changed (kind effect): the diff from its starting commit to its held result. */
+  diff: teamProcedure('viewer')
+    .input(approvalRefInput)
+    .query(({ ctx, input }) => approvalDiff(ctx, ctx.teamId, input.approvalId)),
 
   decide: teamProcedure('approver')
     .input(decideInput)

@@ -1,4 +1,5 @@
 import type { Db, Prisma } from '@looplane/db';
+import { heldEffectSchema, type HeldEffect } from '@looplane/engine';
 import { AppError, roleAtLeast, type Role } from '@looplane/shared';
 import type { ApprovalStatus, ListApprovalsInput } from '../routers/approvals.schema';
 
@@ -19,6 +20,7 @@ const approvalSelect = {
   tool: true,
   args: true,
   editedArgs: true,
+  held: true,
   risk: true,
   policyRuleId: true,
   policyVersionId: true,
@@ -26,6 +28,7 @@ const approvalSelect = {
   requiredRole: true,
   fourEyes: true,
   requestedById: true,
+  instructedByIds: true,
   decidedById: true,
   decidedAt: true,
   comment: true,
@@ -37,14 +40,26 @@ const approvalSelect = {
   run: { select: { goal: true, status: true, agent: { select: { id: true, name: true } } } },
 } satisfies Prisma.ApprovalSelect;
 
+/** A stored held result, or null (other kinds; a row that does not parse shows as none). */
+function heldEffect(value: unknown): HeldEffect | null {
+  const parsed = heldEffectSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
 type ApprovalRow = Prisma.ApprovalGetPayload<{ select: typeof approvalSelect }>;
 
-/** Why the viewer may not decide this approval, or null when they may. */
-export function decideBlocker(row: Pick<ApprovalRow, 'status' | 'requiredRole' | 'fourEyes' | 'requestedById'>, viewer: Viewer): string | null {
+/**
+ * Why the viewer may not decide this approval, or null when they may. Four-eyes keeps out everyone
+ * whose instruction the call follows from (`instructedByIds`: the run's creator, fork and resume
+ * authors, message senders), and `requestedById` for rows opened before that list was kept.
+ */
+export function decideBlocker(row: Pick<ApprovalRow, 'status' | 'requiredRole' | 'fourEyes' | 'requestedById' | 'instructedByIds'>, viewer: Viewer): string | null {
   if (row.status !== 'pending') return `it is already ${row.status}`;
   if (!roleAtLeast(viewer.role, 'approver')) return 'deciding needs the approver role';
   if (!roleAtLeast(viewer.role, row.requiredRole)) return `this approval needs the ${row.requiredRole} role; you are ${viewer.role}`;
-  if (row.fourEyes && row.requestedById === viewer.userId) return "four-eyes: the run's creator cannot decide its approvals";
+  if (row.fourEyes && (row.requestedById === viewer.userId || (row.instructedByIds ?? []).includes(viewer.userId))) {
+    return 'four-eyes: the call follows from your own instruction (the run, a fork, a resume or a message of yours), so another person must decide it';
+  }
   return null;
 }
 
@@ -66,6 +81,8 @@ async function present(db: Db, rows: ApprovalRow[], viewer: Viewer) {
       ...row,
       args: row.args as Record<string, unknown>,
       editedArgs: row.editedArgs as Record<string, unknown> | null,
+      // kind effect: what the call changed (its diff is approvals.diff).
+      held: heldEffect(row.held),
       reason: reasons.get(`${row.sessionId}:${row.requestSeq}`) ?? null,
       run: { id: row.runId, goal: run.goal, status: run.status },
       agent: run.agent,

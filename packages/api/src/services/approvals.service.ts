@@ -3,6 +3,7 @@ import { AppError } from '@looplane/shared';
 import { z } from 'zod';
 import type { PrincipalActor } from '../trpc';
 import type { DecideInput } from '../routers/approvals.schema';
+import { decideEditedCall } from './approvals-edited-call';
 import { decideBlocker, pendingCount, type Viewer } from './approvals-query.service';
 import type { RunDeps } from './runs.service';
 
@@ -36,13 +37,21 @@ async function checkEditedArgs(tx: Tx, sessionId: string, tool: string | null, a
 async function decideIn(tx: Tx, actor: PrincipalActor, viewer: Viewer, teamId: string, input: DecideInput, ip: string | null) {
   const row = await tx.approval.findFirst({
     where: { id: input.approvalId, teamId },
-    select: { id: true, status: true, requiredRole: true, fourEyes: true, requestedById: true, runId: true, sessionId: true, tool: true, toolCallId: true, args: true },
+    select: { id: true, kind: true, status: true, requiredRole: true, fourEyes: true, requestedById: true, instructedByIds: true, runId: true, sessionId: true, tool: true, toolCallId: true, args: true },
   });
   if (!row) throw new AppError('NOT_FOUND', 'No such approval in this team');
   if (row.status !== 'pending') throw new AppError('CONFLICT', `The approval is already ${row.status}`);
   const blocker = decideBlocker(row, viewer);
   if (blocker) throw new AppError('FORBIDDEN', `You cannot decide this approval: ${blocker}`);
-  if (input.editedArgs) await checkEditedArgs(tx, row.sessionId, row.tool, input.editedArgs);
+  if (input.editedArgs && row.kind === 'effect') {
+    throw new AppError('BAD_REQUEST', 'editedArgs: this call already ran; its held result is kept or dropped as it is, so its arguments cannot be edited');
+  }
+  if (input.editedArgs) {
+    await checkEditedArgs(tx, row.sessionId, row.tool, input.editedArgs);
+    // The edited call is decided by the policy on its own; a refusal keeps only its audit row.
+    const refused = await decideEditedCall(tx, { teamId, actor, viewer, ip }, row, input.editedArgs);
+    if (refused) return { refused };
+  }
   const status = input.decision === 'approve' ? 'approved' : 'rejected';
   const decidedAt = new Date();
   // Conditional on `pending`: a concurrent decision or the sweeper's expiry wins or loses cleanly.
@@ -74,6 +83,7 @@ async function decideIn(tx: Tx, actor: PrincipalActor, viewer: Viewer, teamId: s
  */
 export async function decideApproval(deps: RunDeps, actor: PrincipalActor, viewer: Viewer, teamId: string, input: DecideInput, ip: string | null) {
   const decided = await deps.db.$transaction((tx) => decideIn(tx, actor, viewer, teamId, input, ip));
+  if ('refused' in decided) throw decided.refused;
   await deps.dispatch.enqueueSession({ runId: decided.runId, sessionId: decided.sessionId, reason: 'resume' });
   await publishCount(deps, teamId);
   return { approvalId: decided.id, status: decided.status, decidedAt: decided.decidedAt, runId: decided.runId };
