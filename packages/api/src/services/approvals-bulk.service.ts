@@ -20,7 +20,7 @@ export async function decideManyApprovals(deps: RunDeps, actor: PrincipalActor, 
   const decided = await deps.db.$transaction(async (tx) => {
     const rows = await tx.approval.findMany({
       where: { id: { in: ids }, teamId },
-      select: { id: true, status: true, requiredRole: true, fourEyes: true, requestedById: true, runId: true, sessionId: true, tool: true, toolCallId: true },
+      select: { id: true, status: true, requiredRole: true, fourEyes: true, requestedById: true, instructedByIds: true, runId: true, sessionId: true, tool: true, toolCallId: true },
     });
     const byId = new Map(rows.map((row) => [row.id, row]));
     const candidates = ids.flatMap((id) => {
