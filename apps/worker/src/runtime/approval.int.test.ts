@@ -58,9 +58,11 @@ async function startRun(script: unknown[], approvals: Record<string, unknown> = 
   return { ...run, teamId, agent, creator, approval };
 }
 
-/** What `approvals.decide` writes, then its wake-up. */
+/** What `approvals.decide` writes, then its wake-up; the decider is an approver of the team (edited calls are decided again by the worker, for that role). */
 async function decide(run: { runId: string; sessionId: string }, approvalId: string, data: { status: 'approved' | 'rejected'; comment?: string; editedArgs?: Record<string, unknown> }) {
   const approver = await s.t.db.user.create({ data: { email: `approver-${Math.random().toString(36).slice(2)}@example.test` } });
+  const { teamId } = await s.t.db.approval.findUniqueOrThrow({ where: { id: approvalId }, select: { teamId: true } });
+  await s.t.db.membership.create({ data: { teamId, userId: approver.id, role: 'approver' } });
   await s.t.db.approval.update({
     where: { id: approvalId },
     data: { status: data.status, decidedById: approver.id, decidedAt: new Date(), comment: data.comment ?? null, ...(data.editedArgs ? { editedArgs: data.editedArgs as Prisma.InputJsonValue } : {}) },

@@ -149,7 +149,7 @@ export class SessionRun {
       const action = next(state);
       if (action.kind === 'done') return { kind: 'finished' };
       if (action.kind === 'wait') {
-        const events = await resolveWait(action, { db: this.unit.reader, runId: this.lease.runId, sessionId: this.lease.sessionId, state, clock: this.deps.clock, approvals: this.deps.approvals });
+        const events = await resolveWait(action, { db: this.unit.reader, runId: this.lease.runId, sessionId: this.lease.sessionId, state, clock: this.deps.clock, approvals: this.deps.approvals, policy: this.teamPolicy() });
         if (!events) return { kind: 'waiting', reason: action.reason };
         await this.append(state, events);
         continue;

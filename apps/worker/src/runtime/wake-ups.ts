@@ -1,7 +1,9 @@
 import { pathHasRoom, type Queryable } from '@looplane/db';
 import { createEvent, type Clock, type NewEvent, type RunState } from '@looplane/engine';
 import type { ApprovalGate } from './approval-gate';
+import type { SessionPolicy } from '../ports/team-policy';
 import { approvalDecision } from './approval-decision';
+import { recheckEditedCall } from './edited-call-check';
 import { resolveChildWait } from '../swarm/child-wake';
 
 /** A wait the engine reports (`next(state)` is `wait`): why, and on what (call ids, request ids). */
@@ -21,6 +23,8 @@ export interface WakeContext {
    * Without it (a read-only probe before a claim) a missing row counts as a wake-up.
    */
   approvals?: ApprovalGate;
+  /** The session's team policy port, set with `approvals`: an approver's edited call is decided again before it runs. */
+  policy?: SessionPolicy;
 }
 
 /**
@@ -46,9 +50,10 @@ const budget: WakeResolver = async (_wait, { db, runId, sessionId, clock }) => {
 
 /**
  * An approval wait ends once its `Approval` row is decided (`approvals.decide`, or the sweeper's
- * expiry): the row becomes `approval.decided` (edited arguments included). The row itself is
- * opened here by the lease holder, right after the drive that appended `approval.requested`
- * flushed it, and again after a crash in between (the insert is idempotent).
+ * expiry): the row becomes `approval.decided` (edited arguments included, decided again by the
+ * policy: see edited-call-check.ts). The row itself is opened here by the lease holder, right
+ * after the drive that appended `approval.requested` flushed it, and again after a crash in
+ * between (the insert is idempotent).
  */
 const approval: WakeResolver = async (wait, context) => {
   const found = await approvalDecision(context.db, context.sessionId, wait.refs[0] ?? '', context.state, context.clock);
@@ -58,7 +63,8 @@ const approval: WakeResolver = async (wait, context) => {
     await context.approvals.open({ runId: context.runId, sessionId: context.sessionId, requestSeq: found.requestSeq, payload: found.payload });
     return null;
   }
-  return found.kind === 'pending' ? null : found.events;
+  if (found.kind === 'pending') return null;
+  return found.edited && context.policy ? recheckEditedCall(context.policy, found.edited, found.events, context.clock) : found.events;
 };
 
 /**

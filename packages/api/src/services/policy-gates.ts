@@ -1,4 +1,4 @@
-import type { Db } from '@looplane/db';
+import type { Db, Tx } from '@looplane/db';
 import { defaultPolicy, isEndpointAllowed, policyDocumentSchema, type PolicyDocument } from '@looplane/policy';
 import { AppError } from '@looplane/shared';
 import { TEAM_POLICY_NAME } from './policies.service';
@@ -11,19 +11,30 @@ export interface EndpointUse {
   node?: string;
 }
 
+/** The team's active policy: its document (null: the stored one no longer validates) and the version row it came from (null: the built-in default). */
+export interface ActivePolicyVersion {
+  document: PolicyDocument | null;
+  versionId: string | null;
+  version: number | null;
+}
+
 /**
- * The team's active policy document in one read (the built-in default while the team has none).
- * A stored document that no longer validates allows nothing, as in the worker.
+ * The team's active policy in one read (the built-in default while the team has none). A stored
+ * document that no longer validates allows nothing, as in the worker.
  */
-async function activeDocument(db: Db, teamId: string): Promise<PolicyDocument | null> {
-  const rows = await db.$queryRaw<{ document: unknown }[]>`
-    SELECT pv.document FROM "Policy" p
+export async function activePolicyVersion(db: Db | Tx, teamId: string): Promise<ActivePolicyVersion> {
+  const rows = await db.$queryRaw<{ id: string; version: number; document: unknown }[]>`
+    SELECT pv.id, pv.version, pv.document FROM "Policy" p
     JOIN "PolicyVersion" pv ON pv."policyId" = p.id AND pv.version = p."activeVersion"
     WHERE p."teamId" = ${teamId} AND p.name = ${TEAM_POLICY_NAME}`;
   const row = rows[0];
-  if (!row) return defaultPolicy;
+  if (!row) return { document: defaultPolicy, versionId: null, version: null };
   const parsed = policyDocumentSchema.safeParse(row.document);
-  return parsed.success ? parsed.data : null;
+  return { document: parsed.success ? parsed.data : null, versionId: row.id, version: row.version };
+}
+
+async function activeDocument(db: Db, teamId: string): Promise<PolicyDocument | null> {
+  return (await activePolicyVersion(db, teamId)).document;
 }
 
 /**
