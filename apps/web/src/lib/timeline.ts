@@ -106,6 +106,9 @@ export class TimelineBuilder {
         return this.tool(p, () => ({ status: 'rejected', reason: str(p, 'reason') }));
       case 'tool.interrupted':
         return this.tool(p, () => ({ status: 'interrupted', reason: str(p, 'reason') }));
+      case 'effect.decided':
+        // The call ran; its changes were rolled back: held for an approver, or denied (its tool.finished follows).
+        return this.tool(p, () => ({ status: str(p, 'decision') === 'deny' ? 'denied' : 'awaiting_approval', reason: `after it ran: ${str(p, 'reason') ?? 'held by policy'}` }));
       case 'budget.exceeded':
         return this.notice(event, 'warning', `Budget exceeded: ${str(p, 'reason') ?? ''}${p.onExceed === 'wait' ? ' — the run waits for a raise' : ''}`);
       case 'compaction.applied':

@@ -12,6 +12,7 @@ import { formatDateTime, formatRelative } from '@/lib/format';
 import { useTRPC } from '@/trpc/client';
 import { ArgsEditor, parseArgs } from './args-editor';
 import { CallPreview } from './call-preview';
+import { HeldEffect } from './held-effect';
 import type { ApprovalItem, ApprovalStatus } from './types';
 
 const RISK_TONE: Record<string, BadgeTone> = { low: 'neutral', medium: 'warning', high: 'danger', critical: 'danger' };
@@ -63,9 +64,11 @@ function DecideForm({ item, teamId, onDecided }: { item: ApprovalItem; teamId: s
           className="min-w-60 flex-1"
           data-testid="approval-comment"
         />
-        <Button size="sm" variant="ghost" onClick={() => setEditing((v) => !v)} data-testid="approval-edit">
-          <Pencil aria-hidden className="size-3" /> {editing ? 'Keep the original arguments' : 'Edit arguments'}
-        </Button>
+        {item.held ? null : (
+          <Button size="sm" variant="ghost" onClick={() => setEditing((v) => !v)} data-testid="approval-edit">
+            <Pencil aria-hidden className="size-3" /> {editing ? 'Keep the original arguments' : 'Edit arguments'}
+          </Button>
+        )}
         <Button size="sm" variant="primary" disabled={decide.isPending || (edited !== null && !edited.ok)} onClick={() => send('approve')} data-testid="approval-approve">
           <Check aria-hidden className="size-3.5" /> {edited?.ok ? 'Approve edited' : 'Approve'}
         </Button>
@@ -113,6 +116,7 @@ export function ApprovalCard(props: {
         </div>
         {item.reason ? <p className="text-xs text-muted" data-testid="approval-reason">{item.reason}</p> : null}
         <CallPreview tool={item.tool} args={item.args} />
+        {item.held ? <HeldEffect item={{ ...item, held: item.held }} teamId={props.teamId} /> : null}
         {item.editedArgs ? (
           <div className="flex flex-col gap-1">
             <span className="text-xs text-muted">Run with the approver&apos;s arguments:</span>

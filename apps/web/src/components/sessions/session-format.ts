@@ -52,6 +52,8 @@ export function describeEvent(type: string, payload: unknown): string {
       return `Tool finished ${p.ok === false ? '(failed)' : 'ok'}${text('commit') ? ` · commit ${text('commit').slice(0, 7)}` : ''}: ${text('output').slice(0, 160)}`;
     case 'policy.decided':
       return `Policy: ${text('decision')}${text('reason') ? ` (${text('reason')})` : ''}`;
+    case 'effect.decided':
+      return `Effect ${text('decision') === 'deny' ? 'denied' : 'held for approval'}, rolled back: ${text('reason')}`;
     case 'session.forked':
       return `Branch forked from ${text('parentSessionId')} at #${String(p.atSeq ?? '')}`;
     case 'run.resumed':

@@ -1,0 +1,65 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import { InlineError } from '@/components/ui/inline-error';
+import { useTRPC } from '@/trpc/client';
+import type { ApprovalItem } from './types';
+
+type Held = NonNullable<ApprovalItem['held']>;
+
+const KIND_TONE: Record<string, string> = { deleted: 'text-danger', truncated: 'text-danger', modified: 'text-foreground', moved: 'text-foreground', added: 'text-success' };
+
+/** The color of one line of a unified diff. */
+function lineClass(line: string): string {
+  if (line.startsWith('+++') || line.startsWith('---') || line.startsWith('diff ') || line.startsWith('index ')) return 'text-muted';
+  if (line.startsWith('+')) return 'text-success';
+  if (line.startsWith('-')) return 'text-danger';
+  if (line.startsWith('@@')) return 'text-accent';
+  return '';
+}
+
+/** Counts as one line: "deleted 2 · truncated 1 · modified 3". */
+function countsLine(held: Held): string {
+  const { counts } = held.effect;
+  return (['deleted', 'truncated', 'modified', 'moved', 'added'] as const)
+    .filter((kind) => counts[kind] > 0)
+    .map((kind) => `${kind} ${counts[kind]}`)
+    .join(' · ');
+}
+
+/**
+ * A held result (approval kind effect): the call already ran, and what it changed waits, rolled
+ * back, for this decision. Approving keeps exactly these changes; rejecting keeps them undone.
+ */
+export function HeldEffect({ item, teamId }: { item: ApprovalItem & { held: Held }; teamId: string }) {
+  const trpc = useTRPC();
+  const diff = useQuery(trpc.approvals.diff.queryOptions({ teamId, approvalId: item.id }));
+  const { held } = item;
+  return (
+    <div className="flex flex-col gap-2" data-testid="approval-effect">
+      <p className="text-xs text-muted">
+        This call already ran. Its changes were rolled back and wait for this decision: approving keeps exactly them, rejecting keeps them undone.
+      </p>
+      <p className="text-xs" data-testid="approval-effect-counts">{countsLine(held)}</p>
+      <ul className="flex flex-col font-mono text-xs" data-testid="approval-effect-files">
+        {held.effect.changes.slice(0, 50).map((change) => (
+          <li key={`${change.kind}:${change.path}`} className={KIND_TONE[change.kind] ?? ''}>
+            {change.kind} {change.from ? `${change.from} → ` : ''}
+            {change.path}
+          </li>
+        ))}
+        {held.effect.changes.length > 50 || held.effect.truncatedList ? <li className="text-muted">… and more (see the diff)</li> : null}
+      </ul>
+      <InlineError error={diff.error} testId="approval-effect-diff-error" />
+      {diff.data?.reason ? <p className="text-xs text-muted">{diff.data.reason}</p> : null}
+      {diff.data?.diff ? (
+        <pre data-testid="approval-effect-diff" className="max-h-96 overflow-auto rounded-md border border-border bg-surface-2 px-3 py-2 font-mono text-xs leading-5">
+          {diff.data.diff.split('\n').map((line, i) => (
+            <span key={i} className={`block whitespace-pre ${lineClass(line)}`}>{line || ' '}</span>
+          ))}
+          {diff.data.truncated ? <span className="block text-muted">[diff cut: too large to show]</span> : null}
+        </pre>
+      ) : null}
+    </div>
+  );
+}
