@@ -231,6 +231,33 @@ describe('PgEventStore', () => {
     expect(event?.payload).toEqual({ role: 'user', text: 'a\uFFFDb \\u0000 c' });
   });
 
+  it('stores unpaired surrogates as U+FFFD too, in payloads and in the run and session result columns, alone or in a group commit', async () => {
+    const batcher = new FlushBatcher(pool, { parallel: 1 });
+    for (const viaBatch of [false, true]) {
+      const { runId, sessionId } = await createTestRun(t.db, agent);
+      const { unit, store } = await holder(sessionId, runId, `w-${viaBatch}`, undefined, viaBatch ? batcher : undefined);
+      const text = 'x\uD800 🙂 \\ud800 \uDC00\u0000';
+      await store.append([createEvent('message.added', { role: 'user', text }, clock), createEvent('run.finished', { status: 'failed', error: text }, clock)], 0);
+      await unit.flush();
+      const stored = 'x\uFFFD 🙂 \\ud800 \uFFFD\uFFFD';
+      expect((await store.load())[0]?.payload).toEqual({ role: 'user', text: stored });
+      expect(await t.db.run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({ status: 'failed', error: stored });
+      expect(await t.db.session.findUniqueOrThrow({ where: { id: sessionId } })).toMatchObject({ status: 'failed', error: stored });
+    }
+  });
+
+  it('turns a write Postgres refuses for its data into an AppError that names the reason (a retry cannot heal it)', async () => {
+    const { runId, sessionId } = await createTestRun(t.db, agent);
+    const [claim] = await claimSessions(pool, [sessionId], 'w-range', TTL);
+    // A lease longer than Postgres' int: the flush statement's cast refuses it (22003).
+    const unit = new WriteUnit(pool, { lease: { runId, sessionId, owner: 'w-range', version: claim!.version }, leaseTtlMs: 2 ** 31 });
+    units.push(unit);
+    await new PgEventStore({ pool, unit }).append([createEvent('message.added', { role: 'user', text: 'hi' }, clock)], 0);
+    const error = await unit.flush().then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: 'INTERNAL', message: expect.stringMatching(/^the database refused the session's events \(22003\): .*out of range/) });
+  });
+
   it('group-commits many sessions in one statement; a fenced-off or broken session fails alone', async () => {
     const batcher = new FlushBatcher(pool, { parallel: 1 });
     const published: DurableAppend[] = [];

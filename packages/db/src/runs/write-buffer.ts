@@ -1,4 +1,4 @@
-import type { EngineEvent, NewEvent } from '@looplane/engine';
+import { storableText, type EngineEvent, type NewEvent } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import type { FlushItem } from './flush-batcher';
 import { projectBatch, type BatchProjection, type TerminalStatus } from './projection';
@@ -43,12 +43,22 @@ export interface LedgerChange {
 
 const noChange = (): LedgerChange => ({ reservedTokens: 0, reservedCostMicros: 0, spentTokens: 0, spentCostMicros: 0, calls: 0, entries: [], assumesUnlimited: false });
 
-/** JSON text of a payload. Postgres `jsonb` refuses NUL characters: they are stored as U+FFFD. */
+/**
+ * JSON text of a payload. Postgres `jsonb` refuses NUL characters and unpaired surrogates: they
+ * are stored as U+FFFD. The engine already replaces them in what a model says (and marks the event
+ * `sanitized`); this is the store's own guarantee for every other text (tool output, errors), so
+ * no text can make an append fail for good. `JSON.stringify` escapes exactly these (a NUL as
+ * `\u0000`, an unpaired surrogate as `\udXXX`; a valid pair is written as is), so they are found
+ * in the text without walking the payload.
+ */
 function payloadText(payload: unknown): string {
   const text = JSON.stringify(payload);
-  // `\u0000` preceded by an even number of backslashes is an escaped NUL, not escaped text.
-  return text.includes('\\u0000') ? text.replaceAll(/(?<!\\)((?:\\\\)*)\\u0000/g, '$1\\ufffd') : text;
+  // An escape preceded by an even number of backslashes is an escaped character, not escaped text.
+  return text.includes('\\u0000') || text.includes('\\ud') ? text.replaceAll(/(?<!\\)((?:\\\\)*)\\u(?:0000|d[89a-f][0-9a-f]{2})/g, '$1\\ufffd') : text;
 }
+
+/** A result or error column: `text` refuses NUL too, and the batch flush passes it through `jsonb`. */
+const storableColumn = (value: string | null | undefined): string | null => (value == null ? null : storableText(value));
 
 /** What one flush writes for a session, taken out of the buffer. */
 export interface TakenWrite {
@@ -109,8 +119,8 @@ export class WriteBuffer {
       n: events.length,
       ttl: leaseTtlMs,
       fin: projection.finished?.status ?? null,
-      res: projection.finished?.result ?? null,
-      err: projection.finished?.error ?? null,
+      res: storableColumn(projection.finished?.result),
+      err: storableColumn(projection.finished?.error),
       started: projection.started,
       st: projection.spentTokens,
       sc: projection.spentCostMicros,

@@ -25,6 +25,19 @@ export interface WriteUnitOptions {
 
 function ignoreIdleError(): void {}
 
+/**
+ * A write Postgres refuses for its data (SQLSTATE class 22, data exception: a value it cannot
+ * store; class 54, a program limit such as nesting depth) fails the same way however often it is
+ * retried: an AppError, so the worker's last attempt fails the run with this reason instead of
+ * leaving it to be retried (and its model call paid for) forever. Anything else (a lost
+ * connection, a restart) may heal and stays as it is.
+ */
+function refusedData(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !(code.startsWith('22') || code.startsWith('54')) || error instanceof AppError) return error;
+  return new AppError('INTERNAL', `the database refused the session's events (${code}): ${(error as Error).message}`, { cause: error });
+}
+
 /** Repeatable side effects that may run before the events preceding them are committed. */
 const MAX_AHEAD = 4;
 
@@ -231,8 +244,9 @@ export class WriteUnit {
       const batcher = db === this.pool ? this.options.batcher : undefined;
       outcome = batcher ? await batcher.submit(item) : (await flushItems(db, [item]))[0]!;
     } catch (error) {
-      await this.abandon(error);
-      throw error;
+      const refused = refusedData(error);
+      await this.abandon(refused);
+      throw refused;
     }
     if (outcome === null) {
       const error = await this.conflict(db, afterSeq, item.unl);

@@ -1,3 +1,4 @@
+import { endsInHighSurrogate, storableText } from '../events/storable-text';
 import type { StepContext } from './step-context';
 
 /**
@@ -12,6 +13,8 @@ export class DeltaWriter {
   private index: number;
   private chain: Promise<void> = Promise.resolve();
   private failure: { error: unknown } | null = null;
+  /** Everything the model streamed in this call (what a failed call is charged for). */
+  streamed = '';
 
   constructor(
     private readonly ctx: StepContext,
@@ -25,6 +28,7 @@ export class DeltaWriter {
   /** The model port's `onDelta`. Synchronous: appends are queued. */
   readonly push = (text: string): void => {
     if (this.failure) return;
+    this.streamed += text;
     let fresh = text;
     if (this.skip > 0) {
       const n = Math.min(this.skip, fresh.length);
@@ -38,10 +42,19 @@ export class DeltaWriter {
     if (this.buffer.length >= this.ctx.deltaChunkChars) this.flush();
   };
 
-  private flush(): void {
+  /**
+   * Appends the buffer as one delta. Mid-stream, a first surrogate half at the end waits for the
+   * next chunk (its second half is probably next), so a pair is never cut into two "lone" halves.
+   * Text the log cannot hold is replaced (events/storable-text.ts) one unit for one, so the
+   * chunk lengths a resume skips by stay those of the stream.
+   */
+  private flush(final = false): void {
     if (!this.buffer || this.ctx.deltaChunkChars === false) return;
-    const event = this.ctx.event('model.delta', { requestId: this.requestId, index: this.index++, text: this.buffer });
-    this.buffer = '';
+    const held = !final && this.buffer.length > 1 && endsInHighSurrogate(this.buffer) ? 1 : 0;
+    const raw = this.buffer.slice(0, this.buffer.length - held);
+    this.buffer = this.buffer.slice(this.buffer.length - held);
+    const text = storableText(raw);
+    const event = this.ctx.event('model.delta', { requestId: this.requestId, index: this.index++, text, ...(text !== raw ? { sanitized: true as const } : {}) });
     this.chain = this.chain.then(async () => {
       if (this.failure) return;
       try {
@@ -56,7 +69,7 @@ export class DeltaWriter {
 
   /** Flushes the tail and waits for every append; rethrows an append failure. */
   async finish(): Promise<void> {
-    this.flush();
+    this.flush(true);
     await this.chain;
     if (this.failure) throw this.failure.error;
   }

@@ -39,6 +39,25 @@ describe('drive', () => {
     expect(seen).toEqual(f.store.events.slice(1).map((e) => e.type));
   });
 
+  it('never cuts a surrogate pair between two deltas, and records unstorable text as U+FFFD, marked', async () => {
+    // 7 units, then a pair: with chunks of 8 the pair straddles the first boundary.
+    const answer = '1234567🙂89\u0000';
+    // One UTF-16 unit per delta: the pair arrives in two halves, as a streaming server may send it.
+    const split: ModelPort = {
+      async complete(_request, options = {}) {
+        for (let i = 0; i < answer.length; i++) options.onDelta?.(answer[i]!);
+        return { ok: true, text: answer, toolCalls: [], usage: { inputTokens: 1, outputTokens: 1 }, finishReason: 'stop' };
+      },
+    };
+    const f = await startFixture({ model: split });
+    await drive({ ports: f.ports, deltaChunkChars: 8 });
+    const deltas = payloadsOf(f.store.events, 'model.delta');
+    expect(deltas.map((d) => d.text)).toEqual(['1234567', '🙂89\uFFFD']);
+    expect(deltas.map((d) => d.sanitized)).toEqual([undefined, true]);
+    expect(payloadsOf(f.store.events, 'model.responded')[0]).toMatchObject({ text: '1234567🙂89\uFFFD', sanitized: true });
+    expect(f.store.events.at(-1)).toMatchObject({ type: 'run.finished', payload: { status: 'succeeded', result: '1234567🙂89\uFFFD' } });
+  });
+
   it('an aborted model call records nothing more; the next drive resumes the stream without repeating persisted text', async () => {
     const controller = new AbortController();
     const f = await startFixture({ model: slowModel((i) => i === 6 && controller.abort()) });

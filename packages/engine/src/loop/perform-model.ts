@@ -9,6 +9,7 @@ import { estimatePromptTokens, estimateTokens, messageTokens } from '../prompt/t
 import { summaryMessage } from '../state/context';
 import { requireConfig, requireCycle } from '../state/require';
 import { DeltaWriter } from './delta-writer';
+import { storableText } from '../events/storable-text';
 import { parseToolArgs } from './parse-args';
 import type { StepContext } from './step-context';
 
@@ -29,8 +30,8 @@ export async function reserve(ctx: StepContext, purpose: 'model' | 'compaction',
   ]);
 }
 
-/** Calls the model, streaming text into the log, then records the answer and its tool calls. */
-async function complete(ctx: StepContext, request: ModelRequest): Promise<ModelResult> {
+/** Calls the model, streaming text into the log; returns its result and the text it streamed. */
+async function complete(ctx: StepContext, request: ModelRequest): Promise<{ result: ModelResult; streamed: string }> {
   // One controller that the step's signal also aborts (a listener, removed after the call: cheaper
   // than AbortSignal.any, which this runs for every model call of every loop).
   const controller = new AbortController();
@@ -49,7 +50,7 @@ async function complete(ctx: StepContext, request: ModelRequest): Promise<ModelR
     parent?.removeEventListener('abort', follow);
   }
   await writer.finish();
-  return result;
+  return { result, streamed: writer.streamed };
 }
 
 /** One model turn: `model.requested`, deltas, then `model.responded` + `tool.requested`s (or `model.failed`). */
@@ -71,9 +72,9 @@ export async function callModel(ctx: StepContext): Promise<void> {
       }),
     ]);
   }
-  const result = await complete(ctx, request);
+  const { result, streamed } = await complete(ctx, request);
   if (!result.ok) {
-    await ctx.emit([ctx.event('model.failed', { requestId: cycle.requestId, error: result.error })]);
+    await ctx.emit([failedEvent(ctx, request, result, streamed)]);
     return;
   }
   const usage = result.usage
@@ -83,18 +84,46 @@ export async function callModel(ctx: StepContext): Promise<void> {
         outputTokens: estimateTokens(result.text) + result.toolCalls.reduce((n, c) => n + estimateTokens(c.name + c.arguments), 0),
         estimated: true,
       };
+  // What the model said is recorded whatever it holds (events/storable-text.ts), marked when changed.
+  const text = storableText(result.text);
   const responded = ctx.event('model.responded', {
     requestId: cycle.requestId,
-    text: result.text,
-    finishReason: result.finishReason,
+    text,
+    finishReason: storableText(result.finishReason),
     usage,
     costMicros: costMicros(config.model, usage.inputTokens, usage.outputTokens),
+    ...(text !== result.text ? { sanitized: true as const } : {}),
   });
   const firstCallSeq = state.lastSeq + 2;
-  const calls: NewEvent[] = result.toolCalls.map((call, i) =>
-    ctx.event('tool.requested', { callId: `call-${firstCallSeq + i}`, requestId: cycle.requestId, name: call.name, ...parseToolArgs(call.arguments) }),
-  );
+  const calls: NewEvent[] = result.toolCalls.map((call, i) => {
+    const name = storableText(call.name);
+    const parsed = parseToolArgs(call.arguments);
+    const sanitized = name !== call.name || parsed.sanitized === true;
+    return ctx.event('tool.requested', { callId: `call-${firstCallSeq + i}`, requestId: cycle.requestId, name, ...parsed, ...(sanitized ? { sanitized: true as const } : {}) });
+  });
   await ctx.emit([responded, ...calls]);
+}
+
+/**
+ * `model.failed`, charged with what the call used: the usage the provider reported before it
+ * failed, or, when it streamed an answer but reported none, the engine's estimate of the prompt
+ * and of the text it streamed. A call refused before any answer (rate limit, auth, connection)
+ * reports nothing and is charged nothing.
+ */
+function failedEvent(ctx: StepContext, request: ModelRequest, result: Extract<ModelResult, { ok: false }>, streamed: string): NewEvent {
+  const config = requireConfig(ctx.state);
+  const usage = result.usage
+    ? { ...result.usage, estimated: false }
+    : streamed
+      ? { inputTokens: estimatePromptTokens(request.messages, request.tools), outputTokens: estimateTokens(streamed), estimated: true }
+      : null;
+  const message = storableText(result.error.message);
+  return ctx.event('model.failed', {
+    requestId: request.requestId,
+    error: { ...result.error, message },
+    ...(usage ? { usage, costMicros: costMicros(config.model, usage.inputTokens, usage.outputTokens) } : {}),
+    ...(message !== result.error.message ? { sanitized: true as const } : {}),
+  });
 }
 
 /** Charges what the cycle spent and releases the rest (always both events; `released` closes the cycle). */
@@ -121,16 +150,18 @@ export async function compact(ctx: StepContext, plan: CompactionPlan): Promise<v
   const settings = config.compaction;
   let summary: string;
   let usage: { inputTokens: number; outputTokens: number; estimated: boolean } | undefined;
+  let sanitized = false;
   if (settings.summarizer === 'deterministic') summary = deterministicSummary(plan.items, settings.summaryMaxTokens * 3);
   else {
     const cycle = requireCycle(ctx.state);
     const request = summaryRequest(plan.items, cycle.requestId, ctx.state.turn, settings.summaryMaxTokens);
     const result = await ctx.ports.model.complete(request, { signal: ctx.signal });
     if (!result.ok) {
-      await ctx.emit([ctx.event('model.failed', { requestId: cycle.requestId, error: result.error })]);
+      await ctx.emit([failedEvent(ctx, request, result, '')]);
       return;
     }
-    summary = result.text;
+    summary = storableText(result.text);
+    sanitized = summary !== result.text;
     usage = result.usage
       ? { ...result.usage, estimated: false }
       : { inputTokens: estimatePromptTokens(request.messages, []), outputTokens: estimateTokens(summary), estimated: true };
@@ -145,6 +176,7 @@ export async function compact(ctx: StepContext, plan: CompactionPlan): Promise<v
       tokensAfter: plan.tokensBefore - removedTokens + messageTokens(summaryMessage(summary)),
       ...(usage ? { usage } : {}),
       costMicros: usage ? costMicros(config.model, usage.inputTokens, usage.outputTokens) : 0,
+      ...(sanitized ? { sanitized: true as const } : {}),
     }),
   ]);
 }

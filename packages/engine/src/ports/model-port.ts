@@ -63,7 +63,8 @@ export interface ProviderError {
 
 export type ModelResult =
   | { ok: true; text: string; toolCalls: ModelToolCall[]; usage: ModelUsage | null; finishReason: string }
-  | { ok: false; error: ProviderError };
+  /** `usage`: what the provider reported using before the call failed (charged), when it did. */
+  | { ok: false; error: ProviderError; usage?: ModelUsage | null };
 
 export interface ModelCallOptions {
   /** Aborts the call; the adapter then rejects (it does not return a result). */

@@ -55,7 +55,13 @@ export const modelHandlers: HandlerGroup<ModelEvents> = {
     pushItem(state, 'assistant', { role: 'assistant', content: p.text, toolCalls: [] });
   },
   'model.failed': (state, p) => {
-    if (state.cycle?.requestId === p.requestId) state.cycle.spent = { tokens: 0, costMicros: 0 };
+    if (state.cycle?.requestId === p.requestId) {
+      state.cycle.spent = p.usage ? { tokens: p.usage.inputTokens + p.usage.outputTokens, costMicros: p.costMicros ?? 0 } : { tokens: 0, costMicros: 0 };
+    }
+    if (p.usage) {
+      state.totals.inputTokens += p.usage.inputTokens;
+      state.totals.outputTokens += p.usage.outputTokens;
+    }
     state.failure = `model call failed: ${p.error.message}`;
   },
 };

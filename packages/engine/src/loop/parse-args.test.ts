@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_ARGS_DEPTH, parseToolArgs } from './parse-args';
+
+describe('parseToolArgs', () => {
+  it('keeps every key a model sends as an own property, and pollutes no prototype', () => {
+    const { args } = parseToolArgs('{"__proto__": {"isAdmin": true}, "constructor": {"prototype": {"x": 1}}, "path": "a"}');
+    expect(Object.keys(args)).toEqual(['__proto__', 'constructor', 'path']);
+    expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(args, '__proto__')?.value).toEqual({ isAdmin: true });
+    expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
+    // Spreading the arguments copies the key as data, too.
+    const copy: Record<string, unknown> = { ...args };
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(copy.isAdmin).toBeUndefined();
+    expect(JSON.parse(JSON.stringify(args))).toEqual(JSON.parse(JSON.stringify(copy)));
+  });
+
+  it('records NUL and unpaired surrogates as U+FFFD and marks the arguments', () => {
+    expect(parseToolArgs('{"text":"a\\u0000b\\ud800"}')).toEqual({ args: { text: 'a\uFFFDb\uFFFD' }, sanitized: true });
+    expect(parseToolArgs('{"text":"🙂"}')).toEqual({ args: { text: '🙂' } });
+    expect(parseToolArgs('not json \u0000')).toMatchObject({ args: {}, rawArgs: 'not json \uFFFD', sanitized: true });
+  });
+
+  it('refuses arguments nested deeper than the limit, without parsing them', () => {
+    const deep = '['.repeat(200_000) + ']'.repeat(200_000);
+    expect(parseToolArgs(`{"a":${deep}}`)).toMatchObject({ args: {}, argsError: `arguments nest deeper than ${MAX_ARGS_DEPTH} levels` });
+    const ok = `{"a":${'['.repeat(MAX_ARGS_DEPTH - 1)}${']'.repeat(MAX_ARGS_DEPTH - 1)}}`;
+    expect(parseToolArgs(ok).argsError).toBeUndefined();
+    // Brackets inside strings are text.
+    expect(parseToolArgs(`{"a":"${'['.repeat(500)}\\""}`).argsError).toBeUndefined();
+  });
+});
