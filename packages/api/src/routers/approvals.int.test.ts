@@ -86,8 +86,11 @@ describe('approvals.decide', () => {
 
     await api.approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'approve', editedArgs: { command: 'rm -rf build/tmp' } });
     expect((await tb.db.approval.findUniqueOrThrow({ where: { id: approval.id } })).editedArgs).toEqual({ command: 'rm -rf build/tmp' });
-    const audit = await tb.db.auditLog.findFirstOrThrow({ where: { targetId: approval.id } });
+    const audit = await tb.db.auditLog.findFirstOrThrow({ where: { targetId: approval.id, action: 'approval.approved' } });
     expect(audit.data).toMatchObject({ args: { command: 'rm -rf build' }, editedArgs: { command: 'rm -rf build/tmp' } });
+    // The edited call was decided by the team's policy (the built-in default holds it for an approver).
+    const decided = await tb.db.auditLog.findFirstOrThrow({ where: { targetId: approval.id, action: 'policy.decided' } });
+    expect(decided.data).toMatchObject({ edited: true, args: { command: 'rm -rf build/tmp' }, outcome: 'require_approval', ruleId: 'shell-destructive', deciderRole: 'approver' });
   });
 });
 
