@@ -68,7 +68,9 @@ function httpTool(name: string, parts: { server: string; tool: string }, url: st
       if (!sandboxCall.egress) {
         return { ok: false, output: `the MCP server ${parts.server} is reached over HTTP through the run's egress proxy, and this run has no network: add ${new URL(url).host} to the agent's egress hosts and the team policy's egress allowlist` };
       }
-      const answer = await exchangeHttp(url, sandboxCall.egress.socketPath, { method: 'tools/call', name: parts.tool, arguments: toolArgs }, sandboxCall.signal);
+      // The worker's own socket: the policy decided this call as mcp:<server>:<tool>, not as http_request.
+      const socketPath = sandboxCall.egress.workerSocketPath ?? sandboxCall.egress.socketPath;
+      const answer = await exchangeHttp(url, socketPath, { method: 'tools/call', name: parts.tool, arguments: toolArgs }, sandboxCall.signal);
       if (!answer.ok) return { ok: false, output: answer.error };
       if (!('result' in answer)) return { ok: false, output: 'the MCP server answered a call with a tool list' };
       return { ok: answer.result.isError !== true, output: resultText(answer.result) };

@@ -165,6 +165,77 @@ describe('egress from the team policy (real bwrap, real proxy, real upstream)', 
     expect(seen.some((r) => r.url === '/after')).toBe(false);
   }, 90_000);
 
+  it('decides every request from the sandbox by the http_request rules: curl cannot skip an approval or a denied path', async () => {
+    const [upstream] = ports as [number, number, number];
+    const target = `127.0.0.1:${upstream}`;
+    const teamId = await createTestTeam(s.t.db, {
+      policy: {
+        version: 1,
+        default: 'deny',
+        rules: [
+          { id: 'no-secrets', match: { tool: 'http_request', hosts: [target], paths: ['/secret/**'] }, outcome: 'deny', reason: 'secrets stay inside' },
+          // A tool glob: the rule is for http_request, and so for every request through the proxy.
+          { id: 'upstream-writes', match: { tool: 'http_*', hosts: [target], methods: ['POST'] }, outcome: 'require_approval' },
+          { id: 'reads', match: { tool: 'http_request', egress: true }, outcome: 'allow' },
+          { id: 'curl', match: { tool: 'shell', commands: ['curl'] }, outcome: 'allow' },
+        ],
+        egress: { allow: [target] },
+      },
+    });
+    const agent = await createTestAgent(s.t.db, teamId, {
+      script: [
+        { calls: [{ tool: 'shell', args: { command: `curl -s -X POST -d title=x http://${target}/issues` } }] },
+        { calls: [{ tool: 'shell', args: { command: `curl -s http://${target}/public/readme` } }] },
+        { calls: [{ tool: 'shell', args: { command: `curl -s http://${target}/public/../secret/key` } }] },
+        // HTTPS goes through a CONNECT tunnel: only host and port are known, and some paths of this host are denied.
+        { calls: [{ tool: 'shell', args: { command: `curl -s -o /dev/null -w 'code=%{http_code}' https://${target}/public/readme` } }] },
+        // The way to ask: http_request waits for an approver, and once approved is not refused again at the proxy.
+        { calls: [{ tool: 'http_request', args: { url: `http://${target}/issues`, method: 'POST', body: 'title=approved' } }] },
+        { finish: 'done' },
+      ],
+    });
+    const ids = await createTestRun(s.t.db, agent, { config: { tools: catalogue(), toolLoading: 'eager', sandbox: { network: 'egress', egressHosts: [] } } });
+    await s.client.enqueue({ ...ids, reason: 'start' });
+    await waitForRun(s.t.db, ids.runId, 'waiting', 45_000);
+    const approval = await s.t.db.approval.findFirstOrThrow({ where: { runId: ids.runId, status: 'pending' } });
+    expect(approval).toMatchObject({ tool: 'http_request', policyRuleId: 'upstream-writes' });
+    const approver = await s.t.db.user.create({ data: { email: `approver-${randomBytes(4).toString('hex')}@example.test` } });
+    await s.t.db.membership.create({ data: { teamId, userId: approver.id, role: 'approver' } });
+    await s.t.db.approval.update({ where: { id: approval.id }, data: { status: 'approved', decidedById: approver.id, decidedAt: new Date() } });
+    await s.client.enqueue({ ...ids, reason: 'resume' });
+    await waitForRun(s.t.db, ids.runId, undefined, 45_000);
+    const events = await s.t.db.event.findMany({ where: { runId: ids.runId }, orderBy: { seq: 'asc' } });
+    const finished = events.filter((e) => e.type === 'tool.finished').map((e) => e.payload as Finished);
+    const decided = events.filter((e) => e.type === 'egress.decided').map((e) => e.payload as Decided & { kind: string; method: string });
+    const [post, read, secret, tunnel, asked] = finished as [Finished, Finished, Finished, Finished, Finished];
+
+    const needsApprover =
+      'policy rule "upstream-writes" requires approval; this request needs an approver (approver), and a request through the egress proxy cannot wait for an approver: make it with the http_request tool, which asks for one';
+    expect(post.output).toContain(`egress denied: ${needsApprover}`);
+    expect(read.output).toContain('served /public/readme');
+    expect(secret.output).toContain('egress denied: denied by policy rule "no-secrets": secrets stay inside');
+    // curl sees the proxy refuse the tunnel (403) and gives up: no HTTP status.
+    expect(tunnel).toMatchObject({ ok: false, output: expect.stringContaining('code=000') });
+    expect(asked).toMatchObject({ ok: true, output: expect.stringContaining('served /issues') });
+    // Only the GET and the approved POST reached the upstream.
+    const reached = seen.filter((r) => r.port === upstream).map((r) => r.url);
+    expect(reached.filter((url) => url === '/issues' || url.startsWith('/public') || url.startsWith('/secret'))).toEqual(['/public/readme', '/issues']);
+    expect(decided).toEqual([
+      expect.objectContaining({ kind: 'http', method: 'POST', port: upstream, allowed: false, reason: needsApprover, callId: post.callId }),
+      expect.objectContaining({ kind: 'http', method: 'GET', port: upstream, allowed: true, reason: 'allowed by policy rule "reads"', callId: read.callId }),
+      expect.objectContaining({ kind: 'http', method: 'GET', allowed: false, reason: 'denied by policy rule "no-secrets": secrets stay inside', callId: secret.callId }),
+      expect.objectContaining({
+        kind: 'connect',
+        allowed: false,
+        // The first rule that might refuse a request inside the tunnel: its path cannot be seen.
+        reason: `a CONNECT tunnel shows only host and port, and policy rule "no-secrets" denies some requests to ${target} (secrets stay inside); its paths cannot be checked inside a tunnel, so the tunnel is refused; the http_request tool is decided on the whole request`,
+        callId: tunnel.callId,
+      }),
+      // The approved call went through the worker's own socket: decided once, by its approval.
+      expect.objectContaining({ kind: 'http', method: 'POST', allowed: true, reason: 'allowed', callId: asked.callId }),
+    ]);
+  }, 120_000);
+
   it('a template without network gets none, whatever the policy allows', async () => {
     const { finished } = await runWith({ egress: { allow: [`127.0.0.1:${ports[0]}`] } }, [{ calls: [{ tool: 'http_request', args: { url: `http://127.0.0.1:${ports[0]}/` } }] }, { finish: 'done' }], undefined);
     expect(finished).toEqual([expect.objectContaining({ ok: false, output: 'this run has no network access (no egress proxy)' })]);

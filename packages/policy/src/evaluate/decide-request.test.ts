@@ -32,7 +32,7 @@ describe('decideRequest: a request the proxy sees whole', () => {
   });
 
   it('allows what a rule allows', () => {
-    expect(http(github, 'GET', 'https://api.github.com/repos/o/r')).toMatchObject({ outcome: 'allow', ruleId: 'github-reads' });
+    expect(http(github, 'GET', 'https://api.github.com/repos/o/r')).toMatchObject({ outcome: 'allow', ruleId: 'github-reads', message: 'allowed by policy rule "github-reads"' });
   });
 
   it('refuses a denied path naming the rule and its reason', () => {

@@ -26,14 +26,16 @@ const HIDDEN_IN_TUNNEL = ['methods', 'paths', 'args'] as const satisfies readonl
 const NEEDS_APPROVER =
   'a request through the egress proxy cannot wait for an approver: make it with the http_request tool, which asks for one';
 
-function refusedBy(rule: Rule | undefined, decision: Decision): string {
+/** What decided, naming the rule (a rule's own reason may not), or the default's reason. */
+function decidedBy(rule: Rule | undefined, decision: Decision): string {
   if (!rule) return decision.reason;
   const why = rule.reason ? `: ${rule.reason}` : '';
+  if (rule.outcome === 'allow') return `allowed by policy rule "${rule.id}"${why}`;
   return rule.outcome === 'deny' ? `denied by policy rule "${rule.id}"${why}` : `policy rule "${rule.id}" requires approval${why}`;
 }
 
-function withMessage(decision: Decision, rule: Rule | undefined, head = refusedBy(rule, decision)): RequestDecision {
-  if (decision.outcome === 'allow') return { ...decision, message: decision.reason };
+function withMessage(decision: Decision, rule: Rule | undefined, head = decidedBy(rule, decision)): RequestDecision {
+  if (decision.outcome === 'allow') return { ...decision, message: head };
   if (decision.outcome === 'deny') return { ...decision, message: head };
   return { ...decision, message: `${head}; this request needs an approver (${decision.approverRole ?? 'approver'}), and ${NEEDS_APPROVER}` };
 }

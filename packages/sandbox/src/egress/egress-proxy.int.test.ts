@@ -1,10 +1,11 @@
 import { createServer as createHttpServer, request, type Server as HttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { connect } from 'node:net';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxFixture, type SandboxFixture } from '../testing/sandbox-fixture';
-import { startEgressProxy, type EgressDecision, type EgressProxy } from './egress-proxy';
+import { startEgressProxy, type EgressDecision, type EgressProxy, type EgressRequest } from './egress-proxy';
 
 let f: SandboxFixture;
 let upstream: HttpServer;
@@ -117,6 +118,73 @@ describe('egress proxy', () => {
       const denied = await g.tool('http_request', { url: 'https://example.com/' });
       expect(denied.ok).toBe(false);
       expect(denied.output).toMatch(/^HTTP 403/);
+    } finally {
+      await g.close();
+    }
+  });
+});
+
+describe('egress proxy: per-request rules', () => {
+  let ruled: EgressProxy;
+  const asked: EgressRequest[] = [];
+  const ruledDecisions: EgressDecision[] = [];
+
+  beforeAll(async () => {
+    ruled = await startEgressProxy({
+      socketPath: join(f.dir, 'ruled.sock'),
+      workerSocketPath: join(f.dir, 'ruled.w.sock'),
+      policy: { allow: [`127.0.0.1:${port}`, `127.0.0.1:${echoPort}`], credentials: [{ host: '127.0.0.1', port, headers: { Authorization: 'Bearer SECRET-TOKEN' } }] },
+      decideRequest: (request) => {
+        asked.push(request);
+        if (request.kind === 'http' && new URL(request.url).pathname.startsWith('/private')) return { allowed: false, reason: 'denied by policy rule "no-private"' };
+        if (request.method === 'POST') return { allowed: false, reason: 'policy rule "writes" requires approval' };
+        if (request.kind === 'http' && request.url.endsWith('/broken')) throw new Error('the policy could not be read');
+        return { allowed: true, reason: 'allowed by policy rule "reads"' };
+      },
+      onDecision: (d) => ruledDecisions.push(d),
+    });
+  });
+  afterAll(async () => {
+    await ruled.close();
+  });
+
+  it('asks for every request the allowlist passed, refuses with the verdict\'s reason and records it', async () => {
+    asked.length = 0;
+    expect(await viaProxy(ruled.socketPath, `http://127.0.0.1:${port}/public?q=1`)).toEqual({ status: 200, body: 'path=/public?q=1' });
+    expect(ruledDecisions.at(-1)).toMatchObject({ kind: 'http', allowed: true, reason: 'allowed by policy rule "reads"', injectedHeaders: ['Authorization'] });
+    expect(await viaProxy(ruled.socketPath, `http://127.0.0.1:${port}/private/x`)).toEqual({ status: 403, body: 'egress denied: denied by policy rule "no-private"\n' });
+    expect(ruledDecisions.at(-1)).toMatchObject({ kind: 'http', method: 'GET', allowed: false, reason: 'denied by policy rule "no-private"' });
+    // Off the allowlist: refused at the boundary, the rules are not asked.
+    expect((await viaProxy(ruled.socketPath, `http://127.0.0.1:${port + 1}/`)).body).toMatch(/not on the egress allowlist/);
+    expect(asked.map((r) => r.kind === 'http' && new URL(r.url).pathname)).toEqual(['/public', '/private/x']);
+    expect(asked[0]).toEqual({ kind: 'http', method: 'GET', url: `http://127.0.0.1:${port}/public?q=1`, host: '127.0.0.1', port });
+  });
+
+  it('refuses a request it cannot decide', async () => {
+    expect(await viaProxy(ruled.socketPath, `http://127.0.0.1:${port}/broken`)).toEqual({ status: 403, body: 'egress denied: the request could not be decided: the policy could not be read\n' });
+  });
+
+  it('asks for a CONNECT tunnel with host and port only', async () => {
+    asked.length = 0;
+    expect(await connectVia(ruled.socketPath, `127.0.0.1:${echoPort}`)).toMatch(/^HTTP\/1.1 200 Connection Established/);
+    expect(asked).toEqual([{ kind: 'connect', method: 'CONNECT', host: '127.0.0.1', port: echoPort }]);
+    expect(ruledDecisions.at(-1)).toMatchObject({ kind: 'connect', allowed: true, reason: 'allowed by policy rule "reads"' });
+  });
+
+  it('decides curl from inside the sandbox; the worker socket serves the tools without the rules, behind the same allowlist', async () => {
+    const post = await f.sh(`curl -s -X POST -d x http://127.0.0.1:${port}/issues`, undefined, { egress: { socketPath: ruled.socketPath } });
+    expect(post.stdout).toBe('egress denied: policy rule "writes" requires approval\n');
+    expect(ruledDecisions.at(-1)).toMatchObject({ kind: 'http', method: 'POST', allowed: false, reason: 'policy rule "writes" requires approval' });
+    // The worker socket is the worker's alone, and never inside a sandbox.
+    expect((await stat(ruled.workerSocketPath as string)).mode & 0o777).toBe(0o600);
+    const g = await sandboxFixture({ egress: { socketPath: ruled.socketPath, workerSocketPath: ruled.workerSocketPath as string } });
+    try {
+      asked.length = 0;
+      const approved = await g.tool('http_request', { url: `http://127.0.0.1:${port}/issues`, method: 'POST', body: 'x' });
+      expect(approved).toMatchObject({ ok: true, output: expect.stringContaining('path=/issues') });
+      expect(asked).toEqual([]);
+      expect(ruledDecisions.at(-1)).toMatchObject({ method: 'POST', allowed: true, reason: 'allowed', injectedHeaders: ['Authorization'] });
+      expect((await g.tool('http_request', { url: `http://127.0.0.1:${port + 1}/` })).output).toMatch(/^HTTP 403/);
     } finally {
       await g.close();
     }

@@ -1,6 +1,6 @@
 import { chmod, rm } from 'node:fs/promises';
 import { lookup } from 'node:dns/promises';
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect, isIP, type LookupFunction, type Socket } from 'node:net';
 import { AppError } from '@looplane/shared';
@@ -18,10 +18,35 @@ export interface EgressDecision {
   injectedHeaders: string[];
 }
 
+/**
+ * One request as the proxy sees it, for the caller's rules: a request it forwards itself is known
+ * whole (method and absolute URL); a CONNECT tunnel shows only host and port (TLS is not
+ * terminated, so nothing inside it is known).
+ */
+export type EgressRequest =
+  | { kind: 'http'; method: string; url: string; host: string; port: number }
+  | { kind: 'connect'; method: 'CONNECT'; host: string; port: number };
+
+/** The caller's answer for one request: refused ones get 403 with `reason`, and are recorded with it. */
+export type EgressVerdict = { allowed: true; reason?: string } | { allowed: false; reason: string };
+
 export interface EgressProxyOptions {
   /** Where to listen; the socket is made connectable by the sandbox uids (its directory must be traversable). */
   socketPath: string;
   policy: EgressPolicyInput;
+  /**
+   * Decides each request on `socketPath` that the allowlist passed (the allowlist is the network
+   * boundary; these rules then decide per request). Without it the allowlist alone decides. A
+   * verdict that cannot be had (it throws) refuses the request.
+   */
+  decideRequest?: (request: EgressRequest) => EgressVerdict | Promise<EgressVerdict>;
+  /**
+   * A second socket, for the worker's own clients (the http_request tool, MCP over HTTP) whose
+   * tool call the policy has already decided (approved, if it needed an approver): the allowlist
+   * and credentials apply there, `decideRequest` does not. Only the worker's uid can connect to
+   * it, and it is never bound into a sandbox.
+   */
+  workerSocketPath?: string;
   onDecision?: (decision: EgressDecision) => void;
   connectTimeoutMs?: number;
 }
@@ -29,17 +54,23 @@ export interface EgressProxyOptions {
 /** A running proxy: bind `socketPath` into the sandbox (ExecRequest.egress) and close it when the run ends. */
 export interface EgressProxy {
   readonly socketPath: string;
+  /** The worker-only socket (see {@link EgressProxyOptions.workerSocketPath}); null when not asked for. */
+  readonly workerSocketPath: string | null;
   close(): Promise<void>;
 }
+
+/** Per-request rules of one listener: none on the worker's own socket. */
+type Rules = ((request: EgressRequest) => Promise<EgressVerdict>) | null;
 
 // Hop-by-hop and proxy headers never travel upstream.
 const DROP = new Set(['connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'proxy-connection', 'te', 'trailer', 'upgrade']);
 
 /**
  * Starts a run's egress proxy on a unix socket: HTTP CONNECT tunnels (HTTPS from inside the
- * sandbox) and absolute-form HTTP requests. Only allow-listed host:port pass; for plain HTTP and
- * for `https://` absolute-form requests (which the proxy originates over TLS itself, as the
- * http_request tool does) it injects the host's credential headers. Everything else gets 403.
+ * sandbox) and absolute-form HTTP requests. Only allow-listed host:port pass, and then only what
+ * `decideRequest` allows; for plain HTTP and for `https://` absolute-form requests (which the
+ * proxy originates over TLS itself, as the http_request tool does) it injects the host's
+ * credential headers. Everything else gets 403.
  */
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
   const policy = egressPolicySchema.parse(options.policy);
@@ -50,51 +81,86 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       // A failing recorder must not take the proxy down; the worker logs its own failures.
     }
   };
+  const ask = options.decideRequest;
+  const rules: Rules = ask ? async (request) => ask(request) : null;
+  const timeoutMs = options.connectTimeoutMs ?? 10_000;
   const sockets = new Set<Socket>();
-  const server = createServer((req, res) => void forward(req, res, policy, decide, options.connectTimeoutMs ?? 10_000));
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => void tunnel(req, client, head, policy, decide, options.connectTimeoutMs ?? 10_000));
-  server.maxConnections = 256;
-  await rm(options.socketPath, { force: true });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.socketPath, () => resolve());
-  });
-  await chmod(options.socketPath, 0o666);
-  return {
-    socketPath: options.socketPath,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await rm(options.socketPath, { force: true });
-    },
+  const servers: Server[] = [];
+  const listen = async (socketPath: string, listenerRules: Rules, mode: number) => {
+    const server = createServer((req, res) => void forward(req, res, policy, listenerRules, decide, timeoutMs));
+    server.on('connection', (socket) => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+    });
+    server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => void tunnel(req, client, head, policy, listenerRules, decide, timeoutMs));
+    server.maxConnections = 256;
+    await rm(socketPath, { force: true });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(socketPath, () => resolve());
+    });
+    servers.push(server);
+    await chmod(socketPath, mode);
   };
+  const close = async () => {
+    for (const socket of sockets) socket.destroy();
+    await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    await rm(options.socketPath, { force: true });
+    if (options.workerSocketPath) await rm(options.workerSocketPath, { force: true });
+  };
+  try {
+    await listen(options.socketPath, rules, 0o666);
+    if (options.workerSocketPath) await listen(options.workerSocketPath, null, 0o600);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { socketPath: options.socketPath, workerSocketPath: options.workerSocketPath ?? null, close };
 }
 
-/** Resolves a destination and checks it; returns the address to connect to, or why not. */
-async function resolveTarget(policy: EgressPolicy, host: string, port: number): Promise<{ address: string; family: number } | { denied: string }> {
+/** The listener's rules for one request (none: allowed); a verdict that cannot be had refuses it. */
+async function ruling(rules: Rules, request: EgressRequest): Promise<EgressVerdict> {
+  if (!rules) return { allowed: true };
+  try {
+    return await rules(request);
+  } catch (error) {
+    return { allowed: false, reason: `the request could not be decided: ${(error as Error).message}` };
+  }
+}
+
+/** Where to connect, and why the request was allowed (what its decision records). */
+type Resolved = { address: string; family: number; reason: string };
+
+/**
+ * Checks a destination and resolves it; returns the address to connect to, or why not. The order
+ * is the boundary's: port, the allowlist (the network boundary), the rules for this request, then
+ * the addresses the name resolves to.
+ */
+async function resolveTarget(policy: EgressPolicy, rules: Rules, request: EgressRequest): Promise<Resolved | { denied: string }> {
+  const { host, port } = request;
   if (!Number.isInteger(port) || port < 1 || port > 65535) return { denied: 'invalid port' };
   if (!isAllowed(policy, host, port)) return { denied: `${host}:${port} is not on the egress allowlist` };
+  const verdict = await ruling(rules, request);
+  if (!verdict.allowed) return { denied: verdict.reason };
+  const reason = verdict.reason ?? 'allowed';
   const literal = isIP(normalizeHost(host));
-  if (literal) return { address: normalizeHost(host), family: literal };
+  if (literal) return { address: normalizeHost(host), family: literal, reason };
   const addresses = await lookup(host, { all: true }).catch(() => []);
   if (addresses.length === 0) return { denied: `${host} does not resolve` };
   // Every answer is checked (a name with one public and one private address is refused), then
   // IPv4 is preferred: services often listen on IPv4 only.
   const blocked = policy.allowPrivateAddresses ? undefined : addresses.find((a) => isPrivateAddress(a.address));
   if (blocked) return { denied: `${host} resolves to a private address (${blocked.address})` };
-  return [...addresses].sort((a, b) => a.family - b.family)[0] as { address: string; family: number };
+  const [first] = [...addresses].sort((a, b) => a.family - b.family) as [{ address: string; family: number }];
+  return { address: first.address, family: first.family, reason };
 }
 
-async function tunnel(req: IncomingMessage, client: Socket, head: Buffer, policy: EgressPolicy, decide: (d: EgressDecision) => void, timeoutMs: number) {
+async function tunnel(req: IncomingMessage, client: Socket, head: Buffer, policy: EgressPolicy, rules: Rules, decide: (d: EgressDecision) => void, timeoutMs: number) {
   client.on('error', () => undefined);
   const target = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(req.url ?? '');
   const host = normalizeHost(target?.[1] ?? '');
   const port = Number(target?.[2]);
-  const resolved = target ? await resolveTarget(policy, host, port) : { denied: 'CONNECT needs host:port' };
+  const resolved = target ? await resolveTarget(policy, rules, { kind: 'connect', method: 'CONNECT', host, port }) : { denied: 'CONNECT needs host:port' };
   const base = { kind: 'connect' as const, method: 'CONNECT', host, port, injectedHeaders: [] };
   if ('denied' in resolved) {
     decide({ ...base, allowed: false, reason: resolved.denied });
@@ -104,7 +170,7 @@ async function tunnel(req: IncomingMessage, client: Socket, head: Buffer, policy
   const upstream = connect({ host: resolved.address, port, timeout: timeoutMs });
   upstream.once('connect', () => {
     upstream.setTimeout(0);
-    decide({ ...base, allowed: true, reason: 'allowed' });
+    decide({ ...base, allowed: true, reason: resolved.reason });
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
     if (head.length) upstream.write(head);
     upstream.pipe(client);
@@ -121,7 +187,7 @@ async function tunnel(req: IncomingMessage, client: Socket, head: Buffer, policy
   client.once('close', () => upstream.destroy());
 }
 
-async function forward(req: IncomingMessage, res: ServerResponse, policy: EgressPolicy, decide: (d: EgressDecision) => void, timeoutMs: number) {
+async function forward(req: IncomingMessage, res: ServerResponse, policy: EgressPolicy, rules: Rules, decide: (d: EgressDecision) => void, timeoutMs: number) {
   const url = URL.canParse(req.url ?? '') ? new URL(req.url as string) : null;
   const secure = url?.protocol === 'https:';
   const host = url ? normalizeHost(url.hostname) : '';
@@ -132,7 +198,7 @@ async function forward(req: IncomingMessage, res: ServerResponse, policy: Egress
     res.writeHead(status, { 'content-type': 'text/plain', connection: 'close' }).end(`egress denied: ${reason}\n`);
   };
   if (!url || (url.protocol !== 'http:' && !secure)) return deny(400, 'the proxy takes absolute http:// or https:// URLs and CONNECT');
-  const resolved = await resolveTarget(policy, host, port);
+  const resolved = await resolveTarget(policy, rules, { kind: 'http', method: base.method, url: url.href, host, port });
   if ('denied' in resolved) return deny(403, resolved.denied);
   const credentials = credentialsFor(policy, host, port);
   const headers: Record<string, string | string[]> = {};
@@ -155,7 +221,7 @@ async function forward(req: IncomingMessage, res: ServerResponse, policy: Egress
     lookup: pinnedLookup(resolved),
   });
   upstream.once('response', (response) => {
-    decide({ ...base, allowed: true, reason: 'allowed', injectedHeaders: Object.keys(credentials) });
+    decide({ ...base, allowed: true, reason: resolved.reason, injectedHeaders: Object.keys(credentials) });
     const out: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(response.headers)) if (value !== undefined && !DROP.has(name)) out[name] = value;
     res.writeHead(response.statusCode ?? 502, out);

@@ -6,7 +6,9 @@ import { defineTool, throwIfCancelled, type SandboxTool } from './tool';
 /**
  * http_request: sent by the worker through the run's egress proxy socket, in absolute form (also
  * for https, which the proxy originates over TLS), so the allowlist applies and the proxy can
- * inject the host's credentials. The tool has no other way out.
+ * inject the host's credentials. The tool has no other way out. It uses the proxy's worker socket
+ * when there is one: the call itself was decided (and, if it needed one, approved) by the policy,
+ * so the proxy does not decide its request again.
  */
 export function httpTool(deps: ToolDeps): SandboxTool {
   return defineTool(
@@ -32,7 +34,7 @@ export function httpTool(deps: ToolDeps): SandboxTool {
       const url = new URL(args.url);
       const response = await new Promise<{ status: number; headers: string; body: string; truncated: boolean }>((resolve, reject) => {
         const req = request({
-          socketPath: egress.socketPath,
+          socketPath: egress.workerSocketPath ?? egress.socketPath,
           method: args.method ?? 'GET',
           path: url.href,
           headers: { ...args.headers, host: url.host },

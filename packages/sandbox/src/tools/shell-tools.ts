@@ -19,7 +19,8 @@ async function execIn(deps: ToolDeps, workspace: Workspace, argv: string[], opti
     ...(options.env ? { env: options.env } : {}),
     ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
     limits: { ...limits, wallTimeMs },
-    ...(call.egress ? { egress: call.egress } : {}),
+    // Only the sandbox's socket goes in: the worker's own socket skips the per-request rules.
+    ...(call.egress ? { egress: { socketPath: call.egress.socketPath } } : {}),
   };
   const result: ExecResult = await deps.driver.exec(request, call.signal ? { signal: call.signal } : {}).catch((error: unknown) => {
     // A driver failure (cgroupfs, spawn) must not pass for a file-system error the model caused.
