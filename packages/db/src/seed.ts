@@ -3,6 +3,7 @@ import { appendAudit } from './audit/audit.repository';
 import { displayPrefix, hashApiToken } from './crypto/api-token';
 import { generatePassword, hashPassword } from './crypto/password';
 import { seedApprovalDemo } from './seed-approval-demo';
+import { seedEffectDemo } from './seed-effect-demo';
 import { seedDemoContent } from './seed-demo';
 
 export const ADMIN_EMAIL = 'admin@looplane.local';
@@ -35,6 +36,7 @@ export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<S
   const password = options.adminPassword ?? generatePassword();
   const passwordHash = await hashPassword(password);
 
+  // A few dozen statements in one transaction: Prisma's 5 s default is tight on a busy two-core machine.
   return db.$transaction(async (tx) => {
     // Serialise concurrent seeders (two `start`s racing on one database).
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('looplane:seed', 0))`;
@@ -69,6 +71,7 @@ export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<S
     const faux = await tx.modelEndpoint.findUnique({ where: { teamId_name: { teamId: team.id, name: FAUX_ENDPOINT_NAME } } });
     if (faux) await seedDemoContent(tx, team.id, faux.id);
     await seedApprovalDemo(tx, team.id);
+    await seedEffectDemo(tx, team.id);
 
     let bootstrapTokenCreated = false;
     if (options.bootstrapToken) {
@@ -102,5 +105,5 @@ export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<S
       generatedPassword: !existingAdmin && !options.adminPassword ? password : null,
       bootstrapTokenCreated,
     };
-  });
+  }, { timeout: 30_000, maxWait: 30_000 });
 }

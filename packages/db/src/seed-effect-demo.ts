@@ -1,0 +1,68 @@
+import type { Prisma } from './generated/prisma/client';
+import type { Tx } from './audit/audit.repository';
+import { appendAudit } from './audit/audit.repository';
+
+const SYSTEM = { type: 'system', name: 'seed' } as const;
+
+const tools = [
+  {
+    name: 'shell',
+    description: 'Run a command in the sandbox, in the workspace (mounted at /workspace).',
+    idempotent: false,
+    parameters: { type: 'object', properties: { command: { type: 'string', minLength: 1, description: 'A command line, run by /bin/sh -c' } }, required: ['command'] },
+  },
+  {
+    name: 'write_file',
+    description: 'Create or overwrite a file in the workspace with the given content.',
+    idempotent: false,
+    parameters: { type: 'object', properties: { path: { type: 'string', minLength: 1 }, content: { type: 'string' } }, required: ['path', 'content'] },
+  },
+];
+
+const CLEANER = 'import shutil\n\n# Tidy up: the build output goes.\nshutil.rmtree("build")\nprint("cleaned")\n';
+
+/**
+ * A faux endpoint whose agent deletes a directory from a Python script it writes first: the
+ * command line (`python3 clean.py`) says nothing about it, so the call runs, and the policy's
+ * effect check rolls the deletion back and holds it, with its diff, for an approver.
+ */
+const fauxScriptCleanup = {
+  name: 'faux-script-cleanup',
+  kind: 'faux' as const,
+  model: 'faux-1',
+  contextWindow: 32000,
+  maxOutputTokens: 1024,
+  config: {
+    thinkMs: 200,
+    finalText: 'Tidy-up done.',
+    script: [
+      { say: 'Making a build directory.', calls: [{ tool: 'write_file', args: { path: 'build/out.o', content: 'object code\n' } }, { tool: 'write_file', args: { path: 'build/keep', content: 'keep me\n' } }] },
+      { say: 'Writing a tidy-up script.', calls: [{ tool: 'write_file', args: { path: 'clean.py', content: CLEANER } }] },
+      { say: 'Running it.', calls: [{ tool: 'shell', args: { command: 'python3 clean.py' } }] },
+      { say: 'Listing what is left.', calls: [{ tool: 'shell', args: { command: 'ls -R' } }] },
+    ],
+  },
+};
+
+/** The effect-check demo (endpoint and agent `demo-script-cleanup`), created when missing. */
+export async function seedEffectDemo(tx: Tx, teamId: string): Promise<void> {
+  let endpoint = await tx.modelEndpoint.findUnique({ where: { teamId_name: { teamId, name: fauxScriptCleanup.name } } });
+  if (!endpoint) {
+    endpoint = await tx.modelEndpoint.create({ data: { teamId, ...fauxScriptCleanup, config: fauxScriptCleanup.config as Prisma.InputJsonValue } });
+    await appendAudit(tx, { teamId, actor: SYSTEM, action: 'endpoint.created', targetType: 'endpoint', targetId: endpoint.id, data: { name: endpoint.name, kind: 'faux' } });
+  }
+  if (await tx.agentTemplate.findUnique({ where: { teamId_name: { teamId, name: 'demo-script-cleanup' } } })) return;
+  const agent = await tx.agentTemplate.create({
+    data: {
+      teamId,
+      name: 'demo-script-cleanup',
+      endpointId: endpoint.id,
+      description: 'Deletes build/ from a Python script it writes: the effect check holds the deletion with its diff',
+      systemPrompt: 'You keep the workspace tidy.',
+      tools: tools as Prisma.InputJsonValue,
+      busyPolicy: 'enqueue',
+      slashCommands: [] as Prisma.InputJsonValue,
+    },
+  });
+  await appendAudit(tx, { teamId, actor: SYSTEM, action: 'agent.created', targetType: 'agent', targetId: agent.id, data: { name: agent.name } });
+}
