@@ -74,7 +74,7 @@ async function decide(ids: { runId: string; sessionId: string }, approvalId: str
   await s.client.enqueue({ ...ids, reason: 'resume' });
 }
 
-/** Eight ways to delete a directory that no command-line analysis can see; each writes its code first. */
+/** Ten ways to delete a directory that no command-line analysis can see; each writes its code first. */
 const ROUTES: { name: string; setup: { path: string; content: string }[]; command: string; target: string }[] = [
   {
     name: 'python3 x.py',
@@ -95,10 +95,17 @@ const ROUTES: { name: string; setup: { path: string; content: string }[]; comman
   { name: 'sed -n -f x.sed', setup: [{ path: 'x6.sed', content: '1e rm -rf build6\n' }, { path: 'f6.txt', content: 'one line\n' }], command: 'sed -n -f x6.sed f6.txt', target: 'build6' },
   { name: 'make test (a Makefile)', setup: [{ path: 'Makefile', content: 'test:\n\t@rm -rf build7\n' }], command: 'make test', target: 'build7' },
   { name: 'awk with -F and a program file', setup: [{ path: 'x8.awk', content: 'BEGIN { c = "rm -rf " "build8"; system(c) }\n' }], command: 'awk -F : -f x8.awk /dev/null', target: 'build8' },
+  {
+    name: 'HOME=… git diff with a planted diff.external',
+    setup: [{ path: 'h9/.gitconfig', content: '[diff]\n\texternal = rm -rf build9 #\n' }, { path: 'a9', content: 'a\n' }, { path: 'b9', content: 'b\n' }],
+    command: 'HOME=/workspace/h9 git diff --no-index a9 b9',
+    target: 'build9',
+  },
+  { name: 'npm test (a package.json script)', setup: [{ path: 'package.json', content: '{ "name": "demo", "version": "1.0.0", "scripts": { "test": "rm -rf build10" } }\n' }], command: 'npm test', target: 'build10' },
 ];
 
 describe('effect-based governance (real worker, real bwrap)', () => {
-  it('holds each of eight hidden deletions with its diff; rejecting keeps it rolled back, approving applies exactly the recorded result', async () => {
+  it('holds each of ten hidden deletions with its diff; rejecting keeps it rolled back, approving applies exactly the recorded result', async () => {
     const setup: ScriptTurn = {
       calls: ROUTES.flatMap((route) => [
         write(`${route.target}/out.o`, `object code of ${route.target}\n`),
@@ -129,7 +136,7 @@ describe('effect-based governance (real worker, real bwrap)', () => {
     const done = await waitForRun(s.t.db, ids.runId, undefined, 60_000);
     expect(done.status).toBe('succeeded');
     for (const route of ROUTES.slice(0, -1)) expect(existsSync(workFile(ids.sessionId, `${route.target}/out.o`)), route.name).toBe(true);
-    expect(existsSync(workFile(ids.sessionId, 'build8/out.o'))).toBe(false);
+    expect(existsSync(workFile(ids.sessionId, `${ROUTES.at(-1)!.target}/out.o`))).toBe(false);
     expect(existsSync(sentinel)).toBe(true);
     const events = await s.t.db.event.findMany({ where: { runId: ids.runId }, orderBy: { seq: 'asc' } });
     expect(events.filter((e) => e.type === 'effect.decided')).toHaveLength(ROUTES.length);
