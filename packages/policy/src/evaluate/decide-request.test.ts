@@ -79,6 +79,21 @@ describe('decideRequest: a request the proxy sees whole', () => {
     expect(off.message).toBe("no policy rule matches this http_request call; the policy's default is deny");
   });
 
+  it('treats an args condition on what the proxy does not decide on (headers, body) as one it cannot check', () => {
+    const doc = policy([
+      { id: 'no-tokens', match: { tool: 'http_request', hosts: ['api.github.com'], args: { body: '*token*' } }, outcome: 'deny' },
+      { id: 'by-url', match: { tool: 'http_request', args: { url: 'https://api.github.com/repos/*' } }, outcome: 'allow' },
+    ]);
+    const decision = http(doc, 'POST', 'https://api.github.com/repos/x');
+    expect(decision).toMatchObject({ outcome: 'deny', ruleId: 'no-tokens' });
+    expect(decision.message).toBe(
+      'the proxy sees a request\'s method and URL, not its headers or body, and policy rule "no-tokens" denies some requests to api.github.com:443; its args.body cannot be checked at the proxy, so the request is refused; the http_request tool is decided on the whole request',
+    );
+    // An args condition on the URL is checked, as for the tool.
+    expect(http(doc, 'GET', 'https://example.com:8080/repos/x')).toMatchObject({ outcome: 'allow', ruleId: 'default' });
+    expect(http(policy([doc.rules[1]!], { default: 'deny' }), 'GET', 'https://api.github.com/repos/x')).toMatchObject({ outcome: 'allow', ruleId: 'by-url' });
+  });
+
   it('a default of require_approval also points at http_request', () => {
     const decision = http(policy([], { default: 'require_approval' }), 'GET', 'https://api.github.com/');
     expect(decision).toMatchObject({ outcome: 'require_approval', ruleId: 'default' });

@@ -1,7 +1,7 @@
 import type { PolicyDocument, Rule, RuleMatch } from '../document/policy-schema';
 import { HTTP_TOOL } from '../tool-names';
-import { DEFAULT_RULE, type Decision } from './decision';
-import { decidePrepared, fromDefault, fromRule } from './evaluate';
+import type { Decision } from './decision';
+import { fromDefault, fromRule } from './evaluate';
 import { matchRule } from './match-rule';
 import { type PreparedCall, prepareCall } from './prepare-call';
 
@@ -20,8 +20,26 @@ export interface RequestDecision extends Decision {
   message: string;
 }
 
-/** The conditions a tunnel cannot check: they depend on what is sent inside it. */
-const HIDDEN_IN_TUNNEL = ['methods', 'paths', 'args'] as const satisfies readonly (keyof RuleMatch)[];
+/** A rule's conditions split into those the proxy can check and those it cannot see. */
+type Split = { visible: RuleMatch; hidden: string[] };
+
+/** Inside a tunnel only host and port are seen: method, path and arguments are not. */
+function hiddenInTunnel(match: RuleMatch): Split {
+  const visible: RuleMatch = { ...match };
+  const hidden = (['methods', 'paths', 'args'] as const).filter((field) => match[field] !== undefined);
+  for (const field of hidden) delete visible[field];
+  return { visible, hidden };
+}
+
+/** A whole request is seen as an http_request call with `url` and `method`: other arguments (headers, body) are not. */
+function hiddenInRequest(match: RuleMatch): Split {
+  const entries = Object.entries(match.args ?? {});
+  const hidden = entries.filter(([key]) => key !== 'url' && key !== 'method').map(([key]) => `args.${key}`);
+  if (hidden.length === 0) return { visible: match, hidden };
+  const { args: _args, ...rest } = match;
+  const seen = entries.filter(([key]) => key === 'url' || key === 'method');
+  return { visible: seen.length > 0 ? { ...rest, args: Object.fromEntries(seen) } : rest, hidden };
+}
 
 const NEEDS_APPROVER =
   'a request through the egress proxy cannot wait for an approver: make it with the http_request tool, which asks for one';
@@ -35,28 +53,24 @@ function decidedBy(rule: Rule | undefined, decision: Decision): string {
 }
 
 function withMessage(decision: Decision, rule: Rule | undefined, head = decidedBy(rule, decision)): RequestDecision {
-  if (decision.outcome === 'allow') return { ...decision, message: head };
-  if (decision.outcome === 'deny') return { ...decision, message: head };
+  if (decision.outcome !== 'require_approval') return { ...decision, message: head };
   return { ...decision, message: `${head}; this request needs an approver (${decision.approverRole ?? 'approver'}), and ${NEEDS_APPROVER}` };
 }
 
 /**
- * Decides a tunnel conservatively. A rule whose host conditions hold but whose method, path or
- * argument conditions cannot be checked *might* apply (an unknown method matches no `methods`
- * list, so such a rule never decides a tunnel by itself). The first rule that surely applies (or
- * the default) decides, unless a rule before it might apply and says deny or require_approval:
- * then some request in the tunnel might be one the policy refuses, so the tunnel is refused as
- * that rule says. A tunnel is allowed only when every request it could carry would be.
+ * Decides what the proxy can see, conservatively. A rule whose visible conditions hold but some of
+ * whose conditions cannot be checked *might* apply (an unknown method matches no `methods` list,
+ * so such a rule never decides by itself). The first rule that surely applies (or the default)
+ * decides, unless a rule before it might apply and says deny or require_approval: then the
+ * request might be one the policy refuses, so it is refused as that rule says. What the proxy
+ * cannot see is allowed only when every request it could be would be.
  */
-function decideTunnel(document: PolicyDocument, host: string, port: number): RequestDecision {
-  const prepared: PreparedCall = { call: { tool: HTTP_TOOL, args: {} }, target: { ok: true, host, port, method: 'CONNECT', path: null } };
+function decideSeen(document: PolicyDocument, prepared: PreparedCall, split: (match: RuleMatch) => Split, what: { subject: string; where: string; seen: string }): RequestDecision {
   let maybeRefused: { rule: Rule; hidden: string[] } | null = null;
   let deciding: Rule | null = null;
   for (const rule of document.rules) {
     if (rule.match.effect) continue;
-    const hidden = HIDDEN_IN_TUNNEL.filter((field) => rule.match[field] !== undefined);
-    const visible: RuleMatch = { ...rule.match };
-    for (const field of hidden) delete visible[field];
+    const { visible, hidden } = split(rule.match);
     if (!matchRule({ ...rule, match: visible }, prepared, document).matched) continue;
     if (hidden.length === 0) {
       deciding = rule;
@@ -68,9 +82,10 @@ function decideTunnel(document: PolicyDocument, host: string, port: number): Req
   if (decision.outcome !== 'allow' || !maybeRefused) return withMessage(decision, deciding ?? undefined);
   const { rule, hidden } = maybeRefused;
   const verb = rule.outcome === 'deny' ? 'denies' : 'requires approval for';
+  const target = prepared.target?.ok ? `${prepared.target.host}:${prepared.target.port}` : 'this host';
   const head =
-    `a CONNECT tunnel shows only host and port, and policy rule "${rule.id}" ${verb} some requests to ${host}:${port}` +
-    `${rule.reason ? ` (${rule.reason})` : ''}; its ${hidden.join(', ')} cannot be checked inside a tunnel, so the tunnel is refused`;
+    `${what.seen}, and policy rule "${rule.id}" ${verb} some requests to ${target}${rule.reason ? ` (${rule.reason})` : ''}; ` +
+    `its ${hidden.join(', ')} cannot be checked ${what.where}, so the ${what.subject} is refused`;
   const refused = { ...fromRule(rule, undefined), reason: head };
   if (rule.outcome === 'deny') return { ...refused, message: `${head}; the http_request tool is decided on the whole request` };
   return withMessage(refused, rule, head);
@@ -80,12 +95,15 @@ function decideTunnel(document: PolicyDocument, host: string, port: number): Req
  * Decides one request through the egress proxy by the same rules as an `http_request` call: it is
  * evaluated as if `http_request` had been called with that method and URL, so the first matching
  * rule decides (tool globs such as `*` or `http_*` included; shell-only and effect rules do not
- * apply). A CONNECT tunnel is decided on host and port only, conservatively (see `decideTunnel`).
+ * apply). A CONNECT tunnel is decided on host and port only, and either kind conservatively
+ * where a rule looks at what the proxy cannot see (see `decideSeen`).
  * Pure: the proxy's caller reads the document.
  */
 export function decideRequest(document: PolicyDocument, request: ProxiedRequest): RequestDecision {
-  if (request.kind === 'connect') return decideTunnel(document, request.host, request.port);
-  const { trace: _trace, ...decision } = decidePrepared(document, prepareCall({ tool: HTTP_TOOL, args: { url: request.url, method: request.method } }));
-  const rule = decision.ruleId === DEFAULT_RULE ? undefined : document.rules.find((r) => r.id === decision.ruleId);
-  return withMessage(decision, rule);
+  if (request.kind === 'connect') {
+    const prepared: PreparedCall = { call: { tool: HTTP_TOOL, args: {} }, target: { ok: true, host: request.host, port: request.port, method: 'CONNECT', path: null } };
+    return decideSeen(document, prepared, hiddenInTunnel, { subject: 'tunnel', where: 'inside a tunnel', seen: 'a CONNECT tunnel shows only host and port' });
+  }
+  const prepared = prepareCall({ tool: HTTP_TOOL, args: { url: request.url, method: request.method } });
+  return decideSeen(document, prepared, hiddenInRequest, { subject: 'request', where: 'at the proxy', seen: 'the proxy sees a request\'s method and URL, not its headers or body' });
 }
