@@ -23,6 +23,7 @@ import {
 } from './testing/fixtures';
 import { createTestLive, type TestLive } from './testing/live';
 import { graphDefinitionFor, graphFixture, graphName } from './routers/graphs.fixtures';
+import { createInvitation } from './testing/invitations';
 
 /**
  * The authorization matrix: every procedure of the router × every kind of caller. A procedure
@@ -52,10 +53,14 @@ const matrix: Record<string, Entry> = {
     input: () => ({ name: 'New team', slug: `matrix-${Date.now()}-${n++}` }),
   },
   'teams.members': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
-  'teams.addMember': {
-    access: 'admin',
-    input: (fx) => ({ teamId: fx.teamId, email: `added-${Date.now()}-${n++}@example.test`, role: 'viewer', password: 'long enough pw' }),
-  },
+  'teams.invite': { access: 'admin', input: (fx) => ({ teamId: fx.teamId, email: `invited-${Date.now()}-${n++}@example.test`, role: 'viewer' }) },
+  'teams.invitations': { access: 'admin', input: (fx) => ({ teamId: fx.teamId }) },
+  'teams.revokeInvitation': { access: 'admin', input: async (fx) => ({ teamId: fx.teamId, invitationId: (await createInvitation(db.db, { teamId: fx.teamId })).id }) },
+  'invitations.mine': { access: 'authed', tokensDenied: true, input: () => undefined },
+  'invitations.accept': { access: 'authed', tokensDenied: true, input: async (_fx, caller) => ({ invitationId: (await createInvitation(db.db, { userId: caller?.userId })).id }) },
+  'invitations.decline': { access: 'authed', tokensDenied: true, input: async (_fx, caller) => ({ invitationId: (await createInvitation(db.db, { userId: caller?.userId })).id }) },
+  'invitations.preview': { access: 'public', input: async () => ({ code: (await createInvitation(db.db)).code }) },
+  'invitations.signUp': { access: 'public', input: async () => ({ code: (await createInvitation(db.db)).code, password: 'long enough pw' }) },
   'teams.removeMember': {
     access: 'admin',
     input: async (fx) => {
@@ -316,6 +321,9 @@ const crossTeam: Record<string, (fx: TeamFixture) => unknown> = {
   'graphs.update': async (fx) => ({ teamId: fx.teamId, graphId: (await foreignGraph(fx)).graphId, definition: graphDefinitionFor(agent.agentId) }),
   'graphs.run': async (fx) => ({ teamId: fx.teamId, runId: (await foreignGraph(fx)).runId }),
   'graphs.raiseEdgeBudget': async (fx) => ({ teamId: fx.teamId, runId: (await foreignGraph(fx)).runId, edgeId: (await foreignGraph(fx)).edgeId, tokens: 1 }),
+  'teams.revokeInvitation': async (fx) => ({ teamId: fx.teamId, invitationId: (await createInvitation(db.db, { teamId: fx.otherTeamId })).id }),
+  'invitations.accept': async () => ({ invitationId: (await createInvitation(db.db, { userId: fx.outsider.id })).id }),
+  'invitations.decline': async () => ({ invitationId: (await createInvitation(db.db, { userId: fx.outsider.id })).id }),
 };
 /** Ids that name a person or a caller-owned thing rather than a team resource. */
 const NOT_RESOURCES = new Set(['teamId', 'userId', 'tokenId']);

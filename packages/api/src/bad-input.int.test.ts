@@ -26,7 +26,13 @@ let sessionId: string;
 const validInputs: Record<string, () => Record<string, unknown>> = {
   'teams.create': () => ({ name: 'A team', slug: 'a-team' }),
   'teams.members': () => ({ teamId: fx.teamId }),
-  'teams.addMember': () => ({ teamId: fx.teamId, email: 'someone@example.test', role: 'viewer', password: 'long enough pw' }),
+  'teams.invite': () => ({ teamId: fx.teamId, email: 'someone@example.test', role: 'viewer' }),
+  'teams.invitations': () => ({ teamId: fx.teamId }),
+  'teams.revokeInvitation': () => ({ teamId: fx.teamId, invitationId: 'inv-missing' }),
+  'invitations.accept': () => ({ invitationId: 'inv-missing' }),
+  'invitations.decline': () => ({ invitationId: 'inv-missing' }),
+  'invitations.preview': () => ({ code: 'llpi_no-such-code-000' }),
+  'invitations.signUp': () => ({ code: 'llpi_no-such-code-000', password: 'long enough pw', name: 'New Person' }),
   'teams.removeMember': () => ({ teamId: fx.teamId, userId: fx.members.viewer.id }),
   'teams.setRole': () => ({ teamId: fx.teamId, userId: fx.members.viewer.id, role: 'operator' }),
   'tokens.create': () => ({ teamId: fx.teamId, name: 'ci', role: 'viewer', expiresInDays: 30 }),
@@ -91,10 +97,10 @@ const validInputs: Record<string, () => Record<string, unknown>> = {
   'graphs.run': () => ({ teamId: fx.teamId, runId }),
   'graphs.raiseEdgeBudget': () => ({ teamId: fx.teamId, runId, edgeId: 'edge-missing', tokens: 1000 }),
 };
-const noInput = new Set(['me', 'teams.list']);
+const noInput = new Set(['me', 'teams.list', 'invitations.mine']);
 /** Keys a procedure accepts without (so "missing" is not an error for them). */
 const optionalKeys: Record<string, string[]> = {
-  'teams.addMember': ['password'],
+  'invitations.signUp': ['name'],
   'tokens.create': ['expiresInDays'],
   'agents.create': ['systemPrompt', 'busyPolicy', 'maxConcurrentRuns'],
   'agents.update': ['description', 'expectedVersion'],

@@ -4,6 +4,7 @@ import { approvalsRouter } from './routers/approvals.router';
 import { auditRouter } from './routers/audit.router';
 import { endpointsRouter } from './routers/endpoints.router';
 import { graphsRouter } from './routers/graphs.router';
+import { invitationsRouter } from './routers/invitations.router';
 import { meProcedure } from './routers/me.router';
 import { mcpRouter } from './routers/mcp.router';
 import { costsRouter } from './routers/costs.router';
@@ -18,6 +19,7 @@ import { tokensRouter } from './routers/tokens.router';
 export const appRouter = createRouter({
   me: meProcedure,
   teams: teamsRouter,
+  invitations: invitationsRouter,
   tokens: tokensRouter,
   agents: agentsRouter,
   runs: runsRouter,

@@ -47,6 +47,21 @@ describe('linkOidcIdentity', () => {
     expect(await t.db.userIdentity.count({ where: { subject: { in: attempts.map((a) => a.subject) } } })).toBe(0);
   });
 
+  it('signs up a verified email that a team invited (pending, unexpired), and nobody else', async () => {
+    const team = await t.db.team.create({ data: { slug: 'oidc-inviting', name: 'Inviting' } });
+    const invite = (email: string, expiresAt: Date) =>
+      t.db.teamInvitation.create({ data: { teamId: team.id, email, role: 'viewer', codeHash: `hash-${email}`, expiresAt } });
+    await invite('erin@example.com', new Date(Date.now() + 60_000));
+    await invite('frank@example.com', new Date(Date.now() - 60_000));
+    const erin = await linkOidcIdentity(t.db, { provider: ISSUER, subject: 'sub-erin', email: 'Erin@Example.com', emailVerified: true });
+    expect(erin).toBe((await t.db.user.findUniqueOrThrow({ where: { email: 'erin@example.com' } })).id);
+    // Joining still takes the invitee's acceptance.
+    expect(await t.db.membership.count({ where: { userId: erin! } })).toBe(0);
+    expect(await linkOidcIdentity(t.db, { provider: ISSUER, subject: 'sub-erin-unverified', email: 'erin2@example.com', emailVerified: false })).toBeNull();
+    expect(await linkOidcIdentity(t.db, { provider: ISSUER, subject: 'sub-frank', email: 'frank@example.com', emailVerified: true })).toBeNull();
+    expect(await t.db.user.count({ where: { email: 'frank@example.com' } })).toBe(0);
+  });
+
   it('keeps identities apart per issuer', async () => {
     const dave = await user('dave@example.com');
     await linkOidcIdentity(t.db, { provider: ISSUER, subject: 'same', email: 'dave@example.com', emailVerified: true });

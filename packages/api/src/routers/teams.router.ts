@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { roleSchema } from '@looplane/shared';
 import { authedProcedure, createRouter, teamProcedure } from '../trpc';
 import { resolveTeamRole } from '../auth/principal';
-import { emailSchema, idSchema, nameSchema, passwordSchema, slugSchema } from '../schemas';
-import { addMember, createTeam, listMembers, listUserTeams, removeMember, setMemberRole } from '../services/teams.service';
+import { emailSchema, idSchema, nameSchema, slugSchema } from '../schemas';
+import { inviteMember, listInvitations, revokeInvitation } from '../services/invitations.service';
+import { createTeam, listMembers, listUserTeams, removeMember, setMemberRole } from '../services/teams.service';
 
 export const teamsRouter = createRouter({
   /** Teams the caller belongs to (a token sees only its own team). */
@@ -28,9 +29,16 @@ export const teamsRouter = createRouter({
 
   members: teamProcedure('viewer').query(({ ctx }) => listMembers(ctx.db, ctx.teamId)),
 
-  addMember: teamProcedure('admin')
-    .input(z.object({ email: emailSchema, role: roleSchema, password: passwordSchema.optional() }))
-    .mutation(({ ctx, input }) => addMember(ctx.db, ctx.actor, ctx.teamId, input, ctx.ip)),
+  /** Members join by invitation only: the invitee accepts (the answer never says whether the address has an account). */
+  invite: teamProcedure('admin')
+    .input(z.object({ email: emailSchema, role: roleSchema }))
+    .mutation(({ ctx, input }) => inviteMember(ctx.db, ctx.actor, ctx.teamId, input, ctx.ip)),
+
+  invitations: teamProcedure('admin').query(({ ctx }) => listInvitations(ctx.db, ctx.teamId)),
+
+  revokeInvitation: teamProcedure('admin')
+    .input(z.object({ invitationId: idSchema }))
+    .mutation(({ ctx, input }) => revokeInvitation(ctx.db, ctx.actor, ctx.teamId, input.invitationId, ctx.ip)),
 
   removeMember: teamProcedure('admin')
     .input(z.object({ userId: idSchema }))

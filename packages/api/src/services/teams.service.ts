@@ -1,4 +1,4 @@
-import { appendAudit, hashPassword, type AuditActor, type Db, type Tx } from '@looplane/db';
+import { appendAudit, type AuditActor, type Db, type Tx } from '@looplane/db';
 import { AppError, type Role } from '@looplane/shared';
 
 export interface TeamSummary {
@@ -45,7 +45,8 @@ async function assertAdminRemains(tx: Tx, teamId: string, userId: string): Promi
   if (otherAdmins === 0) throw new AppError('PRECONDITION_FAILED', 'A team must keep at least one admin');
 }
 
-async function lockTeam(tx: Tx, teamId: string): Promise<void> {
+/** Serialises membership changes of one team (inside `tx`). */
+export async function lockTeam(tx: Tx, teamId: string): Promise<void> {
   // Membership changes of one team are serialised so the last-admin check cannot race.
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${'team:' + teamId}, 0))`;
 }
@@ -63,35 +64,6 @@ export async function setMemberRole(db: Db, actor: AuditActor, teamId: string, u
       data: { from: membership.role, to: role },
     });
     return { userId, role };
-  });
-}
-
-export async function addMember(
-  db: Db,
-  actor: AuditActor,
-  teamId: string,
-  input: { email: string; role: Role; password?: string | undefined },
-  ip: string | null,
-) {
-  const passwordHash = input.password ? await hashPassword(input.password) : null;
-  return db.$transaction(async (tx) => {
-    await lockTeam(tx, teamId);
-    let user = await tx.user.findUnique({ where: { email: input.email } });
-    const created = !user;
-    if (!user) {
-      if (!passwordHash) {
-        throw new AppError('BAD_REQUEST', `No user has the email ${input.email}; give an initial password to create one`);
-      }
-      user = await tx.user.create({ data: { email: input.email, passwordHash } });
-    }
-    const existing = await tx.membership.findUnique({ where: { teamId_userId: { teamId, userId: user.id } } });
-    if (existing) throw new AppError('CONFLICT', `${input.email} is already a member of this team`);
-    await tx.membership.create({ data: { teamId, userId: user.id, role: input.role } });
-    await appendAudit(tx, {
-      teamId, actor, ip, action: 'member.added', targetType: 'user', targetId: user.id,
-      data: { email: input.email, role: input.role, userCreated: created },
-    });
-    return { userId: user.id, created };
   });
 }
 
