@@ -1,5 +1,5 @@
 import { initTRPC, TRPCError } from '@trpc/server';
-import superjson from 'superjson';
+import { wireTransformer } from '@looplane/shared/wire';
 import { z } from 'zod';
 import { roleAtLeast, type Role } from '@looplane/shared';
 import type { AuditActor } from '@looplane/db';
@@ -22,7 +22,8 @@ const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
-    transformer: superjson,
+    // superjson, with the keys it refuses escaped (a model's `__proto__` must not break a listing).
+    transformer: wireTransformer,
     errorFormatter({ shape, error }) {
       const zodError = error.cause instanceof z.ZodError ? error.cause : null;
       // 5xx details stay in the logs; clients get a generic message.

@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import { useState, type ReactNode } from 'react';
-import superjson from 'superjson';
+import { wireTransformer } from '@looplane/shared/wire';
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 
@@ -41,7 +41,7 @@ export function TrpcReactProvider({ children }: { children: ReactNode }) {
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
       // maxItems matches the server's MAX_BATCH_SIZE (a larger batch is refused with 400).
-      links: [httpBatchLink({ url: '/api/trpc', transformer: superjson, maxItems: 20 })],
+      links: [httpBatchLink({ url: '/api/trpc', transformer: wireTransformer, maxItems: 20 })],
     }),
   );
   return (

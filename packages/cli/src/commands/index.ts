@@ -1,6 +1,7 @@
 import type { Command } from '../command';
 import { approveCommand } from './approve';
 import { auditCommand } from './audit-verify';
+import { doctorCommand } from './doctor';
 import { forkCommand } from './fork';
 import { mcpCommand } from './mcp';
 import { migrateCommand } from './migrate';
@@ -13,4 +14,4 @@ import { versionCommand } from './version';
 import { workerCommand } from './worker';
 
 /** Every `looplane` command, in the order `looplane --help` lists them. */
-export const commands: readonly Command[] = [startCommand, workerCommand, runCommand, tailCommand, forkCommand, approveCommand, rejectCommand, auditCommand, tokenCommand, mcpCommand, migrateCommand, versionCommand];
+export const commands: readonly Command[] = [startCommand, workerCommand, runCommand, tailCommand, forkCommand, approveCommand, rejectCommand, auditCommand, doctorCommand, tokenCommand, mcpCommand, migrateCommand, versionCommand];

@@ -1,6 +1,6 @@
 import type { AppRouter } from '@looplane/api';
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
-import superjson from 'superjson';
+import { wireTransformer } from '@looplane/shared/wire';
 
 /** Where the CLI's remote commands talk to, and as whom. */
 export interface Remote {
@@ -9,13 +9,13 @@ export interface Remote {
   token: string;
 }
 
-/** A typed tRPC client over HTTP (superjson), authenticated with the team API token. */
+/** A typed tRPC client over HTTP (the API's wire transformer), authenticated with the team API token. */
 export function createApiClient(remote: Remote, fetchImpl: typeof fetch = fetch) {
   return createTRPCClient<AppRouter>({
     links: [
       httpLink({
         url: `${remote.url}/api/trpc`,
-        transformer: superjson,
+        transformer: wireTransformer,
         headers: { authorization: `Bearer ${remote.token}` },
         fetch: fetchImpl,
       }),

@@ -2,10 +2,11 @@ import { roleSchema } from '@looplane/shared';
 import { z } from 'zod';
 import { runConfigSchema } from '../config/run-config';
 import { heldEffectSchema } from './workspace-effect';
+import { jsonObjectSchema } from './json-object';
 
 const id = z.string().min(1);
 const count = z.int().nonnegative();
-const jsonObject = z.record(z.string(), z.json());
+const jsonObject = jsonObjectSchema;
 const amount = { tokens: count, costMicros: count };
 const usage = z.object({ inputTokens: count, outputTokens: count, estimated: z.boolean() });
 const providerError = z.object({

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { decodeEvent } from '../events/event-codec';
 import { MAX_ARGS_DEPTH, parseToolArgs } from './parse-args';
 
 describe('parseToolArgs', () => {
@@ -28,5 +29,18 @@ describe('parseToolArgs', () => {
     expect(parseToolArgs(ok).argsError).toBeUndefined();
     // Brackets inside strings are text.
     expect(parseToolArgs(`{"a":"${'['.repeat(500)}\\""}`).argsError).toBeUndefined();
+  });
+});
+
+describe('tool arguments through the event codec', () => {
+  it('decode keeps a `__proto__` key, so a replayed log holds the arguments the live run had', () => {
+    const { args } = parseToolArgs('{"__proto__": {"x": 1}, "constructor": 2, "prototype": [3], "a": "b"}');
+    const stored = JSON.parse(JSON.stringify({ callId: 'call-1', requestId: 'req-1', name: 'echo', args })) as unknown;
+    const decoded = decodeEvent({ seq: 1, type: 'tool.requested', v: 1, at: '2026-01-01T00:00:00.000Z', payload: stored });
+    const decodedArgs = (decoded.payload as { args: Record<string, unknown> }).args;
+    expect(Object.keys(decodedArgs)).toEqual(['__proto__', 'constructor', 'prototype', 'a']);
+    expect(Object.getPrototypeOf(decodedArgs)).toBe(Object.prototype);
+    expect(JSON.stringify(decodedArgs)).toBe(JSON.stringify(args));
+    expect(() => decodeEvent({ seq: 1, type: 'tool.requested', v: 1, at: '2026-01-01T00:00:00.000Z', payload: { callId: 'c', requestId: 'r', name: 'n', args: [1] } })).toThrow(/malformed at args/);
   });
 });

@@ -1,0 +1,96 @@
+import pg from 'pg';
+import { escapeReservedKey, wireTransformer } from '@looplane/shared/wire';
+
+/**
+ * The JSON columns whose content comes from outside (a model's tool calls and what they led to,
+ * remote MCP catalogues, what people typed), with the SQL that names a row in the report.
+ */
+export const STORED_JSON_COLUMNS: ReadonlyArray<{ table: string; column: string; rowKey: string }> = [
+  { table: 'Event', column: 'payload', rowKey: 'id::text' },
+  { table: 'Approval', column: 'args', rowKey: 'id' },
+  { table: 'Approval', column: 'editedArgs', rowKey: 'id' },
+  { table: 'Approval', column: 'held', rowKey: 'id' },
+  { table: 'AuditLog', column: 'data', rowKey: 'id::text' },
+  { table: 'MemoryEntry', column: 'value', rowKey: `"runId" || ' ' || key || ' v' || version` },
+  { table: 'McpServer', column: 'tools', rowKey: 'id' },
+  { table: 'McpServer', column: 'args', rowKey: 'id' },
+  { table: 'ModelEndpoint', column: 'config', rowKey: 'id' },
+  { table: 'AgentTemplate', column: 'tools', rowKey: 'id' },
+  { table: 'PolicyVersion', column: 'document', rowKey: 'id' },
+];
+
+/** A quick text filter before the exact check: a reserved name (escaped or not) written as a key. */
+const CANDIDATE = '"~*(__proto__|constructor|prototype)"\\s*:';
+
+/** A stored value that does not come back from the wire as it was stored (an empty list: all do). */
+export interface UnreadableRow {
+  table: string;
+  column: string;
+  id: string;
+  reason: string;
+}
+
+export interface ReservedKeysReport {
+  /** Rows holding at least one key superjson refuses (`__proto__`, `constructor`, `prototype`), per `Table.column`. */
+  rowsWithReservedKeys: Record<string, number>;
+  unreadable: UnreadableRow[];
+}
+
+function hasReservedKey(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(hasReservedKey);
+  return Object.keys(value).some((key) => escapeReservedKey(key) !== key || hasReservedKey((value as Record<string, unknown>)[key]));
+}
+
+/** JSON with keys sorted at every depth, own `__proto__` keys included (Object.fromEntries defines them). */
+function canonical(value: unknown): string {
+  const sorted = (v: unknown): unknown =>
+    v === null || typeof v !== 'object'
+      ? v
+      : Array.isArray(v)
+        ? v.map(sorted)
+        : Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]));
+  return JSON.stringify(sorted(value));
+}
+
+/** Why `value` would not reach a client as stored, or null when it does. */
+function wireProblem(value: unknown): string | null {
+  try {
+    const sent = JSON.parse(JSON.stringify(wireTransformer.serialize(value))) as Parameters<typeof wireTransformer.deserialize>[0];
+    return canonical(wireTransformer.deserialize(sent)) === canonical(value) ? null : 'comes back from the wire changed';
+  } catch (error) {
+    return `does not serialise: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/**
+ * `looplane doctor`'s check of stored JSON: finds every row whose JSON holds a key superjson
+ * refuses (once a 500 on every listing that returned it) and verifies that the API's wire format
+ * now serves it exactly as stored. Nothing is written: the rows stay as they are (events are
+ * immutable, audit rows hash-chained). One sequential scan per column, filtered in Postgres.
+ */
+export async function checkReservedKeys(databaseUrl: string): Promise<ReservedKeysReport> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const report: ReservedKeysReport = { rowsWithReservedKeys: {}, unreadable: [] };
+    for (const { table, column, rowKey } of STORED_JSON_COLUMNS) {
+      const rows = await client.query<{ id: string; json: string }>(
+        `SELECT ${rowKey} AS id, "${column}"::text AS json FROM "${table}" WHERE "${column}"::text ~ $1 ORDER BY 1`,
+        [CANDIDATE],
+      );
+      let count = 0;
+      for (const row of rows.rows) {
+        const value: unknown = JSON.parse(row.json);
+        if (!hasReservedKey(value)) continue;
+        count++;
+        const problem = wireProblem(value);
+        if (problem) report.unreadable.push({ table, column, id: row.id, reason: problem });
+      }
+      if (count > 0) report.rowsWithReservedKeys[`${table}.${column}`] = count;
+    }
+    return report;
+  } finally {
+    await client.end();
+  }
+}
