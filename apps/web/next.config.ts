@@ -1,10 +1,8 @@
 import type { NextConfig } from 'next';
+import { API_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from './src/lib/security-headers';
 
-const securityHeaders = [
-  { key: 'X-Frame-Options', value: 'DENY' },
-  { key: 'X-Content-Type-Options', value: 'nosniff' },
-  { key: 'Referrer-Policy', value: 'same-origin' },
-];
+// Pages get their Content-Security-Policy (with a nonce) from src/proxy.ts; HSTS comes from server/main.ts.
+const apiHeaders = [{ key: 'Content-Security-Policy', value: API_CONTENT_SECURITY_POLICY }];
 
 const nextConfig: NextConfig = {
   // Workspace packages ship TypeScript source with extensionless imports.
@@ -15,7 +13,11 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ['bullmq', 'mvdan-sh', '@aws-sdk/client-s3'],
   poweredByHeader: false,
   async headers() {
-    return [{ source: '/:path*', headers: securityHeaders }];
+    return [
+      { source: '/:path*', headers: [...STATIC_SECURITY_HEADERS] },
+      { source: '/api/:path*', headers: apiHeaders },
+      { source: '/metrics', headers: apiHeaders },
+    ];
   },
 };
 

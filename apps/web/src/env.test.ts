@@ -69,4 +69,25 @@ describe('parseEnv', () => {
     expect(parseEnv({ ...valid, QUEUE_PREFIX: 'looplane:prod' }).QUEUE_PREFIX).toBe('looplane:prod');
     expect(failure({ ...valid, QUEUE_PREFIX: 'has space' })).toBe('Invalid environment: QUEUE_PREFIX must be 1-64 letters, digits, :, _ or -');
   });
+
+  it('listens on 127.0.0.1:3000 and trusts no proxy by default', () => {
+    const env = parseEnv(valid);
+    expect({ host: env.HOST, port: env.PORT, proxies: env.LOOPLANE_TRUSTED_PROXIES.entries }).toEqual({ host: '127.0.0.1', port: 3000, proxies: [] });
+    const open = parseEnv({ ...valid, HOST: '0.0.0.0', PORT: '8080', LOOPLANE_TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1' });
+    expect({ host: open.HOST, port: open.PORT, proxies: open.LOOPLANE_TRUSTED_PROXIES.entries }).toEqual({ host: '0.0.0.0', port: 8080, proxies: ['10.0.0.0/8', '127.0.0.1'] });
+    expect(failure({ ...valid, LOOPLANE_TRUSTED_PROXIES: '10.0.0.0/8,proxy.internal' })).toBe(
+      'Invalid environment: LOOPLANE_TRUSTED_PROXIES: "proxy.internal" is not an IP address or CIDR block (a comma-separated list of IPs and CIDR blocks)',
+    );
+    expect(failure({ ...valid, PORT: '70000' })).toBe('Invalid environment: PORT must be a port number between 1 and 65535');
+  });
+
+  it('has sensible sign-in limits, each configurable', () => {
+    const env = parseEnv(valid);
+    expect([env.LOOPLANE_SIGNIN_ACCOUNT_FAILURES, env.LOOPLANE_SIGNIN_ADDRESS_FAILURES, env.LOOPLANE_SIGNIN_LOCKOUT_SECONDS, env.LOOPLANE_SIGNIN_MAX_LOCKOUT_SECONDS, env.LOOPLANE_SIGNIN_WINDOW_SECONDS]).toEqual([5, 20, 30, 900, 900]);
+    expect(parseEnv({ ...valid, LOOPLANE_SIGNIN_ACCOUNT_FAILURES: '3' }).LOOPLANE_SIGNIN_ACCOUNT_FAILURES).toBe(3);
+    expect(failure({ ...valid, LOOPLANE_SIGNIN_ACCOUNT_FAILURES: '0' })).toBe('Invalid environment: LOOPLANE_SIGNIN_ACCOUNT_FAILURES must be a whole number between 1 and 1000');
+    expect(failure({ ...valid, LOOPLANE_SIGNIN_LOCKOUT_SECONDS: '600', LOOPLANE_SIGNIN_MAX_LOCKOUT_SECONDS: '60' })).toBe(
+      'Invalid environment: LOOPLANE_SIGNIN_MAX_LOCKOUT_SECONDS must be at least LOOPLANE_SIGNIN_LOCKOUT_SECONDS',
+    );
+  });
 });

@@ -1,5 +1,8 @@
 import { workspaceStoreEnv, workspaceStoreProblem } from '@looplane/workspaces';
 import { z } from 'zod';
+import { InvalidEnvironmentError, listenerShape, optionalString, parseWith } from './env-listener';
+
+export { InvalidEnvironmentError };
 
 /**
  * The one environment module of the web process: nothing else reads `process.env`.
@@ -10,13 +13,15 @@ import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-const optionalString = z
-  .string()
-  .trim()
-  .transform((value) => (value === '' ? undefined : value))
-  .optional();
-
 const CACHE_MB_MESSAGE = 'must be a whole number of megabytes between 1 and 100000000';
+
+/** A whole number setting between `min` and `max`, `fallback` when unset. */
+function wholeNumber(fallback: number, min: number, max: number) {
+  const message = `must be a whole number between ${min} and ${max}`;
+  return optionalString
+    .pipe(z.string().regex(/^\d+$/, message).transform(Number).pipe(z.int().min(min, message).max(max, message)).optional())
+    .transform((value) => value ?? fallback);
+}
 
 const schema = z
   .object({
@@ -29,7 +34,8 @@ const schema = z
     NEXTAUTH_SECRET: z
       .string({ error: 'is required (at least 32 characters)' })
       .min(32, 'is required (at least 32 characters)'),
-    NEXTAUTH_URL: optionalString.pipe(z.url('must be an absolute URL').optional()),
+    /** NEXTAUTH_URL, HOST, PORT, LOOPLANE_TRUSTED_PROXIES: what the server in front of Next reads too. */
+    ...listenerShape,
     OIDC_ISSUER: optionalString.pipe(z.url('must be an absolute URL').optional()),
     OIDC_CLIENT_ID: optionalString,
     OIDC_CLIENT_SECRET: optionalString,
@@ -65,6 +71,16 @@ const schema = z
     LOOPLANE_HOME: optionalString.pipe(z.string().startsWith('/', 'must be an absolute path').optional()),
     /** The restart counts file of `looplane start` (set by it) for `looplane_process_restarts_total`. */
     LOOPLANE_SUPERVISOR_STATE: optionalString.pipe(z.string().startsWith('/', 'must be an absolute path').optional()),
+    /** Failed sign-ins of one account before it is locked out (`SignInLimiter`). */
+    LOOPLANE_SIGNIN_ACCOUNT_FAILURES: wholeNumber(5, 1, 1000),
+    /** Failed sign-ins from one client address (IPv6: its /64) before it is locked out. */
+    LOOPLANE_SIGNIN_ADDRESS_FAILURES: wholeNumber(20, 1, 100_000),
+    /** The first lockout, doubled by each further failure. */
+    LOOPLANE_SIGNIN_LOCKOUT_SECONDS: wholeNumber(30, 1, 86_400),
+    /** The longest lockout. */
+    LOOPLANE_SIGNIN_MAX_LOCKOUT_SECONDS: wholeNumber(900, 1, 604_800),
+    /** Failures are forgotten after this long without another one. */
+    LOOPLANE_SIGNIN_WINDOW_SECONDS: wholeNumber(900, 1, 604_800),
     /** Bearer token for `/metrics` (Prometheus); unset: `/metrics` answers 401 to everyone. */
     LOOPLANE_METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   })
@@ -78,32 +94,22 @@ const schema = z
         message: 'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET must be set together (or none of them)',
       });
     }
+    if (value.LOOPLANE_SIGNIN_MAX_LOCKOUT_SECONDS < value.LOOPLANE_SIGNIN_LOCKOUT_SECONDS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LOOPLANE_SIGNIN_MAX_LOCKOUT_SECONDS'],
+        message: 'LOOPLANE_SIGNIN_MAX_LOCKOUT_SECONDS must be at least LOOPLANE_SIGNIN_LOCKOUT_SECONDS',
+      });
+    }
     const store = workspaceStoreProblem(value);
     if (store) ctx.addIssue({ code: 'custom', path: [store.variable], message: `${store.variable} ${store.message}` });
   });
 
 export type Env = z.infer<typeof schema>;
 
-/** Thrown when the environment is invalid; its message is the one line to print. */
-export class InvalidEnvironmentError extends Error {
-  override readonly name = 'InvalidEnvironmentError';
-}
-
-function formatIssue(issue: z.core.$ZodIssue): string {
-  const name = issue.path.join('.');
-  // Cross-field messages already name every variable involved.
-  if (issue.code === 'custom') return issue.message;
-  return `${name} ${issue.message}`;
-}
-
-/** Parses an environment record; throws {@link InvalidEnvironmentError} naming the first bad variable. */
+/** Parses an environment record; throws `InvalidEnvironmentError` naming the first bad variable. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
-  const result = schema.safeParse(source);
-  if (!result.success) {
-    const first = result.error.issues[0];
-    throw new InvalidEnvironmentError(`Invalid environment: ${first ? formatIssue(first) : 'unknown error'}`);
-  }
-  return result.data;
+  return parseWith(schema, source);
 }
 
 let cached: Env | undefined;

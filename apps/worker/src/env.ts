@@ -83,6 +83,8 @@ const schema = z.object({
   NODE_ENV: optional.transform((value) => value ?? 'production'),
   /** Port of the worker's `/metrics` listener (Prometheus text); unset: no listener. 0 picks a free port. */
   LOOPLANE_WORKER_METRICS_PORT: optional.pipe(z.string().regex(/^\d+$/, 'must be a port number').transform(Number).refine((n) => n <= 65_535, 'must be a port number').optional()),
+  /** Interface the metrics listener binds (default 127.0.0.1, this machine only; 0.0.0.0 opens it, as the container does). */
+  HOST: optional.pipe(z.string().max(253).regex(/^[A-Za-z0-9.:_-]+$/, 'must be a host name or an IP address').optional()).transform((host) => host ?? '127.0.0.1'),
   /** Bearer token every `/metrics` scrape must send; required when a metrics port is set. */
   LOOPLANE_METRICS_TOKEN: optional.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   /** The restart counts file of `looplane start` (set by it) for `looplane_process_restarts_total`. */

@@ -18,6 +18,7 @@ import {
   createTeamFixture,
   createUser,
   issueToken,
+  TEST_PASSWORD,
   type AgentFixture,
   type TeamFixture,
 } from './testing/fixtures';
@@ -46,6 +47,8 @@ interface Entry {
 let n = 0;
 const matrix: Record<string, Entry> = {
   me: { access: 'authed', input: () => undefined },
+  // Each member changes their own password once; later cases sign in afresh (callerAs).
+  'account.changePassword': { access: 'authed', tokensDenied: true, input: () => ({ currentPassword: TEST_PASSWORD, newPassword: `matrix passphrase ${n++}` }) },
   'teams.list': { access: 'authed', input: () => undefined },
   'teams.create': {
     access: 'authed',

@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
 import { handleTrpcRequest, MAX_BATCH_SIZE, MAX_BODY_BYTES } from './http';
 import { appRouter } from './root';
 import type { ApiDeps } from './context';
-import { callerAs, createAgentFixture, createTeamFixture, issueToken, type AgentFixture, type TeamFixture } from './testing/fixtures';
+import { callerAs, createAgentFixture, createTeamFixture, issueToken, sessionOf, type AgentFixture, type TeamFixture } from './testing/fixtures';
 import { createTestLive, type TestLive } from './testing/live';
 import { graphDefinitionFor } from './routers/graphs.fixtures';
 
@@ -170,7 +170,7 @@ async function post(path: string, body: string | Uint8Array, userId: string | nu
     headers: { 'content-type': 'application/json' },
     body,
   });
-  return handleTrpcRequest(request, { deps, endpoint: '/api/trpc', sessionUserId: userId, ip: '127.0.0.1' });
+  return handleTrpcRequest(request, { deps, endpoint: '/api/trpc', session: sessionOf(userId), ip: '127.0.0.1' });
 }
 
 beforeAll(async () => {
@@ -203,7 +203,7 @@ describe('bad input', () => {
         const response = isQuery
           ? await handleTrpcRequest(
               new Request(`http://localhost/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(superjson.serialize(input)))}`),
-              { deps, endpoint: '/api/trpc', sessionUserId: fx.members.admin.id, ip: null },
+              { deps, endpoint: '/api/trpc', session: sessionOf(fx.members.admin.id), ip: null },
             )
           : await post(path, JSON.stringify(superjson.serialize(input)));
         const payload = (await response.json()) as { error?: { json?: { message?: string } } };
@@ -234,7 +234,7 @@ describe('bad input', () => {
       const input = { teamId: fx.teamId, sessionId, ...change };
       const response = await handleTrpcRequest(
         new Request(`http://localhost/api/trpc/sessions.files?input=${encodeURIComponent(JSON.stringify(superjson.serialize(input)))}`),
-        { deps, endpoint: '/api/trpc', sessionUserId: fx.members.viewer.id, ip: null },
+        { deps, endpoint: '/api/trpc', session: sessionOf(fx.members.viewer.id), ip: null },
       );
       const payload = (await response.json()) as { error?: { json?: { message?: string } } };
       expect(response.status, JSON.stringify(change).slice(0, 80)).toBe(400);
@@ -287,7 +287,7 @@ describe('bad input', () => {
       handleTrpcRequest(new Request('http://localhost/api/trpc/me', { headers: { authorization: `Bearer ${token.secret}` } }), {
         deps,
         endpoint: '/api/trpc',
-        sessionUserId: null,
+        session: null,
         ip: null,
       });
     expect((await me()).status).toBe(200);

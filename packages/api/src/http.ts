@@ -1,6 +1,9 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { appRouter } from './root';
 import { createTrpcContext, type ApiDeps } from './context';
+import { retryAfterOf } from './services/run-start-limits';
+import { crossSiteRefusal } from './auth/cross-site';
+import type { SessionClaims } from './auth/principal';
 
 /** Largest request body the API accepts. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -14,9 +17,11 @@ export interface TrpcHttpOptions {
   deps: ApiDeps;
   /** Path prefix the router is mounted at, e.g. `/api/trpc`. */
   endpoint: string;
-  /** The user id of a verified session cookie, if any (next-auth JWT). */
-  sessionUserId: string | null;
+  /** The claims of a verified session cookie, if any (next-auth JWT). */
+  session: SessionClaims | null;
   ip: string | null;
+  /** Origins besides the request's own that may send cookie-authenticated state changes (the public URL). */
+  allowedOrigins?: readonly string[];
   onInternalError?: (error: unknown, path: string | undefined) => void;
 }
 
@@ -48,10 +53,13 @@ async function readBounded(request: Request, limit: number): Promise<Uint8Array<
 }
 
 /**
- * Serves `/api/trpc` over the Fetch API (used by the Next.js route handler). Bodies over
- * {@link MAX_BODY_BYTES} get 413 before any parsing; everything else is plain tRPC.
+ * Serves `/api/trpc` over the Fetch API (used by the Next.js route handler). A cookie-authenticated
+ * POST from another site gets 403 (`auth/cross-site.ts`) and bodies over {@link MAX_BODY_BYTES}
+ * get 413, both before any parsing; everything else is plain tRPC.
  */
 export async function handleTrpcRequest(request: Request, options: TrpcHttpOptions): Promise<Response> {
+  const crossSite = crossSiteRefusal(request, options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {});
+  if (crossSite) return trpcShapedError(403, 'FORBIDDEN', crossSite);
   let req = request;
   if (request.method !== 'GET' && request.method !== 'HEAD') {
     const body = await readBounded(request, MAX_BODY_BYTES);
@@ -63,10 +71,16 @@ export async function handleTrpcRequest(request: Request, options: TrpcHttpOptio
     req,
     router: appRouter,
     maxBatchSize: MAX_BATCH_SIZE,
+    // A refusal that says when to try again (the run-start limits) says it in `Retry-After` too;
+    // in a batch, the longest wait of its calls.
+    responseMeta({ errors }) {
+      const seconds = Math.max(0, ...errors.map((error) => retryAfterOf(error) ?? 0));
+      return seconds > 0 ? { headers: { 'retry-after': String(seconds) } } : {};
+    },
     createContext: () =>
       createTrpcContext(options.deps, {
         authorization: request.headers.get('authorization'),
-        sessionUserId: options.sessionUserId,
+        session: options.session,
         ip: options.ip,
       }),
     onError({ error, path }) {

@@ -1,4 +1,5 @@
 import { createRouter } from './trpc';
+import { accountRouter } from './routers/account.router';
 import { agentsRouter } from './routers/agents.router';
 import { approvalsRouter } from './routers/approvals.router';
 import { auditRouter } from './routers/audit.router';
@@ -18,6 +19,7 @@ import { tokensRouter } from './routers/tokens.router';
 
 export const appRouter = createRouter({
   me: meProcedure,
+  account: accountRouter,
   teams: teamsRouter,
   invitations: invitationsRouter,
   tokens: tokensRouter,

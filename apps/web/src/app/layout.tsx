@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
 import { THEME_SCRIPT } from '@/components/shell/theme';
 import { TrpcReactProvider } from '@/trpc/client';
@@ -9,12 +10,14 @@ export const metadata: Metadata = {
   description: 'Control plane for long-running AI agents',
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // The page's CSP nonce (src/proxy.ts): the one inline script we write must carry it to run.
+  const nonce = (await headers()).get('x-nonce') ?? undefined;
   return (
     // The theme script sets data-theme before hydration; React must not fight it.
     <html lang="en" data-theme="light" suppressHydrationWarning>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
       </head>
       <body>
         <TrpcReactProvider>{children}</TrpcReactProvider>

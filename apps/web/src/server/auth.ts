@@ -1,5 +1,5 @@
 import 'server-only';
-import { authenticateCredentials } from '@looplane/api';
+import { endSessionsOnSignOut, sessionClaimsFor, signInWithPassword } from '@looplane/api';
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import type { OAuthConfig } from 'next-auth/providers/oauth';
@@ -7,6 +7,7 @@ import { OIDC_PROVIDER_ID } from '@/lib/oidc';
 import { configureNextAuthOrigin, env, oidcConfigured, type Env } from '@/env';
 import { db } from './db';
 import { logger } from './logger';
+import { currentSignInRequest, signInLimiter } from './sign-in-limit';
 import { linkedUserId, linkOidcIdentity } from '@looplane/api';
 
 
@@ -37,8 +38,10 @@ function oidcProvider(e: Env & { OIDC_ISSUER: string; OIDC_CLIENT_ID: string; OI
 let cached: NextAuthOptions | undefined;
 
 /**
- * next-auth configuration: JWT sessions that carry only the user id (`sub`) and email.
- * Roles are never put in the token; they are resolved from memberships on every request.
+ * next-auth configuration: JWT sessions that carry only the user id (`sub`), email and the
+ * user's session version at sign-in (`sv`); a token whose version is no longer current is signed
+ * out (sign-out moves it on). Roles are never put in the token; they are resolved from memberships
+ * on every request. Email + password sign-ins go through the sign-in limit.
  */
 export function authOptions(): NextAuthOptions {
   if (cached) return cached;
@@ -58,10 +61,28 @@ export function authOptions(): NextAuthOptions {
         async authorize(credentials) {
           const email = credentials?.email ?? '';
           const password = credentials?.password ?? '';
-          if (!email || !password) return null;
-          const user = await authenticateCredentials(db(), email, password);
-          if (!user) logger().info({ email }, 'credentials sign-in refused');
-          return user;
+          if (!email) return null;
+          const request = currentSignInRequest();
+          const outcome = await signInWithPassword(
+            {
+              db: db(),
+              limiter: signInLimiter(),
+              onLockout: (info) => logger().warn(info, 'sign-in lockout started'),
+            },
+            { email, password, ip: request?.ip ?? null },
+          ).catch((error: unknown) => {
+            logger().error({ err: error, email }, 'credentials sign-in failed');
+            // next-auth puts this message in the redirect URL: say nothing about our internals.
+            throw new Error('SignInUnavailable');
+          });
+          if (outcome.kind === 'signed-in') return outcome.user;
+          if (outcome.kind === 'locked-out') {
+            if (request) request.lockedOut = { retryAfterSeconds: outcome.retryAfterSeconds };
+            logger().info({ email, ip: request?.ip ?? null, retryAfterSeconds: outcome.retryAfterSeconds }, 'credentials sign-in refused: locked out');
+          } else {
+            logger().info({ email, ip: request?.ip ?? null }, 'credentials sign-in refused');
+          }
+          return null;
         },
       }),
       ...(oidc ? [oidc.provider] : []),
@@ -86,10 +107,18 @@ export function authOptions(): NextAuthOptions {
           account?.provider === OIDC_PROVIDER_ID && oidc
             ? await linkedUserId(db(), oidc.issuer, account.providerAccountId)
             : user.id;
-        return { sub: sub ?? undefined, email: user.email ?? token.email };
+        const sv = typeof user.sessionVersion === 'number' ? user.sessionVersion : sub ? (await sessionClaimsFor(db(), sub))?.sessionVersion : undefined;
+        return { sub: sub ?? undefined, email: user.email ?? token.email, sv };
       },
       session({ session, token }) {
         return { expires: session.expires, user: { id: token.sub ?? '', email: token.email ?? null } };
+      },
+    },
+    events: {
+      // The JWT itself cannot be taken back: ending the user's session version makes it worthless.
+      async signOut({ token }) {
+        if (typeof token?.sub !== 'string' || !Number.isSafeInteger(token.sv)) return;
+        await endSessionsOnSignOut(db(), { userId: token.sub, sessionVersion: token.sv as number });
       },
     },
     logger: {

@@ -17,4 +17,10 @@ describe('worker metrics and tracing settings', () => {
     expect(() => loadWorkerEnv({ ...base, LOOPLANE_OTEL_ENDPOINT: 'collector:4318' })).toThrow('LOOPLANE_OTEL_ENDPOINT must be an http(s) URL');
     expect(loadWorkerEnv({ ...base, LOOPLANE_WORKER_METRICS_PORT: '9464', LOOPLANE_METRICS_TOKEN: 'x'.repeat(20) }).LOOPLANE_WORKER_METRICS_PORT).toBe(9464);
   });
+
+  it('bind the metrics listener to this machine only unless HOST opens it', () => {
+    expect(loadWorkerEnv(base).HOST).toBe('127.0.0.1');
+    expect(loadWorkerEnv({ ...base, HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
+    expect(() => loadWorkerEnv({ ...base, HOST: 'a b' })).toThrow('HOST must be a host name or an IP address');
+  });
 });

@@ -20,7 +20,7 @@ export interface WorkerObservability {
 
 /** Wires the worker's metrics into the process: model ports, tool registry, `/metrics` listener. */
 export function createWorkerObservability(options: {
-  env: Pick<WorkerEnv, 'LOOPLANE_WORKER_METRICS_PORT' | 'LOOPLANE_METRICS_TOKEN' | 'QUEUE_PREFIX' | 'LOOPLANE_SUPERVISOR_STATE'>;
+  env: Pick<WorkerEnv, 'LOOPLANE_WORKER_METRICS_PORT' | 'LOOPLANE_METRICS_TOKEN' | 'QUEUE_PREFIX' | 'LOOPLANE_SUPERVISOR_STATE' | 'HOST'>;
   pool: PgPool;
   redis: Redis;
   workerId: string;
@@ -37,9 +37,9 @@ export function createWorkerObservability(options: {
       const port = env.LOOPLANE_WORKER_METRICS_PORT;
       const token = env.LOOPLANE_METRICS_TOKEN;
       if (port === undefined || !token) return;
-      const server = await startMetricsServer({ port, token, render: () => metrics.render(), logger });
+      const server = await startMetricsServer({ port, host: env.HOST, token, render: () => metrics.render(), logger });
       options.shutdown.register('close', 'metrics listener', () => server.close());
-      logger.info({ port: server.port }, 'metrics listening on /metrics');
+      logger.info({ host: env.HOST, port: server.port }, 'metrics listening on /metrics');
     },
   };
 }

@@ -21,11 +21,21 @@ export type Principal =
       teamRole: Role | null;
     };
 
+/**
+ * What a verified session cookie (next-auth JWT) says: who signed in, and the user's session
+ * version at that moment. The cookie counts only while that version is still the user's current
+ * one: sign-out, a password change and removal from a team move it on (`session-version.ts`).
+ */
+export interface SessionClaims {
+  userId: string;
+  sessionVersion: number;
+}
+
 export interface Credentials {
   /** The raw `Authorization` header, if any. */
   authorization: string | null;
-  /** The user id from a verified session (next-auth JWT), if any. */
-  sessionUserId: string | null;
+  /** The claims of a verified session cookie, if any. */
+  session: SessionClaims | null;
 }
 
 /**
@@ -36,9 +46,11 @@ export async function resolvePrincipal(db: Db, credentials: Credentials): Promis
   if (credentials.authorization !== null && credentials.authorization.trim() !== '') {
     return resolveBearer(db, credentials.authorization);
   }
-  if (!credentials.sessionUserId) return null;
-  const user = await db.user.findUnique({ where: { id: credentials.sessionUserId } });
-  if (!user || user.disabledAt) return null;
+  const session = credentials.session;
+  if (!session) return null;
+  const user = await db.user.findUnique({ where: { id: session.userId } });
+  // A cookie from before the user's last sign-out, password change or removal is signed out.
+  if (!user || user.disabledAt || user.sessionVersion !== session.sessionVersion) return null;
   return { kind: 'user', userId: user.id, email: user.email, name: user.name };
 }
 

@@ -28,7 +28,7 @@ export async function handleMcpRequest(request: Request, options: McpHttpOptions
       headers: { allow: 'POST', 'content-type': 'application/json' },
     });
   }
-  const trpc = await createTrpcContext(options.deps, { authorization: auth.caller.authorization, sessionUserId: null, ip: options.ip });
+  const trpc = await createTrpcContext(options.deps, { authorization: auth.caller.authorization, session: null, ip: options.ip });
   const server = new McpServer({ name: 'looplane', version: options.version ?? '0.1.0' }, { capabilities: { tools: {} } });
   registerMcpTools(server, { trpc, teamId: auth.caller.teamId, ...(options.onInternalError ? { onInternalError: options.onInternalError } : {}) });
   // No session id generator = stateless mode; JSON responses suit request/response tools.

@@ -1,5 +1,6 @@
 import { appendAudit, type AuditActor, type Db, type Tx } from '@looplane/db';
 import { AppError, type Role } from '@looplane/shared';
+import { endAllSessions } from '../auth/session-version';
 
 export interface TeamSummary {
   id: string;
@@ -75,6 +76,8 @@ export async function removeMember(db: Db, actor: AuditActor, teamId: string, us
     if (!membership) throw new AppError('NOT_FOUND', 'That user is not a member of this team');
     if (membership.role === 'admin') await assertAdminRemains(tx, teamId, userId);
     await tx.membership.delete({ where: { id: membership.id } });
+    // Their open dashboard sessions end too, so no page keeps acting on what they saw of the team.
+    await endAllSessions(tx, userId);
     const revoked = await tx.apiToken.updateMany({
       where: { teamId, createdById: userId, revokedAt: null },
       data: { revokedAt: new Date(), revokedById: actor.type === 'system' ? null : actor.userId },

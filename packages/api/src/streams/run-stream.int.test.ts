@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
 import { channels } from '@looplane/queue';
 import type { ApiDeps } from '../context';
-import { appendTestEvents, callerAs, createAgentFixture, createTeamFixture, issueToken, type AgentFixture, type TeamFixture } from '../testing/fixtures';
+import { appendTestEvents, callerAs, createAgentFixture, createTeamFixture, issueToken, sessionOf, type AgentFixture, type TeamFixture } from '../testing/fixtures';
 import { createTestLive, testRedisUrl, type TestLive } from '../testing/live';
 import { SseReader } from '../testing/sse-reader';
 import { handleRunStream, type StreamDeps } from './run-stream';
@@ -44,7 +44,7 @@ function open(runId: string, init: { userId?: string | null; headers?: Record<st
   const controller = new AbortController();
   const request = new Request(`http://localhost/api/runs/${runId}/stream${init.query ?? ''}`, { headers: init.headers ?? {}, signal: controller.signal });
   const userId = init.userId === undefined ? fx.members.viewer.id : init.userId;
-  const response = handleRunStream(request, runId, streamDeps, { sessionUserId: userId });
+  const response = handleRunStream(request, runId, streamDeps, { session: sessionOf(userId) });
   return { response, abort: () => controller.abort() };
 }
 
@@ -149,7 +149,7 @@ describe('GET /api/runs/{runId}/stream', () => {
     const run = await newRun();
     const quick = { ...streamDeps, pollMs: 200 };
     const request = new Request(`http://localhost/api/runs/${run.runId}/stream`);
-    const reader = new SseReader((await handleRunStream(request, run.runId, quick, { sessionUserId: fx.members.viewer.id })).body!);
+    const reader = new SseReader((await handleRunStream(request, run.runId, quick, { session: sessionOf(fx.members.viewer.id) })).body!);
     await append(run, 2, false); // committed, never published
     expect((await reader.data<EventData>(2, 3000)).map((m) => m.data.eventNo)).toEqual([1, 2]);
     await reader.cancel();
@@ -159,7 +159,7 @@ describe('GET /api/runs/{runId}/stream', () => {
     const run = await newRun();
     const controller = new AbortController();
     const request = new Request(`http://localhost/api/runs/${run.runId}/stream`, { signal: controller.signal });
-    const response = await handleRunStream(request, run.runId, { ...streamDeps, heartbeatMs: 150 }, { sessionUserId: fx.members.viewer.id });
+    const response = await handleRunStream(request, run.runId, { ...streamDeps, heartbeatMs: 150 }, { session: sessionOf(fx.members.viewer.id) });
     const reader = new SseReader(response.body!);
     expect(await reader.next()).toMatchObject({ retry: 2000 });
     expect(await reader.next(2000)).toEqual({ comment: 'keep-alive' });
@@ -173,14 +173,14 @@ describe('GET /api/runs/{runId}/stream', () => {
 describe('GET /api/teams/{teamId}/activity', () => {
   it('401 signed out, 404 for a team you are not in', async () => {
     const request = () => new Request(`http://localhost/api/teams/${fx.teamId}/activity`);
-    expect((await handleTeamActivityStream(request(), fx.teamId, streamDeps, { sessionUserId: null })).status).toBe(401);
-    expect((await handleTeamActivityStream(request(), fx.teamId, streamDeps, { sessionUserId: fx.outsider.id })).status).toBe(404);
+    expect((await handleTeamActivityStream(request(), fx.teamId, streamDeps, { session: null })).status).toBe(401);
+    expect((await handleTeamActivityStream(request(), fx.teamId, streamDeps, { session: sessionOf(fx.outsider.id) })).status).toBe(404);
   });
 
   it('starts with ready and the approval count, then relays run status changes', async () => {
     const controller = new AbortController();
     const request = new Request(`http://localhost/api/teams/${fx.teamId}/activity`, { signal: controller.signal });
-    const response = await handleTeamActivityStream(request, fx.teamId, streamDeps, { sessionUserId: fx.members.viewer.id });
+    const response = await handleTeamActivityStream(request, fx.teamId, streamDeps, { session: sessionOf(fx.members.viewer.id) });
     expect(response.status).toBe(200);
     const reader = new SseReader(response.body!);
     expect((await reader.data(2)).map((m) => m.data)).toEqual([{ kind: 'ready' }, { kind: 'approvals.count', pending: 0 }]);

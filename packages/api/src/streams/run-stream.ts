@@ -1,6 +1,6 @@
 import type { Db } from '@looplane/db';
 import type { LiveBus } from '@looplane/queue';
-import { resolvePrincipal, resolveTeamRole } from '../auth/principal';
+import { resolvePrincipal, resolveTeamRole, type SessionClaims } from '../auth/principal';
 import { MAX_EVENT_NO } from '../routers/runs.schema';
 import { idSchema } from '../schemas';
 import { eventReader } from './event-reader';
@@ -24,8 +24,8 @@ export interface StreamDeps {
 }
 
 export interface StreamRequest {
-  /** The verified session cookie's user id, if any (the `Authorization` header wins when present). */
-  sessionUserId: string | null;
+  /** The verified session cookie's claims, if any (the `Authorization` header wins when present). */
+  session: SessionClaims | null;
 }
 
 /** `Last-Event-ID` header (what EventSource sends on reconnect) or `?lastEventId=`; null when malformed. */
@@ -42,7 +42,7 @@ function lastEventIdOf(request: Request): number | null {
  * not own (or no run at all), so run ids of other teams do not leak.
  */
 export async function handleRunStream(request: Request, runId: string, deps: StreamDeps, auth: StreamRequest): Promise<Response> {
-  const principal = await resolvePrincipal(deps.db, { authorization: request.headers.get('authorization'), sessionUserId: auth.sessionUserId });
+  const principal = await resolvePrincipal(deps.db, { authorization: request.headers.get('authorization'), session: auth.session });
   if (!principal) return jsonError(401, 'Sign in or send a valid API token');
   const run = idSchema.safeParse(runId).success ? await deps.db.run.findUnique({ where: { id: runId }, select: { teamId: true } }) : null;
   if (!run || !(await resolveTeamRole(deps.db, principal, run.teamId))) return jsonError(404, 'No such run');

@@ -15,7 +15,7 @@ const MAX_QUEUED = 1000;
  * show"; then the current approval count; then live messages as the bus delivers them.
  */
 export async function handleTeamActivityStream(request: Request, teamId: string, deps: StreamDeps, auth: StreamRequest): Promise<Response> {
-  const principal = await resolvePrincipal(deps.db, { authorization: request.headers.get('authorization'), sessionUserId: auth.sessionUserId });
+  const principal = await resolvePrincipal(deps.db, { authorization: request.headers.get('authorization'), session: auth.session });
   if (!principal) return jsonError(401, 'Sign in or send a valid API token');
   const role = idSchema.safeParse(teamId).success ? await resolveTeamRole(deps.db, principal, teamId) : null;
   if (!role) return jsonError(404, 'No such team');

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolvePrincipal } from '../auth/principal';
 import { filesFixture, type FilesFixture } from '../routers/sessions-files.fixtures';
 import { sessionArchive } from '../services/sessions-archive.service';
-import { issueToken } from '../testing/fixtures';
+import { issueToken, sessionOf } from '../testing/fixtures';
 import { serveApi, type ServedApi } from '../testing/node-server';
 import { apiTestbed } from '../testing/testbed';
 
@@ -65,7 +65,7 @@ const download = (sessionId: string, query = '', token?: string) =>
 
 describe('sessionArchive', () => {
   it('is the workspace at the event asked for, or at the latest one', async () => {
-    const principal = (await resolvePrincipal(tb.db, { sessionUserId: tb.fx.members.viewer.id, authorization: null }))!;
+    const principal = (await resolvePrincipal(tb.db, { session: sessionOf(tb.fx.members.viewer.id), authorization: null }))!;
     const then = await sessionArchive(fx.deps, principal, main, String(first.seq));
     expect(then).toMatchObject({ runId, sessionId: main, atEvent: first.seq, commit: first.commit, filename: `${main}-${first.seq}.tar.gz` });
     expect(await untar(await bytesOf(then.stream))).toEqual({ 'README.md': '# one\n', 'src/a.ts': 'a1\n' });
@@ -75,7 +75,7 @@ describe('sessionArchive', () => {
   });
 
   it('is NOT_FOUND for another team’s member, like a session that does not exist', async () => {
-    const outsider = (await resolvePrincipal(tb.db, { sessionUserId: tb.fx.outsider.id, authorization: null }))!;
+    const outsider = (await resolvePrincipal(tb.db, { session: sessionOf(tb.fx.outsider.id), authorization: null }))!;
     await expect(sessionArchive(fx.deps, outsider, main, null)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'No such session' });
     await expect(sessionArchive(fx.deps, outsider, 'no-such-session', null)).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'No such session' });
   });

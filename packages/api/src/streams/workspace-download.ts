@@ -1,14 +1,14 @@
 import { Readable } from 'node:stream';
 import { AppError } from '@looplane/shared';
-import { resolvePrincipal } from '../auth/principal';
+import { resolvePrincipal, type SessionClaims } from '../auth/principal';
 import type { ApiDeps } from '../context';
 import { httpStatusOf } from '../errors';
 import { sessionArchive } from '../services/sessions-archive.service';
 import { jsonError } from './sse';
 
 export interface DownloadRequest {
-  /** The verified session cookie's user id, if any (the `Authorization` header wins when present). */
-  sessionUserId: string | null;
+  /** The verified session cookie's claims, if any (the `Authorization` header wins when present). */
+  session: SessionClaims | null;
 }
 
 /**
@@ -19,7 +19,7 @@ export interface DownloadRequest {
  * 404 when the files are gone (retention) and 412 when this server has no workspace store.
  */
 export async function handleWorkspaceDownload(request: Request, sessionId: string, deps: ApiDeps, auth: DownloadRequest): Promise<Response> {
-  const principal = await resolvePrincipal(deps.db, { authorization: request.headers.get('authorization'), sessionUserId: auth.sessionUserId });
+  const principal = await resolvePrincipal(deps.db, { authorization: request.headers.get('authorization'), session: auth.session });
   if (!principal) return jsonError(401, 'Sign in or send a valid API token');
   try {
     const archive = await sessionArchive(deps, principal, sessionId, new URL(request.url).searchParams.get('atEvent'));

@@ -4,6 +4,8 @@ import { ROLES, type Role } from '@looplane/shared';
 import { appRouter } from '../root';
 import { createCallerFactory } from '../trpc';
 import { createTrpcContext, type ApiDeps } from '../context';
+import type { SessionClaims } from '../auth/principal';
+import { sessionClaimsFor } from '../auth/session-version';
 
 export const TEST_PASSWORD = 'correct horse battery';
 
@@ -58,10 +60,20 @@ export async function issueToken(db: Db, teamId: string, userId: string, role: R
 
 const createCaller = createCallerFactory(appRouter);
 
-/** A server-side caller authenticated exactly as an HTTP request would be. */
-export async function callerAs(deps: ApiDeps, auth: { userId?: string; bearer?: string } | null) {
+/** The claims of a session cookie signed in just now by a user who never signed out (version 0), or null. */
+export function sessionOf(userId: string | null): SessionClaims | null {
+  return userId ? { userId, sessionVersion: 0 } : null;
+}
+
+/**
+ * A server-side caller authenticated exactly as an HTTP request would be. A user's session is one
+ * signed in just now (the user's current session version) unless `sessionVersion` says otherwise.
+ */
+export async function callerAs(deps: ApiDeps, auth: { userId?: string; sessionVersion?: number; bearer?: string } | null) {
+  const userId = auth?.userId;
+  const sessionVersion = userId ? (auth?.sessionVersion ?? (await sessionClaimsFor(deps.db, userId))?.sessionVersion ?? 0) : 0;
   const ctx = await createTrpcContext(deps, {
-    sessionUserId: auth?.userId ?? null,
+    session: userId ? { userId, sessionVersion } : null,
     authorization: auth?.bearer ? `Bearer ${auth.bearer}` : null,
     ip: '127.0.0.1',
   });

@@ -8,6 +8,7 @@ export {
   createTeamFixture,
   createUser,
   issueToken,
+  sessionOf,
   type AgentFixture,
   type TeamFixture,
   type TestUser,

@@ -38,13 +38,13 @@ export async function serveApi(deps: ApiDeps, streams: StreamDeps, port = 0): Pr
     const team = /^\/api\/teams\/([^/]+)\/activity$/.exec(url.pathname);
     const download = /^\/api\/sessions\/([^/]+)\/workspace\.tar\.gz$/.exec(url.pathname);
     const response = run
-      ? await handleRunStream(request, decodeURIComponent(run[1]!), streams, { sessionUserId: null })
+      ? await handleRunStream(request, decodeURIComponent(run[1]!), streams, { session: null })
       : team
-        ? await handleTeamActivityStream(request, decodeURIComponent(team[1]!), streams, { sessionUserId: null })
+        ? await handleTeamActivityStream(request, decodeURIComponent(team[1]!), streams, { session: null })
         : download
-          ? await handleWorkspaceDownload(request, decodeURIComponent(download[1]!), deps, { sessionUserId: null })
+          ? await handleWorkspaceDownload(request, decodeURIComponent(download[1]!), deps, { session: null })
           : url.pathname.startsWith('/api/trpc/')
-            ? await handleTrpcRequest(request, { deps, endpoint: '/api/trpc', sessionUserId: null, ip: req.socket.remoteAddress ?? null })
+            ? await handleTrpcRequest(request, { deps, endpoint: '/api/trpc', session: null, ip: req.socket.remoteAddress ?? null })
             : new Response('not found', { status: 404 });
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (!response.body) return void res.end();

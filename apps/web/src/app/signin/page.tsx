@@ -13,6 +13,7 @@ const ERRORS: Record<string, string> = {
   OAuthSignin: 'Could not start SSO sign-in. Check the OIDC settings of this server.',
   OAuthCallback: 'SSO sign-in failed on the way back from the identity provider. Try again.',
   CredentialsSignin: 'Wrong email or password.',
+  TooManyAttempts: 'Too many failed sign-ins: this account or address is locked for a while. Try again later.',
   SessionRequired: 'Please sign in to continue.',
 };
 

@@ -8,6 +8,12 @@ import { Field, Input } from '@/components/ui/field';
 import { InlineError } from '@/components/ui/inline-error';
 import { OIDC_PROVIDER_ID } from '@/lib/oidc';
 
+/** What a refused sign-in says, by next-auth's `error` code (TooManyAttempts: a 429 from the sign-in limit). */
+const SIGN_IN_ERRORS: Record<string, string> = {
+  CredentialsSignin: 'Wrong email or password.',
+  TooManyAttempts: 'Too many failed sign-ins: this account or address is locked for a while. Try again later.',
+};
+
 /** Email + password sign-in (and SSO when configured). Errors stay on the page. */
 export function SignInForm(props: { callbackUrl: string; initialError: string | null; sso: { name: string } | null }) {
   const router = useRouter();
@@ -26,7 +32,7 @@ export function SignInForm(props: { callbackUrl: string; initialError: string | 
         redirect: false,
       });
       if (!result?.ok) {
-        setError(result?.error === 'CredentialsSignin' ? 'Wrong email or password.' : 'Sign-in failed. Try again.');
+        setError(SIGN_IN_ERRORS[result?.error ?? ''] ?? 'Sign-in failed. Try again.');
         setPending(false);
         return;
       }

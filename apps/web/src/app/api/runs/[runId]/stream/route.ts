@@ -1,6 +1,6 @@
 import { handleRunStream } from '@looplane/api';
 import type { NextRequest } from 'next/server';
-import { sessionUserId } from '@/server/session';
+import { sessionClaims } from '@/server/session';
 import { streamDeps } from '@/server/live';
 
 // A live stream: never prerendered, never cached, Node runtime (Redis and Postgres clients).
@@ -12,5 +12,5 @@ export const dynamic = 'force-dynamic';
  */
 export async function GET(req: NextRequest, ctx: { params: Promise<{ runId: string }> }): Promise<Response> {
   const { runId } = await ctx.params;
-  return handleRunStream(req, runId, streamDeps(), { sessionUserId: await sessionUserId(req.cookies) });
+  return handleRunStream(req, runId, streamDeps(), { session: await sessionClaims(req.cookies) });
 }

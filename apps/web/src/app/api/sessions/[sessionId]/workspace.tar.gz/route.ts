@@ -1,7 +1,7 @@
 import { handleWorkspaceDownload } from '@looplane/api';
 import type { NextRequest } from 'next/server';
 import { apiDeps } from '@/server/live';
-import { sessionUserId } from '@/server/session';
+import { sessionClaims } from '@/server/session';
 
 // A download of files as they are in the store now: never prerendered or cached, Node runtime (git, Postgres).
 export const dynamic = 'force-dynamic';
@@ -12,5 +12,5 @@ export const dynamic = 'force-dynamic';
  */
 export async function GET(req: NextRequest, ctx: { params: Promise<{ sessionId: string }> }): Promise<Response> {
   const { sessionId } = await ctx.params;
-  return handleWorkspaceDownload(req, sessionId, apiDeps(), { sessionUserId: await sessionUserId(req.cookies) });
+  return handleWorkspaceDownload(req, sessionId, apiDeps(), { session: await sessionClaims(req.cookies) });
 }
