@@ -1,6 +1,7 @@
 import { expect, signIn, test } from './support/fixtures';
 import { stack, unique } from './support/stack';
-import { trpcMutation, trpcQuery } from './support/trpc-api';
+import { inviteAndSignUp } from './support/invitations';
+import { trpcQuery } from './support/trpc-api';
 
 /**
  * Approval gates in the browser, against the real stack: the seeded `demo-cleanup` agent runs
@@ -22,7 +23,7 @@ test('an operator\'s run hits rm -rf; the approver sees it live, edits the comma
   if (!agent) throw new Error(`the seed has no demo-cleanup agent; agents: ${agents.map((a) => a.name).join(', ')}`);
   const email = `${unique('e2e-operator')}@example.test`;
   const password = 'operator password 1';
-  await trpcMutation(request, 'teams.addMember', stack.bootstrapToken, { teamId, email, role: 'operator', password });
+  await inviteAndSignUp(request, teamId, email, 'operator', password);
 
   // The approver waits on the inbox.
   await page.goto('/t/demo');

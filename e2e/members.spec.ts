@@ -1,6 +1,7 @@
 import { expect, signIn, test } from './support/fixtures';
+import { inviteAndSignUp, type Invited } from './support/invitations';
 import { stack, unique } from './support/stack';
-import { trpcMutation, trpcQuery } from './support/trpc-api';
+import { trpcQuery } from './support/trpc-api';
 
 interface MemberRow {
   userId: string;
@@ -10,12 +11,7 @@ interface MemberRow {
 
 test('an admin changes a member role', async ({ page, request, demoTeam }) => {
   const email = `${unique('member')}@example.test`;
-  await trpcMutation(request, 'teams.addMember', stack.bootstrapToken, {
-    teamId: demoTeam.id,
-    email,
-    role: 'viewer',
-    password: 'member-password-1',
-  });
+  await inviteAndSignUp(request, demoTeam.id, email, 'viewer', 'member-password-1');
 
   await page.goto('/t/demo/settings/members');
   const row = page.locator(`[data-testid="member-row"][data-email="${email}"]`);
@@ -28,31 +24,86 @@ test('an admin changes a member role', async ({ page, request, demoTeam }) => {
   expect(members.find((m) => m.email === email)?.role).toBe('operator');
 });
 
-test('an admin adds a new member with an initial password, who can sign in read-only', async ({ page, browser }) => {
-  const email = `${unique('added')}@example.test`;
+test('an admin invites a new address; the invitee signs up with the link, joins read-only, and the admin sees it accepted', async ({ page, browser }) => {
+  const email = `${unique('invited')}@example.test`;
   await page.goto('/t/demo/settings/members');
-  await page.getByTestId('member-add-email').fill(email);
-  await page.getByTestId('member-add-role').selectOption('viewer');
-  await page.getByTestId('member-add-password').fill('viewer-password-1');
-  await page.getByTestId('member-add-password').press('Enter');
-  await expect(page.getByTestId('member-add-notice')).toContainText(`Created ${email}`);
-  await expect(page.locator(`[data-testid="member-row"][data-email="${email}"]`)).toBeVisible();
+  await page.getByTestId('member-invite-email').fill(email);
+  await page.getByTestId('member-invite-role').selectOption('viewer');
+  await page.getByTestId('member-invite-submit').click();
+  await expect(page.getByTestId('member-invite-notice')).toContainText(`Invited ${email} as viewer`);
+  const link = (await page.getByTestId('member-invite-link').textContent())!.trim();
+  expect(link).toMatch(/\/invite\/llpi_[A-Za-z0-9_-]+$/);
+  const invitation = page.locator(`[data-testid="invitation-row"][data-email="${email}"]`);
+  await expect(invitation).toHaveAttribute('data-status', 'pending');
+  // Nobody joins by being invited.
+  await expect(page.locator(`[data-testid="member-row"][data-email="${email}"]`)).toHaveCount(0);
 
-  // Adding the same person twice is refused with the API's message, inline.
-  await page.getByTestId('member-add-email').fill(email);
-  await page.getByTestId('member-add-submit').click();
-  await expect(page.getByTestId('member-add-error')).toContainText('already a member');
+  // A current member cannot be invited again: the API's message, inline.
+  await page.getByTestId('member-invite-email').fill('admin@looplane.local');
+  await page.getByTestId('member-invite-submit').click();
+  await expect(page.getByTestId('member-invite-error')).toContainText('already a member');
 
   const context = await browser.newContext({ baseURL: stack.baseURL, storageState: { cookies: [], origins: [] } });
-  const viewer = await context.newPage();
-  await signIn(viewer, email, 'viewer-password-1');
-  await viewer.goto('/t/demo/settings/members');
-  await expect(viewer.getByTestId('member-row').first()).toBeVisible();
-  await expect(viewer.getByTestId('member-role')).toHaveCount(0);
-  await expect(viewer.getByTestId('member-add-form')).toHaveCount(0);
-  await viewer.goto('/t/demo/settings/tokens');
-  await expect(viewer.getByTestId('tokens-viewer-note')).toBeVisible();
-  await expect(viewer.getByTestId('token-create-form')).toHaveCount(0);
+  const invitee = await context.newPage();
+  await invitee.goto(link);
+  await expect(invitee.getByTestId('invite-summary')).toContainText(email);
+  await expect(invitee.getByTestId('invite-summary')).toContainText('viewer');
+  await invitee.getByTestId('invite-password').fill('viewer-password-1');
+  await invitee.getByTestId('invite-signup-submit').click();
+  await expect(invitee).toHaveURL(/\/t\/demo$/);
+  await invitee.goto('/t/demo/settings/members');
+  await expect(invitee.locator(`[data-testid="member-row"][data-email="${email}"]`)).toBeVisible();
+  await expect(invitee.getByTestId('member-role')).toHaveCount(0);
+  await expect(invitee.getByTestId('member-invite-form')).toHaveCount(0);
+  await expect(invitee.getByTestId('invitation-row')).toHaveCount(0);
+  await invitee.goto('/t/demo/settings/tokens');
+  await expect(invitee.getByTestId('tokens-viewer-note')).toBeVisible();
+  // The link works once.
+  await invitee.context().clearCookies();
+  await invitee.goto(link);
+  await expect(invitee.getByTestId('invite-error')).toContainText('No such invitation');
+  await context.close();
+
+  await page.reload();
+  await expect(invitation).toHaveAttribute('data-status', 'accepted');
+  await expect(page.locator(`[data-testid="member-row"][data-email="${email}"]`)).toBeVisible();
+});
+
+test('a signed-in person sees invitations in a banner: accept opens the new team, decline ends the other; revoked ones vanish', async ({ page, browser, request, demoTeam }) => {
+  const email = `${unique('banner')}@example.test`;
+  const password = 'banner-password-1';
+  await inviteAndSignUp(request, demoTeam.id, email, 'viewer', password);
+  // Two more teams of the admin's (made in the admin's session), each inviting that person.
+  const slugs: Record<string, string> = {};
+  for (const name of ['accepting', 'declining', 'revoking']) {
+    const slug = unique(`e2e-${name}`);
+    const created = await page.request.post('/api/trpc/teams.create', { data: { json: { name: `Team ${name}`, slug } } });
+    expect(created.status(), await created.text()).toBe(200);
+    const teamId = ((await created.json()) as { result: { data: { json: { id: string } } } }).result.data.json.id;
+    const invite = await page.request.post('/api/trpc/teams.invite', { data: { json: { teamId, email, role: 'operator' } } });
+    expect(invite.status(), await invite.text()).toBe(200);
+    slugs[name] = slug;
+    if (name === 'revoking') {
+      const { invitation } = ((await invite.json()) as { result: { data: { json: Invited } } }).result.data.json;
+      const revoked = await page.request.post('/api/trpc/teams.revokeInvitation', { data: { json: { teamId, invitationId: invitation.id } } });
+      expect(revoked.status(), await revoked.text()).toBe(200);
+    }
+  }
+
+  const context = await browser.newContext({ baseURL: stack.baseURL, storageState: { cookies: [], origins: [] } });
+  const person = await context.newPage();
+  await signIn(person, email, password);
+  const banner = person.getByTestId('invitations-banner');
+  await expect(banner.getByTestId('invitation-item')).toHaveCount(2);
+  await expect(banner.locator(`[data-team="${slugs.revoking}"]`)).toHaveCount(0);
+  await banner.locator(`[data-team="${slugs.declining}"]`).getByTestId('invitation-decline').click();
+  await expect(banner.getByTestId('invitation-item')).toHaveCount(1);
+  await banner.locator(`[data-team="${slugs.accepting}"]`).getByTestId('invitation-accept').click();
+  await expect(person).toHaveURL(new RegExp(`/t/${slugs.accepting}$`));
+  await expect(person.getByTestId('invitations-banner')).toHaveCount(0);
+  const me = await person.request.get('/api/trpc/me');
+  const teams = ((await me.json()) as { result: { data: { json: { teams: Array<{ slug: string; role: string }> } } } }).result.data.json.teams;
+  expect(teams.map((t) => `${t.slug}:${t.role}`).sort()).toEqual([`${slugs.accepting}:operator`, 'demo:viewer'].sort());
   await context.close();
 });
 

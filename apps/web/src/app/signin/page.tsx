@@ -9,7 +9,7 @@ export const metadata: Metadata = { title: 'Sign in' };
 
 // next-auth redirects here with `?error=<code>`; these are the ones a person can act on.
 const ERRORS: Record<string, string> = {
-  AccessDenied: 'Your SSO account is not linked to a Looplane user. Ask a team admin to add your email first.',
+  AccessDenied: 'Your SSO account is not linked to a Looplane user. Ask a team admin to invite your email first.',
   OAuthSignin: 'Could not start SSO sign-in. Check the OIDC settings of this server.',
   OAuthCallback: 'SSO sign-in failed on the way back from the identity provider. Try again.',
   CredentialsSignin: 'Wrong email or password.',

@@ -6,10 +6,11 @@ import { Badge } from '@/components/ui/badge';
 import { Card, CardHeader } from '@/components/ui/card';
 import { InlineError } from '@/components/ui/inline-error';
 import { useTRPC } from '@/trpc/client';
-import { AddMemberForm } from './add-member-form';
+import { InvitationsTable } from './invitations-table';
+import { InviteMemberForm } from './invite-member-form';
 import { MembersTable } from './members-table';
 
-/** Members of the team; admins manage them, everyone else reads. */
+/** Members of the team; admins invite, manage members and see invitations, everyone else reads. */
 export function MembersPanel() {
   const trpc = useTRPC();
   const { team, role } = useTeamScope();
@@ -18,7 +19,7 @@ export function MembersPanel() {
 
   return (
     <div className="flex flex-col gap-6">
-      {isAdmin ? <AddMemberForm teamId={team.id} /> : null}
+      {isAdmin ? <InviteMemberForm teamId={team.id} /> : null}
       <Card>
         <CardHeader
           title={
@@ -36,6 +37,7 @@ export function MembersPanel() {
         <InlineError error={members.error} testId="members-load-error" className="m-4" />
         <MembersTable teamId={team.id} members={members.data} loading={members.isPending} editable={isAdmin} />
       </Card>
+      {isAdmin ? <InvitationsTable teamId={team.id} /> : null}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { InvitationsBanner } from '@/components/invitations/invitations-banner';
 import { TeamActivityProvider } from '@/components/live/team-activity';
 import { KeyboardShortcuts } from '@/components/shell/keyboard-shortcuts';
 import { Sidebar } from '@/components/shell/sidebar';
@@ -15,7 +16,10 @@ export default async function TeamLayout(props: { children: ReactNode; params: P
       <TeamActivityProvider teamId={team.id}>
         <div className="flex min-h-screen">
           <Sidebar team={team} teams={me.teams} user={me.user} />
-          <main className="min-w-0 flex-1">{props.children}</main>
+          <main className="min-w-0 flex-1">
+            <InvitationsBanner />
+            {props.children}
+          </main>
         </div>
       </TeamActivityProvider>
       <KeyboardShortcuts base={`/t/${team.slug}`} />
