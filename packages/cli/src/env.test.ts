@@ -18,6 +18,7 @@ describe('loadCliEnv', () => {
   it('applies the defaults for an empty environment', () => {
     const env = load({});
     expect(env.PORT).toBe(3000);
+    expect(env.HOST).toBe('127.0.0.1');
     expect(env.LOOPLANE_HOME).toBe('/srv/app/.looplane');
     expect(env.LOG_LEVEL).toBe('info');
     expect(env.DATABASE_URL).toBeUndefined();
@@ -125,6 +126,17 @@ describe('loadCliEnv', () => {
       WORKER_CONCURRENCY: '50',
     });
     expect(env.inherited).toEqual({ PATH: '/usr/bin' });
+  });
+
+  it('listens on this machine only by default; HOST opens it and is validated', () => {
+    expect(load({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
+    expect(load({ HOST: ' ' }).HOST).toBe('127.0.0.1');
+    expect(messageOf({ HOST: 'not a host' })).toBe('Invalid environment: HOST must be a host name or an IP address (e.g. 0.0.0.0 for every interface) (got "not a host")');
+  });
+
+  it('hands the trusted proxies and the sign-in limits on to the web', () => {
+    const env = loadCliEnv({ LOOPLANE_TRUSTED_PROXIES: '10.0.0.0/8', LOOPLANE_SIGNIN_ACCOUNT_FAILURES: '3', LOOPLANE_SIGNIN_LOCKOUT_SECONDS: '60' }, '/tmp');
+    expect(env.productSettings).toEqual({ LOOPLANE_TRUSTED_PROXIES: '10.0.0.0/8', LOOPLANE_SIGNIN_ACCOUNT_FAILURES: '3', LOOPLANE_SIGNIN_LOCKOUT_SECONDS: '60' });
   });
 
   it('hands the workspace store settings on, and the AWS credentials only for the s3 store', () => {

@@ -29,6 +29,13 @@ const PRODUCT_SETTINGS = [
   'LOOPLANE_OTEL_ENDPOINT',
   'OTEL_EXPORTER_OTLP_ENDPOINT',
   'LOOPLANE_WORKSPACE_RETENTION_DAYS',
+  // Who may say who the client is (X-Forwarded-For), and the sign-in limit.
+  'LOOPLANE_TRUSTED_PROXIES',
+  'LOOPLANE_SIGNIN_ACCOUNT_FAILURES',
+  'LOOPLANE_SIGNIN_ADDRESS_FAILURES',
+  'LOOPLANE_SIGNIN_LOCKOUT_SECONDS',
+  'LOOPLANE_SIGNIN_MAX_LOCKOUT_SECONDS',
+  'LOOPLANE_SIGNIN_WINDOW_SECONDS',
   // Where session files are stored of record (the local workspace root is only a cache).
   'LOOPLANE_WORKSPACE_STORE',
   'LOOPLANE_S3_ENDPOINT',
@@ -42,6 +49,9 @@ const PRODUCT_SETTINGS = [
   'RECONCILE_IDLE_MS',
   'SHUTDOWN_DRAIN_MS',
   'DATABASE_POOL_SIZE',
+  // How much work one team may start (the API's run-start limits).
+  'LOOPLANE_RUNS_PER_MINUTE',
+  'LOOPLANE_MAX_QUEUED_RUNS',
 ];
 
 /** Cloud credentials, passed on only when the s3 store is configured (which reads them). */
@@ -67,6 +77,10 @@ const schema = z.object({
         .optional(),
     )
     .transform((port) => port ?? 3000),
+  /** Interface the dashboard (and the worker's metrics listener) binds: this machine only unless set (0.0.0.0: every interface). */
+  HOST: optional
+    .pipe(z.string().max(253).regex(/^[A-Za-z0-9.:_-]+$/, 'must be a host name or an IP address (e.g. 0.0.0.0 for every interface)').optional())
+    .transform((host) => host ?? '127.0.0.1'),
   LOOPLANE_HOME: optional,
   LOOPLANE_ADMIN_PASSWORD: optional.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
   LOOPLANE_BOOTSTRAP_TOKEN: optional.pipe(
@@ -112,7 +126,7 @@ export class InvalidEnvironmentError extends Error {
 }
 
 // Only values that cannot be secrets are echoed back in error messages.
-const ECHOED = new Set(['PORT', 'LOG_LEVEL']);
+const ECHOED = new Set(['PORT', 'HOST', 'LOG_LEVEL']);
 
 function describe(issue: z.core.$ZodIssue, source: Record<string, string | undefined>): string {
   const name = String(issue.path[0] ?? 'environment');

@@ -10,8 +10,12 @@ builds the dashboard when needed, then runs the web app and a worker until Ctrl-
 
 Environment:
   PORT                      dashboard port (default 3000)
+  HOST                      interface it listens on (default 127.0.0.1, this machine only;
+                            0.0.0.0 opens it to every interface)
   DATABASE_URL              use this Postgres instead of the embedded one
-  REDIS_URL                 use this Redis instead of a private redis-server
+  REDIS_URL                 use this Redis instead of a private redis-server (which gets a
+                            generated password, kept in LOOPLANE_HOME)
+  LOOPLANE_TRUSTED_PROXIES  reverse proxies (IPs, CIDRs) whose X-Forwarded-For is believed
   LOOPLANE_HOME             data, secrets and logs (default ./.looplane)
   LOOPLANE_ADMIN_PASSWORD   password of the first admin (default: generated, printed once)
   LOOPLANE_BOOTSTRAP_TOKEN  an admin API token to create for scripts (16-200 printable chars)

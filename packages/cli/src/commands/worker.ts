@@ -21,6 +21,8 @@ Environment:
   AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY   the s3 store's settings
   LOOPLANE_WORKSPACE_CACHE_MB  cap of this host's local workspace cache (default 10240)
   LOOPLANE_HOME                this host's data directory (default ./.looplane)
+  HOST                         interface of its metrics listener, when LOOPLANE_WORKER_METRICS_PORT
+                               is set (default 127.0.0.1; 0.0.0.0 lets other machines scrape it)
   WORKER_CONCURRENCY, LOOPLANE_SANDBOX_DRIVER, LOG_LEVEL   as for \`looplane start\``;
 
 export const workerCommand: Command = {

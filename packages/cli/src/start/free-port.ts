@@ -25,7 +25,7 @@ export function findFreePort(): Promise<number> {
 }
 
 /**
- * Whether `port` can be bound on every interface (what `next start` does). A port that anything
+ * Whether `port` can be bound on every interface (what the web does with HOST=0.0.0.0). A port that anything
  * listens on, on any address family, counts as taken.
  */
 export async function isPortFree(port: number): Promise<boolean> {

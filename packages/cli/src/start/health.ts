@@ -1,9 +1,9 @@
 /**
- * Polls `GET http://127.0.0.1:<port>/api/health` until it answers 200. Rejects after `timeoutMs`
- * with the last status seen, or as soon as `signal` aborts (a child died, Ctrl-C).
+ * Polls `GET <baseUrl>/api/health` until it answers 200. Rejects after `timeoutMs` with the last
+ * status seen, or as soon as `signal` aborts (a child died, Ctrl-C).
  */
-export async function waitForHealth(port: number, options: { timeoutMs: number; signal: AbortSignal }): Promise<void> {
-  const url = `http://127.0.0.1:${port}/api/health`;
+export async function waitForHealth(baseUrl: string, options: { timeoutMs: number; signal: AbortSignal }): Promise<void> {
+  const url = `${baseUrl}/api/health`;
   const deadline = Date.now() + options.timeoutMs;
   let last = 'no answer';
   for (;;) {

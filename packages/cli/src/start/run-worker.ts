@@ -41,6 +41,8 @@ export async function runWorker(env: CliEnv, printer: Printer): Promise<number> 
         REDIS_URL: env.REDIS_URL,
         LOOPLANE_HOME: env.LOOPLANE_HOME,
         LOG_LEVEL: env.LOG_LEVEL,
+        // Its metrics listener, when configured, binds this (default 127.0.0.1).
+        HOST: env.HOST,
         // Needed to open model endpoint keys: the same value as the web and the other workers.
         ...(env.LOOPLANE_ENCRYPTION_KEY ? { LOOPLANE_ENCRYPTION_KEY: env.LOOPLANE_ENCRYPTION_KEY } : {}),
       },

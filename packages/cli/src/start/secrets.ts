@@ -7,6 +7,7 @@ const storedSchema = z.object({
   nextauthSecret: z.string().optional(),
   encryptionKey: z.string().optional(),
   postgresPassword: z.string().optional(),
+  redisPassword: z.string().optional(),
 });
 
 type SecretName = keyof z.infer<typeof storedSchema>;
@@ -15,6 +16,7 @@ const generators: Record<SecretName, () => string> = {
   nextauthSecret: () => randomBytes(32).toString('base64url'),
   encryptionKey: () => randomBytes(32).toString('base64'),
   postgresPassword: () => randomBytes(24).toString('base64url'),
+  redisPassword: () => randomBytes(24).toString('base64url'),
 };
 
 /**

@@ -2,14 +2,15 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CliEnv } from '../env';
 import type { Printer } from '../printer';
-import { spawnChild, type ManagedChild } from './children';
+import { appEnvironments } from './app-env';
+import type { ManagedChild } from './children';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { isPortFree } from './free-port';
 import { waitForHealth } from './health';
 import { acquireInstanceLock, type InstanceLock } from './instance-lock';
 import { Lifecycle } from './lifecycle';
+import { localUrl } from './listen-address';
 import { applyMigrations, generatePrismaClient, prismaClientMissing } from './migrate';
-import { paths } from './paths';
 import { startPrivateRedis } from './private-redis';
 import { ensureHostPackages } from './host-packages';
 import { SecretStore } from './secrets';
@@ -18,6 +19,7 @@ import { signInHint } from './sign-in-hint';
 import { SupervisedChild } from './supervised-child';
 import { SupervisorState, supervisorStateFile } from './supervisor-state';
 import { ensureWebBuild } from './web-build';
+import { buildWebServerBundle, spawnWeb } from './web-launch';
 import { buildWorkerBundle, spawnWorker, stopWorker } from './worker-launch';
 
 const HEALTH_TIMEOUT_MS = 120_000;
@@ -84,7 +86,7 @@ async function bringUp(env: CliEnv, printer: Printer, lifecycle: Lifecycle, lock
   let redisUrl = env.REDIS_URL;
   if (!redisUrl) {
     printer.info('Starting a private redis-server…');
-    const redis = await startPrivateRedis({ home, redisServer: redisServer!, inheritedEnv: env.inherited });
+    const redis = await startPrivateRedis({ home, redisServer: redisServer!, password: await secrets.get('redisPassword'), inheritedEnv: env.inherited });
     await track(redis.child, redis.stop);
     redisUrl = redis.url;
   }
@@ -115,38 +117,29 @@ async function bringUp(env: CliEnv, printer: Printer, lifecycle: Lifecycle, lock
   const state = new SupervisorState(supervisorStateFile(home));
   await state.save();
 
-  const appEnv = {
-    ...env.inherited,
-    ...env.productSettings,
-    NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: redisUrl,
-    NEXTAUTH_SECRET: env.NEXTAUTH_SECRET ?? (await secrets.get('nextauthSecret')),
-    NEXTAUTH_URL: `http://localhost:${env.PORT}`,
-    LOOPLANE_ENCRYPTION_KEY: env.LOOPLANE_ENCRYPTION_KEY ?? (await secrets.get('encryptionKey')),
-    LOG_LEVEL: env.LOG_LEVEL,
-    LOOPLANE_SUPERVISOR_STATE: state.file,
-    // The web reads, and the worker caches, session workspaces under the same data directory.
-    LOOPLANE_HOME: home,
-  };
+  const apps = appEnvironments(env, {
+    databaseUrl,
+    redisUrl,
+    nextauthSecret: env.NEXTAUTH_SECRET ?? (await secrets.get('nextauthSecret')),
+    encryptionKey: env.LOOPLANE_ENCRYPTION_KEY ?? (await secrets.get('encryptionKey')),
+    supervisorState: state.file,
+  });
   const supervise = async (name: 'web' | 'worker', spawn: () => Promise<ManagedChild>, stop: (child: ManagedChild) => Promise<void>) => {
     const child = await SupervisedChild.start({ name, spawn, stop, printer, state, onSpawn: (c) => lock.record(name, c.pid), onFatal: (message) => lifecycle.fail(message) });
     lifecycle.supervise(name, child);
     return child;
   };
   printer.info('Starting the dashboard and the worker…');
-  const web = await supervise(
-    'web',
-    () => spawnChild({ name: 'web', command: process.execPath, args: [paths.nextBin, 'start', '-p', String(env.PORT)], cwd: paths.webDir, env: { ...appEnv, NEXT_TELEMETRY_DISABLED: '1' }, printer }),
-    (child) => child.stop('SIGTERM', 10_000),
-  );
+  await buildWebServerBundle({ env: env.inherited, signal });
+  const web = await supervise('web', () => spawnWeb({ env: apps.web, printer }), (child) => child.stop('SIGTERM', 10_000));
   await buildWorkerBundle({ env: env.inherited, signal });
-  const worker = await supervise('worker', () => spawnWorker({ env: appEnv, printer }), stopWorker);
+  const worker = await supervise('worker', () => spawnWorker({ env: apps.worker, printer }), stopWorker);
 
-  await waitForHealth(env.PORT, { timeoutMs: HEALTH_TIMEOUT_MS, signal });
+  const listen = { host: env.HOST, port: env.PORT };
+  await waitForHealth(localUrl(listen), { timeoutMs: HEALTH_TIMEOUT_MS, signal });
   // Up and healthy: from now on a web or worker that dies is restarted, not fatal.
   web.arm();
   worker.arm();
-  for (const line of signInHint(env.PORT, seeded, env.LOOPLANE_ADMIN_PASSWORD !== undefined)) printer.info(line);
+  for (const line of signInHint(listen, seeded, env.LOOPLANE_ADMIN_PASSWORD !== undefined)) printer.info(line);
   printer.info(`(ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s; data and logs in ${home})`);
 }

@@ -1,5 +1,5 @@
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,22 @@ afterAll(async () => {
 });
 
 const start = () => spawnCli(['start'], { LOOPLANE_HOME: home, PORT: String(port) });
+
+/** The local addresses of the TCP sockets listening on `port`, from /proc/net/tcp and tcp6. */
+function listeningAddresses(port: number): string[] {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const addresses: string[] = [];
+  for (const file of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of (existsSync(file) ? readFileSync(file, 'utf8') : '').split('\n').slice(1)) {
+      const [, local = '', , state] = line.trim().split(/\s+/);
+      const [address = '', localPort] = local.split(':');
+      if (localPort !== hexPort || state !== '0A') continue;
+      // IPv4 as little-endian hex; IPv6 shown as is (any would be a surprise here).
+      addresses.push(address.length === 8 ? (address.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)).join('.') : address);
+    }
+  }
+  return addresses;
+}
 const mentioning = () => mentioningAny(home, port);
 
 describe('looplane start (fully embedded)', () => {
@@ -39,11 +55,18 @@ describe('looplane start (fully embedded)', () => {
       const health = await fetch(`http://127.0.0.1:${port}/api/health`);
       expect(health.status).toBe(200);
       expect(await health.json()).toMatchObject({ status: 'ok', database: 'up', redis: 'up' });
+      // This machine only by default, and the banner says so.
+      expect(listeningAddresses(port)).toEqual(['127.0.0.1']);
+      expect(running.output()).toContain(`  listening on 127.0.0.1:${port} only (this machine); set HOST=0.0.0.0 to open it to other machines\n`);
 
       const tree = descendants(running.child.pid!);
       const names = tree.map((p) => p.cmdline).join('\n');
       expect(names).toContain(join(home, 'postgres'));
       expect(names).toContain('redis-server');
+      // The private Redis wants a password, which no command line shows.
+      const redisPassword = JSON.parse(await readFile(join(home, 'secrets.json'), 'utf8')).redisPassword as string;
+      expect(redisPassword.length).toBeGreaterThanOrEqual(16);
+      expect(names).not.toContain(redisPassword);
       expect(names).toContain(join('apps', 'worker', 'dist', 'main.mjs'));
       expect(tree.length).toBeGreaterThanOrEqual(4);
 
@@ -57,7 +80,7 @@ describe('looplane start (fully embedded)', () => {
       expect(await isPortFree(port)).toBe(true);
       expect(existsSync(join(home, 'run.json'))).toBe(false);
       const secrets = JSON.parse(await readFile(join(home, 'secrets.json'), 'utf8'));
-      expect(Object.keys(secrets).sort()).toEqual(['encryptionKey', 'nextauthSecret', 'postgresPassword']);
+      expect(Object.keys(secrets).sort()).toEqual(['encryptionKey', 'nextauthSecret', 'postgresPassword', 'redisPassword']);
     },
     360_000,
   );

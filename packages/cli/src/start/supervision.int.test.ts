@@ -20,6 +20,7 @@ const workerMetricsPort = await findFreePort();
 const token = `llp_supervision_${Date.now()}`;
 const metricsToken = 'supervision-metrics-token-0123456789';
 const workerBundle = join('apps', 'worker', 'dist', 'main.mjs');
+const webServerBundle = join('apps', 'web', 'dist', 'server.mjs');
 
 afterAll(async () => {
   await rm(parent, { recursive: true, force: true });
@@ -53,8 +54,8 @@ describe('looplane start supervision', () => {
       await waitForOutput(running, /Looplane is running at http:\/\/localhost:\d+/, 330_000);
       const before = descendants(running.child.pid!);
       const worker = before.find((p) => p.cmdline.includes(workerBundle))!;
-      // Next.js renames its process (`next-server (v16…)`).
-      const web = before.find((p) => /^next-server|next\/dist\/bin\/next /.test(p.cmdline))!;
+      // The web's server in front of Next (`apps/web/dist/server.mjs`).
+      const web = before.find((p) => p.cmdline.includes(webServerBundle))!;
       expect(web).toBeDefined();
       expect(worker).toBeDefined();
       expect((await scrape(`http://127.0.0.1:${port}/metrics`)).match(/^looplane_process_restarts_total\{process="worker"\} (\d+)$/m)?.[1]).toBe('0');
