@@ -68,7 +68,11 @@ const NEEDS_APPROVAL: [command: string, ruleId: string][] = [
   [`python -c "import os; os.remove('x')"`, 'shell-unclassifiable'],
   [`node -e "require('fs').rmSync('x')"`, 'shell-unclassifiable'],
   [`perl -e 'unlink "x"'`, 'shell-unclassifiable'],
-  [`awk 'BEGIN { system("rm -rf /") }'`, 'shell-unclassifiable'],
+  // The literal command awk hands to the shell is classified like any other.
+  [`awk 'BEGIN { system("rm -rf /") }'`, 'shell-destructive'],
+  [`awk -v x=1 -F : 'BEGIN { system("rm -rf build") }'`, 'shell-destructive'],
+  [`: > data.db`, 'shell-destructive'],
+  [`node -e "1" --import data:text/javascript,0`, 'shell-unclassifiable'],
   [`PATH=/tmp/evil ls`, 'shell-unclassifiable'],
   [`sudo -Z rm x`, 'shell-unclassifiable'],
   [`xargs -I{} sh -c '{}'`, 'shell-unclassifiable'],

@@ -1,6 +1,6 @@
 import { type ParsedTarget, parseTarget } from '../hosts';
 import type { ShellAnalysis } from '../shell/analysis-types';
-import { analyzeArgv, analyzeShell } from '../shell/analyze-shell';
+import { type ShellContext, analyzeArgv, analyzeShell } from '../shell/analyze-shell';
 import { HTTP_TOOL, SHELL_TOOL, isFileTool } from '../tool-names';
 import { DEFAULT_WORKSPACE_ROOT, normalizeAbsolute, resolvePath } from '../workspace-paths';
 import type { PolicyCall, PolicyContext } from './decision';
@@ -17,12 +17,22 @@ export interface PreparedCall {
 }
 
 function invalidShell(problem: string): ShellAnalysis {
-  return { input: '', commands: [], operators: [], redirects: [], features: [], destructive: [], dynamic: [], unparsable: problem };
+  return { input: '', commands: [], operators: [], redirects: [], features: [], destructive: [], dynamic: [], runsCode: [], unparsable: problem };
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
 }
 
 function shellAnalysis(args: Record<string, unknown>, context: PolicyContext): ShellAnalysis {
-  // A call may name its own working directory; writes are judged from there.
-  const withCwd = typeof args.cwd === 'string' ? { ...context, cwd: args.cwd } : context;
+  // A call may name its own working directory (writes are judged from there), set variables and
+  // feed stdin: all of them change what the line does.
+  const withCwd: ShellContext = {
+    ...context,
+    ...(typeof args.cwd === 'string' ? { cwd: args.cwd } : {}),
+    ...(isStringRecord(args.env) ? { env: args.env } : {}),
+    ...(typeof args.stdin === 'string' ? { stdin: args.stdin } : {}),
+  };
   if (typeof args.command === 'string') return analyzeShell(args.command, withCwd);
   if (Array.isArray(args.argv) && args.argv.length > 0 && args.argv.every((a) => typeof a === 'string')) {
     return analyzeArgv(args.argv as string[], withCwd);

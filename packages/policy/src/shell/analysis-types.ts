@@ -10,7 +10,7 @@ export interface ShellCommand {
   depth: number;
 }
 
-/** Why a line is destructive or cannot be classified, tied to the command that made it so. */
+/** Why a line is destructive, cannot be classified or runs code, tied to the command that made it so. */
 export interface ShellFinding {
   command: string;
   reason: string;
@@ -36,6 +36,12 @@ export interface ShellAnalysis {
   destructive: ShellFinding[];
   /** Non-empty: what runs cannot be known statically (unclassifiable). */
   dynamic: ShellFinding[];
+  /**
+   * Non-empty: the line runs code the analysis cannot read: a script, a module, a Makefile, a
+   * package.json script, or a program named by configuration (git's `.git/config`, a config file
+   * an environment variable points to). What that code does is known only once it has run.
+   */
+  runsCode: ShellFinding[];
   /** The parser's error (`line:col: message`), or null when the line parsed. */
   unparsable: string | null;
 }

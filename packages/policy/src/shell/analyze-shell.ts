@@ -3,6 +3,7 @@ import type { ShellAnalysis } from './analysis-types';
 import { classifyCommand } from './classify-command';
 import { type Frame, type ScanState, dynamic } from './scan-state';
 import { parseScript } from './syntax-tree';
+import { checkAssignment } from './variables';
 import { walkStatements } from './walk-script';
 import { literalWord } from './words';
 
@@ -14,6 +15,10 @@ export interface ShellContext {
   cwd?: string;
   /** Directories outside the workspace that writes may go to (default: `/tmp`, private to each sandbox). */
   scratchDirs?: string[];
+  /** Variables the call sets for the line (the shell tool's `env`): judged like `NAME=value` before it. */
+  env?: Record<string, string>;
+  /** Text the call feeds to the line's standard input (the shell tool's `stdin`); without it stdin is empty. */
+  stdin?: string;
 }
 
 /** Longer lines are refused rather than parsed: nobody reviews a 100 kB command line anyway. */
@@ -31,6 +36,7 @@ function newState(context: ShellContext): ScanState {
     features: new Set(),
     destructive: [],
     dynamic: [],
+    runsCode: [],
     classify: (words, frame, via) => classifyCommand(words, frame, state, via),
     nested: (source, frame, origin) => {
       const parsed = parseScript(source);
@@ -39,6 +45,14 @@ function newState(context: ShellContext): ScanState {
     },
   };
   return state;
+}
+
+/** The frame a line starts in: depth 0, stdin as the call gives it, and the call's variables judged. */
+function topFrame(bytes: Uint8Array, context: ShellContext, state: ScanState): Frame {
+  for (const name of Object.keys(context.env ?? {})) checkAssignment(state, name, `${name}=… (the call's env)`, 'the command');
+  const stdin = context.stdin;
+  if (stdin === undefined) return { bytes, depth: 0, stdin: { kind: 'none' } };
+  return { bytes, depth: 0, stdin: { kind: 'text', text: stdin.length > MAX_LENGTH ? null : stdin } };
 }
 
 function finish(input: string, state: ScanState, unparsable: string | null): ShellAnalysis {
@@ -50,6 +64,7 @@ function finish(input: string, state: ScanState, unparsable: string | null): She
     features: [...state.features].sort(),
     destructive: state.destructive,
     dynamic: state.dynamic,
+    runsCode: state.runsCode,
     unparsable,
   });
 }
@@ -90,7 +105,7 @@ export function analyzeShell(command: string, context: ShellContext = {}): Shell
     if (command.length > MAX_LENGTH) return finish(command, state, `the command is longer than ${MAX_LENGTH} characters`);
     const parsed = parseScript(command);
     if (!parsed.ok) return finish(command, state, parsed.error);
-    const frame: Frame = { bytes: parsed.bytes, depth: 0, stdin: { kind: 'none' } };
+    const frame = topFrame(parsed.bytes, context, state);
     walkStatements((parsed.file.Stmts as never[]) ?? [], frame, state);
     return finish(command, state, null);
   });
@@ -108,7 +123,7 @@ function quote(argv: string[]): string {
 export function analyzeArgv(argv: string[], context: ShellContext = {}): ShellAnalysis {
   return cached(JSON.stringify(['argv', argv, context]), () => {
     const state = newState(context);
-    const frame: Frame = { bytes: new Uint8Array(), depth: 0, stdin: { kind: 'none' } };
+    const frame = topFrame(new Uint8Array(), context, state);
     if (argv.length > 0) state.classify(argv.map(literalWord), frame, []);
     return finish(quote(argv), state, null);
   });

@@ -1,4 +1,5 @@
 import { HOME, resolvePath } from '../workspace-paths';
+import { checkCodeRunner } from './code-runners';
 import { checkDestructive } from './destructive-rules';
 import { checkFileEffects } from './file-effects';
 import { checkHiddenEffects } from './hidden-effects';
@@ -15,7 +16,7 @@ function programName(path: string): string {
 
 /**
  * Classifies one simple command: records it, then follows wrappers to the command they run,
- * parses code handed to shells and `eval`, and applies the destructive and file-write rules.
+ * parses code handed to shells and `eval`, and applies the destructive, runs-code and file-write rules.
  * A command whose name is not static (`$x -rf /`, `$(echo rm)`, `r*`) is unclassifiable.
  */
 export function classifyCommand(words: ResolvedWord[], frame: Frame, state: ScanState, via: string[]): void {
@@ -42,8 +43,9 @@ export function classifyCommand(words: ResolvedWord[], frame: Frame, state: Scan
   }
   if (classifyCodeRunner(name, words, frame, state)) return;
   checkDestructive(name, words, frame, state);
+  checkCodeRunner(name, words, frame, state);
   checkFileEffects(name, words, frame, state);
-  checkHiddenEffects(name, words, state);
+  checkHiddenEffects(name, words, frame, state);
   trackDirectory(name, words, state);
 }
 

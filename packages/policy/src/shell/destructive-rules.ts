@@ -4,7 +4,7 @@ import type { ResolvedWord } from './words';
 /** Programs that are destructive whatever their arguments: each one changes or destroys state outside the line. */
 const ALWAYS: Record<string, string> = {
   rm: 'removes files', rmdir: 'removes directories', unlink: 'removes a file', shred: 'overwrites and removes files',
-  srm: 'removes files', wipe: 'wipes files', dd: 'copies raw blocks', truncate: 'truncates files',
+  srm: 'removes files', wipe: 'wipes files', dd: 'copies raw blocks',
   mke2fs: 'formats a file system', mkswap: 'formats swap', fdisk: 'edits partitions', sfdisk: 'edits partitions',
   cfdisk: 'edits partitions', gdisk: 'edits partitions', parted: 'edits partitions', wipefs: 'wipes file system signatures',
   blkdiscard: 'discards a block device', chmod: 'changes file permissions', chown: 'changes file ownership',
@@ -44,6 +44,17 @@ const has = (args: string[], ...flags: string[]) => args.some((a) => flags.inclu
 const hasShort = (args: string[], letter: string, long?: string) =>
   args.some((a) => (/^-[a-zA-Z]+$/.test(a) && a.includes(letter)) || (long !== undefined && a === long));
 
+const GIT_CONFIG_WRITES = new Set(['--add', '--unset', '--unset-all', '--replace-all', '--rename-section', '--remove-section', '-e', '--edit', 'set', 'unset', 'rename-section', 'remove-section', 'edit']);
+const GIT_CONFIG_VALUE = new Set(['-f', '--file', '--blob', '--type', '--default', '--comment', '--value']);
+
+/** Whether `git config ARGS` writes: a write option or subcommand, or the legacy `git config NAME VALUE`. */
+function gitConfigWrites(args: string[]): boolean {
+  if (args.some((a) => GIT_CONFIG_WRITES.has(a))) return true;
+  const operands = args.filter((a, i) => !a.startsWith('-') && !GIT_CONFIG_VALUE.has(args[i - 1] ?? ''));
+  const reads = args.some((a) => /^(--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|-l|--list)$/.test(a)) || ['get', 'list'].includes(operands[0] ?? '');
+  return !reads && operands.length >= 2;
+}
+
 function gitReason(args: string[]): string | null {
   const { sub, rest } = gitSubcommand(args);
   switch (sub) {
@@ -61,6 +72,7 @@ function gitReason(args: string[]): string | null {
     case 'update-ref': return hasShort(rest, 'd') ? 'git update-ref -d deletes a ref' : null;
     case 'reflog': return rest[0] === 'expire' || rest[0] === 'delete' ? 'git reflog expire drops history' : null;
     case 'gc': return rest.some((a) => a.startsWith('--prune')) ? 'git gc --prune drops objects' : null;
+    case 'config': return gitConfigWrites(rest) ? 'git config changes configuration, which can name programs git runs later (aliases, core.fsmonitor, hooks)' : null;
     default: return null;
   }
 }
@@ -122,6 +134,8 @@ function reasonFor(name: string, args: string[], frame: Frame, state: ScanState,
     case 'psql': case 'mysql': case 'mariadb': case 'sqlite3': {
       const { sql, source } = sqlFromClient(name, args, frame);
       if (sql === null) dynamic(state, label, `${name} runs SQL from ${source}, which is not analysed`);
+      // psql `\!`, mysql `\!`/`system`, sqlite3 `.shell`/`.system` hand the rest of the line to a shell.
+      if (sql && /(^|[\n;])\s*(\\!|\.shell\b|\.system\b|system\s)/i.test(sql)) dynamic(state, label, `${name} runs a shell command from its input`);
       return sql ? sqlReason(sql) : null;
     }
     default: return null;

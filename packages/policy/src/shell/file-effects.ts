@@ -1,7 +1,9 @@
-import { type OptionSpec, optionValue, parseOptions } from './options';
-import { type Frame, type ScanState, destructive, dynamic } from './scan-state';
+import { checkAwk } from './awk-command';
+import { stdinIsEmpty } from './empty-output';
+import { type OptionSpec, hasOption, optionValue, parseOptions } from './options';
+import { type Frame, type ScanState, destructive, dynamic, runsCode } from './scan-state';
 import type { ResolvedWord } from './words';
-import { checkWritePath } from './write-targets';
+import { checkEmptiedPath, checkWritePath } from './write-targets';
 
 /**
  * What common tools write, and what `find` and the text tools run. Options are read with a
@@ -25,20 +27,30 @@ function operands(words: ResolvedWord[], spec: OptionSpec, state: ScanState, lab
   return { parsed, operands: words.slice(parsed.operandIndex) };
 }
 
-/** cp/mv/ln/install write their destination; mv also removes its sources. */
+/** cp/mv/ln/install write their destination; mv also removes its sources; copying only /dev/null empties it. */
 function copyLike(name: string, words: ResolvedWord[], state: ScanState, label: string): void {
   const read = operands(words, COPY_SPEC, state, label, name);
   if (!read) return;
   const target = optionValue(read.parsed, '-t', '--target-directory');
   const destinations = target ? [target] : read.operands.slice(-1);
+  const sources = target ? read.operands : read.operands.slice(0, -1);
+  if (name !== 'mv' && sources.length > 0 && sources.every((w) => w.static && w.text === '/dev/null')) {
+    for (const word of destinations) checkEmptiedPath(state, word, label);
+    return;
+  }
   const written = name === 'mv' ? [...read.operands, ...(target ? [target] : [])] : destinations;
   for (const word of written) checkWritePath(state, word, label, name === 'mv' ? 'moves' : 'writes');
 }
 
-/** Writes a file operand list outright (tee, touch, mkdir). */
-function writesOperands(name: string, words: ResolvedWord[], state: ScanState, label: string): void {
+/** Writes a file operand list outright (tee, touch, mkdir); `tee` with nothing to read (`tee f </dev/null`) empties its files. */
+function writesOperands(name: string, words: ResolvedWord[], frame: Frame, state: ScanState, label: string): void {
   const read = operands(words, SIMPLE_SPEC, state, label, name);
-  if (read) for (const word of read.operands) checkWritePath(state, word, label);
+  if (!read) return;
+  const empties = name === 'tee' && !hasOption(read.parsed, '-a', '--append') && stdinIsEmpty(frame.stdin);
+  for (const word of read.operands) {
+    if (empties) checkEmptiedPath(state, word, label);
+    else checkWritePath(state, word, label);
+  }
 }
 
 /** `find`: -delete removes; -exec and friends run a command, classified with `{}` (a file name) as not static. */
@@ -55,26 +67,48 @@ function find(words: ResolvedWord[], frame: Frame, state: ScanState, label: stri
   }
 }
 
-/** Whether an awk program can run commands or write files (`system()`, pipes, `print > file`). */
-function awkRunsCommands(program: string): boolean {
-  const plain = program.replace(/\|\|/g, '');
-  return /\bsystem\s*\(/.test(plain) || plain.includes('|') || /\bprintf?\b[^;}]*>/.test(plain);
-}
+/** A sed script's `e` command or `s///e` flag: runs a command. */
+const SED_EXECUTES = [/(^|[;\n{}]|[0-9$/!,])\s*e(\s|$|;)/, /s(.)(?:(?!\1).|\\.)*\1(?:(?!\1).|\\.)*\1[gpiImMw0-9]*e/];
+/** A sed script's `w`/`W` command or `s///w` flag: writes a file. */
+const SED_WRITES = [/(^|[;\n{}]|[0-9$/!,])\s*[wW](\s|$|;)/, /s(.)(?:(?!\1).|\\.)*\1(?:(?!\1).|\\.)*\1[gpiImMe0-9]*w/];
+/** A script that deletes every line: `sed -i d f` empties f. */
+const SED_DELETES_ALL = /^\s*(1\s*,\s*\$\s*)?d\s*$/;
 
-/** Whether a sed script can run commands (`e`) or write files (`w`, `W`, `s///w`). */
-function sedRunsCommands(script: string): boolean {
-  return /(^|[;\n{}]|[0-9$/!,])\s*[ewW](\s|$|;)/.test(script) || /s(.)(?:(?!\1).|\\.)*\1(?:(?!\1).|\\.)*\1[gpiImM0-9]*[ewW]/.test(script);
-}
+const SED_OPTIONS: OptionSpec = {
+  shortValue: 'efl',
+  shortFlags: 'nrEsuzi',
+  shortOptional: 'i',
+  longValue: ['--expression', '--file', '--line-length'],
+  longFlags: ['--quiet', '--silent', '--regexp-extended', '--separate', '--unbuffered', '--null-data', '--posix', '--debug', '--sandbox', '--follow-symlinks', '--in-place'],
+};
 
 function sed(words: ResolvedWord[], state: ScanState, label: string): void {
-  const read = operands(words, { shortValue: 'efl', shortFlags: 'nrEsuzi', longValue: ['--expression', '--file', '--line-length', '--in-place'], longFlags: ['--quiet', '--silent', '--regexp-extended', '--separate', '--unbuffered', '--null-data', '--posix', '--debug', '--sandbox', '--follow-symlinks'] }, state, label, 'sed');
+  const read = operands(words, SED_OPTIONS, state, label, 'sed');
   if (!read) return;
-  const scripts = read.parsed.options.filter((o) => o.name === '-e' || o.name === '--expression').map((o) => o.value?.text ?? '');
-  const files = scripts.length > 0 ? read.operands : read.operands.slice(1);
-  if (scripts.length === 0 && read.operands[0]) scripts.push(read.operands[0].text);
-  if (scripts.some(sedRunsCommands)) dynamic(state, label, 'the sed script can run commands or write files');
-  const inPlace = read.parsed.options.some((o) => o.name === '-i' || o.name === '--in-place') || words.some((w) => /^-[a-zA-Z]*i/.test(w.text) && !w.text.startsWith('--'));
-  if (inPlace) for (const file of files) checkWritePath(state, file, label, 'edits');
+  const { parsed } = read;
+  const scripts = parsed.options.filter((o) => o.name === '-e' || o.name === '--expression').map((o) => o.value?.text ?? '');
+  const scriptFiles = parsed.options.filter((o) => o.name === '-f' || o.name === '--file').map((o) => o.value?.text ?? '');
+  // Without -e or -f the first operand is the script; with either, every operand is a file.
+  const fromOperand = scripts.length === 0 && scriptFiles.length === 0;
+  const files = fromOperand ? read.operands.slice(1) : read.operands;
+  if (fromOperand && read.operands[0]) scripts.push(read.operands[0].text);
+  for (const file of scriptFiles) runsCode(state, label, `sed runs the script file ${file}, whose e and w commands can run commands and write files`);
+  if (scripts.some((script) => SED_EXECUTES.some((re) => re.test(script)))) {
+    dynamic(state, label, 'the sed script runs a command (e), which cannot be classified');
+    runsCode(state, label, 'the sed script runs a command (e)');
+  } else if (scripts.some((script) => SED_WRITES.some((re) => re.test(script)))) dynamic(state, label, 'the sed script writes files (w)');
+  const inPlace = parsed.options.some((o) => o.name === '-i' || o.name === '--in-place');
+  const emptiesFiles = scriptFiles.length === 0 && scripts.length > 0 && scripts.every((script) => SED_DELETES_ALL.test(script));
+  for (const file of inPlace ? files : []) {
+    if (emptiesFiles) checkEmptiedPath(state, file, label);
+    else checkWritePath(state, file, label, 'edits');
+  }
+}
+
+/** `truncate -s SIZE FILE...` cuts or empties each file. */
+function truncate(words: ResolvedWord[], state: ScanState, label: string): void {
+  const read = operands(words, { shortValue: 'sr', shortFlags: 'co', longValue: ['--size', '--reference'], longFlags: ['--no-create', '--io-blocks'] }, state, label, 'truncate');
+  for (const file of read?.operands ?? []) checkEmptiedPath(state, file, label, 'truncates');
 }
 
 /**
@@ -87,17 +121,15 @@ export function checkFileEffects(name: string, words: ResolvedWord[], frame: Fra
     case 'cp': case 'mv': case 'ln': case 'install':
       return copyLike(name, words, state, label);
     case 'tee': case 'touch': case 'mkdir':
-      return writesOperands(name, words, state, label);
+      return writesOperands(name, words, frame, state, label);
     case 'find':
       return find(words, frame, state, label);
     case 'sed':
       return sed(words, state, label);
-    case 'awk': case 'gawk': case 'mawk': {
-      const program = words.slice(1).find((w) => !w.text.startsWith('-'));
-      if (words.some((w) => w.text === '-f')) dynamic(state, label, `${name} runs a program file, which is not analysed`);
-      else if (program && awkRunsCommands(program.text)) dynamic(state, label, `the ${name} program can run commands or write files`);
-      return;
-    }
+    case 'awk': case 'gawk': case 'mawk': case 'nawk':
+      return checkAwk(name, words, frame, state, label);
+    case 'truncate':
+      return truncate(words, state, label);
     case 'rsync': {
       if (words.some((w) => w.text.startsWith('--delete') || w.text === '--remove-source-files')) destructive(state, label, 'rsync deletes files');
       const last = words.at(-1);

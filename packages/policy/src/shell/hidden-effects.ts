@@ -1,7 +1,8 @@
+import { stdinIsEmpty } from './empty-output';
 import { parseOptions } from './options';
-import { type ScanState, destructive, dynamic } from './scan-state';
+import { type Frame, type ScanState, type Stdin, destructive, dynamic } from './scan-state';
 import type { ResolvedWord } from './words';
-import { checkWritePath } from './write-targets';
+import { checkEmptiedPath, checkWritePath } from './write-targets';
 
 /**
  * Options of everyday read-only tools that write files or run programs. These tools are on safe
@@ -26,15 +27,45 @@ function values(words: ResolvedWord[], flags: string[]): ResolvedWord[] {
 const present = (words: ResolvedWord[], flags: string[]) =>
   words.some((w) => flags.some((flag) => w.text === flag || w.text.startsWith(`${flag}=`)));
 
+const SORT_VALUE_SHORT = 'ktoST';
+const SORT_VALUE_LONG = ['--key', '--field-separator', '--output', '--buffer-size', '--temporary-directory', '--parallel', '--batch-size', '--random-source', '--compress-program', '--sort'];
+
+/** Whether sort's input is certainly empty: no file operand (or only /dev/null) and an empty stdin. GNU sort takes options after operands too. */
+function sortReadsNothing(args: ResolvedWord[], stdin: Stdin): boolean {
+  const operands: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i] as ResolvedWord;
+    if (!word.static || word.text.startsWith('--files0-from')) return false;
+    const text = word.text;
+    if (text === '--') {
+      operands.push(...args.slice(i + 1).map((w) => w.text));
+      break;
+    }
+    if (text.startsWith('--')) {
+      if (SORT_VALUE_LONG.includes(text)) i += 1;
+    } else if (text.startsWith('-') && text !== '-') {
+      const at = [...text.slice(1)].findIndex((c) => SORT_VALUE_SHORT.includes(c));
+      if (at === text.length - 2) i += 1;
+    } else operands.push(text);
+  }
+  if (operands.length === 0) return stdinIsEmpty(stdin);
+  return operands.every((o) => o === '/dev/null' || (o === '-' && stdinIsEmpty(stdin)));
+}
+
 /** Records what a tool's options write or run. */
-export function checkHiddenEffects(name: string, words: ResolvedWord[], state: ScanState): void {
+export function checkHiddenEffects(name: string, words: ResolvedWord[], frame: Frame, state: ScanState): void {
   const label = words.map((w) => w.source).join(' ');
   const args = words.slice(1);
   switch (name) {
-    case 'sort':
-      for (const file of values(args, ['-o', '--output'])) checkWritePath(state, file, label);
-      if (present(args, ['--compress-program'])) dynamic(state, label, 'sort --compress-program runs a program');
+    case 'sort': {
+      // `sort -o f` with nothing to read (`</dev/null`, no stdin) leaves f empty.
+      const empty = sortReadsNothing(args, frame.stdin);
+      for (const file of values(args, ['-o', '--output'])) {
+        if (empty) checkEmptiedPath(state, file, label);
+        else checkWritePath(state, file, label);
+      }
       return;
+    }
     case 'uniq': {
       // `uniq INPUT OUTPUT`: the second operand is written.
       const parsed = parseOptions(words, 1, {
@@ -50,9 +81,6 @@ export function checkHiddenEffects(name: string, words: ResolvedWord[], state: S
     }
     case 'tree':
       for (const file of values(args, ['-o'])) checkWritePath(state, file, label);
-      return;
-    case 'rg':
-      if (present(args, ['--pre'])) dynamic(state, label, 'rg --pre runs a program on every file');
       return;
     case 'git':
       for (const file of values(args, ['--output'])) checkWritePath(state, file, label);

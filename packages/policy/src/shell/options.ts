@@ -6,6 +6,8 @@ export interface OptionSpec {
   shortValue?: string;
   /** Short options that are plain flags. */
   shortFlags?: string;
+  /** Short options whose value, if any, is attached (`sed -i.bak`): the rest of the word. */
+  shortOptional?: string;
   /** Long options taking a value (`--user root`, `--user=root`). */
   longValue?: string[];
   /** Long options that are plain flags. */
@@ -63,6 +65,11 @@ export function parseOptions(words: ResolvedWord[], start: number, spec: OptionS
     let consumedNext = false;
     for (let c = 1; c < text.length; c++) {
       const letter = text[c] as string;
+      if (spec.shortOptional?.includes(letter)) {
+        const rest = text.slice(c + 1);
+        options.push({ name: `-${letter}`, value: rest === '' ? null : literal(rest) });
+        break;
+      }
       if (spec.shortValue?.includes(letter)) {
         const rest = text.slice(c + 1);
         const value = rest !== '' ? literal(rest) : (words[i + 1] ?? null);

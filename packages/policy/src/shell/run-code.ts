@@ -1,5 +1,7 @@
+import { classifyInterpreter, interpreterOf, scriptOperand, stdinProgram } from './interpreters';
 import { type OptionSpec, hasOption, optionValue, parseOptions } from './options';
-import { type Frame, type ScanState, destructive, dynamic, isDangerousVariable } from './scan-state';
+import { type Frame, type ScanState, destructive, dynamic, runsCode } from './scan-state';
+import { isDangerousVariable, variableEffect } from './variables';
 import type { ResolvedWord } from './words';
 
 /** Shells: `-c STRING` is parsed in turn; with no script operand they run what arrives on stdin. */
@@ -10,45 +12,6 @@ const SHELL_OPTIONS: OptionSpec = {
   longValue: ['--rcfile', '--init-file'],
   longFlags: ['--login', '--norc', '--noprofile', '--posix', '--noediting', '--restricted', '--verbose', '--debugger', '--dump-strings', '--pretty-print'],
 };
-
-interface Interpreter {
-  /** Options whose value is program text (`python -c`, `node -e`). */
-  inline: string[];
-  options: OptionSpec;
-}
-
-/** Interpreters: inline program text cannot be classified; a program piped in runs unseen. */
-const INTERPRETERS: Record<string, Interpreter> = {
-  python: { inline: ['-c'], options: { shortValue: 'cWXm', shortFlags: 'bBdEhiIOPqsSuvVx' } },
-  node: {
-    inline: ['-e', '--eval', '-p', '--print'],
-    options: {
-      shortValue: 'erC',
-      shortFlags: 'picv',
-      longValue: ['--eval', '--print', '--require', '--import', '--loader', '--experimental-loader', '--conditions', '--input-type', '--env-file'],
-      longFlags: ['--check', '--interactive', '--test', '--watch', '--enable-source-maps', '--no-warnings', '--experimental-strip-types'],
-    },
-  },
-  // Options whose value may only be attached (`perl -i.bak`, `ruby -0777`) are listed as flags: read as
-  // a value they would swallow the next word and could hide `-e CODE` behind it.
-  perl: { inline: ['-e', '-E'], options: { shortValue: 'eEIMm', shortFlags: 'aTtnpsSUwWvcfhulix0123456789Cd' } },
-  ruby: { inline: ['-e'], options: { shortValue: 'eIrEC', shortFlags: 'acdhlnpsSvwWyx0123456789F' } },
-  php: { inline: ['-r', '-R', '-B', '-E'], options: { shortValue: 'rRBEcdfz', shortFlags: 'ahiHlnqsv' } },
-  lua: { inline: ['-e'], options: { shortValue: 'el', shortFlags: 'iEvW' } },
-  Rscript: { inline: ['-e'], options: { shortValue: 'e', longFlags: ['--vanilla', '--verbose', '--default-packages'] } },
-  julia: { inline: ['-e', '-E', '--eval', '--print'], options: { shortValue: 'eEpLJC', shortFlags: 'hviqO', longValue: ['--eval', '--print', '--project'] } },
-  osascript: { inline: ['-e'], options: { shortValue: 'els', shortFlags: 'i' } },
-  pwsh: { inline: ['-c', '-Command', '-EncodedCommand', '-ec'], options: { shortValue: 'c', longValue: [] } },
-};
-const INTERPRETER_ALIASES: Record<string, string> = {
-  nodejs: 'node', bun: 'node', tsx: 'node', 'ts-node': 'node', deno: 'node', pypy: 'python', pypy3: 'python',
-  perl5: 'perl', luajit: 'lua', powershell: 'pwsh', irb: 'ruby',
-};
-
-function interpreterOf(name: string): Interpreter | undefined {
-  if (/^python[0-9.]*$/.test(name)) return INTERPRETERS.python;
-  return INTERPRETERS[INTERPRETER_ALIASES[name] ?? name];
-}
 
 /**
  * Handles programs and builtins that run code given to them as data: shells, interpreters,
@@ -62,60 +25,65 @@ export function classifyCodeRunner(name: string, words: ResolvedWord[], frame: F
   }
   const interpreter = interpreterOf(name);
   if (interpreter) {
-    interpreted(name, interpreter, words, frame, state, label);
+    classifyInterpreter(name, interpreter, words, frame, state, label);
     return true;
   }
   return builtin(name, words, frame, state, label);
 }
 
+/** Startup files a shell runs before its commands (HOME is the workspace in the sandbox, so they can be planted there). */
+interface Startup {
+  always?: string;
+  login?: string;
+  interactive?: string;
+  /** The option that skips them (`zsh -f`, `csh -f`). */
+  skip?: string;
+}
+const POSIX_STARTUP: Startup = { login: '~/.profile', interactive: 'the file $ENV names' };
+const STARTUP: Record<string, Startup> = {
+  bash: { login: '~/.bash_profile or ~/.profile', interactive: '~/.bashrc' },
+  rbash: { login: '~/.bash_profile or ~/.profile', interactive: '~/.bashrc' },
+  zsh: { always: '~/.zshenv', skip: '-f' },
+  fish: { always: '~/.config/fish/config.fish' },
+  csh: { always: '~/.cshrc', skip: '-f' },
+  tcsh: { always: '~/.tcshrc or ~/.cshrc', skip: '-f' },
+};
+
+function startupFiles(name: string, parsed: ReturnType<typeof parseOptions>): string | null {
+  const startup = STARTUP[name] ?? POSIX_STARTUP;
+  if (startup.skip && hasOption(parsed, startup.skip)) return null;
+  if (startup.always) return startup.always;
+  if (startup.login && hasOption(parsed, '-l', '--login')) return startup.login;
+  if (startup.interactive && hasOption(parsed, '-i')) return startup.interactive;
+  return null;
+}
+
 function shell(name: string, words: ResolvedWord[], frame: Frame, state: ScanState, label: string): void {
   const parsed = parseOptions(words, 1, SHELL_OPTIONS);
   if (parsed.unknown) return dynamic(state, label, `${name} option ${parsed.unknown} is not known`);
+  const startup = startupFiles(name, parsed);
+  if (startup) runsCode(state, label, `${name} first runs ${startup}, which is not analysed`);
   const operand = words[parsed.operandIndex];
   if (hasOption(parsed, '-c')) {
     if (!operand) return;
     if (!operand.static) return dynamic(state, label, `${name} -c runs a command string that is not static`);
     return state.nested(operand.text, frame, label);
   }
-  if (operand && !hasOption(parsed, '-s')) return scriptOperand(name, operand, frame, state, label);
-  fromStdin(name, frame, state, label, (text) => state.nested(text, scriptFrame(frame), label));
+  const nested = (text: string) => state.nested(text, scriptFrame(frame), label);
+  if (operand && !hasOption(parsed, '-s')) {
+    if (scriptOperand(name, operand, frame, state, label, nested)) runsCode(state, label, `${name} runs the script ${operand.text}, which is not analysed`);
+    else if (!operand.static || frame.stdin.kind === 'pipe' || frame.stdin.kind === 'file') runsCode(state, label, `${name} runs a script the analysis cannot read`);
+    return;
+  }
+  // Text on stdin is parsed and classified; a pipe or a file is code the analysis cannot read.
+  const input = stdinProgram(name, frame, state, label, nested);
+  if (input) runsCode(state, label, `${name} runs the commands of ${input}`);
+  else if (input === null && frame.stdin.kind === 'pipe') runsCode(state, label, `${name} runs the commands it reads from a pipe`);
 }
 
 /** Commands of a script read from stdin would read the rest of that script: text not known here. */
 function scriptFrame(frame: Frame): Frame {
   return { ...frame, stdin: { kind: 'text', text: null } };
-}
-
-/** A script file runs like any program (the allow-list decides), but not one made by another command. */
-function scriptOperand(name: string, operand: ResolvedWord, frame: Frame, state: ScanState, label: string): void {
-  if (operand.static && operand.text !== '-' && operand.text !== '/dev/stdin') return;
-  if (operand.static) return fromStdin(name, frame, state, label, (text) => state.nested(text, scriptFrame(frame), label));
-  if (operand.source.startsWith('<(')) return destructive(state, label, `${name} runs code produced by another command`);
-  dynamic(state, label, `${name} runs a script whose name is not static (${operand.source})`);
-}
-
-/** A program read from stdin: a pipe is someone else's output, a heredoc is text we can read. */
-function fromStdin(name: string, frame: Frame, state: ScanState, label: string, onText: (text: string) => void): void {
-  const stdin = frame.stdin;
-  if (stdin.kind === 'pipe') return destructive(state, label, `pipes data into ${name}, which runs it as code`);
-  if (stdin.kind === 'text') {
-    if (stdin.text === null) return dynamic(state, label, `${name} runs a heredoc that is not static`);
-    return onText(stdin.text);
-  }
-}
-
-function interpreted(name: string, interpreter: Interpreter, words: ResolvedWord[], frame: Frame, state: ScanState, label: string): void {
-  // `deno eval CODE`, `bun -e`: a subcommand that takes inline code.
-  if (words[1]?.text === 'eval') return dynamic(state, label, `${name} eval runs inline code`);
-  const parsed = parseOptions(words, 1, interpreter.options);
-  if (parsed.options.some((option) => interpreter.inline.includes(option.name))) {
-    return dynamic(state, label, `${name} runs inline code, which cannot be classified`);
-  }
-  if (parsed.unknown) return dynamic(state, label, `${name} option ${parsed.unknown} is not known`);
-  if (hasOption(parsed, '-m')) return;
-  const operand = words[parsed.operandIndex];
-  if (operand) return scriptOperand(name, operand, frame, state, label);
-  fromStdin(name, frame, state, label, () => dynamic(state, label, `${name} runs code from a heredoc, which cannot be classified`));
 }
 
 function builtin(name: string, words: ResolvedWord[], frame: Frame, state: ScanState, label: string): boolean {
@@ -133,6 +101,8 @@ function builtin(name: string, words: ResolvedWord[], frame: Frame, state: ScanS
       if (file && !file.static && file.source.startsWith('<(')) destructive(state, label, `${name} runs code produced by another command`);
       else if (file?.text === '/dev/stdin' && frame.stdin.kind === 'pipe') destructive(state, label, `pipes data into ${name}, which runs it as code`);
       else dynamic(state, label, `${name} runs the commands of a file, which are not analysed`);
+      // Sourced code also defines what later names mean (functions, aliases, PATH): hence dynamic too.
+      runsCode(state, label, `${name} runs the commands of ${file?.static ? file.text : 'a file'}`);
       return true;
     }
     case 'trap': {
@@ -168,6 +138,7 @@ function builtin(name: string, words: ResolvedWord[], frame: Frame, state: ScanS
       const target = optionValue(parsed, name === 'read' ? '-a' : '-v');
       if (target) assigned.push(target);
       if (assigned.some((w) => !w.static || isDangerousVariable(w.text))) dynamic(state, label, `${name} assigns a variable that changes what later commands run`);
+      else if (assigned.some((w) => variableEffect(w.text) === 'config')) runsCode(state, label, `${name} assigns a variable that moves where later commands read configuration`);
       return name === 'read';
     }
     default:

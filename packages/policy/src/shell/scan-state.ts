@@ -6,7 +6,7 @@ export type Stdin =
   | { kind: 'none' }
   | { kind: 'pipe' }
   | { kind: 'text'; text: string | null }
-  | { kind: 'file' };
+  | { kind: 'file'; path: string | null };
 
 /** Where in the line a command sits: its nesting depth and what its standard input is. */
 export interface Frame {
@@ -30,6 +30,7 @@ export interface ScanState {
   features: Set<string>;
   destructive: ShellFinding[];
   dynamic: ShellFinding[];
+  runsCode: ShellFinding[];
   /** Classifies one simple command (argv after quote removal). */
   classify(words: ResolvedWord[], frame: Frame, via: string[]): void;
   /** Parses and classifies code that a command would run (`sh -c`, `eval`, a heredoc fed to a shell). */
@@ -46,19 +47,10 @@ export function dynamic(state: ScanState, command: string, reason: string): void
   state.dynamic.push({ command, reason });
 }
 
+/** Records that the line runs code the analysis cannot read (a script, a Makefile, configuration). */
+export function runsCode(state: ScanState, command: string, reason: string): void {
+  state.runsCode.push({ command, reason });
+}
+
 /** Deepest nesting of `sh -c`/`eval`/substitutions analysed; deeper is unclassifiable. */
 export const MAX_DEPTH = 8;
-
-/** Variables that change which program runs or inject code into one: setting them makes the line dynamic. */
-const DANGEROUS_VARIABLES = new Set([
-  'PATH', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'LD_AUDIT', 'BASH_ENV', 'ENV', 'PROMPT_COMMAND', 'PS0', 'PS1', 'PS2', 'PS3', 'PS4',
-  'SHELLOPTS', 'BASHOPTS', 'NODE_OPTIONS', 'PYTHONSTARTUP', 'PYTHONPATH', 'PYTHONHOME', 'PERL5OPT', 'PERL5LIB', 'PERLLIB',
-  'RUBYOPT', 'RUBYLIB', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_EXTERNAL_DIFF', 'GIT_PAGER', 'GIT_EDITOR', 'GIT_ASKPASS',
-  'GIT_EXEC_PATH', 'GIT_DIR', 'GIT_WORK_TREE', 'SSH_ASKPASS', 'PAGER', 'EDITOR', 'VISUAL', 'MANPAGER', 'LESSOPEN', 'LESSCLOSE', 'GCONV_PATH',
-]);
-const DANGEROUS_PREFIXES = ['BASH_FUNC_', 'GIT_CONFIG'];
-
-/** Whether assigning `name` can change what a later command runs. */
-export function isDangerousVariable(name: string): boolean {
-  return DANGEROUS_VARIABLES.has(name) || DANGEROUS_PREFIXES.some((prefix) => name.startsWith(prefix));
-}

@@ -1,7 +1,9 @@
-import { type Frame, type ScanState, dynamic, isDangerousVariable } from './scan-state';
+import { printsNothing } from './empty-output';
+import { type Frame, type ScanState, type Stdin, dynamic } from './scan-state';
+import { checkAssignment } from './variables';
 import { Op, type SyntaxNode, child, children, sourceOf } from './syntax-tree';
-import { resolveWord, unescapeDouble } from './words';
-import { checkWritePath } from './write-targets';
+import { type ResolvedWord, resolveWord, unescapeDouble } from './words';
+import { checkWritePath, recordEmptied } from './write-targets';
 
 /**
  * Walks a parsed script statement by statement, keeping what a command needs to be judged: its
@@ -24,11 +26,23 @@ const REDIRECT_OPS: Record<number, string> = {
 };
 const WRITES = new Set<number>([Op.redirOut, Op.appOut, Op.clbOut, Op.rdrAll, Op.appAll, Op.rdrInOut]);
 
+/** Redirections that truncate their target before the command writes to it. */
+const TRUNCATES = new Set<number>([Op.redirOut, Op.clbOut, Op.rdrAll]);
+
 function visitStmt(stmt: SyntaxNode, frame: Frame, state: ScanState): void {
   if (stmt.Coprocess) state.features.add('coprocess');
   let stdin = frame.stdin;
-  for (const redirect of children(stmt, 'Redirs')) stdin = visitRedirect(redirect, frame, state) ?? stdin;
+  const truncated: Truncated[] = [];
+  for (const redirect of children(stmt, 'Redirs')) {
+    const result = visitRedirect(redirect, frame, state);
+    stdin = result.stdin ?? stdin;
+    if (result.truncated) truncated.push(result.truncated);
+  }
   const cmd = child(stmt, 'Cmd');
+  // `> f`, `: > f`, `cat /dev/null > f`: a truncating redirect on a command that writes nothing empties f.
+  if (truncated.length > 0 && printsNothing(simpleWords(cmd, frame.bytes), stdin)) {
+    for (const { path, label } of truncated) recordEmptied(state, 'workspace', path, label);
+  }
   if (cmd) visitCommand(cmd, { ...frame, stdin }, state);
   if (stmt.Background) {
     state.operators.push('&');
@@ -36,8 +50,27 @@ function visitStmt(stmt: SyntaxNode, frame: Frame, state: ScanState): void {
   }
 }
 
-/** Records a redirection, judges a written target, and returns the stdin it gives the command, if any. */
-function visitRedirect(redirect: SyntaxNode, frame: Frame, state: ScanState): Frame['stdin'] | undefined {
+/** The words of a simple command ([] for none or an assignment only); null for a compound command. */
+function simpleWords(cmd: SyntaxNode | null, bytes: Uint8Array): ResolvedWord[] | null {
+  if (!cmd) return [];
+  if (cmd.type !== 'CallExpr') return null;
+  return children(cmd, 'Args').map((arg) => resolveWord(arg, bytes));
+}
+
+/** A workspace file a truncating redirection opens. */
+interface Truncated {
+  path: string;
+  label: string;
+}
+
+/** What a redirection gives the command: a new stdin, and a workspace file it truncates. */
+interface RedirectResult {
+  stdin?: Stdin;
+  truncated?: Truncated;
+}
+
+/** Records a redirection and judges a written target. */
+function visitRedirect(redirect: SyntaxNode, frame: Frame, state: ScanState): RedirectResult {
   const op = Number(redirect.Op);
   const word = child(redirect, 'Word');
   const hdoc = child(redirect, 'Hdoc');
@@ -49,16 +82,20 @@ function visitRedirect(redirect: SyntaxNode, frame: Frame, state: ScanState): Fr
   if (op === Op.hdoc || op === Op.dashHdoc) {
     state.features.add('heredoc');
     state.redirects.push({ op: opText, target: null });
-    return { kind: 'text', text: hdoc ? heredocText(hdoc, word, frame.bytes) : '' };
+    return { stdin: { kind: 'text', text: hdoc ? heredocText(hdoc, word, frame.bytes) : '' } };
   }
   state.redirects.push({ op: opText, target: target?.static ? target.text : null });
-  if (!target) return undefined;
-  if (op === Op.wordHdoc) return { kind: 'text', text: target.static ? `${target.text}\n` : null };
+  if (!target) return {};
+  if (op === Op.wordHdoc) return { stdin: { kind: 'text', text: target.static ? `${target.text}\n` : null } };
   // `2>&1`, `>&-`: duplicating or closing a descriptor writes nothing new.
-  if ((op === Op.dplOut || op === Op.dplIn) && target.static && /^(\d+-?|-)$/.test(target.text)) return undefined;
-  if (WRITES.has(op) || op === Op.dplOut) checkWritePath(state, target, label);
-  if (op === Op.redirIn || op === Op.rdrInOut || op === Op.dplIn) return { kind: 'file' };
-  return undefined;
+  if ((op === Op.dplOut || op === Op.dplIn) && target.static && /^(\d+-?|-)$/.test(target.text)) return {};
+  const result: RedirectResult = {};
+  if (WRITES.has(op) || op === Op.dplOut) {
+    const where = checkWritePath(state, target, label);
+    if (where === 'workspace' && (TRUNCATES.has(op) || op === Op.dplOut)) result.truncated = { path: target.text, label };
+  }
+  if (op === Op.redirIn || op === Op.rdrInOut || op === Op.dplIn) result.stdin = { kind: 'file', path: target.static ? target.text : null };
+  return result;
 }
 
 /** A heredoc body as the command reads it, or null when it expands something at run time. */
@@ -74,8 +111,9 @@ function heredocText(hdoc: SyntaxNode, delimiter: SyntaxNode | null, bytes: Uint
 function visitCommand(cmd: SyntaxNode, frame: Frame, state: ScanState): void {
   switch (cmd.type) {
     case 'CallExpr': {
-      for (const assign of children(cmd, 'Assigns')) scanNode(assign, frame, state);
       const args = children(cmd, 'Args');
+      // `HOME=/x git status` sets HOME for git only; a bare `HOME=/x` for what follows.
+      for (const assign of children(cmd, 'Assigns')) visitAssign(assign, frame, state, args.length > 0 ? 'the command' : 'later commands');
       for (const arg of args) scanNode(arg, frame, state);
       if (args.length > 0) state.classify(args.map((arg) => resolveWord(arg, frame.bytes)), frame, []);
       return;
@@ -187,15 +225,22 @@ function scanNode(node: unknown, frame: Frame, state: ScanState, isRoot = false)
     case 'ArithmExp':
       state.features.add('arithmetic');
       break;
-    case 'Assign': {
-      const name = child(n, 'Name');
-      if (name && isDangerousVariable(String(name.Value))) {
-        dynamic(state, sourceOf(frame.bytes, n), `sets ${String(name.Value)}, which changes what later commands run`);
-      }
-      break;
-    }
+    case 'Assign':
+      visitAssign(n, frame, state, 'later commands');
+      return;
   }
+  scanChildren(n, frame, state);
+}
+
+function scanChildren(n: SyntaxNode, frame: Frame, state: ScanState): void {
   for (const key of Object.keys(n)) {
     if (key !== 'type' && key !== 'pos' && key !== 'end') scanNode(n[key], frame, state);
   }
+}
+
+/** An assignment: what the variable changes, then whatever runs inside its value. */
+function visitAssign(assign: SyntaxNode, frame: Frame, state: ScanState, scope: 'the command' | 'later commands'): void {
+  const name = child(assign, 'Name');
+  if (name) checkAssignment(state, String(name.Value), sourceOf(frame.bytes, assign), scope);
+  scanChildren(assign, frame, state);
 }

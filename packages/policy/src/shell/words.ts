@@ -39,10 +39,13 @@ export function unescapeDouble(value: string, quote = '"'): string {
   return value.replace(/\\(\n|.)/gs, (whole, c: string) => (special.has(c) ? (c === '\n' ? '' : c) : whole));
 }
 
-/** Whether unquoted literal text holds glob or brace syntax (an unescaped `*`, `?`, `[`, or `{a,b}`/`{1..3}`). */
+/**
+ * Whether unquoted literal text holds glob or brace syntax (an unescaped `*`, `?`, `[...]`, or
+ * `{a,b}`/`{1..3}`). A `[` with no `]` after it matches only itself (`[` the test command).
+ */
 function hasExpansionSyntax(raw: string): boolean {
   const plain = raw.replace(/\\./gs, '_');
-  return /[*?[]/.test(plain) || /\{[^{}]*(,|\.\.)[^{}]*\}/.test(plain);
+  return /[*?]/.test(plain) || /\[.*\]/s.test(plain) || /\{[^{}]*(,|\.\.)[^{}]*\}/.test(plain);
 }
 
 interface PartValue {

@@ -1,11 +1,12 @@
 import { type OptionSpec, type ParsedOptions, hasOption, optionValue, parseOptions } from './options';
-import { type Frame, type ScanState, dynamic, isDangerousVariable } from './scan-state';
+import { type Frame, type ScanState, dynamic } from './scan-state';
+import { checkAssignment } from './variables';
 import type { ResolvedWord } from './words';
 
 interface WrapperSpec extends OptionSpec {
   /** Operands before the wrapped command (`timeout DURATION`, `chroot NEWROOT`). */
   operands?: number;
-  /** `NAME=VALUE` words may precede the command (`env`). */
+  /** `NAME=VALUE` words may precede the command (`env`, `sudo`). */
   assignments?: boolean;
   /** Options after which nothing is run (`command -v`, `sudo -l`). */
   noRun?: string[];
@@ -19,6 +20,7 @@ const WRAPPERS: Record<string, WrapperSpec> = {
     longValue: ['--user', '--group', '--prompt', '--close-from', '--chdir', '--host', '--role', '--type', '--command-timeout', '--other-user'],
     longFlags: ['--askpass', '--background', '--preserve-env', '--set-home', '--login', '--remove-timestamp', '--reset-timestamp', '--list', '--non-interactive', '--preserve-groups', '--stdin', '--shell', '--version', '--validate'],
     noRun: ['-l', '-v', '-k', '-K', '-V', '--list', '--validate', '--version', '--remove-timestamp'],
+    assignments: true,
   },
   doas: { shortValue: 'uC', shortFlags: 'nsL', noRun: ['-C', '-L'] },
   env: {
@@ -77,7 +79,7 @@ export function unwrap(name: string, words: ResolvedWord[], frame: Frame, state:
   if (spec.assignments) {
     while (index < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test((words[index] as ResolvedWord).text)) {
       const variable = (words[index] as ResolvedWord).text.split('=', 1)[0] as string;
-      if (isDangerousVariable(variable)) dynamic(state, label, `sets ${variable}, which changes what the command runs`);
+      checkAssignment(state, variable, label, 'the command');
       index += 1;
     }
   }
