@@ -29,7 +29,8 @@ const WRITERS = arg('writers', PER_EVENT ? 16 : 2);
 
 const bench = await startBench({ poolSize: 10 });
 const setupLive = await createTestLive();
-const api = await callerAs({ db: bench.db.db, dispatch: setupLive.dispatch }, { bearer: bench.token });
+// Setup creates the runs as fast as it can: no run-start limits.
+const api = await callerAs({ db: bench.db.db, dispatch: setupLive.dispatch, runLimits: { perMinute: 0, maxQueued: 0 } }, { bearer: bench.token });
 const runs: Array<{ id: string; sessionId: string }> = [];
 for (let i = 0; i < RUNS; i++) {
   const { runId } = await api.runs.create({ teamId: bench.teamId, agentId: bench.agentId, goal: `bench run ${i}` });

@@ -90,4 +90,11 @@ describe('parseEnv', () => {
       'Invalid environment: LOOPLANE_SIGNIN_MAX_LOCKOUT_SECONDS must be at least LOOPLANE_SIGNIN_LOCKOUT_SECONDS',
     );
   });
+
+  it('limits the work a team may start, 0 turning a limit off', () => {
+    const env = parseEnv(valid);
+    expect([env.LOOPLANE_RUNS_PER_MINUTE, env.LOOPLANE_MAX_QUEUED_RUNS]).toEqual([120, 1000]);
+    expect(parseEnv({ ...valid, LOOPLANE_RUNS_PER_MINUTE: '0', LOOPLANE_MAX_QUEUED_RUNS: '50' })).toMatchObject({ LOOPLANE_RUNS_PER_MINUTE: 0, LOOPLANE_MAX_QUEUED_RUNS: 50 });
+    expect(failure({ ...valid, LOOPLANE_RUNS_PER_MINUTE: 'lots' })).toBe('Invalid environment: LOOPLANE_RUNS_PER_MINUTE must be a whole number between 0 and 1000000');
+  });
 });

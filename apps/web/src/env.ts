@@ -81,6 +81,10 @@ const schema = z
     LOOPLANE_SIGNIN_MAX_LOCKOUT_SECONDS: wholeNumber(900, 1, 604_800),
     /** Failures are forgotten after this long without another one. */
     LOOPLANE_SIGNIN_WINDOW_SECONDS: wholeNumber(900, 1, 604_800),
+    /** Runs, forks and resumes one team may start per rolling minute (0: no limit). */
+    LOOPLANE_RUNS_PER_MINUTE: wholeNumber(120, 0, 1_000_000),
+    /** Queued runs one team may have; a new run beyond it is refused (0: no limit). */
+    LOOPLANE_MAX_QUEUED_RUNS: wholeNumber(1000, 0, 10_000_000),
     /** Bearer token for `/metrics` (Prometheus); unset: `/metrics` answers 401 to everyone. */
     LOOPLANE_METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   })

@@ -2,6 +2,7 @@ import type { Db, SecretBox } from '@looplane/db';
 import type { WorkspaceReader } from '@looplane/workspaces';
 import { resolvePrincipal, type Credentials, type Principal } from './auth/principal';
 import type { Dispatch } from './dispatch';
+import { DEFAULT_RUN_START_LIMITS, type RunStartLimits } from './services/run-start-limits';
 
 /** Long-lived dependencies of the API, created once per server process. */
 export interface ApiDeps {
@@ -15,6 +16,8 @@ export interface ApiDeps {
   workspaces?: WorkspaceReader | null;
   /** Seals model endpoint keys (LOOPLANE_ENCRYPTION_KEY); without it keys cannot be stored or used. */
   secretBox?: SecretBox | null;
+  /** How much work a team may start (runs, forks, resumes); default {@link DEFAULT_RUN_START_LIMITS}. */
+  runLimits?: RunStartLimits;
 }
 
 export interface RequestInfo extends Credentials {
@@ -28,10 +31,14 @@ export interface Context {
   principal: Principal | null;
   ip: string | null;
   secretBox: SecretBox | null;
+  runLimits: RunStartLimits;
 }
 
 /** Builds the per-request tRPC context: resolves the caller once, up front. */
 export async function createTrpcContext(deps: ApiDeps, request: RequestInfo): Promise<Context> {
   const principal = await resolvePrincipal(deps.db, request);
-  return { db: deps.db, dispatch: deps.dispatch, workspaces: deps.workspaces ?? null, principal, ip: request.ip, secretBox: deps.secretBox ?? null };
+  return {
+    db: deps.db, dispatch: deps.dispatch, workspaces: deps.workspaces ?? null, principal, ip: request.ip, secretBox: deps.secretBox ?? null,
+    runLimits: deps.runLimits ?? DEFAULT_RUN_START_LIMITS,
+  };
 }

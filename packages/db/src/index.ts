@@ -6,7 +6,7 @@ export { generateApiToken, hashApiToken, displayPrefix, TOKEN_PREFIX } from './c
 export { SecretBox } from './crypto/secret-box';
 export { GENESIS_HASH, canonicalJson, chainHash, type AuditRowContent } from './audit/chain';
 export { appendAudit, recordAudit, type AuditActor, type AuditEntry, type Tx } from './audit/audit.repository';
-export { appendAuditBatch, appendAuditBatchPg, type AuditTails } from './audit/append-batch';
+export { appendAuditBatch, appendAuditBatchPg, lockAuditChains, type AuditTails } from './audit/append-batch';
 export { verifyAuditExport, type ChainResult, type ExportVerification } from './audit/chain-verify';
 export { verifyTeamAudit, exportTeamAudit } from './audit/audit-walk';
 export { seedDatabase, ADMIN_EMAIL, DEMO_TEAM_SLUG, type SeedOptions, type SeedResult } from './seed';

@@ -39,7 +39,14 @@ function live(): Live {
 
 /** What the tRPC API (and the workspace download) needs: the database, the after-commit dispatch, the keys, the files. */
 export function apiDeps(): ApiDeps {
-  return { db: db(), dispatch: live().dispatch, secretBox: secretBox(), workspaces: workspaces() };
+  const e = env();
+  return {
+    db: db(),
+    dispatch: live().dispatch,
+    secretBox: secretBox(),
+    workspaces: workspaces(),
+    runLimits: { perMinute: e.LOOPLANE_RUNS_PER_MINUTE, maxQueued: e.LOOPLANE_MAX_QUEUED_RUNS },
+  };
 }
 
 // One reader per process (its cache directory and per-run locks are its own), on globalThis for

@@ -7,7 +7,8 @@ import { newId } from './ids';
 import { buildRunConfig, resolveGoal } from './run-config';
 import { mcpToolSpecs } from '../mcp/mcp-catalog';
 import { assertEndpointsAllowed } from './policy-gates';
-import type { RunDeps } from './runs.service';
+import { admitRunStart } from './run-start-limits';
+import { runLimitsOf, type RunDeps } from './runs.service';
 
 const graphInclude = {
   nodes: { include: { agent: { include: { endpoint: true } } } },
@@ -98,6 +99,8 @@ export async function createGraphRun(deps: RunDeps, actor: PrincipalActor, teamI
     const { goal, command } = resolveGoal(rootAgent, input.goal);
     const budget: RunBudget = input.budget ?? { onExceed: 'wait' };
     const swarm = snapshotOf(graph.id, version, budget, mcpTools);
+    // Before the first write, so the team's chain lock is the first lock this transaction takes.
+    await admitRunStart(tx, { teamId, newRun: true, limits: runLimitsOf(deps) });
     await insertRun(tx, ids, teamId, actor, goal, budget, swarm, rootAgent.busyPolicy);
     await appendAudit(tx, {
       teamId, actor, ip, action: 'run.created', targetType: 'run', targetId: ids.runId,

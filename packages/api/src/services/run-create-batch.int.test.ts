@@ -7,6 +7,7 @@ import { callerAs, createAgentFixture, createTeamFixture, issueToken, type Agent
 import { createTestLive, type TestLive } from '../testing/live';
 import { RunCreateBatcher } from './run-create-batch';
 import { prepareRun } from './run-create';
+import { DEFAULT_RUN_START_LIMITS } from './run-start-limits';
 
 let db: TestDatabase;
 let live: TestLive;
@@ -118,7 +119,7 @@ describe('runs.create under concurrency (group commit)', () => {
     const auditBefore = await db.db.auditLog.count({ where: { teamId: fx.teamId } });
     // Submitted in one turn of the event loop, so the six share one transaction, which the bad one fails.
     const batcher = new RunCreateBatcher(db.db, { parallel: 1 });
-    const settled = await Promise.allSettled(prepared.map((run) => batcher.submit(run, deps.dispatch)));
+    const settled = await Promise.allSettled(prepared.map((run) => batcher.submit(run, deps.dispatch, DEFAULT_RUN_START_LIMITS)));
 
     expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     await expectComplete(prepared.filter((_, i) => i !== 4).map((p) => p.runId));

@@ -2,6 +2,7 @@ import { appendAuditBatch, type Db, type Tx } from '@looplane/db';
 import type { SessionJob } from '@looplane/queue';
 import type { Dispatch } from '../dispatch';
 import type { PreparedRun } from './run-create';
+import { admitRunStarts, type RunStartLimits } from './run-start-limits';
 import { BatchQueue } from '@looplane/shared';
 
 /** Inserts the runs, root sessions and run ledgers of a batch in one statement. */
@@ -38,11 +39,20 @@ async function insertRuns(tx: Tx, runs: readonly PreparedRun[]): Promise<void> {
   if (inserted !== runs.length) throw new Error(`run batch inserted ${inserted} of ${runs.length} ledgers`);
 }
 
-/** Commits a batch: its rows and its audit rows (one lock acquisition per team) in one transaction. */
-async function commitRuns(db: Db, runs: readonly PreparedRun[]): Promise<void> {
-  await db.$transaction(async (tx) => {
-    await insertRuns(tx, runs);
-    await appendAuditBatch(tx, runs.map((r) => r.audit));
+/**
+ * Commits a batch: the creates its teams' run-start limits admit (checked under the teams' chain
+ * locks, taken first), their rows and their audit rows, in one transaction. Returns the refusals
+ * of the others, which write nothing.
+ */
+async function commitRuns(db: Db, batch: readonly Pending[]): Promise<Map<Pending, Error>> {
+  return db.$transaction(async (tx) => {
+    const verdicts = await admitRunStarts(tx, batch.map((p) => ({ teamId: p.run.teamId, newRun: true, limits: p.limits })));
+    const admitted = batch.filter((_, i) => !verdicts[i]).map((p) => p.run);
+    if (admitted.length > 0) {
+      await insertRuns(tx, admitted);
+      await appendAuditBatch(tx, admitted.map((r) => r.audit));
+    }
+    return new Map(batch.flatMap((p, i): Array<[Pending, Error]> => (verdicts[i] ? [[p, verdicts[i]!]] : [])));
   });
 }
 
@@ -59,6 +69,7 @@ async function announce(dispatch: Dispatch, runs: readonly PreparedRun[]): Promi
 interface Pending {
   run: PreparedRun;
   dispatch: Dispatch;
+  limits: RunStartLimits;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -90,21 +101,28 @@ export class RunCreateBatcher {
     this.batches = new BatchQueue((batch) => this.write(batch), { maxBatch: options.maxBatch ?? 64, parallel: options.parallel ?? 2 });
   }
 
-  submit(run: PreparedRun, dispatch: Dispatch): Promise<void> {
-    return new Promise((resolve, reject) => this.batches.push({ run, dispatch, resolve, reject }));
+  /** Resolves once the run is committed and announced; rejects with TOO_MANY_REQUESTS past the team's `limits`. */
+  submit(run: PreparedRun, dispatch: Dispatch, limits: RunStartLimits): Promise<void> {
+    return new Promise((resolve, reject) => this.batches.push({ run, dispatch, limits, resolve, reject }));
   }
 
   private async write(batch: Pending[]): Promise<void> {
     let committed: Pending[] = [];
+    const settle = (part: readonly Pending[], refused: Map<Pending, Error>) => {
+      for (const pending of part) {
+        const refusal = refused.get(pending);
+        if (refusal) pending.reject(refusal);
+        else committed.push(pending);
+      }
+    };
     try {
-      await commitRuns(this.db, batch.map((p) => p.run));
-      committed = batch;
+      settle(batch, await commitRuns(this.db, batch));
     } catch (error) {
+      committed = [];
       if (batch.length === 1) return batch[0]!.reject(error);
       for (const pending of batch) {
         try {
-          await commitRuns(this.db, [pending.run]);
-          committed.push(pending);
+          settle([pending], await commitRuns(this.db, [pending]));
         } catch (alone) {
           pending.reject(alone);
         }

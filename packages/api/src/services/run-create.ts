@@ -7,7 +7,7 @@ import { agentLookup } from './run-agent-lookup';
 import { runCreateBatcher } from './run-create-batch';
 import { buildRunConfig, resolveGoal } from './run-config';
 import { createReads } from './run-create-reads';
-import type { RunDeps } from './runs.service';
+import { runLimitsOf, type RunDeps } from './runs.service';
 
 /** A validated create: every row it will insert, made before it joins a batch. */
 export interface PreparedRun {
@@ -77,13 +77,15 @@ export async function prepareRun(db: Db, actor: PrincipalActor, teamId: string, 
 /**
  * Starts a run of an agent: the run (queued), its root session (idle, with the engine's run config
  * snapshotted), the run budget ledger and the `run.created` audit row commit together; then the
- * root session is enqueued and the team's dashboards hear about it. Concurrent creates of this
+ * root session is enqueued and the team's dashboards hear about it. The team's run-start limits
+ * are checked in that transaction (run-start-limits.ts): a create over them is refused with
+ * TOO_MANY_REQUESTS and writes nothing. Concurrent creates of this
  * process share one transaction and one audit-lock acquisition (group commit, see
  * run-create-batch.ts). The API never appends events: the worker that claims the session writes
  * `run.started`.
  */
 export async function createRun(deps: RunDeps, actor: PrincipalActor, teamId: string, input: CreateRunInput, ip: string | null): Promise<{ runId: string }> {
   const prepared = await prepareRun(deps.db, actor, teamId, input, ip);
-  await runCreateBatcher(deps.db).submit(prepared, deps.dispatch);
+  await runCreateBatcher(deps.db).submit(prepared, deps.dispatch, runLimitsOf(deps));
   return { runId: prepared.runId };
 }

@@ -2,7 +2,8 @@ import { appendAudit } from '@looplane/db';
 import { AppError } from '@looplane/shared';
 import type { ResumeSessionInput } from '../routers/sessions.schema';
 import type { PrincipalActor } from '../trpc';
-import type { RunDeps } from './runs.service';
+import { admitRunStart } from './run-start-limits';
+import { runLimitsOf, type RunDeps } from './runs.service';
 import { findTeamSession, TERMINAL_SESSION } from './sessions-ancestry';
 import { clearSettledCancel } from './sessions-fork.service';
 
@@ -31,6 +32,8 @@ export async function resumeSession(deps: RunDeps, actor: PrincipalActor, teamId
       where: { id: session.runId, mainSessionId: session.id },
       data: { status: 'queued', waitReason: null, result: null, error: null, finishedAt: null },
     });
+    // As for a fork: checked where the audit append locks the chain; a resume counts as a start.
+    await admitRunStart(tx, { teamId, newRun: false, limits: runLimitsOf(deps) });
     await appendAudit(tx, {
       teamId, actor, ip, action: 'session.resumed', targetType: 'session', targetId: session.id,
       data: { runId: session.runId, previousStatus: session.status, inboxMessageId: message.id, chars: input.message.length, mainLine: run.count > 0 },

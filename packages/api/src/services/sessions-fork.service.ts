@@ -5,7 +5,8 @@ import { AppError } from '@looplane/shared';
 import type { ForkSessionInput } from '../routers/sessions.schema';
 import type { PrincipalActor } from '../trpc';
 import { newId } from './ids';
-import type { RunDeps } from './runs.service';
+import { admitRunStart } from './run-start-limits';
+import { runLimitsOf, type RunDeps } from './runs.service';
 import { commitAt, findTeamSession, sessionLog, TERMINAL_SESSION, type SessionRow } from './sessions-ancestry';
 
 /**
@@ -90,6 +91,9 @@ export async function forkSession(deps: RunDeps, actor: PrincipalActor, teamId: 
       },
     });
     if (input.message) await tx.inboxMessage.create({ data: { runId: owner.runId, sessionId, text: input.message, createdById: actor.userId } });
+    // Where the audit append takes the team's chain lock anyway (taking it earlier could deadlock
+    // with a writer that holds the run row): a fork counts as a start, never as a queued run.
+    await admitRunStart(tx, { teamId, newRun: false, limits: runLimitsOf(deps) });
     await appendAudit(tx, {
       teamId, actor, ip, action: 'session.forked', targetType: 'session', targetId: sessionId,
       data: {

@@ -35,6 +35,16 @@ export async function appendAuditBatch(tx: Tx, entries: readonly AuditEntry[]): 
 }
 
 /**
+ * Takes the teams' audit-chain locks (in sorted order, like every chain writer) inside the
+ * caller's transaction, before anything else the transaction appends to those chains. A check
+ * made after this sees every row the chains will hold when it commits, so it cannot race another
+ * writer (the run-start limits count a team's starts this way). Taking a lock twice is harmless.
+ */
+export async function lockAuditChains(tx: Tx, teamIds: readonly string[]): Promise<void> {
+  for (const teamId of [...new Set(teamIds)].sort()) await tx.$executeRawUnsafe(LOCK_SQL, lockKey(teamId));
+}
+
+/**
  * The chain tails a writer last saw, per team. With them a batch is chained when it is handed over
  * (in call order, onto the batch before it even while that one is in flight) and written in one
  * round trip whose INSERT first checks, under the team's lock, that each tail is still the one it
