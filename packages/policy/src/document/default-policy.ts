@@ -3,7 +3,9 @@ import { type PolicyDocument, type PolicyDocumentInput, policyDocumentSchema } f
 /**
  * Programs (and subcommands) the default policy lets an agent run without asking: they read, list,
  * build or test. A line runs unasked only if every command in it is here and nothing in it is
- * destructive, unparsable or dynamic (those rules come first).
+ * destructive, unparsable or dynamic (those rules come first). Many of them run code the pre-check
+ * cannot read (node, python3, npm test, make test, git with the repository's config): those lines
+ * are allowed by `shell-safe-runs-code`, only because their effect is decided after they run.
  */
 export const SAFE_COMMANDS = [
   'ls', 'cat', 'head', 'tail', 'wc', 'grep', 'egrep', 'fgrep', 'rg', 'find', 'echo', 'printf', 'pwd', 'cd', 'which', 'whoami',
@@ -62,7 +64,14 @@ const input: PolicyDocumentInput = {
       risk: 'medium',
     },
     { id: 'shell-destructive', match: { tool: 'shell', destructive: true }, outcome: 'require_approval', reason: 'the command is destructive', risk: 'high' },
-    { id: 'shell-safe', description: 'Commands on the safe list.', match: { tool: 'shell', commands: SAFE_COMMANDS }, outcome: 'allow' },
+    { id: 'shell-safe', description: 'Commands on the safe list that run no code beyond what the line shows.', match: { tool: 'shell', commands: SAFE_COMMANDS }, outcome: 'allow' },
+    {
+      id: 'shell-safe-runs-code',
+      description:
+        'Commands on the safe list that run code the pre-check cannot read (a script, npm scripts, a Makefile, git config). Allowed inside the sandbox only because every mutating call\'s effect is checked after it runs: deletions and truncations are rolled back and held for an approver.',
+      match: { tool: 'shell', commands: SAFE_COMMANDS, runsCode: true },
+      outcome: 'allow',
+    },
     { id: 'shell-other', match: { tool: 'shell' }, outcome: 'require_approval', reason: 'the command is not on the safe list', risk: 'medium' },
     { id: 'http-egress', description: 'HTTP only to hosts in the egress allowlist.', match: { tool: 'http_request', egress: true }, outcome: 'allow' },
     { id: 'delegate', description: 'Delegation along the graph; edges carry their own budgets and approval rules.', match: { tool: 'delegate' }, outcome: 'allow' },

@@ -19,7 +19,8 @@ const patternList = z.array(z.string().min(1).max(500)).min(1).max(500);
  * condition, and all conditions must hold. Conditions belong to a kind of tool:
  * - shell: `commands` (every command in the line is in the list; an entry may name a subcommand,
  *   `git status`), `anyCommand` (some command is in the list), `destructive`, `dynamic`
- *   (unclassifiable: the command name or code is not static), `unparsable`.
+ *   (unclassifiable: the command name or code is not static), `unparsable`, `runsCode` (the line
+ *   runs code the analysis cannot read: a script, a Makefile, npm scripts, git's config, ...).
  * - file tools: `paths` (globs relative to the workspace; `!` excludes; a path outside the
  *   workspace never matches).
  * - http_request: `hosts` (host or host:port, `*.example.com` for subdomains), `methods`, `egress`
@@ -32,9 +33,9 @@ const patternList = z.array(z.string().min(1).max(500)).min(1).max(500);
  *   A rule with `effect` is an effect rule: it is tried after the call ran, on its result, and
  *   never before (see `evaluate-effect.ts`).
  *
- * An `allow` rule never matches a shell line that is destructive, dynamic or unparsable unless it
- * says so explicitly (`destructive: true`, ...): what the parser cannot classify is never allowed
- * by accident.
+ * An `allow` rule never matches a shell line that is destructive, dynamic, unparsable or runs code
+ * unless it says so explicitly (`destructive: true`, `runsCode: true`, ...): what the pre-check
+ * cannot vouch for is never allowed by accident.
  */
 export const ruleMatchSchema = z.strictObject({
   tool: z.union([z.string().min(1).max(200), z.array(z.string().min(1).max(200)).min(1).max(100)]),
@@ -43,6 +44,7 @@ export const ruleMatchSchema = z.strictObject({
   destructive: z.boolean().optional(),
   dynamic: z.boolean().optional(),
   unparsable: z.boolean().optional(),
+  runsCode: z.boolean().optional(),
   paths: patternList.optional(),
   hosts: patternList.optional(),
   methods: z.array(z.string().regex(/^[A-Za-z]+$/, 'an HTTP method is letters only')).min(1).optional(),

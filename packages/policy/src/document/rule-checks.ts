@@ -7,6 +7,7 @@ const CONDITION_TOOLS: Record<string, readonly string[]> = {
   destructive: [SHELL_TOOL],
   dynamic: [SHELL_TOOL],
   unparsable: [SHELL_TOOL],
+  runsCode: [SHELL_TOOL],
   paths: [...FILE_TOOLS, HTTP_TOOL],
   hosts: [HTTP_TOOL],
   methods: [HTTP_TOOL],

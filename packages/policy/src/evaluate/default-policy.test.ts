@@ -83,24 +83,16 @@ const NEEDS_APPROVAL: [command: string, ruleId: string][] = [
   [`npx some-package`, 'shell-other'],
 ];
 
-/** Safe lines: every command on the safe list, nothing destructive or dynamic. */
+/** Safe lines: every command on the safe list, nothing destructive, dynamic or running code. */
 const ALLOWED: string[] = [
   'ls -la',
-  'git status',
-  'git diff --stat',
-  'git log --oneline -n 20 | head -5',
   'cat README.md | grep foo',
-  'npm test',
-  'npm run test -- --watch=false',
   'echo hi > out.txt',
   'echo hi >> logs/out.txt 2>&1',
   'mkdir -p src/new && touch src/new/index.ts',
   'cd src && ls',
   'grep -rn "TODO" src | sort | uniq -c',
   "find . -name '*.ts' -exec grep -l foo {} +",
-  'node scripts/check.js',
-  'node --max-old-space-size=4096 scripts/build.js',
-  'python3 -m pytest -q',
   'echo $HOME',
   'cat $(ls *.md)',
   'ls > /dev/null 2>&1',
@@ -109,6 +101,18 @@ const ALLOWED: string[] = [
   "sed -i 's/foo/bar/g' src/a.ts",
   'ls | xargs grep -l foo',
   '',
+];
+
+/** Safe lines that run code the pre-check cannot read: allowed because their effect is checked after they run. */
+const ALLOWED_RUNS_CODE: string[] = [
+  'git status',
+  'git diff --stat',
+  'git log --oneline -n 20 | head -5',
+  'npm test',
+  'npm run test -- --watch=false',
+  'node scripts/check.js',
+  'node --max-old-space-size=4096 scripts/build.js',
+  'python3 -m pytest -q',
 ];
 
 describe('default policy on shell commands', () => {
@@ -129,6 +133,18 @@ describe('default policy on shell commands', () => {
     expect({ command, outcome: decision.outcome, why: decision.reason }).toMatchObject({ outcome: 'allow' });
     expect(decision.ruleId).toBe('shell-safe');
     expect(decision.risk).toBe('low');
+  });
+
+  it.each(ALLOWED_RUNS_CODE)('%s → allow, as a line that runs code', (command) => {
+    const decision = shell(command);
+    expect({ command, outcome: decision.outcome, rule: decision.ruleId }).toEqual({ command, outcome: 'allow', rule: 'shell-safe-runs-code' });
+    expect(decision.reason).toContain(decision.analysis?.runsCode[0]?.reason);
+  });
+
+  it('puts shell-safe-runs-code right after shell-safe, after every rule that asks first', () => {
+    const ids = defaultPolicy.rules.map((r) => r.id);
+    expect(ids.indexOf('shell-safe-runs-code')).toBe(ids.indexOf('shell-safe') + 1);
+    for (const asks of ['shell-unparsable', 'shell-unclassifiable', 'shell-destructive']) expect(ids.indexOf(asks)).toBeLessThan(ids.indexOf('shell-safe'));
   });
 
   it('names the finding in the reason and rates destructive lines high', () => {

@@ -147,14 +147,24 @@ describe('evaluate: shell rules', () => {
     expect(run('rm -rf /')).toMatchObject({ outcome: 'deny', ruleId: 'default' });
     expect(run('$(echo rm) x').outcome).toBe('deny');
     expect(run('ls "x').outcome).toBe('deny');
-    const optIn = policy([{ id: 'yolo', match: { tool: 'shell', destructive: true }, outcome: 'allow' }]);
+    expect(run('node x.js')).toMatchObject({ outcome: 'deny', ruleId: 'default' });
+    const optIn = policy([
+      { id: 'yolo', match: { tool: 'shell', destructive: true }, outcome: 'allow' },
+      { id: 'scripts', match: { tool: 'shell', runsCode: true }, outcome: 'allow' },
+    ]);
     expect(evaluate(optIn, { tool: 'shell', args: { command: 'rm x' } }).outcome).toBe('allow');
+    expect(evaluate(optIn, { tool: 'shell', args: { command: 'node x.js' } })).toMatchObject({ outcome: 'allow', ruleId: 'scripts', reason: 'allowed by policy rule "scripts": node x.js: node runs JavaScript from the script x.js' });
+  });
+
+  it('refuses runsCode on a rule whose tool is not shell', () => {
+    expect(() => policy([{ id: 'x', match: { tool: 'read_file', runsCode: true }, outcome: 'allow' }])).toThrow(/runsCode/);
   });
 
   it('blocks with anyCommand and allows subcommands with commands', () => {
     const doc = policy([
       { id: 'no-curl', match: { tool: 'shell', anyCommand: ['curl', 'wget'] }, outcome: 'deny', reason: 'use http_request' },
-      { id: 'git-read', match: { tool: 'shell', commands: ['git status', 'git log', 'grep'] }, outcome: 'allow' },
+      // git runs what the repository's config names, so an allow rule for it opts in to runsCode.
+      { id: 'git-read', match: { tool: 'shell', commands: ['git status', 'git log', 'grep'], runsCode: true }, outcome: 'allow' },
     ]);
     const run = (command: string) => evaluate(doc, { tool: 'shell', args: { command } });
     expect(run('ls && curl x')).toMatchObject({ outcome: 'deny', ruleId: 'no-curl' });
@@ -172,7 +182,7 @@ describe('evaluate: shell rules', () => {
     const result = simulate(doc, { tool: 'shell', args: { command: 'ls; make' } });
     expect(result.trace).toEqual([
       { ruleId: 'reads', matched: false, explanation: 'tool shell does not match "read_file"' },
-      { ruleId: 'safe', matched: false, explanation: 'make is not in commands' },
+      { ruleId: 'safe', matched: false, explanation: 'the line is running code the analysis cannot read (runsCode), and an allow rule matches that only with runsCode: true' },
       { ruleId: 'ask', matched: true, explanation: 'matched: tool shell' },
     ]);
     expect(result.analysis?.commands.map((c) => c.name)).toEqual(['ls', 'make']);

@@ -13,7 +13,13 @@ function finding(analysis: ShellAnalysis | undefined): string | undefined {
   if (destructive) return `${destructive.command}: ${destructive.reason}`;
   const dynamic = analysis.dynamic[0];
   if (dynamic) return `${dynamic.command}: ${dynamic.reason}`;
-  return undefined;
+  return codeFinding(analysis);
+}
+
+/** What code the line runs that the pre-check cannot read: shown even when a rule allows it. */
+function codeFinding(analysis: ShellAnalysis | undefined): string | undefined {
+  const code = analysis?.runsCode[0];
+  return code ? `${code.command}: ${code.reason}` : undefined;
 }
 
 function derivedRisk(outcome: Decision['outcome'], analysis: ShellAnalysis | undefined): Risk {
@@ -32,7 +38,8 @@ export function fromRule(rule: Rule, analysis: ShellAnalysis | undefined): Decis
       : rule.outcome === 'deny'
         ? `denied by policy rule "${rule.id}"`
         : `policy rule "${rule.id}" requires approval`);
-  const reason = detail && rule.outcome !== 'allow' ? `${base}: ${detail}` : base;
+  const shown = rule.outcome === 'allow' ? codeFinding(analysis) : detail;
+  const reason = shown ? `${base}: ${shown}` : base;
   return {
     outcome: rule.outcome,
     ruleId: rule.id,

@@ -26,6 +26,7 @@ const FLAGS = [
   ['unparsable', (a: ShellAnalysis) => a.unparsable !== null, 'unparsable'],
   ['dynamic', (a: ShellAnalysis) => a.dynamic.length > 0, 'unclassifiable (not static)'],
   ['destructive', (a: ShellAnalysis) => a.destructive.length > 0, 'destructive'],
+  ['runsCode', (a: ShellAnalysis) => a.runsCode.length > 0, 'running code the analysis cannot read (runsCode)'],
 ] as const;
 
 function shellChecks(match: RuleMatch, rule: Rule, analysis: ShellAnalysis): Check {
@@ -124,7 +125,7 @@ export function matchRule(rule: Rule, prepared: PreparedCall, document: PolicyDo
   if (!toolMatches(match.tool, tool)) return { matched: false, explanation: `tool ${tool} does not match ${JSON.stringify(match.tool)}` };
   const checks: Check[] = [];
   if (prepared.shell) checks.push(shellChecks(match, rule, prepared.shell));
-  else if (match.commands || match.anyCommand || match.destructive !== undefined || match.dynamic !== undefined || match.unparsable !== undefined) {
+  else if (match.commands || match.anyCommand || match.destructive !== undefined || match.dynamic !== undefined || match.unparsable !== undefined || match.runsCode !== undefined) {
     checks.push(fail('shell conditions apply to the shell tool only'));
   }
   checks.push(pathChecks(match, prepared), httpChecks(match, prepared, document), argChecks(match, prepared));

@@ -19,6 +19,8 @@ interface Case {
 const ask = (command: string, rule = 'shell-destructive'): Case => ({ command, outcome: 'require_approval', rule, destructive: true });
 const dynamic = (command: string): Case => ask(command, 'shell-unclassifiable');
 const allow = (command: string): Case => ({ command, outcome: 'allow', rule: 'shell-safe', destructive: false });
+/** Allowed although it runs code the pre-check cannot read: its effect is decided after it runs. */
+const allowRunsCode = (command: string): Case => ({ command, outcome: 'allow', rule: 'shell-safe-runs-code', destructive: false });
 const other = (command: string): Case => ({ command, outcome: 'require_approval', rule: 'shell-other', destructive: false });
 
 const CASES: Case[] = [
@@ -78,10 +80,10 @@ const CASES: Case[] = [
   ask('echo x | tee /etc/profile.d/x.sh'),
   // Safe lines stay allowed.
   allow('ls -la'),
-  allow('git status'),
-  allow('git diff HEAD~1'),
+  allowRunsCode('git status'),
+  allowRunsCode('git diff HEAD~1'),
   allow('cat src/index.ts | grep export'),
-  allow('npm test'),
+  allowRunsCode('npm test'),
   allow('echo built > src/out.txt'),
   allow('grep -rn TODO src | wc -l'),
   // Harmless but not on the safe list: a person decides.
