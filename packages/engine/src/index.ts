@@ -5,7 +5,7 @@
 export type { EngineEvent, NewEvent, RawEvent, EventType, EventPayload } from './events/event-types';
 export { decodeEvent, eventVersion } from './events/event-codec';
 export { createEvent } from './events/create-event';
-export { storableText, storableJson, isUnstorable } from './events/storable-text';
+export { storableText } from './events/storable-text';
 export { FILE_CHANGES, fileChangeSchema, workspaceEffectSchema, heldEffectSchema, describeEffect, type FileChange, type FileChangeKind, type WorkspaceEffect, type HeldEffect } from './events/workspace-effect';
 export { RunStartedEvents } from './events/run-started';
 

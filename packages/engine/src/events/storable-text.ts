@@ -8,7 +8,7 @@ const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
 const UNSTORABLE_TEST = new RegExp(UNSTORABLE.source);
 
 /** The replacement character: one UTF-16 unit for one, so lengths and offsets stay as the model sent them. */
-export const REPLACEMENT = '\uFFFD';
+const REPLACEMENT = '\uFFFD';
 
 /** True when `text` holds a NUL or an unpaired surrogate. */
 export function isUnstorable(text: string): boolean {
