@@ -7,6 +7,20 @@ import type { ResolvedWord } from './words';
  * command that prints anything is an ordinary write of new content.
  */
 
+/** Programs that read the files named in their arguments (or on stdin) and print what they read. */
+const READERS = new Set(['cat', 'tac', 'sort', 'uniq', 'grep', 'egrep', 'fgrep', 'rg', 'sed', 'awk', 'gawk', 'mawk', 'head', 'tail', 'cut', 'tr', 'jq', 'nl', 'fold', 'fmt', 'rev', 'column', 'paste', 'expand', 'unexpand']);
+
+/**
+ * Whether a command reads `path` (an argument, or its stdin) while a redirection of the same
+ * command truncates it: the shell empties the file before the command reads it (`sort f > f`).
+ */
+export function readsTruncatedFile(words: ResolvedWord[] | null, stdin: Stdin, path: string, same: (a: string, b: string) => boolean): boolean {
+  if (stdin.kind === 'file' && stdin.path !== null && same(stdin.path, path)) return true;
+  const head = words?.[0];
+  if (!words || !head?.static || !READERS.has(head.text.slice(head.text.lastIndexOf('/') + 1))) return false;
+  return words.slice(1).some((w) => w.static && !w.expands && same(w.text, path));
+}
+
 /**
  * Whether a command's standard input is empty. A call that gives no `stdin` runs with an empty one
  * (the sandbox closes it), so `none` at the top of the line is empty too.
@@ -23,7 +37,8 @@ const SILENT = new Set([':', 'true', 'false', 'test', '[', 'sleep', 'cd', 'wait'
 
 /**
  * Whether the command `words` prints nothing: no command at all (`> f`), an assignment only
- * (`X=1 > f`), a silent builtin, `echo -n`, `printf ''`, or `cat` of nothing but empty input.
+ * (`X=1 > f`), a silent builtin, `echo` with nothing to say, `printf ''`, or `cat` of nothing but
+ * empty input.
  * `null` (a compound command, a subshell) is never known to be silent.
  */
 export function printsNothing(words: ResolvedWord[] | null, stdin: Stdin): boolean {
@@ -39,7 +54,8 @@ export function printsNothing(words: ResolvedWord[] | null, stdin: Stdin): boole
     case 'exec':
       return args.length === 0;
     case 'echo':
-      return texts.length > 0 && texts.every((t) => /^-[neE]+$/.test(t)) && texts.some((t) => t.includes('n'));
+      // `echo > f` leaves only a newline: as empty as `: > f` for what f held.
+      return texts.every((t) => t === '' || /^-[neE]+$/.test(t));
     case 'printf':
       return texts.length === 1 && texts[0] === '';
     case 'cat':

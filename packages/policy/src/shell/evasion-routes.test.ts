@@ -37,6 +37,7 @@ const INTERPRETERS: Route[] = [
   ['node --import ./loader.mjs app.mjs', 'runsCode', 'shell-safe-runs-code'],
   ['node --env-file=.env app.js', 'runsCode', 'shell-safe-runs-code'],
   ['node --test', 'runsCode', 'shell-safe-runs-code'],
+  ['python3 -m http.server --help', 'runsCode', 'shell-safe-runs-code'],
   [`node --require "$HOOK" app.js`, 'runsCode+dynamic', 'shell-unclassifiable'],
   [`python3 -c 'import shutil; shutil.rmtree("build")'`, 'runsCode+dynamic', 'shell-unclassifiable'],
   [`python3 - <<'EOF'\nimport shutil\nshutil.rmtree("build")\nEOF`, 'runsCode+dynamic', 'shell-unclassifiable'],

@@ -1,4 +1,4 @@
-import { type OptionSpec, hasOption, optionValue, parseOptions } from './options';
+import { type OptionSpec, optionValue, parseOptions } from './options';
 import { type Frame, type ScanState, destructive, dynamic, runsCode } from './scan-state';
 import type { ResolvedWord } from './words';
 
@@ -85,7 +85,10 @@ export function classifyInterpreter(name: string, interpreter: Interpreter, word
     dynamic(state, label, `${name} option ${parsed.unknown} is not known`);
     return runsCode(state, label, `${name} runs ${interpreter.language}`);
   }
-  if (interpreter.info && hasOption(parsed, ...interpreter.info)) return;
+  // Options after `-m MODULE` are the module's own (`python3 -m http.server --help` runs it).
+  const moduleAt = parsed.options.findIndex((o) => interpreter.module?.includes(o.name));
+  const own = moduleAt === -1 ? parsed.options : parsed.options.slice(0, moduleAt);
+  if (own.some((o) => interpreter.info?.includes(o.name))) return;
   const sources = preloads.map((value) => `${value?.text ?? ''} (loaded first)`);
   const module = interpreter.module ? optionValue(parsed, ...interpreter.module) : null;
   const operand = words[parsed.operandIndex];

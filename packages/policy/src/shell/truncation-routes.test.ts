@@ -32,6 +32,11 @@ const EMPTIES: Route[] = [
   ['cd src && > index.ts', 'destructive', 'shell-destructive'],
   [`sh -c ': > data.txt'`, 'destructive', 'shell-destructive'],
   ['> /etc/passwd', 'destructive', 'shell-destructive'],
+  ['echo > data.txt', 'destructive', 'shell-destructive'],
+  // The shell truncates the file before the command reads it.
+  ['sort data.txt > data.txt', 'destructive', 'shell-destructive'],
+  [`sed 's/a/b/' ./data.txt > data.txt`, 'destructive', 'shell-destructive'],
+  ['tr a-z A-Z < data.txt > data.txt', 'destructive', 'shell-destructive'],
   ['cat > data.txt', 'destructive', 'shell-destructive', { stdin: '' }],
 ];
 
@@ -45,6 +50,8 @@ const WRITES: Route[] = [
   ['sort -o sorted.txt data.txt', '', 'shell-safe'],
   ['sort data.txt -o data.txt', '', 'shell-safe'],
   ['cat a.txt b.txt > both.txt', '', 'shell-safe'],
+  ['sort data.txt > sorted.txt', '', 'shell-safe'],
+  ['echo data.txt > data.txt', '', 'shell-safe'],
   [`echo "$X" > out.txt`, '', 'shell-safe'],
   [`cat <<'EOF' > notes.md\nhello\nEOF`, '', 'shell-safe'],
   ['ls > /dev/null 2>&1', '', 'shell-safe'],

@@ -1,5 +1,6 @@
-import { printsNothing } from './empty-output';
-import { type Frame, type ScanState, type Stdin, dynamic } from './scan-state';
+import { resolvePath } from '../workspace-paths';
+import { printsNothing, readsTruncatedFile } from './empty-output';
+import { type Frame, type ScanState, type Stdin, destructive, dynamic } from './scan-state';
 import { checkAssignment } from './variables';
 import { Op, type SyntaxNode, child, children, sourceOf } from './syntax-tree';
 import { type ResolvedWord, resolveWord, unescapeDouble } from './words';
@@ -39,14 +40,25 @@ function visitStmt(stmt: SyntaxNode, frame: Frame, state: ScanState): void {
     if (result.truncated) truncated.push(result.truncated);
   }
   const cmd = child(stmt, 'Cmd');
-  // `> f`, `: > f`, `cat /dev/null > f`: a truncating redirect on a command that writes nothing empties f.
-  if (truncated.length > 0 && printsNothing(simpleWords(cmd, frame.bytes), stdin)) {
-    for (const { path, label } of truncated) recordEmptied(state, 'workspace', path, label);
-  }
+  if (truncated.length > 0) checkTruncated(truncated, simpleWords(cmd, frame.bytes), stdin, state);
   if (cmd) visitCommand(cmd, { ...frame, stdin }, state);
   if (stmt.Background) {
     state.operators.push('&');
     state.features.add('background');
+  }
+}
+
+/**
+ * A truncating redirect empties its file when the command writes nothing into it (`> f`, `: > f`,
+ * `cat /dev/null > f`) or reads the same file (`sort f > f`: the shell truncates f first).
+ */
+function checkTruncated(truncated: Truncated[], words: ResolvedWord[] | null, stdin: Stdin, state: ScanState): void {
+  const silent = printsNothing(words, stdin);
+  const at = (path: string) => resolvePath(path, state.cwd, state.root).absolute;
+  const same = (a: string, b: string) => at(a) !== null && at(a) === at(b);
+  for (const { path, label } of truncated) {
+    if (silent) recordEmptied(state, 'workspace', path, label);
+    else if (readsTruncatedFile(words, stdin, path, same)) destructive(state, label, `empties ${path} before the command reads it, losing what it held`);
   }
 }
 
