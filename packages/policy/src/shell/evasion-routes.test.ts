@@ -71,7 +71,12 @@ const TEXT_TOOLS: Route[] = [
   [`awk 'BEGIN { printf "" > "data.txt" }'`, 'runsCode', 'shell-safe-runs-code'],
   [`sed 's/x/y/e' data.txt`, 'runsCode+dynamic', 'shell-unclassifiable'],
   [`sed '1e rm -rf build' data.txt`, 'runsCode+dynamic', 'shell-unclassifiable'],
-  [`sed --expression='w /etc/passwd' data.txt`, 'dynamic', 'shell-unclassifiable'],
+  [`sed --expression='w /etc/passwd' data.txt`, 'destructive', 'shell-destructive'],
+  // GNU address flags (I, M) before the command still reach the e command.
+  [`sed '/x/Ie rm -rf build' data.txt`, 'runsCode+dynamic', 'shell-unclassifiable'],
+  [`sed -e '$!{' -e 'e id' -e '}' data.txt`, 'runsCode+dynamic', 'shell-unclassifiable'],
+  [`sed 's/a/b/ ; Q ; e id' data.txt`, 'runsCode+dynamic', 'shell-unclassifiable'],
+  [`sed 'k' data.txt`, 'runsCode+dynamic', 'shell-unclassifiable'],
   ['sed -i -f x.sed data.txt', 'runsCode', 'shell-safe-runs-code'],
   ['make test', 'runsCode', 'shell-safe-runs-code'],
   ['make deploy', 'runsCode', 'shell-other'],

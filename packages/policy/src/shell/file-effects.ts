@@ -2,7 +2,8 @@ import { checkAwk } from './awk-command';
 import { stdinIsEmpty } from './empty-output';
 import { type OptionSpec, hasOption, optionValue, parseOptions } from './options';
 import { type Frame, type ScanState, destructive, dynamic, runsCode } from './scan-state';
-import type { ResolvedWord } from './words';
+import { sedScriptEffects } from './sed-script';
+import { type ResolvedWord, literalWord } from './words';
 import { checkEmptiedPath, checkWritePath } from './write-targets';
 
 /**
@@ -67,13 +68,6 @@ function find(words: ResolvedWord[], frame: Frame, state: ScanState, label: stri
   }
 }
 
-/** A sed script's `e` command or `s///e` flag: runs a command. */
-const SED_EXECUTES = [/(^|[;\n{}]|[0-9$/!,])\s*e(\s|$|;)/, /s(.)(?:(?!\1).|\\.)*\1(?:(?!\1).|\\.)*\1[gpiImMw0-9]*e/];
-/** A sed script's `w`/`W` command or `s///w` flag: writes a file. */
-const SED_WRITES = [/(^|[;\n{}]|[0-9$/!,])\s*[wW](\s|$|;)/, /s(.)(?:(?!\1).|\\.)*\1(?:(?!\1).|\\.)*\1[gpiImMe0-9]*w/];
-/** A script that deletes every line: `sed -i d f` empties f. */
-const SED_DELETES_ALL = /^\s*(1\s*,\s*\$\s*)?d\s*$/;
-
 const SED_OPTIONS: OptionSpec = {
   shortValue: 'efl',
   shortFlags: 'nrEsuzi',
@@ -93,12 +87,18 @@ function sed(words: ResolvedWord[], state: ScanState, label: string): void {
   const files = fromOperand ? read.operands.slice(1) : read.operands;
   if (fromOperand && read.operands[0]) scripts.push(read.operands[0].text);
   for (const file of scriptFiles) runsCode(state, label, `sed runs the script file ${file}, whose e and w commands can run commands and write files`);
-  if (scripts.some((script) => SED_EXECUTES.some((re) => re.test(script)))) {
+  // The -e fragments are one script, joined by newlines (`-e 'a\' -e text` continues a line).
+  const effects = scripts.length > 0 ? sedScriptEffects(scripts.join('\n')) : null;
+  if (effects?.unreadable) {
+    dynamic(state, label, 'the sed script could not be read, so whether it runs commands (e) is not known');
+    runsCode(state, label, 'the sed script may run commands (e)');
+  } else if (effects?.executes) {
     dynamic(state, label, 'the sed script runs a command (e), which cannot be classified');
     runsCode(state, label, 'the sed script runs a command (e)');
-  } else if (scripts.some((script) => SED_WRITES.some((re) => re.test(script)))) dynamic(state, label, 'the sed script writes files (w)');
+  }
+  for (const file of effects?.writes ?? []) checkWritePath(state, literalWord(file), label);
   const inPlace = parsed.options.some((o) => o.name === '-i' || o.name === '--in-place');
-  const emptiesFiles = scriptFiles.length === 0 && scripts.length > 0 && scripts.every((script) => SED_DELETES_ALL.test(script));
+  const emptiesFiles = scriptFiles.length === 0 && effects?.deletesAll === true;
   for (const file of inPlace ? files : []) {
     if (emptiesFiles) checkEmptiedPath(state, file, label);
     else checkWritePath(state, file, label, 'edits');
