@@ -68,7 +68,7 @@ const TABLE: Record<string, CodeRunner> = {
   zip: { inline: ['-TT', '--unzip-command'] },
   sdiff: { inline: ['--diff-program'] },
   diff3: { inline: ['--diff-program'] },
-  rg: { inline: ['--pre'] },
+  rg: { inline: ['--pre', '--hostname-bin'] },
   sort: { inline: ['--compress-program'] },
 };
 

@@ -159,6 +159,7 @@ const INDIRECTION: Route[] = [
   ['sh', 'destructive', 'shell-destructive', { stdin: 'rm -rf build' }],
   [`tar -xf a.tar --to-command='sh -c "rm -rf build"'`, 'runsCode+dynamic', 'shell-unclassifiable'],
   ['rg --pre ./pre.sh TODO', 'runsCode+dynamic', 'shell-unclassifiable'],
+  ['rg --hostname-bin=./x.sh --hyperlink-format=default TODO', 'runsCode+dynamic', 'shell-unclassifiable'],
   ['sort --compress-program=./x.sh data.txt', 'runsCode+dynamic', 'shell-unclassifiable'],
   [`vim -c '!rm -rf build' notes.txt`, 'runsCode+dynamic', 'shell-unclassifiable'],
   [`psql -c '\\! rm -rf build'`, 'runsCode+dynamic', 'shell-unclassifiable'],
