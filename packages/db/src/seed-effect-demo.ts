@@ -36,6 +36,7 @@ const fauxScriptCleanup = {
     thinkMs: 200,
     finalText: 'Tidy-up done.',
     script: [
+      { say: 'Loading the tools.', calls: [{ tool: 'load_tools', args: { names: ['shell', 'write_file'] } }] },
       { say: 'Making a build directory.', calls: [{ tool: 'write_file', args: { path: 'build/out.o', content: 'object code\n' } }, { tool: 'write_file', args: { path: 'build/keep', content: 'keep me\n' } }] },
       { say: 'Writing a tidy-up script.', calls: [{ tool: 'write_file', args: { path: 'clean.py', content: CLEANER } }] },
       { say: 'Running it.', calls: [{ tool: 'shell', args: { command: 'python3 clean.py' } }] },

@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seedDatabase } from '@looplane/db';
 import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/testing';
 import type { RunConfigInput, ScriptTurn } from '@looplane/engine';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -64,7 +65,8 @@ async function pendingApproval(runId: string, seen: Set<string>) {
     // What the run did instead, for the failure message.
     const events = await s.t.db.event.findMany({ where: { runId }, orderBy: { seq: 'asc' } });
     const tail = events.slice(-6).map((e) => `${e.type} ${JSON.stringify(e.payload).slice(0, 300)}`);
-    throw new Error(`${(error as Error).message}; the run's last events:\n${tail.join('\n')}`);
+    const run = await s.t.db.run.findUnique({ where: { id: runId }, select: { status: true, waitReason: true } });
+    throw new Error(`${(error as Error).message}; the run is ${JSON.stringify(run)}, its last events:\n${tail.join('\n')}`);
   });
 }
 
@@ -183,6 +185,24 @@ describe('effect-based governance (real worker, real bwrap)', () => {
     expect(last.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(existsSync(workFile(ids.sessionId, 'out/result.txt'))).toBe(true);
     expect(existsSync(workFile(ids.sessionId, 'log.old'))).toBe(true);
+  }, 120_000);
+
+  it('the seeded demo-script-cleanup agent has its scripted deletion held', async () => {
+    await seedDatabase(s.t.db, { adminPassword: 'demo password 1' });
+    const template = await s.t.db.agentTemplate.findFirstOrThrow({ where: { name: 'demo-script-cleanup' }, include: { endpoint: true } });
+    const e = template.endpoint;
+    const agent = {
+      teamId: template.teamId,
+      agentId: template.id,
+      endpointId: e.id,
+      busyPolicy: template.busyPolicy,
+      limits: { model: e.model, contextWindow: e.contextWindow, maxOutputTokens: e.maxOutputTokens, inputMicrosPerMTok: Number(e.inputMicrosPerMTok), outputMicrosPerMTok: Number(e.outputMicrosPerMTok) },
+    };
+    const ids = await createTestRun(s.t.db, agent, { config: { tools: template.tools as RunConfigInput['tools'] } });
+    await s.client.enqueue({ ...ids, reason: 'start' });
+    const approval = await pendingApproval(ids.runId, new Set());
+    expect(approval).toMatchObject({ kind: 'effect', policyRuleId: 'effect-deletes', args: { command: 'python3 clean.py' } });
+    expect((approval.held as Held).effect.changes.map((c) => c.path).sort()).toEqual(['build/keep', 'build/out.o']);
   }, 120_000);
 
   it('a deny effect rule rolls the call back and fails it, even after the call itself was approved', async () => {
