@@ -65,14 +65,10 @@ const NEEDS_APPROVAL: [command: string, ruleId: string][] = [
   [`f() { rm -rf /; }; f`, 'shell-destructive'],
   [`alias ls='rm -rf /'`, 'shell-destructive'],
   [`trap 'rm -rf /' EXIT`, 'shell-destructive'],
-  [`python -c "import os; os.remove('x')"`, 'shell-unclassifiable'],
-  [`node -e "require('fs').rmSync('x')"`, 'shell-unclassifiable'],
-  [`perl -e 'unlink "x"'`, 'shell-unclassifiable'],
   // The literal command awk hands to the shell is classified like any other.
   [`awk 'BEGIN { system("rm -rf /") }'`, 'shell-destructive'],
   [`awk -v x=1 -F : 'BEGIN { system("rm -rf build") }'`, 'shell-destructive'],
   [`: > data.db`, 'shell-destructive'],
-  [`node -e "1" --import data:text/javascript,0`, 'shell-unclassifiable'],
   [`PATH=/tmp/evil ls`, 'shell-unclassifiable'],
   [`sudo -Z rm x`, 'shell-unclassifiable'],
   [`xargs -I{} sh -c '{}'`, 'shell-unclassifiable'],
@@ -105,6 +101,11 @@ const ALLOWED: string[] = [
 
 /** Safe lines that run code the pre-check cannot read: allowed because their effect is checked after they run. */
 const ALLOWED_RUNS_CODE: string[] = [
+  // Inline code is code like any other: its effect is decided after it runs.
+  `python -c "import os; os.remove('x')"`,
+  `node -e "require('fs').rmSync('x')"`,
+  `node -e "1" --import data:text/javascript,0`,
+  `python3 -c 'print(1)'`,
   'git status',
   'git diff --stat',
   'git log --oneline -n 20 | head -5',

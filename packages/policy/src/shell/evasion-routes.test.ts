@@ -6,13 +6,14 @@ import { analyzeShell } from './analyze-shell';
  * Lines that run code the command string does not show. No string analysis can say what such code
  * does, so the pre-check says so (`runsCode`): the default policy allows those on its safe list
  * (`shell-safe-runs-code`) only because every mutating call's effect is decided after it runs.
- * What the line itself shows is still judged before it runs: code written into the line that
- * cannot be read is dynamic, a literal destructive command is destructive, and both ask first.
+ * What the line itself shows is still judged before it runs: a literal destructive command is
+ * destructive and asks first. Code written into the line (`node -e`, `python3 -c`, a heredoc) is
+ * like code in a file written a moment before: it runs code, and its effect decides.
  */
 
 /** The routes of the security review (issue #16), one line each. */
 const ISSUE_ROUTES: Route[] = [
-  [`node --import 'data:text/javascript,import fs from "node:fs"; fs.rmSync("build", { recursive: true })' app.js`, 'runsCode+dynamic', 'shell-unclassifiable'],
+  [`node --import 'data:text/javascript,import fs from "node:fs"; fs.rmSync("build", { recursive: true })' app.js`, 'runsCode', 'shell-safe-runs-code'],
   [`awk -v x=1 'BEGIN{system("rm -rf build")}'`, 'runsCode+destructive', 'shell-destructive'],
   [`awk -vx=1 'BEGIN{system("rm -rf build")}'`, 'runsCode+destructive', 'shell-destructive'],
   [`awk -F : 'BEGIN{system("rm -rf build")}' /dev/null`, 'runsCode+destructive', 'shell-destructive'],
@@ -29,27 +30,27 @@ const ISSUE_ROUTES: Route[] = [
   ['RIPGREP_CONFIG_PATH=/workspace/.rgrc rg TODO', 'runsCode', 'shell-safe-runs-code'],
 ];
 
-/** Interpreters: every run runs code; code written into the line cannot be read. */
+/** Interpreters: every run runs code, from a file, a module, the line or its input. */
 const INTERPRETERS: Route[] = [
-  [`node -e "require('fs').rmSync('build', { recursive: true })"`, 'runsCode+dynamic', 'shell-unclassifiable'],
-  [`node -p 'process.exit(0)'`, 'runsCode+dynamic', 'shell-unclassifiable'],
+  [`node -e "require('fs').rmSync('build', { recursive: true })"`, 'runsCode', 'shell-safe-runs-code'],
+  [`node -p 'process.exit(0)'`, 'runsCode', 'shell-safe-runs-code'],
   ['node --require ./hook.js scripts/build.js', 'runsCode', 'shell-safe-runs-code'],
   ['node --import ./loader.mjs app.mjs', 'runsCode', 'shell-safe-runs-code'],
   ['node --env-file=.env app.js', 'runsCode', 'shell-safe-runs-code'],
   ['node --test', 'runsCode', 'shell-safe-runs-code'],
   ['python3 -m http.server --help', 'runsCode', 'shell-safe-runs-code'],
   [`node --require "$HOOK" app.js`, 'runsCode+dynamic', 'shell-unclassifiable'],
-  [`python3 -c 'import shutil; shutil.rmtree("build")'`, 'runsCode+dynamic', 'shell-unclassifiable'],
-  [`python3 - <<'EOF'\nimport shutil\nshutil.rmtree("build")\nEOF`, 'runsCode+dynamic', 'shell-unclassifiable'],
-  [`node <<'EOF'\nrequire("fs").rmSync("build", { recursive: true })\nEOF`, 'runsCode+dynamic', 'shell-unclassifiable'],
+  [`python3 -c 'import shutil; shutil.rmtree("build")'`, 'runsCode', 'shell-safe-runs-code'],
+  [`python3 - <<'EOF'\nimport shutil\nshutil.rmtree("build")\nEOF`, 'runsCode', 'shell-safe-runs-code'],
+  [`node <<'EOF'\nrequire("fs").rmSync("build", { recursive: true })\nEOF`, 'runsCode', 'shell-safe-runs-code'],
   ['cat x.py | python3', 'runsCode+destructive', 'shell-destructive'],
-  [`perl -e 'unlink "data.txt"'`, 'runsCode+dynamic', 'shell-unclassifiable'],
+  [`perl -e 'unlink "data.txt"'`, 'runsCode', 'shell-other'],
   ['perl script.pl', 'runsCode', 'shell-other'],
-  [`ruby -e 'File.delete("data.txt")'`, 'runsCode+dynamic', 'shell-unclassifiable'],
-  [`php -r 'unlink("data.txt");'`, 'runsCode+dynamic', 'shell-unclassifiable'],
-  [`lua -e 'os.remove("data.txt")'`, 'runsCode+dynamic', 'shell-unclassifiable'],
+  [`ruby -e 'File.delete("data.txt")'`, 'runsCode', 'shell-other'],
+  [`php -r 'unlink("data.txt");'`, 'runsCode', 'shell-other'],
+  [`lua -e 'os.remove("data.txt")'`, 'runsCode', 'shell-other'],
   ['python3 x.py', 'runsCode', 'shell-safe-runs-code', { stdin: '' }],
-  [`python3`, 'runsCode+dynamic', 'shell-unclassifiable', { stdin: 'import shutil; shutil.rmtree("build")' }],
+  [`python3`, 'runsCode', 'shell-safe-runs-code', { stdin: 'import shutil; shutil.rmtree("build")' }],
   // Quoting and paths still spell the interpreter.
   [`n''ode x.js`, 'runsCode', 'shell-safe-runs-code'],
   [`"python3" x.py`, 'runsCode', 'shell-safe-runs-code'],

@@ -70,17 +70,20 @@ export function interpreterOf(name: string): Interpreter | undefined {
 
 /** Classifies a run of an interpreter: what it runs, and whether any of it is written in the line. */
 export function classifyInterpreter(name: string, interpreter: Interpreter, words: ResolvedWord[], frame: Frame, state: ScanState, label: string): void {
-  const inLine = (how: string) => {
-    dynamic(state, label, `${name} ${how}, which cannot be classified`);
-    runsCode(state, label, `${name} runs ${interpreter.language} written in the line`);
-  };
+  // Code in the line is no different from code in a file the agent wrote a moment before: it
+  // runs code (allowed in the sandbox only because the call's effect is decided on its result),
+  // and holding `python3 -c 'print(1)'` while allowing `python3 x.py` would protect nothing.
+  const inLine = (how: string) => runsCode(state, label, `${name} ${how}: ${interpreter.language} written in the line`);
   // `deno eval CODE`, `bun -e`: a subcommand that takes inline code.
   if (words[1]?.text === 'eval') return inLine('eval runs inline code');
   const parsed = parseOptions(words, 1, interpreter.options);
   if (parsed.options.some((option) => interpreter.inline.includes(option.name))) return inLine('runs inline code');
   const preloads = parsed.options.filter((o) => interpreter.preload?.includes(o.name)).map((o) => o.value);
   if (preloads.some((value) => value !== null && /^data:/i.test(value.text))) return inLine('loads code from a data: URL in the line');
-  if (preloads.some((value) => value !== null && !value.static)) return inLine('loads code from a path that is not static');
+  if (preloads.some((value) => value !== null && !value.static)) {
+    dynamic(state, label, `${name} loads code from a path that is not static, which cannot be classified`);
+    return runsCode(state, label, `${name} loads ${interpreter.language} from a path named at run time`);
+  }
   if (parsed.unknown) {
     dynamic(state, label, `${name} option ${parsed.unknown} is not known`);
     return runsCode(state, label, `${name} runs ${interpreter.language}`);
@@ -126,7 +129,8 @@ export function stdinProgram(name: string, frame: Frame, state: ScanState, label
   }
   if (stdin.kind === 'text') {
     if (stdin.text !== null && onText) onText(stdin.text);
-    else dynamic(state, label, `${name} runs code from ${stdin.text === null ? 'a heredoc that is not static' : 'its standard input (a heredoc or the call\'s stdin), which cannot be classified'}`);
+    // Static code for an interpreter is like code in the line: the caller records that it runs code.
+    else if (stdin.text === null) dynamic(state, label, `${name} runs code from a heredoc that is not static`);
     return null;
   }
   if (stdin.kind === 'file') return `its standard input (${stdin.path ?? 'a file whose name is not static'})`;
