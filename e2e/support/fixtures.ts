@@ -1,8 +1,26 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, request as playwrightRequest, type Browser, type Page } from '@playwright/test';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ADMIN_EMAIL, stack } from './stack';
 import { trpcQuery, type Me } from './trpc-api';
+
+/**
+ * Collects the page's Content-Security-Policy violations (Chromium logs each on the console; the
+ * init script, which CSP does not govern, reports `securitypolicyviolation` events too). Returns
+ * the check to run when the test is done: the dashboard must work under its CSP, not just load.
+ */
+export function watchCsp(page: Page): () => void {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/content security policy/i.test(message.text())) violations.push(message.text());
+  });
+  void page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`Content Security Policy violation: ${event.violatedDirective} blocked ${event.blockedURI || 'inline'}`);
+    });
+  });
+  return () => expect(violations, 'Content-Security-Policy violations on the page').toEqual([]);
+}
 
 /** Signs in through the sign-in page and waits for the dashboard. */
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
@@ -14,8 +32,26 @@ export async function signIn(page: Page, email: string, password: string): Promi
 }
 
 interface WorkerFixtures {
-  /** storageState file of a signed-in admin, made once per worker. */
+  /** storageState file of a signed-in admin, made once per worker (and again should that session end). */
   adminState: string;
+}
+
+/** Signs the admin in through the page and saves the session to `file`. */
+async function saveAdminSession(browser: Browser, file: string): Promise<void> {
+  const page = await browser.newPage({ baseURL: stack.baseURL });
+  await signIn(page, ADMIN_EMAIL, stack.adminPassword);
+  await page.context().storageState({ path: file });
+  await page.close();
+}
+
+/** Whether the session saved in `file` still counts (a sign-out of the admin elsewhere ends it). */
+async function sessionAlive(file: string): Promise<boolean> {
+  const context = await playwrightRequest.newContext({ baseURL: stack.baseURL, storageState: file });
+  try {
+    return (await context.get('/api/trpc/me')).status() === 200;
+  } finally {
+    await context.dispose();
+  }
 }
 
 interface TestFixtures {
@@ -37,15 +73,22 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const dir = join(workerInfo.project.outputDir, '.auth');
       await mkdir(dir, { recursive: true });
       const file = join(dir, `admin-${workerInfo.workerIndex}.json`);
-      const page = await browser.newPage({ baseURL: stack.baseURL });
-      await signIn(page, ADMIN_EMAIL, stack.adminPassword);
-      await page.context().storageState({ path: file });
-      await page.close();
+      await saveAdminSession(browser, file);
       await use(file);
     },
     { scope: 'worker' },
   ],
-  storageState: async ({ adminState }, use) => use(adminState),
+  // Signing out ends every session of that user (server-side session versions): a test that signs
+  // the admin out ends this saved one too, so it is checked, and renewed, before each test.
+  storageState: async ({ adminState, browser }, use) => {
+    if (!(await sessionAlive(adminState))) await saveAdminSession(browser, adminState);
+    await use(adminState);
+  },
+  page: async ({ page }, use) => {
+    const checkCsp = watchCsp(page);
+    await use(page);
+    checkCsp();
+  },
   demoTeam: async ({ request }, use) => {
     const me = await trpcQuery<Me>(request, 'me', stack.bootstrapToken);
     const demo = me.teams.find((team) => team.slug === 'demo');
@@ -55,8 +98,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   separatePage: async ({ browser }, use) => {
     const context = await browser.newContext({ baseURL: stack.separateWebURL, storageState: { cookies: [], origins: [] } });
     const page = await context.newPage();
+    const checkCsp = watchCsp(page);
     await signIn(page, ADMIN_EMAIL, stack.adminPassword);
     await use(page);
+    checkCsp();
     await context.close();
   },
 });

@@ -23,7 +23,7 @@ const STOP_GRACE_MS = 10_000;
 /**
  * The environment `looplane start` gave its web, read back from /proc (the web's pid is in
  * `<home>/run.json`): exactly what the first web got (DATABASE_URL with the embedded Postgres's
- * port and password, REDIS_URL, NEXTAUTH_SECRET, LOOPLANE_ENCRYPTION_KEY, product settings),
+ * port and password, REDIS_URL with the private Redis's, NEXTAUTH_SECRET, LOOPLANE_ENCRYPTION_KEY, product settings),
  * without a second copy of how start builds it that could drift.
  */
 async function firstWebEnv(stackHome: string): Promise<Record<string, string>> {
@@ -71,10 +71,12 @@ async function groupGone(pgid: number, timeoutMs: number): Promise<boolean> {
 }
 
 /**
- * Starts `next start` in apps/web (as `looplane start` does) on `port`, with the first web's
- * environment except: its own empty LOOPLANE_HOME, no LOOPLANE_WORKSPACE_ROOT, no supervisor state
- * file (both name the worker's disk), and NEXTAUTH_URL of its own URL. Its own process group, so
- * stopping it also stops whatever next forked. Resolves once its /api/health is 200.
+ * Starts the web's server (`apps/web/dist/server.mjs`, as `looplane start` does) on `port`, with
+ * the first web's environment except: its own empty LOOPLANE_HOME, no LOOPLANE_WORKSPACE_ROOT, no
+ * supervisor state file (both name the worker's disk), its own PORT and NEXTAUTH_URL, and
+ * LOOPLANE_TRUSTED_PROXIES=127.0.0.1: it stands for a web behind a reverse proxy on this machine,
+ * so a test can say who the client is (X-Forwarded-For) and that it came over https. Its own
+ * process group, so stopping it also stops whatever it forked. Resolves once its /api/health is 200.
  */
 export async function startSeparateWeb(options: { repoRoot: string; stackHome: string; port: number }): Promise<SeparateWeb> {
   const env = await firstWebEnv(options.stackHome);
@@ -82,13 +84,12 @@ export async function startSeparateWeb(options: { repoRoot: string; stackHome: s
   const url = `http://127.0.0.1:${options.port}`;
   delete env.LOOPLANE_WORKSPACE_ROOT;
   delete env.LOOPLANE_SUPERVISOR_STATE;
-  Object.assign(env, { LOOPLANE_HOME: home, NEXTAUTH_URL: url });
+  Object.assign(env, { LOOPLANE_HOME: home, NEXTAUTH_URL: url, PORT: String(options.port), HOST: '127.0.0.1', LOOPLANE_TRUSTED_PROXIES: '127.0.0.1' });
 
   // The log sits beside its home, not in it: the spec checks what the web itself put there.
   const logFile = `${home}.log`;
   const log = createWriteStream(logFile);
-  const nextBin = join(options.repoRoot, 'node_modules', 'next', 'dist', 'bin', 'next');
-  const child = spawn(process.execPath, [nextBin, 'start', '-p', String(options.port)], {
+  const child = spawn(process.execPath, [join(options.repoRoot, 'apps', 'web', 'dist', 'server.mjs')], {
     cwd: join(options.repoRoot, 'apps', 'web'),
     env,
     detached: true,

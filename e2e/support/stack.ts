@@ -21,7 +21,10 @@ export const stack = {
   get home(): string {
     return required('E2E_LOOPLANE_HOME');
   },
-  /** A second web on the same database and Redis, with a LOOPLANE_HOME no worker uses. */
+  /**
+   * A second web on the same database and Redis, with a LOOPLANE_HOME no worker uses, that trusts
+   * 127.0.0.1 as its reverse proxy (LOOPLANE_TRUSTED_PROXIES): X-Forwarded-* sent to it count.
+   */
   get separateWebURL(): string {
     return required('E2E_SEPARATE_WEB_URL');
   },
