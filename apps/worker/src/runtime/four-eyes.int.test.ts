@@ -90,7 +90,8 @@ describe('four-eyes: the requester is whoever gave the instruction', () => {
   }, 60_000);
 
   it('a message sender cannot approve the call her message led to', async () => {
-    const run = await operatorsRun([{ calls: [{ tool: 'slow', args: { ms: 1500 } }] }, { calls: [{ tool: 'record', args: {} }] }, { finish: 'done' }], 'running');
+    // The slow call leaves time for the message on a busy machine (1.5 s was not always enough).
+    const run = await operatorsRun([{ calls: [{ tool: 'slow', args: { ms: 6000 } }] }, { calls: [{ tool: 'record', args: {} }] }, { finish: 'done' }], 'running');
     // Sent while the run works: the run reads it before its next model call.
     await waitFor(() => s.t.db.event.findFirst({ where: { sessionId: run.sessionId, type: 'tool.started' } }).then((e) => e ?? undefined), 20_000, 'the slow call to start');
     const sent = await api.call('runs.sendMessage', tokens.approver, { teamId: fx.teamId, runId: run.runId, text: 'Now record it.' });
