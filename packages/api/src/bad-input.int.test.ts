@@ -24,6 +24,7 @@ let runId: string;
 let sessionId: string;
 
 const validInputs: Record<string, () => Record<string, unknown>> = {
+  'account.changePassword': () => ({ currentPassword: 'correct horse battery', newPassword: 'a fresh long passphrase' }),
   'teams.create': () => ({ name: 'A team', slug: 'a-team' }),
   'teams.members': () => ({ teamId: fx.teamId }),
   'teams.invite': () => ({ teamId: fx.teamId, email: 'someone@example.test', role: 'viewer' }),
