@@ -101,6 +101,7 @@ const matrix: Record<string, Entry> = {
   'runs.raiseBudget': { access: 'approver', input: (fx) => ({ teamId: fx.teamId, runId, tokens: 100 }) },
   'approvals.list': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
   'approvals.get': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, approvalId: await pendingApproval(runId) }) },
+  'approvals.diff': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, approvalId: await pendingApproval(runId) }) },
   // A fresh pending approval per call, so each allowed decision is a first one.
   'approvals.decide': { access: 'approver', input: async (fx) => ({ teamId: fx.teamId, approvalId: await pendingApproval(runId), decision: 'reject', comment: 'matrix' }) },
   'approvals.decideMany': { access: 'approver', input: async (fx) => ({ teamId: fx.teamId, approvalIds: [await pendingApproval(runId)], decision: 'reject' }) },
@@ -301,6 +302,7 @@ const crossTeam: Record<string, (fx: TeamFixture) => unknown> = {
   'runs.sendMessage': (fx) => ({ teamId: fx.teamId, runId: foreign.runId, text: 'hijack' }),
   'runs.raiseBudget': (fx) => ({ teamId: fx.teamId, runId: foreign.runId, tokens: 1 }),
   'approvals.get': async (fx) => ({ teamId: fx.teamId, approvalId: await pendingApproval(foreign.runId) }),
+  'approvals.diff': async (fx) => ({ teamId: fx.teamId, approvalId: await pendingApproval(foreign.runId) }),
   'approvals.decide': async (fx) => ({ teamId: fx.teamId, approvalId: await pendingApproval(foreign.runId), decision: 'approve' }),
   'endpoints.update': (fx) => ({ teamId: fx.teamId, endpointId: foreign.endpointId, name: 'hijack' }),
   'endpoints.delete': (fx) => ({ teamId: fx.teamId, endpointId: foreign.endpointId }),

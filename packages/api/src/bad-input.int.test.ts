@@ -62,6 +62,7 @@ const validInputs: Record<string, () => Record<string, unknown>> = {
   'sessions.files': () => ({ teamId: fx.teamId, sessionId, atEvent: 1, path: 'src/app.ts' }),
   'approvals.list': () => ({ teamId: fx.teamId, status: 'pending', runId, limit: 20 }),
   'approvals.get': () => ({ teamId: fx.teamId, approvalId: 'apr-missing' }),
+  'approvals.diff': () => ({ teamId: fx.teamId, approvalId: 'apr-missing' }),
   'approvals.decide': () => ({ teamId: fx.teamId, approvalId: 'apr-missing', decision: 'approve', comment: 'looks fine' }),
   'approvals.decideMany': () => ({ teamId: fx.teamId, approvalIds: ['apr-missing'], decision: 'reject', comment: 'not now' }),
   'policies.get': () => ({ teamId: fx.teamId }),

@@ -10,8 +10,9 @@ export { FILE_CHANGES, fileChangeSchema, workspaceEffectSchema, type FileChange,
  * `!` excludes); alone, it matches when any such file changed. All given conditions must hold.
  * - `deletes`: a file was deleted (true) / none was (false). A file moved within the workspace,
  *   content unchanged, is not a deletion.
- * - `truncates`: a file that had content kept only a prefix of it, possibly nothing (`> f`,
- *   `truncate -s0 f`, `tee f </dev/null`, a script's `open(f, 'w')`).
+ * - `truncates`: a file that had content was emptied, or cut to a prefix of at most half of it
+ *   (`> f`, `truncate -s0 f`, `tee f </dev/null`, a script's `open(f, 'w')`, `head -c 10`); an
+ *   edit that drops a small tail is a modification.
  * - `maxFilesChanged`: more than this many files were added, changed, moved or deleted.
  */
 export const effectMatchSchema = z

@@ -59,14 +59,18 @@ async function readBlobs(options: GitOptions, shas: readonly string[]): Promise<
 }
 
 /**
- * Which shrunk files kept only a prefix of their content (what truncate(2), `> f` and `head -c`
- * leave): a file edited shorter elsewhere than at its end is a modification, not a truncation.
+ * Which shrunk files were truncated: emptied, or cut to a prefix of at most half their content
+ * (what truncate(2), `> f` and `head -c` leave). A file edited shorter elsewhere than at its end
+ * is a modification, and so is one that lost a small tail (`sed -i '$d'`, an edit dropping the
+ * last lines): those are edits, not data cut away.
  */
 async function truncatedFiles(options: GitOptions, shrunk: readonly RawChange[], sizes: Map<string, number>): Promise<Set<string>> {
   const truncated = new Set<string>();
   const toRead: RawChange[] = [];
   let budget = PREFIX_CHECK_BYTES;
   for (const change of shrunk) {
+    // Kept more than half: an edit, whatever it kept.
+    if ((sizes.get(change.newSha) ?? 0) * 2 > (sizes.get(change.oldSha) ?? 0)) continue;
     const cost = (sizes.get(change.oldSha) ?? 0) + (sizes.get(change.newSha) ?? 0);
     if ((sizes.get(change.newSha) ?? 0) === 0 || cost > budget) truncated.add(change.path); // empty, or too big to tell: counted as a truncation
     else {
