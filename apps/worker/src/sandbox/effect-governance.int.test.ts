@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -160,7 +160,9 @@ describe('effect-based governance (real worker, real bwrap)', () => {
           write('t.js', 'require("fs").writeFileSync("notes.md", "imp");\n'),
           write('t.py', 'open("data.csv", "w").close()\n'),
           write('log.txt', 'x\n'),
-          write('rename.py', 'import os\nos.rename("log.txt", "log.old")\n'),
+          // A move, and an edit that drops a file's last line: neither a deletion nor a truncation.
+          write('rename.py', 'import os\nos.rename("log.txt", "log.old")\nlines = open("long.txt").readlines()\nopen("long.txt", "w").writelines(lines[:-1])\n'),
+          write('long.txt', Array.from({ length: 10 }, (_, i) => `line ${i + 1}\n`).join('')),
         ],
       },
       { calls: [shell('node t.js')] },
@@ -185,6 +187,7 @@ describe('effect-based governance (real worker, real bwrap)', () => {
     expect(last.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(existsSync(workFile(ids.sessionId, 'out/result.txt'))).toBe(true);
     expect(existsSync(workFile(ids.sessionId, 'log.old'))).toBe(true);
+    expect(readFileSync(workFile(ids.sessionId, 'long.txt'), 'utf8').split('\n').filter(Boolean)).toHaveLength(9);
   }, 120_000);
 
   it('the seeded demo-script-cleanup agent has its scripted deletion held', async () => {
