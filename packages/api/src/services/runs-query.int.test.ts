@@ -138,7 +138,8 @@ describe('runs.list query plans with 100k runs (an index range, never a scan + s
 
 describe('runs.events', () => {
   it('pages by event number, at most 1000 at a time', async () => {
-    const api = await tb.as('operator');
+    // The team holds thousands of queued runs made for the paging tests above: no queue limit here.
+    const api = await tb.as('operator', { ...tb.deps, runLimits: { perMinute: 0, maxQueued: 0 } });
     const { runId } = await api.runs.create({ teamId: tb.fx.teamId, agentId: agentA.agentId, goal: 'chatty' });
     const run = await tb.db.run.findUniqueOrThrow({ where: { id: runId } });
     await appendTestEvents(tb.db, runId, run.mainSessionId!, 1200);
