@@ -11,17 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  appendEvents,
-  callerAs,
-  createAgentFixture,
-  createTeamFixture,
-  createUser,
-  issueToken,
-  TEST_PASSWORD,
-  type AgentFixture,
-  type TeamFixture,
-} from './testing/fixtures';
+import { appendEvents, callerAs, createAgentFixture, createTeamFixture, createUser, issueToken, TEST_PASSWORD, type AgentFixture, type TeamFixture } from './testing/fixtures';
 import { createTestLive, type TestLive } from './testing/live';
 import { graphDefinitionFor, graphFixture, graphName } from './routers/graphs.fixtures';
 import { createInvitation } from './testing/invitations';
