@@ -1,8 +1,5 @@
-import type { Prisma } from './generated/prisma/client';
 import type { Tx } from './audit/audit.repository';
-import { appendAudit } from './audit/audit.repository';
-
-const SYSTEM = { type: 'system', name: 'seed' } as const;
+import { seedFauxAgent } from './seed-faux-agent';
 
 const shellTool = {
   name: 'shell',
@@ -36,23 +33,8 @@ const fauxCleanup = {
 
 /** The approval-gate demo (endpoint and agent), created when missing, like the other demo content. */
 export async function seedApprovalDemo(tx: Tx, teamId: string): Promise<void> {
-  let endpoint = await tx.modelEndpoint.findUnique({ where: { teamId_name: { teamId, name: fauxCleanup.name } } });
-  if (!endpoint) {
-    endpoint = await tx.modelEndpoint.create({ data: { teamId, ...fauxCleanup, config: fauxCleanup.config as Prisma.InputJsonValue } });
-    await appendAudit(tx, { teamId, actor: SYSTEM, action: 'endpoint.created', targetType: 'endpoint', targetId: endpoint.id, data: { name: endpoint.name, kind: 'faux' } });
-  }
-  if (await tx.agentTemplate.findUnique({ where: { teamId_name: { teamId, name: 'demo-cleanup' } } })) return;
-  const agent = await tx.agentTemplate.create({
-    data: {
-      teamId,
-      name: 'demo-cleanup',
-      endpointId: endpoint.id,
-      description: 'Runs `rm -rf build` in its sandbox: the policy holds it for an approver',
-      systemPrompt: 'You keep the workspace tidy.',
-      tools: [shellTool] as Prisma.InputJsonValue,
-      busyPolicy: 'enqueue',
-      slashCommands: [] as Prisma.InputJsonValue,
-    },
+  await seedFauxAgent(tx, teamId, {
+    endpoint: fauxCleanup,
+    agent: { name: 'demo-cleanup', description: 'Runs `rm -rf build` in its sandbox: the policy holds it for an approver', systemPrompt: 'You keep the workspace tidy.', tools: [shellTool] },
   });
-  await appendAudit(tx, { teamId, actor: SYSTEM, action: 'agent.created', targetType: 'agent', targetId: agent.id, data: { name: agent.name } });
 }

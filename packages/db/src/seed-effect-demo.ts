@@ -1,8 +1,5 @@
-import type { Prisma } from './generated/prisma/client';
 import type { Tx } from './audit/audit.repository';
-import { appendAudit } from './audit/audit.repository';
-
-const SYSTEM = { type: 'system', name: 'seed' } as const;
+import { seedFauxAgent } from './seed-faux-agent';
 
 const tools = [
   {
@@ -47,23 +44,8 @@ const fauxScriptCleanup = {
 
 /** The effect-check demo (endpoint and agent `demo-script-cleanup`), created when missing. */
 export async function seedEffectDemo(tx: Tx, teamId: string): Promise<void> {
-  let endpoint = await tx.modelEndpoint.findUnique({ where: { teamId_name: { teamId, name: fauxScriptCleanup.name } } });
-  if (!endpoint) {
-    endpoint = await tx.modelEndpoint.create({ data: { teamId, ...fauxScriptCleanup, config: fauxScriptCleanup.config as Prisma.InputJsonValue } });
-    await appendAudit(tx, { teamId, actor: SYSTEM, action: 'endpoint.created', targetType: 'endpoint', targetId: endpoint.id, data: { name: endpoint.name, kind: 'faux' } });
-  }
-  if (await tx.agentTemplate.findUnique({ where: { teamId_name: { teamId, name: 'demo-script-cleanup' } } })) return;
-  const agent = await tx.agentTemplate.create({
-    data: {
-      teamId,
-      name: 'demo-script-cleanup',
-      endpointId: endpoint.id,
-      description: 'Deletes build/ from a Python script it writes: the effect check holds the deletion with its diff',
-      systemPrompt: 'You keep the workspace tidy.',
-      tools: tools as Prisma.InputJsonValue,
-      busyPolicy: 'enqueue',
-      slashCommands: [] as Prisma.InputJsonValue,
-    },
+  await seedFauxAgent(tx, teamId, {
+    endpoint: fauxScriptCleanup,
+    agent: { name: 'demo-script-cleanup', description: 'Deletes build/ from a Python script it writes: the effect check holds the deletion with its diff', systemPrompt: 'You keep the workspace tidy.', tools: tools },
   });
-  await appendAudit(tx, { teamId, actor: SYSTEM, action: 'agent.created', targetType: 'agent', targetId: agent.id, data: { name: agent.name } });
 }
