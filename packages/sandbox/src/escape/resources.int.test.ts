@@ -6,7 +6,9 @@ import { processesOf, sandboxFixture, type SandboxFixture } from '../testing/san
 
 let f: SandboxFixture;
 beforeAll(async () => {
-  f = await sandboxFixture();
+  // The floods must end by their own limit; a generous clock keeps a loaded machine from ending
+  // them by time first (the timeout tests pass their own, shorter, limit).
+  f = await sandboxFixture({ limits: { wallTimeMs: 30_000 } });
 });
 afterAll(() => f.close());
 
