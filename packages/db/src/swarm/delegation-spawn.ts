@@ -103,6 +103,7 @@ export async function spawnDelegation(db: Db, req: DelegationRequest, actedBy: {
       }
       const spent = ledgers.find((l) => l.limitCalls !== null && l.calls + 1 > l.limitCalls);
       if (spent) {
+        // The webhooks trigger on SwarmCrossing (migration `webhooks`) reads "edge <id> has used its budget of <n> calls".
         const reason = `${spent.scope === 'run' ? 'the run' : `edge ${spent.scopeId}`} has used its budget of ${spent.limitCalls} calls`;
         await recordRefusal(tx, run.teamId, req, edge, reason, goal.bytes, goal.redactions);
         return { kind: 'refused' as const, reason };

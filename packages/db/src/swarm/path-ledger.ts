@@ -16,7 +16,11 @@ interface PathLedgerRow {
   spentCostMicros: number;
 }
 
-/** Which ledger of the path refused, and by how much. */
+/**
+ * Which ledger of the path refused, and by how much. The webhooks trigger on `budget.exceeded`
+ * (migration `webhooks`) reads an edge's clause, "the budget of edge <id> needs <n> tokens|µ$",
+ * to report `graph.edge.exhausted`: keep that wording.
+ */
 function refusal(rows: PathLedgerRow[], amount: BudgetAmount): string {
   const parts: string[] = [];
   for (const l of rows) {
