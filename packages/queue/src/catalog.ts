@@ -15,6 +15,12 @@ export const sessionJobSchema = z.object({
 });
 export type SessionJob = z.infer<typeof sessionJobSchema>;
 
+export const webhookJobSchema = z.object({
+  /** The `WebhookDelivery` row, which is also the job's id: adding it again while it is known is a no-op. */
+  deliveryId: id,
+});
+export type WebhookJob = z.infer<typeof webhookJobSchema>;
+
 export const QUEUES = {
   sessions: {
     name: 'looplane-sessions',
@@ -24,6 +30,23 @@ export const QUEUES = {
       backoff: { type: 'exponential', delay: 500 },
       removeOnComplete: { count: 1000 },
       removeOnFail: { count: 5000 },
+    } satisfies JobsOptions,
+  },
+  /**
+   * One job per webhook delivery (job id = delivery id). The delivery row owns the retry schedule:
+   * a failed attempt moves the job back to delayed until the next attempt is due; `attempts` only
+   * covers a processor that threw (Postgres unreachable). Finished jobs are removed at once, so a
+   * redelivery can add the id again; the worker's sweep adds one for a pending delivery whose job
+   * went missing.
+   */
+  webhooks: {
+    name: 'looplane-webhooks',
+    schema: webhookJobSchema,
+    options: {
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 1000 },
+      removeOnComplete: true,
+      removeOnFail: true,
     } satisfies JobsOptions,
   },
 } as const;

@@ -1,4 +1,5 @@
-export { QUEUES, sessionJobSchema, sessionJobId, type SessionJob, type QueueKey, type QueuePayload } from './catalog';
+export { QUEUES, sessionJobSchema, sessionJobId, webhookJobSchema, type SessionJob, type WebhookJob, type QueueKey, type QueuePayload } from './catalog';
+export { createWebhookQueue, ensureWebhookJob } from './webhook-queue';
 export {
   channels,
   runEventMessageSchema,
