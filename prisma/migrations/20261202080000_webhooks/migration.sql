@@ -114,6 +114,11 @@ $$ SELECT to_char(ts, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') $$;
 CREATE FUNCTION "looplane_webhook_targets"(team text, kind text) RETURNS text[] LANGUAGE sql STABLE AS
 $$ SELECT array_agg(id ORDER BY id) FROM "WebhookEndpoint" WHERE "teamId" = team AND "disabledAt" IS NULL AND kind = ANY (events) $$;
 
+-- One outbox row: the event, what happened, the endpoints to deliver it to, and when (UTC, like
+-- every timestamp(3) column, whatever the session's time zone).
+CREATE FUNCTION "looplane_webhook_emit"(team text, kind text, data jsonb, targets text[]) RETURNS void LANGUAGE sql AS
+$$ INSERT INTO "WebhookOutbox" ("teamId", type, data, "endpointIds", "createdAt") VALUES (team, kind, data, targets, timezone('UTC', now())) $$;
+
 -- A run's status changed to a terminal one (run.finished), or it started waiting or waits for
 -- another reason now (run.waiting, with the reason from "Run"."waitReason").
 CREATE FUNCTION "looplane_webhook_run"() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -136,7 +141,7 @@ BEGIN
       'pendingApprovalIds', CASE WHEN NEW."waitReason" = 'approval' THEN (
         SELECT COALESCE(jsonb_agg(a.id ORDER BY a."createdAt", a.id), '[]') FROM "Approval" a WHERE a."runId" = NEW.id AND a.status = 'pending') END);
   END IF;
-  INSERT INTO "WebhookOutbox" ("teamId", type, data, "endpointIds") VALUES (NEW."teamId", kind, data, targets);
+  PERFORM "looplane_webhook_emit"(NEW."teamId", kind, data, targets);
   RETURN NULL;
 END $$;
 
@@ -160,7 +165,7 @@ DECLARE
   targets text[] := "looplane_webhook_targets"(NEW."teamId", 'approval.requested');
 BEGIN
   IF targets IS NULL THEN RETURN NULL; END IF;
-  INSERT INTO "WebhookOutbox" ("teamId", type, data, "endpointIds") VALUES (NEW."teamId", 'approval.requested',
+  PERFORM "looplane_webhook_emit"(NEW."teamId", 'approval.requested',
     "looplane_webhook_approval_data"(NEW) || jsonb_build_object(
       'reason', (SELECT e.payload->>'reason' FROM "Event" e WHERE e."sessionId" = NEW."sessionId" AND e.seq = NEW."requestSeq"),
       'expiresAt', "looplane_webhook_iso"(NEW."expiresAt")),
@@ -179,7 +184,7 @@ DECLARE
   targets text[] := "looplane_webhook_targets"(NEW."teamId", 'approval.decided');
 BEGIN
   IF targets IS NULL THEN RETURN NULL; END IF;
-  INSERT INTO "WebhookOutbox" ("teamId", type, data, "endpointIds") VALUES (NEW."teamId", 'approval.decided',
+  PERFORM "looplane_webhook_emit"(NEW."teamId", 'approval.decided',
     "looplane_webhook_approval_data"(NEW) || jsonb_build_object(
       'status', NEW.status, 'decidedById', NEW."decidedById",
       'decidedByEmail', (SELECT u.email FROM "User" u WHERE u.id = NEW."decidedById"),
@@ -223,11 +228,10 @@ BEGIN
     'costMicros', NEW.payload->'costMicros', 'reason', NEW.payload->'reason', 'onExceed', NEW.payload->'onExceed',
     'at', "looplane_webhook_iso"(NEW."createdAt"));
   IF targets IS NOT NULL THEN
-    INSERT INTO "WebhookOutbox" ("teamId", type, data, "endpointIds") VALUES (team, 'budget.exceeded', data, targets);
+    PERFORM "looplane_webhook_emit"(team, 'budget.exceeded', data, targets);
   END IF;
   IF edge_targets IS NOT NULL THEN
-    INSERT INTO "WebhookOutbox" ("teamId", type, data, "endpointIds")
-    SELECT team, 'graph.edge.exhausted', data || edge || jsonb_build_object('limits', refused.limits), edge_targets
+    PERFORM "looplane_webhook_emit"(team, 'graph.edge.exhausted', data || edge || jsonb_build_object('limits', refused.limits), edge_targets)
     FROM (
       SELECT m[1] AS edge_id, jsonb_agg(DISTINCT CASE WHEN m[2] = 'tokens' THEN 'tokens' ELSE 'costMicros' END) AS limits
       FROM regexp_matches(NEW.payload->>'reason', 'the budget of edge (\S+) needs \d+ (tokens)?', 'g') AS m GROUP BY m[1]
@@ -257,7 +261,7 @@ BEGIN
   edge_id := (regexp_match(NEW.text, '^edge (\S+) has used its budget of \d+ calls$'))[1];
   edge := "looplane_webhook_edge_data"(NEW."runId", edge_id);
   IF edge IS NULL THEN RETURN NULL; END IF;
-  INSERT INTO "WebhookOutbox" ("teamId", type, data, "endpointIds") VALUES (team, 'graph.edge.exhausted',
+  PERFORM "looplane_webhook_emit"(team, 'graph.edge.exhausted',
     jsonb_build_object('runId', NEW."runId", 'sessionId', NEW."parentSessionId", 'callId', NEW."callId", 'reason', NEW.text,
       'limits', jsonb_build_array('calls'), 'at', "looplane_webhook_iso"(NEW."createdAt")) || edge,
     targets);
