@@ -15,6 +15,7 @@ import { appendEvents, callerAs, createAgentFixture, createTeamFixture, createUs
 import { createTestLive, type TestLive } from './testing/live';
 import { graphDefinitionFor, graphFixture, graphName } from './routers/graphs.fixtures';
 import { createInvitation } from './testing/invitations';
+import { webhookCrossTeam, webhookMatrix } from './routers/webhooks.fixtures';
 
 /**
  * The authorization matrix: every procedure of the router × every kind of caller. A procedure
@@ -152,6 +153,7 @@ const matrix: Record<string, Entry> = {
   'graphs.update': { access: 'operator', input: async (fx) => ({ teamId: fx.teamId, graphId: (await ownGraph(fx)).graphId, definition: graphDefinitionFor(agent.agentId) }) },
   'graphs.run': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, runId: (await ownGraph(fx)).runId }) },
   'graphs.raiseEdgeBudget': { access: 'approver', input: async (fx) => ({ teamId: fx.teamId, runId: (await ownGraph(fx)).runId, edgeId: (await ownGraph(fx)).edgeId, tokens: 1 }) },
+  ...webhookMatrix(() => db.db),
 };
 /** The team's graph, one run of it and its edge (made once, by the admin). */
 const ownGraph = (fx: TeamFixture) => graphFixture(deps, fx.teamId, fx.members.admin.id, agent.agentId);
@@ -202,11 +204,11 @@ beforeAll(async () => {
   db = await createTestDatabase();
   live = await createTestLive();
   // A key, so procedures that seal secrets (secrets.create) can succeed for allowed callers;
-  // a workspace reader, so file reads (sessions.files) can.
+  // a workspace reader, so file reads (sessions.files) can; webhooks to 127.0.0.1, so webhooks.create can.
   pool = createPgPool(db.url, { max: 2 });
   cacheDir = await mkdtemp(join(tmpdir(), 'looplane-matrix-files-'));
   const workspaces = new WorkspaceReader({ store: new PostgresWorkspaceStore(pool), cacheDir });
-  deps = { db: db.db, dispatch: live.dispatch, secretBox: new SecretBox(randomBytes(32).toString('base64')), workspaces };
+  deps = { db: db.db, dispatch: live.dispatch, secretBox: new SecretBox(randomBytes(32).toString('base64')), workspaces, webhooks: { allowPrivate: true } };
   fx = await createTeamFixture(db.db);
   agent = await createAgentFixture(db.db, fx.teamId);
   runId = await startRun(fx.teamId, agent.agentId);
@@ -319,6 +321,7 @@ const crossTeam: Record<string, (fx: TeamFixture) => unknown> = {
   'teams.revokeInvitation': async (fx) => ({ teamId: fx.teamId, invitationId: (await createInvitation(db.db, { teamId: fx.otherTeamId })).id }),
   'invitations.accept': async () => ({ invitationId: (await createInvitation(db.db, { userId: fx.outsider.id })).id }),
   'invitations.decline': async () => ({ invitationId: (await createInvitation(db.db, { userId: fx.outsider.id })).id }),
+  ...webhookCrossTeam(() => db.db),
 };
 /** Ids that name a person or a caller-owned thing rather than a team resource. */
 const NOT_RESOURCES = new Set(['teamId', 'userId', 'tokenId']);

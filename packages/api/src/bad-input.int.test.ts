@@ -98,6 +98,15 @@ const validInputs: Record<string, () => Record<string, unknown>> = {
   'graphs.update': () => ({ teamId: fx.teamId, graphId: 'graph-missing', expectedVersion: 1, definition: graphDefinitionFor(agent.agentId) }),
   'graphs.run': () => ({ teamId: fx.teamId, runId }),
   'graphs.raiseEdgeBudget': () => ({ teamId: fx.teamId, runId, edgeId: 'edge-missing', tokens: 1000 }),
+  'webhooks.list': () => ({ teamId: fx.teamId }),
+  'webhooks.get': () => ({ teamId: fx.teamId, webhookId: 'whk-missing' }),
+  'webhooks.create': () => ({ teamId: fx.teamId, url: 'https://hooks.example.test/looplane', events: ['run.finished', 'approval.requested'], description: 'ops channel' }),
+  'webhooks.update': () => ({ teamId: fx.teamId, webhookId: 'whk-missing', url: 'https://hooks.example.test/other', events: ['run.waiting'], description: 'moved', enabled: true }),
+  'webhooks.delete': () => ({ teamId: fx.teamId, webhookId: 'whk-missing' }),
+  'webhooks.rotateSecret': () => ({ teamId: fx.teamId, webhookId: 'whk-missing' }),
+  'webhooks.test': () => ({ teamId: fx.teamId, webhookId: 'whk-missing' }),
+  'webhooks.deliveries': () => ({ teamId: fx.teamId, webhookId: 'whk-missing', cursor: 'msg_missing', limit: 20 }),
+  'webhooks.redeliver': () => ({ teamId: fx.teamId, deliveryId: 'msg_missing' }),
 };
 const noInput = new Set(['me', 'teams.list', 'invitations.mine']);
 /** Keys a procedure accepts without (so "missing" is not an error for them). */
@@ -124,6 +133,9 @@ const optionalKeys: Record<string, string[]> = {
   'graphs.get': ['version'],
   'graphs.create': ['description'],
   'graphs.update': ['expectedVersion'],
+  'webhooks.create': ['description'],
+  'webhooks.update': ['url', 'events', 'description', 'enabled'],
+  'webhooks.deliveries': ['cursor', 'limit'],
 };
 
 function variants(valid: Record<string, unknown>, optional: string[]): [string, unknown][] {

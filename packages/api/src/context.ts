@@ -3,6 +3,7 @@ import type { WorkspaceReader } from '@looplane/workspaces';
 import { resolvePrincipal, type Credentials, type Principal } from './auth/principal';
 import type { Dispatch } from './dispatch';
 import { DEFAULT_RUN_START_LIMITS, type RunStartLimits } from './services/run-start-limits';
+import type { WebhookSettings } from './services/webhooks.service';
 
 /** Long-lived dependencies of the API, created once per server process. */
 export interface ApiDeps {
@@ -18,6 +19,8 @@ export interface ApiDeps {
   secretBox?: SecretBox | null;
   /** How much work a team may start (runs, forks, resumes); default {@link DEFAULT_RUN_START_LIMITS}. */
   runLimits?: RunStartLimits;
+  /** Where webhook endpoints may point (LOOPLANE_WEBHOOKS_ALLOW_PRIVATE); default: public addresses only. */
+  webhooks?: WebhookSettings;
 }
 
 export interface RequestInfo extends Credentials {
@@ -32,6 +35,7 @@ export interface Context {
   ip: string | null;
   secretBox: SecretBox | null;
   runLimits: RunStartLimits;
+  webhooks: WebhookSettings;
 }
 
 /** Builds the per-request tRPC context: resolves the caller once, up front. */
@@ -40,5 +44,6 @@ export async function createTrpcContext(deps: ApiDeps, request: RequestInfo): Pr
   return {
     db: deps.db, dispatch: deps.dispatch, workspaces: deps.workspaces ?? null, principal, ip: request.ip, secretBox: deps.secretBox ?? null,
     runLimits: deps.runLimits ?? DEFAULT_RUN_START_LIMITS,
+    webhooks: deps.webhooks ?? { allowPrivate: false },
   };
 }

@@ -16,6 +16,7 @@ import { sessionsRouter } from './routers/sessions.router';
 import { systemRouter } from './routers/system.router';
 import { teamsRouter } from './routers/teams.router';
 import { tokensRouter } from './routers/tokens.router';
+import { webhooksRouter } from './routers/webhooks.router';
 
 export const appRouter = createRouter({
   me: meProcedure,
@@ -35,6 +36,7 @@ export const appRouter = createRouter({
   mcp: mcpRouter,
   costs: costsRouter,
   secrets: secretsRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

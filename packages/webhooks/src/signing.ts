@@ -20,3 +20,8 @@ export function signedHeaders(secret: string, id: string, timestampSeconds: numb
   const signature = createHmac('sha256', keyOf(secret)).update(`${id}.${timestampSeconds}.${body}`).digest('base64');
   return { 'webhook-id': id, 'webhook-timestamp': String(timestampSeconds), 'webhook-signature': `v1,${signature}` };
 }
+
+/** A new delivery id: the `webhook-id` of every attempt of one delivery (`msg_` and 128 random bits). */
+export function newDeliveryId(): string {
+  return `msg_${randomBytes(16).toString('hex')}`;
+}
