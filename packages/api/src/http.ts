@@ -32,7 +32,7 @@ function trpcShapedError(status: number, code: string, message: string): Respons
 }
 
 /** Reads at most `limit` bytes of a body; null when it is larger. */
-async function readBounded(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
+export async function readBounded(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer> | null> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > limit) return null;
   if (!request.body) return new Uint8Array();

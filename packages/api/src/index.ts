@@ -12,3 +12,7 @@ export { handleTeamActivityStream } from './streams/team-stream';
 export { handleWorkspaceDownload, type DownloadRequest } from './streams/workspace-download';
 export { linkOidcIdentity, linkedUserId, type OidcIdentity } from './auth/oidc-link';
 export { handleMcpRequest, type McpHttpOptions } from './mcp/mcp-http';
+export { handleRestRequest, type RestHttpOptions } from './rest/rest-http';
+export { buildOpenApiDocument, type OpenApiDocument, type OpenApiOptions } from './rest/openapi';
+export { restRoutes } from './rest/routes';
+export type { RestRoute, HttpMethod } from './rest/rest-route';

@@ -67,7 +67,7 @@ export async function removeMcpServer(db: Db, actor: Actor, teamId: string, serv
     if (!row) throw new AppError('NOT_FOUND', 'No such MCP server in this team');
     await tx.mcpServer.delete({ where: { id: serverId } });
     await appendAudit(tx, { teamId, actor, ip, action: 'mcp_server.removed', targetType: 'mcp_server', targetId: serverId, data: { name: row.name } });
-    return { id: serverId, removed: true };
+    return { id: serverId, removed: true as const };
   });
 }
 

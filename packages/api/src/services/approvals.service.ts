@@ -52,7 +52,7 @@ async function decideIn(tx: Tx, actor: PrincipalActor, viewer: Viewer, teamId: s
     const refused = await decideEditedCall(tx, { teamId, actor, viewer, ip }, row, input.editedArgs);
     if (refused) return { refused };
   }
-  const status = input.decision === 'approve' ? 'approved' : 'rejected';
+  const status: 'approved' | 'rejected' = input.decision === 'approve' ? 'approved' : 'rejected';
   const decidedAt = new Date();
   // Conditional on `pending`: a concurrent decision or the sweeper's expiry wins or loses cleanly.
   const { count } = await tx.approval.updateMany({

@@ -1,4 +1,4 @@
-import { appendAudit, approvalRuleSchema, dataRuleSchema, edgeBudgetSchema, type AuditActor, type Db, type Prisma, type Tx } from '@looplane/db';
+import { appendAudit, approvalRuleSchema, dataRuleSchema, edgeBudgetSchema, type ApprovalRule, type AuditActor, type DataRule, type Db, type EdgeBudget, type Prisma, type Tx } from '@looplane/db';
 import { AppError } from '@looplane/shared';
 import type { CreateGraphInput, GraphDefinition, UpdateGraphInput } from '../routers/graphs.schema';
 
@@ -13,7 +13,7 @@ export interface GraphView {
   currentVersion: number;
   root: string;
   nodes: { key: string; agentId: string; isolation: 'shared' | 'process'; readPrefixes: string[]; writePrefixes: string[]; position: { x: number; y: number } }[];
-  edges: { id: string; from: string; to: string; purpose: string; budget: unknown; approval: unknown; data: unknown }[];
+  edges: { id: string; from: string; to: string; purpose: string; budget: EdgeBudget; approval: ApprovalRule; data: DataRule }[];
   createdAt: Date;
   updatedAt: Date;
 }

@@ -3,12 +3,16 @@ import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import type { ApiDeps } from '../context';
 import { handleTrpcRequest } from '../http';
+import { buildOpenApiDocument } from '../rest/openapi';
+import { handleRestRequest } from '../rest/rest-http';
 import { handleRunStream, type StreamDeps } from '../streams/run-stream';
 import { handleTeamActivityStream } from '../streams/team-stream';
 import { handleWorkspaceDownload } from '../streams/workspace-download';
 
 export interface ServedApi {
   url: string;
+  /** Internal errors of REST requests (a response that does not match its schema among them); a test expects none. */
+  restErrors: unknown[];
   /** Cuts every open connection (a flaky network), without stopping the server. */
   dropConnections(): void;
   close(): Promise<void>;
@@ -16,11 +20,14 @@ export interface ServedApi {
 
 /**
  * The API's HTTP surface on a plain Node server, routed like the Next app (`/api/trpc/*`,
- * `/api/runs/{id}/stream`, `/api/teams/{id}/activity`, `/api/sessions/{id}/workspace.tar.gz`),
+ * `/api/runs/{id}/stream`, `/api/teams/{id}/activity`, `/api/sessions/{id}/workspace.tar.gz`,
+ * `/api/v1/*` with every REST response checked against its schema, `/api/openapi.json`),
  * Bearer tokens only. For tests, the CLI's tests and the benchmarks: the same handlers the Next
  * route handlers call, without Next.
  */
 export async function serveApi(deps: ApiDeps, streams: StreamDeps, port = 0): Promise<ServedApi> {
+  const restErrors: unknown[] = [];
+  const onRestError = (error: unknown) => restErrors.push(error);
   const sockets = new Set<Socket>();
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -45,7 +52,11 @@ export async function serveApi(deps: ApiDeps, streams: StreamDeps, port = 0): Pr
           ? await handleWorkspaceDownload(request, decodeURIComponent(download[1]!), deps, { session: null })
           : url.pathname.startsWith('/api/trpc/')
             ? await handleTrpcRequest(request, { deps, endpoint: '/api/trpc', session: null, ip: req.socket.remoteAddress ?? null })
-            : new Response('not found', { status: 404 });
+            : url.pathname === '/api/v1' || url.pathname.startsWith('/api/v1/')
+              ? await handleRestRequest(request, { deps, ip: req.socket.remoteAddress ?? null, checkResponses: true, onInternalError: onRestError })
+              : url.pathname === '/api/openapi.json'
+                ? Response.json(buildOpenApiDocument())
+                : new Response('not found', { status: 404 });
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (!response.body) return void res.end();
     const reader = response.body.getReader();
@@ -71,6 +82,7 @@ export async function serveApi(deps: ApiDeps, streams: StreamDeps, port = 0): Pr
   const { port: bound } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${bound}`,
+    restErrors,
     dropConnections: () => {
       for (const socket of sockets) socket.destroy();
     },

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { slashCommandsSchema, toolSpecSchema } from '@looplane/engine';
+import { busyPolicySchema, sandboxSettingsSchema, updateAgentInput } from '../../routers/agents.schema';
+import { id, timestamp } from './common.schemas';
+
+export const agentIdParams = z.strictObject({ agentId: id });
+
+/** `PATCH /agents/{agentId}`: the fields to change; `expectedVersion` makes it a compare-and-set. */
+export const updateAgentBody = updateAgentInput.omit({ agentId: true }).strict().meta({ id: 'UpdateAgentRequest' });
+
+export const agent = z
+  .strictObject({
+    id,
+    name: z.string(),
+    description: z.string(),
+    endpoint: z.strictObject({ id, name: z.string(), kind: z.enum(['openai', 'faux']), model: z.string(), deleted: z.boolean() }),
+    systemPrompt: z.string(),
+    tools: z.array(toolSpecSchema),
+    sandbox: sandboxSettingsSchema,
+    slashCommands: slashCommandsSchema,
+    busyPolicy: busyPolicySchema,
+    maxConcurrentRuns: z.int().nullable(),
+    version: z.int(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Agent' });
+
+export const agentList = z.array(agent).meta({ id: 'AgentList', description: 'The team’s agent templates (archived ones left out), by name' });

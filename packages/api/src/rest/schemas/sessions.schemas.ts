@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { workspacePathSchema } from '@looplane/workspaces';
+import { forkSessionInput, resumeSessionInput } from '../../routers/sessions.schema';
+import { id, intQuery } from './common.schemas';
+
+export const sessionIdParams = z.strictObject({ sessionId: id });
+
+export const forkBody = z
+  .strictObject({
+    atEvent: forkSessionInput.shape.atEvent.meta({ description: 'The event’s seq in this session’s log (as the run page shows it, `#seq`), not the run-wide eventNo' }),
+    message: forkSessionInput.shape.message.meta({ description: 'A user message the branch starts with' }),
+    agentOverrides: forkSessionInput.shape.agentOverrides,
+  })
+  .meta({ id: 'ForkSessionRequest' });
+
+export const resumeBody = z.strictObject({ message: resumeSessionInput.shape.message }).meta({ id: 'ResumeSessionRequest' });
+
+export const sessionFilesQuery = z.strictObject({
+  atEvent: intQuery(1, 2_147_483_647).optional().meta({ description: 'An event seq of the session (default: its latest committed event)' }),
+  path: workspacePathSchema.optional().meta({ description: 'A directory or file, relative to the workspace root (default: the root)' }),
+});
+
+export const sessionForked = z.strictObject({ sessionId: id, runId: id, parentId: id, atEvent: z.int() }).meta({ id: 'SessionForked' });
+
+export const sessionResumed = z.strictObject({ sessionId: id, runId: id, status: z.literal('idle') }).meta({ id: 'SessionResumed' });
+
+const workspaceEntry = z.strictObject({
+  name: z.string(),
+  path: z.string(),
+  type: z.enum(['file', 'dir', 'symlink', 'submodule']),
+  size: z.int().nullable().meta({ description: 'Bytes, for files and symlinks' }),
+});
+
+const workspaceNode = z
+  .discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('dir'), path: z.string(), entries: z.array(workspaceEntry) }),
+    z.strictObject({
+      kind: z.literal('file'),
+      path: z.string(),
+      size: z.int(),
+      encoding: z.enum(['utf8', 'base64']),
+      content: z.string(),
+      truncated: z.boolean().meta({ description: 'The file is over 1 MiB: `content` holds its first MiB' }),
+    }),
+  ])
+  .meta({ id: 'WorkspaceNode' });
+
+export const sessionFiles = z
+  .strictObject({
+    runId: id,
+    sessionId: id,
+    atEvent: z.int(),
+    commit: z.string().nullable().meta({ description: 'The commit read; null: no call had changed a file by then' }),
+    node: workspaceNode,
+  })
+  .meta({ id: 'SessionFiles' });
