@@ -23,6 +23,17 @@ describe('loadWorkerEnv', () => {
     expect(workspaceRootOf(custom)).toBe('/var/lib/looplane/ws');
   });
 
+  it('delivers webhooks to public addresses only unless LOOPLANE_WEBHOOKS_ALLOW_PRIVATE=true; links under the public URL', () => {
+    expect(loadWorkerEnv(base).LOOPLANE_WEBHOOKS_ALLOW_PRIVATE).toBe(false);
+    expect(loadWorkerEnv(base).LOOPLANE_PUBLIC_URL).toBeUndefined();
+    expect(loadWorkerEnv({ ...base, LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: 'true' }).LOOPLANE_WEBHOOKS_ALLOW_PRIVATE).toBe(true);
+    expect(loadWorkerEnv({ ...base, LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: 'false', LOOPLANE_PUBLIC_URL: 'https://looplane.example.com' })).toMatchObject({
+      LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: false, LOOPLANE_PUBLIC_URL: 'https://looplane.example.com',
+    });
+    expect(() => loadWorkerEnv({ ...base, LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: 'yes' })).toThrow('Invalid environment: LOOPLANE_WEBHOOKS_ALLOW_PRIVATE must be true or false');
+    expect(() => loadWorkerEnv({ ...base, LOOPLANE_PUBLIC_URL: 'looplane.example.com' })).toThrow('Invalid environment: LOOPLANE_PUBLIC_URL must be an http(s) URL');
+  });
+
   it('accepts explicit values', () => {
     const key = Buffer.alloc(32, 7).toString('base64');
     const env = loadWorkerEnv({ ...base, WORKER_CONCURRENCY: '8', LOG_LEVEL: 'debug', LOOPLANE_ENCRYPTION_KEY: key });

@@ -95,6 +95,13 @@ const schema = z.object({
   LOG_LEVEL: optional
     .pipe(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).optional())
     .transform((level) => level ?? 'info'),
+  /** Deliver webhooks to private, loopback, link-local (…) addresses too; default: public addresses only. */
+  LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: optional
+    .pipe(z.enum(['true', 'false'], 'must be true or false').optional())
+    .transform((value) => value === 'true'),
+  /** The dashboard's public URL, for the links in webhook payloads (default: NEXTAUTH_URL; neither: no links). */
+  LOOPLANE_PUBLIC_URL: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+  NEXTAUTH_URL: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
 }).superRefine((env, ctx) => {
   const store = workspaceStoreProblem(env);
   if (store) ctx.addIssue({ code: 'custom', path: [store.variable], message: store.message });

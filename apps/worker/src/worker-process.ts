@@ -22,6 +22,7 @@ import { WorkspaceCache } from './sandbox/workspace-cache';
 import { createWorkspaceStore } from '@looplane/workspaces';
 import { Shutdown } from './shutdown';
 import { ToolRegistry } from './tools/tool-registry';
+import { startWebhooks } from './webhooks/start-webhooks';
 
 export interface WorkerProcessOptions {
   /** Registers the tools this worker executes (the sandbox tools, via `registerBuiltinTools`). */
@@ -131,9 +132,16 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
       logger,
     });
     shutdown.register('stop-intake', 'queue intake', () => runtime.stopIntake());
+    // Signed webhooks: the outbox the database's triggers fill, delivered with retries.
+    const webhooks = await startWebhooks({
+      pool, redis, queuePrefix: env.QUEUE_PREFIX, workerId: info.id, encryptionKey: env.LOOPLANE_ENCRYPTION_KEY,
+      allowPrivate: env.LOOPLANE_WEBHOOKS_ALLOW_PRIVATE, publicUrl: env.LOOPLANE_PUBLIC_URL ?? env.NEXTAUTH_URL ?? null, drainMs: env.SHUTDOWN_DRAIN_MS, logger,
+    });
+    shutdown.register('stop-intake', 'webhook outbox', () => webhooks.stopIntake());
     await observability.attach(runtime);
     await maybeStartTracing({ env, pool, logger, shutdown });
     shutdown.register('close', 'session loops', () => runtime.close());
+    shutdown.register('close', 'webhook deliveries', () => webhooks.close());
     shutdown.register('close', 'egress proxies', () => sandbox.close());
     shutdown.register('flush', 'logger', async () => logger.flush());
     logger.info({ worker: info, heartbeatKey: heartbeat.key, tools: tools.names(), sandbox: { driver: sandbox.selected, unavailable: sandbox.unavailable }, workspaceStore: store.driver }, 'worker ready');
