@@ -97,4 +97,10 @@ describe('parseEnv', () => {
     expect(parseEnv({ ...valid, LOOPLANE_RUNS_PER_MINUTE: '0', LOOPLANE_MAX_QUEUED_RUNS: '50' })).toMatchObject({ LOOPLANE_RUNS_PER_MINUTE: 0, LOOPLANE_MAX_QUEUED_RUNS: 50 });
     expect(failure({ ...valid, LOOPLANE_RUNS_PER_MINUTE: 'lots' })).toBe('Invalid environment: LOOPLANE_RUNS_PER_MINUTE must be a whole number between 0 and 1000000');
   });
+
+  it('lets webhooks point at public addresses only unless LOOPLANE_WEBHOOKS_ALLOW_PRIVATE=true', () => {
+    expect(parseEnv(valid).LOOPLANE_WEBHOOKS_ALLOW_PRIVATE).toBe(false);
+    expect(parseEnv({ ...valid, LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: 'true' }).LOOPLANE_WEBHOOKS_ALLOW_PRIVATE).toBe(true);
+    expect(failure({ ...valid, LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: '1' })).toBe('Invalid environment: LOOPLANE_WEBHOOKS_ALLOW_PRIVATE must be true or false');
+  });
 });

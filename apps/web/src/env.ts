@@ -85,6 +85,10 @@ const schema = z
     LOOPLANE_RUNS_PER_MINUTE: wholeNumber(120, 0, 1_000_000),
     /** Queued runs one team may have; a new run beyond it is refused (0: no limit). */
     LOOPLANE_MAX_QUEUED_RUNS: wholeNumber(1000, 0, 10_000_000),
+    /** Webhook endpoints may point at private, loopback, link-local (…) addresses too; default: public addresses only. */
+    LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: optionalString
+      .pipe(z.enum(['true', 'false'], 'must be true or false').optional())
+      .transform((value) => value === 'true'),
     /** Bearer token for `/metrics` (Prometheus); unset: `/metrics` answers 401 to everyone. */
     LOOPLANE_METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   })

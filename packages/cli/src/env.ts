@@ -52,6 +52,9 @@ const PRODUCT_SETTINGS = [
   // How much work one team may start (the API's run-start limits).
   'LOOPLANE_RUNS_PER_MINUTE',
   'LOOPLANE_MAX_QUEUED_RUNS',
+  // Where webhooks may be delivered (web checks at save, worker at every attempt) and the dashboard links in them.
+  'LOOPLANE_WEBHOOKS_ALLOW_PRIVATE',
+  'LOOPLANE_PUBLIC_URL',
 ];
 
 /** Cloud credentials, passed on only when the s3 store is configured (which reads them). */

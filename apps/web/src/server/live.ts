@@ -46,6 +46,7 @@ export function apiDeps(): ApiDeps {
     secretBox: secretBox(),
     workspaces: workspaces(),
     runLimits: { perMinute: e.LOOPLANE_RUNS_PER_MINUTE, maxQueued: e.LOOPLANE_MAX_QUEUED_RUNS },
+    webhooks: { allowPrivate: e.LOOPLANE_WEBHOOKS_ALLOW_PRIVATE },
   };
 }
 
