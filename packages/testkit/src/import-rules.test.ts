@@ -32,6 +32,7 @@ describe('import rules', () => {
   it('refuses packages importing apps, the db importing the api, and undeclared workspace deps', () => {
     expect(check(ws('@looplane/db', ['@looplane/web']), `import x from '@looplane/web';`)).toContain('packages never import apps');
     expect(check(ws('@looplane/db', ['@looplane/api']), `import x from '@looplane/api';`)).toContain('@looplane/db never imports @looplane/api');
+    expect(check(ws('@looplane/client', ['@looplane/api']), `import x from '@looplane/api';`)).toContain('@looplane/client never imports @looplane/api');
     expect(check(ws('@looplane/api'), `import x from '@looplane/db';`)).toContain(`@looplane/db is not declared in @looplane/api's package.json`);
     expect(check(ws('@looplane/api'), `import x from '../../db/src/client';`)).toContain('relative import leaves its workspace');
   });

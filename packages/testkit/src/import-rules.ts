@@ -31,7 +31,9 @@ export const IO_MODULES = [
   'pg', 'ioredis', 'bullmq', 'openai', 'undici', 'node-fetch',
 ];
 const IO_PREFIXES = ['@prisma/'];
-const NEVER_IMPORT_API = ['@looplane/db', '@looplane/queue', '@looplane/sandbox', '@looplane/models', '@looplane/engine', '@looplane/policy', '@looplane/shared'];
+// @looplane/client's runtime (src/) is generated from the document, never from the server's code;
+// its generator and contract test (codegen/, contract/) use @looplane/api as a dev dependency.
+const NEVER_IMPORT_API = ['@looplane/db', '@looplane/queue', '@looplane/sandbox', '@looplane/models', '@looplane/engine', '@looplane/policy', '@looplane/shared', '@looplane/client'];
 
 const IMPORT_RE = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]|require\(\s*['"]([^'"]+)['"]\s*\)/gm;
 

@@ -1,0 +1,3330 @@
+/**
+ * GENERATED FILE: do not edit. Run `npm run generate -w @looplane/client` after changing the REST API.
+ *
+ * The types of the Looplane REST API (`/api/v1`), written by openapi-typescript from the OpenAPI
+ * document that `buildOpenApiDocument()` of @looplane/api builds from the route table's zod
+ * schemas (committed next to this package as openapi.json). The drift test fails when this file
+ * or openapi.json no longer matches what the API documents.
+ */
+export interface paths {
+    "/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who the token is
+         * @description The token, the person it acts for, and its team with the role it has there.
+         *
+         *     Requires the **viewer** role (tRPC `me`).
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List runs
+         * @description The team’s runs, newest first, one page at a time (`nextCursor`, also a `Link: rel="next"`).
+         *
+         *     Requires the **viewer** role (tRPC `runs.list`).
+         */
+        get: operations["listRuns"];
+        put?: never;
+        /**
+         * Start a run
+         * @description Starts a run of an agent (by id or name) or of a swarm graph (by id or name) with a goal (free text or `/command args`) and an optional budget. Send an `Idempotency-Key` to make retries safe: the same key and body within 24 hours return the first run.
+         *
+         *     Requires the **operator** role (tRPC `runs.create`).
+         */
+        post: operations["createRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{runId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a run
+         * @description One run: status, budget and spend, its sessions and the people involved.
+         *
+         *     Requires the **viewer** role (tRPC `runs.get`).
+         */
+        get: operations["getRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{runId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a run
+         * @description Asks the run to stop; the worker holding it stops at once and records the cancellation. Asking twice is harmless.
+         *
+         *     Requires the **operator** role (tRPC `runs.cancel`).
+         */
+        post: operations["cancelRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{runId}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a message to a run
+         * @description A message to the run’s main session, delivered per the agent’s busy policy (a finished run continues with it).
+         *
+         *     Requires the **operator** role (tRPC `runs.sendMessage`).
+         */
+        post: operations["sendRunMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{runId}/budget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Raise a run’s budget
+         * @description Adds to the run ledger’s limits (an unlimited limit stays unlimited); a run waiting on its budget goes on.
+         *
+         *     Requires the **approver** role (tRPC `runs.raiseBudget`).
+         */
+        post: operations["raiseRunBudget"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/runs/{runId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a run’s events
+         * @description The run’s events after an event number, oldest first. `stream` (and `Link: rel="stream"`) is the live SSE stream from after this page; while `hasMore` is true, `Link: rel="next"` is the next page.
+         *
+         *     Requires the **viewer** role (tRPC `runs.events`).
+         */
+        get: operations["listRunEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List approvals
+         * @description Tool calls the team’s policy holds for a person, newest first, pending ones before the rest; `canDecide` says whether this token may decide each.
+         *
+         *     Requires the **viewer** role (tRPC `approvals.list`).
+         */
+        get: operations["listApprovals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/approvals/{approvalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an approval
+         * @description The exact call, who asked for it and why, and whether this token may decide it.
+         *
+         *     Requires the **viewer** role (tRPC `approvals.get`).
+         */
+        get: operations["getApproval"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/approvals/{approvalId}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or reject
+         * @description Decides a pending approval; the run goes on. An approval may need a higher role, and four-eyes keeps whoever gave the instruction the call follows from out of it.
+         *
+         *     Requires the **approver** role (tRPC `approvals.decide`).
+         */
+        post: operations["decideApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List agents
+         * @description The team’s agent templates: what a run is started from (endpoint, prompt, tools, sandbox, slash commands).
+         *
+         *     Requires the **viewer** role (tRPC `agents.list`).
+         */
+        get: operations["listAgents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agents/{agentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an agent
+         * @description Get an agent
+         *
+         *     Requires the **viewer** role (tRPC `agents.get`).
+         */
+        get: operations["getAgent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an agent
+         * @description Changes the given fields (a new version of the template); with `expectedVersion`, a concurrent edit makes it fail with 409.
+         *
+         *     Requires the **operator** role (tRPC `agents.update`).
+         */
+        patch: operations["updateAgent"];
+        trace?: never;
+    };
+    "/graphs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List graphs
+         * @description The team’s swarm graphs, each at its current version.
+         *
+         *     Requires the **viewer** role (tRPC `graphs.list`).
+         */
+        get: operations["listGraphs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/graphs/{graphId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a graph
+         * @description A graph’s nodes and governed edges at a version (default: its current one).
+         *
+         *     Requires the **viewer** role (tRPC `graphs.get`).
+         */
+        get: operations["getGraph"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/graphs/{graphId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a graph
+         * @description Starts a run of the graph at its current version; its root node gets the goal. Honours `Idempotency-Key` like `POST /runs`.
+         *
+         *     Requires the **operator** role (tRPC `runs.create`).
+         */
+        post: operations["runGraph"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sessionId}/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fork a session
+         * @description A new branch from an event of the session (its conversation and workspace as they were then), optionally with a message and another endpoint or prompt.
+         *
+         *     Requires the **operator** role (tRPC `sessions.fork`).
+         */
+        post: operations["forkSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sessionId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a session
+         * @description Continues a finished session with a new instruction.
+         *
+         *     Requires the **operator** role (tRPC `sessions.resume`).
+         */
+        post: operations["resumeSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sessionId}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Browse a session’s files
+         * @description A directory listing, or one file’s content (UTF-8 text or base64, cut at 1 MiB), of the session’s workspace as it was at an event. The whole workspace as a tarball is `/api/sessions/{sessionId}/workspace.tar.gz`.
+         *
+         *     Requires the **viewer** role (tRPC `sessions.files`).
+         */
+        get: operations["getSessionFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the audit log
+         * @description The team’s whole hash-chained audit log as JSON Lines, to keep or to check offline with `looplane audit verify`.
+         *
+         *     Requires the **admin** role (tRPC `audit.export`).
+         */
+        get: operations["exportAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API tokens
+         * @description Admins see every token of the team; others see the ones they made, of their own role or below.
+         *
+         *     Requires the **viewer** role (tRPC `tokens.list`).
+         */
+        get: operations["listTokens"];
+        put?: never;
+        /**
+         * Create an API token
+         * @description A team token with at most the caller’s role. The secret is in the response only. A token made with a token expires no later than it and is revoked with it.
+         *
+         *     Requires the **operator** role (tRPC `tokens.create`).
+         */
+        post: operations["createToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API token
+         * @description The next request with it (and with every token made with it) gets 401.
+         *
+         *     Requires the **operator** role (tRPC `tokens.revoke`).
+         */
+        delete: operations["revokeToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp-servers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List MCP servers
+         * @description MCP servers the team’s agents may use; their tools appear in runs as `mcp:<server>:<tool>`.
+         *
+         *     Requires the **viewer** role (tRPC `mcp.list`).
+         */
+        get: operations["listMcpServers"];
+        put?: never;
+        /**
+         * Add an MCP server
+         * @description A stdio program (run inside each run’s sandbox) or a streamable HTTP endpoint (reached through the egress proxy); a worker then lists its tools.
+         *
+         *     Requires the **admin** role (tRPC `mcp.add`).
+         */
+        post: operations["addMcpServer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp-servers/{serverId}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List an MCP server’s tools again
+         * @description List an MCP server’s tools again
+         *
+         *     Requires the **admin** role (tRPC `mcp.refresh`).
+         */
+        post: operations["refreshMcpServer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mcp-servers/{serverId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an MCP server
+         * @description New runs no longer see its tools; calls of runs that loaded them fail.
+         *
+         *     Requires the **admin** role (tRPC `mcp.remove`).
+         */
+        delete: operations["removeMcpServer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        CreateRunRequest: {
+            agentId?: string;
+            agentName?: string;
+            graphId?: string;
+            graphName?: string;
+            goal: string;
+            budget?: {
+                tokens?: number;
+                costMicros?: number;
+                toolCalls?: number;
+                wallMs?: number;
+                /**
+                 * @default wait
+                 * @enum {string}
+                 */
+                onExceed: "wait" | "fail";
+            };
+        };
+        SendMessageRequest: {
+            text: string;
+        };
+        RaiseBudgetRequest: {
+            tokens?: number;
+            costMicros?: number;
+            toolCalls?: number;
+        };
+        DecideApprovalRequest: {
+            /** @enum {string} */
+            decision: "approve" | "reject";
+            /** @description Why; a rejection’s comment is what the model is told */
+            comment?: string;
+            /** @description Arguments to run instead of the model’s (approve only) */
+            editedArgs?: {
+                [key: string]: components["schemas"]["JsonValue"];
+            };
+        };
+        UpdateAgentRequest: {
+            expectedVersion?: number;
+            name?: string;
+            description?: string;
+            endpointId?: string;
+            systemPrompt?: string;
+            tools?: {
+                name: string;
+                description: string;
+                /**
+                 * @default {
+                 *       "type": "object",
+                 *       "properties": {}
+                 *     }
+                 */
+                parameters: {
+                    [key: string]: components["schemas"]["JsonValue"];
+                };
+                /** @default false */
+                idempotent: boolean;
+            }[];
+            sandbox?: {
+                /** @enum {string} */
+                driver?: "bwrap" | "podman" | "dangerous-none";
+                /** @enum {string} */
+                network?: "none" | "egress";
+                egressHosts?: string[];
+                timeoutMs?: number;
+                memoryMb?: number;
+                cpus?: number;
+                pids?: number;
+            };
+            slashCommands?: {
+                name: string;
+                /** @default  */
+                description: string;
+                goalTemplate: string;
+                /** @default [] */
+                args: {
+                    name: string;
+                    /** @default false */
+                    required: boolean;
+                    /** @default  */
+                    description: string;
+                }[];
+            }[];
+            /** @enum {string} */
+            busyPolicy?: "reject" | "enqueue" | "interrupt";
+            maxConcurrentRuns?: number | null;
+        };
+        GraphRunRequest: {
+            goal: string;
+            budget?: {
+                tokens?: number;
+                costMicros?: number;
+                toolCalls?: number;
+                wallMs?: number;
+                /**
+                 * @default wait
+                 * @enum {string}
+                 */
+                onExceed: "wait" | "fail";
+            };
+        };
+        ForkSessionRequest: {
+            /** @description The event’s seq in this session’s log (as the run page shows it, `#seq`), not the run-wide eventNo */
+            atEvent: number;
+            /** @description A user message the branch starts with */
+            message?: string;
+            agentOverrides?: {
+                endpointId?: string;
+                systemPrompt?: string;
+            };
+        };
+        ResumeSessionRequest: {
+            message: string;
+        };
+        CreateTokenRequest: {
+            name: string;
+            /** @description At most the caller’s own role */
+            role: components["schemas"]["Role"];
+            /** @description Omitted: never (a token made with a token expires no later than it) */
+            expiresInDays?: number;
+        };
+        /** @enum {string} */
+        Role: "viewer" | "operator" | "approver" | "admin";
+        AddMcpServerRequest: {
+            name: string;
+            /** @enum {string} */
+            transport: "stdio" | "http";
+            command?: string;
+            args?: string[];
+            /** Format: uri */
+            url?: string;
+        };
+        Me: {
+            /** @description The person the token acts for (its creator) */
+            user: components["schemas"]["UserRef"];
+            token: {
+                id: string;
+                /** @description The role the token was made with */
+                role: components["schemas"]["Role"];
+            };
+            team: {
+                id: string;
+                slug: string;
+                name: string;
+                /** @description What the token may do: its role, capped by its creator’s role in the team */
+                role: components["schemas"]["Role"];
+            };
+        };
+        UserRef: {
+            id: string;
+            email: string;
+            name: string | null;
+        };
+        Problem: {
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            code: string;
+            errors?: components["schemas"]["ProblemIssue"][];
+        };
+        ProblemIssue: {
+            /** @enum {string} */
+            in: "path" | "query" | "body" | "header";
+            path: string;
+            message: string;
+        };
+        RunCreated: {
+            runId: string;
+        };
+        RunPage: {
+            runs: components["schemas"]["RunSummary"][];
+            nextCursor: string | null;
+        };
+        RunSummary: {
+            id: string;
+            /** @description The first 300 characters */
+            goal: string;
+            status: components["schemas"]["RunStatus"];
+            waitReason: components["schemas"]["WaitReason"] | null;
+            agent: components["schemas"]["AgentRef"] | null;
+            createdBy: {
+                id: string;
+                email: string;
+            } | null;
+            viaToken: boolean;
+            /** @description A BigInt counter, as a JSON number (always below 2^53) */
+            spentTokens: number;
+            /** @description A BigInt counter, as a JSON number (always below 2^53) */
+            spentCostMicros: number;
+            toolCalls: number;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            startedAt: components["schemas"]["Timestamp"] | null;
+            finishedAt: components["schemas"]["Timestamp"] | null;
+        };
+        /** @enum {string} */
+        RunStatus: "queued" | "running" | "waiting" | "paused" | "succeeded" | "failed" | "cancelled";
+        /** @enum {string} */
+        WaitReason: "approval" | "child" | "budget" | "message";
+        AgentRef: {
+            id: string;
+            name: string;
+        };
+        /**
+         * Format: date-time
+         * @description ISO-8601 date-time in UTC, e.g. 2026-12-02T07:00:00.000Z
+         */
+        Timestamp: string;
+        Run: {
+            id: string;
+            goal: string;
+            status: components["schemas"]["RunStatus"];
+            waitReason: components["schemas"]["WaitReason"] | null;
+            agent: components["schemas"]["AgentRef"] | null;
+            graphId: string | null;
+            createdBy: components["schemas"]["UserRef"] | null;
+            createdByTokenId: string | null;
+            budget: components["schemas"]["RunBudget"];
+            ledger: components["schemas"]["RunLedger"] | null;
+            /** @description A BigInt counter, as a JSON number (always below 2^53) */
+            spentTokens: number;
+            /** @description A BigInt counter, as a JSON number (always below 2^53) */
+            spentCostMicros: number;
+            toolCalls: number;
+            /** @description A BigInt counter, as a JSON number (always below 2^53) */
+            lastEventNo: number;
+            /** @description What a message does while the run works: reject, enqueue or interrupt (the agent’s, when the run started) */
+            busyPolicy: string;
+            cancelRequestedAt: components["schemas"]["Timestamp"] | null;
+            cancelledBy: components["schemas"]["UserRef"] | null;
+            rootSessionId: string | null;
+            mainSessionId: string | null;
+            result: string | null;
+            error: string | null;
+            pendingMessages: number;
+            /** @description The first 200 sessions, oldest first */
+            sessions: {
+                id: string;
+                parentId: string | null;
+                status: components["schemas"]["SessionStatus"];
+                waitReason: components["schemas"]["WaitReason"] | null;
+                title: string;
+                /** @description A BigInt counter, as a JSON number (always below 2^53) */
+                costMicros: number;
+                lastSeq: number;
+                createdAt: components["schemas"]["Timestamp"];
+                finishedAt: components["schemas"]["Timestamp"] | null;
+            }[];
+            startedAt: components["schemas"]["Timestamp"] | null;
+            finishedAt: components["schemas"]["Timestamp"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        RunBudget: {
+            tokens?: number;
+            costMicros?: number;
+            toolCalls?: number;
+            wallMs?: number;
+            /** @enum {string} */
+            onExceed: "wait" | "fail";
+        };
+        RunLedger: {
+            limitTokens: number | null;
+            limitCostMicros: number | null;
+            limitCalls: number | null;
+            /** @description A BigInt counter, as a JSON number (always below 2^53) */
+            reservedTokens: number;
+            /** @description A BigInt counter, as a JSON number (always below 2^53) */
+            reservedCostMicros: number;
+            /** @description A BigInt counter, as a JSON number (always below 2^53) */
+            spentTokens: number;
+            /** @description A BigInt counter, as a JSON number (always below 2^53) */
+            spentCostMicros: number;
+            calls: number;
+        };
+        /** @enum {string} */
+        SessionStatus: "idle" | "running" | "waiting" | "succeeded" | "failed" | "cancelled";
+        RunCancelRequested: {
+            runId: string;
+            cancelRequestedAt: components["schemas"]["Timestamp"];
+            alreadyRequested: boolean;
+        };
+        MessageSent: {
+            messageId: string;
+            createdAt: components["schemas"]["Timestamp"];
+            /**
+             * @description wake: the session was woken with it; inbox: a running session reads it at its next step
+             * @enum {string}
+             */
+            delivered: "wake" | "inbox";
+        };
+        BudgetRaised: {
+            runId: string;
+            limits: {
+                tokens: number | null;
+                costMicros: number | null;
+                toolCalls: number | null;
+            };
+            resumed: boolean;
+        };
+        RunEventPage: {
+            events: components["schemas"]["RunEvent"][];
+            /** @description A BigInt counter, as a JSON number (always below 2^53) */
+            nextAfter: number;
+            /** @description A BigInt counter, as a JSON number (always below 2^53) */
+            lastEventNo: number;
+            hasMore: boolean;
+            /** @description The live SSE stream from after this page (a URL path on this server; Bearer token) */
+            stream: string;
+        };
+        RunEvent: {
+            /** @description Per-run, from 1: the SSE id and the `after` of the next page */
+            eventNo: number;
+            sessionId: string;
+            seq: number;
+            type: string;
+            version: number;
+            /** @description The event body; its shape depends on `type` */
+            payload: unknown;
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        ApprovalPage: {
+            items: components["schemas"]["Approval"][];
+            nextCursor: string | null;
+        };
+        Approval: {
+            id: string;
+            status: components["schemas"]["ApprovalStatus"];
+            /** @enum {string} */
+            kind: "tool" | "budget" | "edge" | "effect";
+            runId: string;
+            sessionId: string;
+            requestSeq: number;
+            toolCallId: string | null;
+            tool: string | null;
+            args: {
+                [key: string]: unknown;
+            };
+            editedArgs: {
+                [key: string]: unknown;
+            } | null;
+            /** @description kind effect: what the call changed (held until decided) */
+            held: {
+                commit: string;
+                baseCommit: string;
+                effect: {
+                    changes: {
+                        path: string;
+                        /** @enum {string} */
+                        kind: "added" | "modified" | "truncated" | "deleted" | "moved";
+                        from?: string;
+                        oldBytes: number | null;
+                        newBytes: number | null;
+                    }[];
+                    /** @default false */
+                    truncatedList: boolean;
+                    counts: {
+                        added: number;
+                        modified: number;
+                        truncated: number;
+                        deleted: number;
+                        moved: number;
+                    };
+                };
+            } | null;
+            risk: string;
+            policyRuleId: string | null;
+            policyVersionId: string | null;
+            graphEdgeId: string | null;
+            requiredRole: components["schemas"]["Role"];
+            fourEyes: boolean;
+            requestedById: string | null;
+            instructedByIds: string[];
+            decidedById: string | null;
+            decidedAt: components["schemas"]["Timestamp"] | null;
+            comment: string | null;
+            expiresAt: components["schemas"]["Timestamp"] | null;
+            expiryOutcome: string;
+            escalateAt: components["schemas"]["Timestamp"] | null;
+            escalateToRole: components["schemas"]["Role"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            reason: string | null;
+            run: {
+                id: string;
+                goal: string;
+                status: components["schemas"]["RunStatus"];
+            };
+            agent: {
+                id: string;
+                name: string;
+            } | null;
+            requestedBy: components["schemas"]["UserRef"] | null;
+            decidedBy: components["schemas"]["UserRef"] | null;
+            /** @description Whether this token may decide it now */
+            canDecide: boolean;
+            /** @description Why it may not, when it may not */
+            blocker: string | null;
+        };
+        /** @enum {string} */
+        ApprovalStatus: "pending" | "approved" | "rejected" | "expired" | "cancelled";
+        ApprovalDecided: {
+            approvalId: string;
+            /** @enum {string} */
+            status: "approved" | "rejected";
+            decidedAt: components["schemas"]["Timestamp"];
+            runId: string;
+        };
+        /** @description The team’s agent templates (archived ones left out), by name */
+        AgentList: components["schemas"]["Agent"][];
+        Agent: {
+            id: string;
+            name: string;
+            description: string;
+            endpoint: {
+                id: string;
+                name: string;
+                /** @enum {string} */
+                kind: "openai" | "faux";
+                model: string;
+                deleted: boolean;
+            };
+            systemPrompt: string;
+            tools: {
+                name: string;
+                description: string;
+                parameters: {
+                    [key: string]: components["schemas"]["JsonValue"];
+                };
+                /** @default false */
+                idempotent: boolean;
+            }[];
+            sandbox: {
+                /** @enum {string} */
+                driver?: "bwrap" | "podman" | "dangerous-none";
+                /** @enum {string} */
+                network?: "none" | "egress";
+                egressHosts?: string[];
+                timeoutMs?: number;
+                memoryMb?: number;
+                cpus?: number;
+                pids?: number;
+            };
+            slashCommands: {
+                name: string;
+                /** @default  */
+                description: string;
+                goalTemplate: string;
+                /** @default [] */
+                args: {
+                    name: string;
+                    /** @default false */
+                    required: boolean;
+                    /** @default  */
+                    description: string;
+                }[];
+            }[];
+            /** @enum {string} */
+            busyPolicy: "reject" | "enqueue" | "interrupt";
+            maxConcurrentRuns: number | null;
+            version: number;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        /** @description The team’s graphs (archived ones left out), by name */
+        GraphList: components["schemas"]["GraphSummary"][];
+        GraphSummary: {
+            id: string;
+            name: string;
+            description: string;
+            currentVersion: number;
+            updatedAt: components["schemas"]["Timestamp"];
+            /** @description The root node’s key */
+            root: string;
+            /** @description How many nodes */
+            nodes: number;
+            /** @description How many edges */
+            edges: number;
+        };
+        Graph: {
+            id: string;
+            name: string;
+            description: string;
+            version: number;
+            currentVersion: number;
+            root: string;
+            nodes: {
+                key: string;
+                agentId: string;
+                /** @enum {string} */
+                isolation: "shared" | "process";
+                readPrefixes: string[];
+                writePrefixes: string[];
+                position: {
+                    x: number;
+                    y: number;
+                };
+            }[];
+            edges: {
+                id: string;
+                from: string;
+                to: string;
+                purpose: string;
+                budget: {
+                    tokens?: number;
+                    costMicros?: number;
+                    calls?: number;
+                    maxConcurrent?: number;
+                };
+                approval: {
+                    /** @constant */
+                    mode: "never";
+                } | {
+                    /** @constant */
+                    mode: "always";
+                } | {
+                    /** @constant */
+                    mode: "aboveCost";
+                    costMicros: number;
+                };
+                data: {
+                    maxBytesIn?: number;
+                    maxBytesOut?: number;
+                    /** @default [] */
+                    redact: string[];
+                };
+            }[];
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        SessionForked: {
+            sessionId: string;
+            runId: string;
+            parentId: string;
+            atEvent: number;
+        };
+        SessionResumed: {
+            sessionId: string;
+            runId: string;
+            /** @constant */
+            status: "idle";
+        };
+        SessionFiles: {
+            runId: string;
+            sessionId: string;
+            atEvent: number;
+            /** @description The commit read; null: no call had changed a file by then */
+            commit: string | null;
+            node: components["schemas"]["WorkspaceNode"];
+        };
+        WorkspaceNode: {
+            /** @constant */
+            kind: "dir";
+            path: string;
+            entries: {
+                name: string;
+                path: string;
+                /** @enum {string} */
+                type: "file" | "dir" | "symlink" | "submodule";
+                /** @description Bytes, for files and symlinks */
+                size: number | null;
+            }[];
+        } | {
+            /** @constant */
+            kind: "file";
+            path: string;
+            size: number;
+            /** @enum {string} */
+            encoding: "utf8" | "base64";
+            content: string;
+            /** @description The file is over 1 MiB: `content` holds its first MiB */
+            truncated: boolean;
+        };
+        AuditExport: {
+            /** @description A file name to save it as */
+            filename: string;
+            /** @description JSON Lines: a header line, then one line per audit row, oldest first (`looplane audit verify` checks it) */
+            text: string;
+            rows: number;
+            /** @description The hash of the last row: the chain’s head */
+            headHash: string;
+        };
+        /** @description Admins see every token of the team; others the ones they made, of their role or below */
+        TokenList: components["schemas"]["Token"][];
+        Token: {
+            id: string;
+            name: string;
+            prefix: string;
+            role: components["schemas"]["Role"];
+            createdAt: components["schemas"]["Timestamp"];
+            lastUsedAt: components["schemas"]["Timestamp"] | null;
+            expiresAt: components["schemas"]["Timestamp"] | null;
+            revokedAt: components["schemas"]["Timestamp"] | null;
+            createdBy: {
+                id: string;
+                email: string;
+            };
+        };
+        TokenCreated: {
+            id: string;
+            /** @description The secret, shown this once: send it as `Authorization: Bearer …` */
+            token: string;
+            prefix: string;
+            role: components["schemas"]["Role"];
+            expiresAt: components["schemas"]["Timestamp"] | null;
+        };
+        TokenRevoked: {
+            id: string;
+            revokedAt: components["schemas"]["Timestamp"];
+        };
+        McpServerList: components["schemas"]["McpServer"][];
+        McpServer: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            transport: "stdio" | "http";
+            command: string | null;
+            args: string[];
+            url: string | null;
+            /** @description Tool names a worker listed (`mcp:<name>:<tool>` in runs); empty until listed */
+            tools: string[];
+            /** @description When a worker listed them; null: waiting for a worker */
+            toolsCheckedAt: components["schemas"]["Timestamp"] | null;
+            toolsError: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        McpServerRemoved: {
+            id: string;
+            /** @constant */
+            removed: true;
+        };
+        JsonValue: JsonValue;
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token’s identity */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listRuns: {
+        parameters: {
+            query?: {
+                /** @description Repeat to give several: ?status=running&status=waiting */
+                status?: ("queued" | "running" | "waiting" | "paused" | "succeeded" | "failed" | "cancelled")[];
+                agentId?: string;
+                createdById?: string;
+                /** @description Case-insensitive substring of the goal */
+                text?: string;
+                /** @description Newest first by creation (default) or by last update */
+                sort?: "created" | "updated";
+                /** @description Runs per page (default 50) */
+                limit?: number;
+                /** @description `nextCursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of runs */
+            200: {
+                headers: {
+                    /** @description `rel="next"`: the next page, when there is one */
+                    link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunPage"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createRun: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours returns the first response (`Idempotent-Replayed: true`) and starts nothing; the same key with another body is 422; while the first is in progress, 409. Keys are per token. A request that failed does not keep its key. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "agentName": "triage",
+                 *       "goal": "Summarise the open issues",
+                 *       "budget": {
+                 *         "tokens": 200000,
+                 *         "onExceed": "wait"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateRunRequest"];
+            };
+        };
+        responses: {
+            /** @description The run was created (queued); `Location` is its URL */
+            201: {
+                headers: {
+                    /** @description The created run’s URL */
+                    location: string;
+                    /** @description This is the stored response of an earlier request with the same key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunCreated"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict: it already exists or was changed meanwhile, or a request with this `Idempotency-Key` is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not possible in the resource’s current state (`detail` says why) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1048576 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is JSON but not valid for this operation (`errors` names each field), or its `Idempotency-Key` was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The team started too much work; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Run"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancelRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancellation was requested */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunCancelRequested"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not possible in the resource’s current state (`detail` says why) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sendRunMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "text": "Also check the flaky test"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SendMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description The message was queued for the run */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageSent"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not possible in the resource’s current state (`detail` says why) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1048576 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is JSON but not valid for this operation (`errors` names each field), or its `Idempotency-Key` was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    raiseRunBudget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "tokens": 100000
+                 *     }
+                 */
+                "application/json": components["schemas"]["RaiseBudgetRequest"];
+            };
+        };
+        responses: {
+            /** @description The new limits */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BudgetRaised"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not possible in the resource’s current state (`detail` says why) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1048576 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is JSON but not valid for this operation (`errors` names each field), or its `Idempotency-Key` was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listRunEvents: {
+        parameters: {
+            query?: {
+                /** @description Events with an event number above this (default 0: from the start) */
+                after?: number;
+                /** @description Events per page (default 200) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of events */
+            200: {
+                headers: {
+                    /** @description `rel="stream"`: the live SSE stream after this page; `rel="next"`: the next page, while there is one */
+                    link: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunEventPage"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listApprovals: {
+        parameters: {
+            query?: {
+                /** @description Omitted: every status, pending first */
+                status?: "pending" | "approved" | "rejected" | "expired" | "cancelled";
+                runId?: string;
+                /** @description `nextCursor` of the previous page */
+                cursor?: string;
+                /** @description Approvals per page (default 50) */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of approvals */
+            200: {
+                headers: {
+                    /** @description `rel="next"`: the next page, when there is one */
+                    link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalPage"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                approvalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The approval */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Approval"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    decideApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                approvalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "decision": "reject",
+                 *       "comment": "Do not delete the fixtures"
+                 *     }
+                 */
+                "application/json": components["schemas"]["DecideApprovalRequest"];
+            };
+        };
+        responses: {
+            /** @description The decision was recorded */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApprovalDecided"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict: it already exists or was changed meanwhile, or a request with this `Idempotency-Key` is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not possible in the resource’s current state (`detail` says why) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1048576 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is JSON but not valid for this operation (`errors` names each field), or its `Idempotency-Key` was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAgents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agents, by name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentList"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent template */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "Triages new issues",
+                 *       "expectedVersion": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateAgentRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed agent template */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict: it already exists or was changed meanwhile, or a request with this `Idempotency-Key` is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1048576 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is JSON but not valid for this operation (`errors` names each field), or its `Idempotency-Key` was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listGraphs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The graphs, by name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GraphList"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGraph: {
+        parameters: {
+            query?: {
+                /** @description A version of the graph (default: its current one) */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                graphId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The graph */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Graph"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    runGraph: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key with the same body within 24 hours returns the first response (`Idempotent-Replayed: true`) and starts nothing; the same key with another body is 422; while the first is in progress, 409. Keys are per token. A request that failed does not keep its key. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                graphId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "goal": "Review the release notes"
+                 *     }
+                 */
+                "application/json": components["schemas"]["GraphRunRequest"];
+            };
+        };
+        responses: {
+            /** @description The run was created (queued); `Location` is its URL */
+            201: {
+                headers: {
+                    /** @description The created run’s URL */
+                    location: string;
+                    /** @description This is the stored response of an earlier request with the same key */
+                    "idempotent-replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunCreated"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict: it already exists or was changed meanwhile, or a request with this `Idempotency-Key` is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not possible in the resource’s current state (`detail` says why) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1048576 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is JSON but not valid for this operation (`errors` names each field), or its `Idempotency-Key` was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The team started too much work; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    forkSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "atEvent": 4,
+                 *       "message": "Try the other approach"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ForkSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description The branch was created and queued */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionForked"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not possible in the resource’s current state (`detail` says why) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1048576 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is JSON but not valid for this operation (`errors` names each field), or its `Idempotency-Key` was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The team started too much work; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resumeSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Now write the tests"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ResumeSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description The session was queued with the message */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResumed"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not possible in the resource’s current state (`detail` says why) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1048576 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is JSON but not valid for this operation (`errors` names each field), or its `Idempotency-Key` was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The team started too much work; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSessionFiles: {
+        parameters: {
+            query?: {
+                /** @description An event seq of the session (default: its latest committed event) */
+                atEvent?: number;
+                /** @description A directory or file, relative to the workspace root (default: the root) */
+                path?: string;
+            };
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The directory or file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionFiles"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not possible in the resource’s current state (`detail` says why) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportAudit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditExport"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenList"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "ci",
+                 *       "role": "operator",
+                 *       "expiresInDays": 90
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The token, with its secret */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenCreated"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1048576 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is JSON but not valid for this operation (`errors` names each field), or its `Idempotency-Key` was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token was revoked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenRevoked"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict: it already exists or was changed meanwhile, or a request with this `Idempotency-Key` is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listMcpServers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The servers, by name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServerList"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    addMcpServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "files",
+                 *       "transport": "stdio",
+                 *       "command": "mcp-files",
+                 *       "args": [
+                 *         "--root",
+                 *         "."
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["AddMcpServerRequest"];
+            };
+        };
+        responses: {
+            /** @description The server was added */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServer"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict: it already exists or was changed meanwhile, or a request with this `Idempotency-Key` is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1048576 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is JSON but not valid for this operation (`errors` names each field), or its `Idempotency-Key` was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    refreshMcpServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                serverId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server, waiting for a worker to list its tools */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServer"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    removeMcpServer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                serverId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server was removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpServerRemoved"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+}
+
+/** Any JSON value: the document's recursive `JsonValue` schema. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
