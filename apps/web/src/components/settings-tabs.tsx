@@ -5,14 +5,14 @@ import { usePathname } from 'next/navigation';
 import { cn } from '@/lib/cn';
 import { SETTINGS_ITEMS } from './shell/nav-items';
 
-/** Members | API tokens tabs under the settings header. */
+/** The settings tabs under the settings header; a tab stays current on its sub-pages (a webhook's delivery log). */
 export function SettingsTabs({ base }: { base: string }) {
   const pathname = usePathname();
   return (
     <nav aria-label="Settings" className="-mb-px flex gap-4">
       {SETTINGS_ITEMS.map((item) => {
         const href = base + item.path;
-        const active = pathname === href;
+        const active = pathname === href || pathname.startsWith(`${href}/`);
         return (
           <Link
             key={item.id}

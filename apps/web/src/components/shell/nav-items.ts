@@ -35,11 +35,12 @@ export const NAV_ITEMS: NavItem[] = [
   { id: 'settings', label: 'Settings', icon: Settings, path: '/settings/members' },
 ];
 
-/** Settings sub-pages; `g m` / `g t` / `g i` / `g x` / `g k` / `g p` jump to them. */
+/** Settings sub-pages; `g m` / `g t` / `g i` / `g w` / `g x` / `g k` / `g p` jump to them. */
 export const SETTINGS_ITEMS = [
   { id: 'members', label: 'Members', path: '/settings/members', shortcut: 'm' },
   { id: 'tokens', label: 'API tokens', path: '/settings/tokens', shortcut: 't' },
   { id: 'api', label: 'API', path: '/settings/api', shortcut: 'i' },
+  { id: 'webhooks', label: 'Webhooks', path: '/settings/webhooks', shortcut: 'w' },
   { id: 'sandbox', label: 'Sandbox', path: '/settings/sandbox', shortcut: 'x' },
   { id: 'secrets', label: 'Secrets', path: '/settings/secrets', shortcut: 'k' },
   { id: 'account', label: 'Account', path: '/settings/account', shortcut: 'p' },
