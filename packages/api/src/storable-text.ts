@@ -1,3 +1,6 @@
+/** Why such text is refused, after the field's name (tRPC and REST say the same). */
+export const UNSTORABLE_TEXT = 'must not contain NUL or unpaired surrogate characters';
+
 /** How deep an input is walked (inputs are bounded by the body limit; this bounds the work). */
 const MAX_DEPTH = 32;
 

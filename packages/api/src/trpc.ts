@@ -5,7 +5,7 @@ import { roleAtLeast, type Role } from '@looplane/shared';
 import type { AuditActor } from '@looplane/db';
 import type { Context } from './context';
 import { resolveTeamRole, type Principal } from './auth/principal';
-import { unstorableTextPath } from './storable-text';
+import { UNSTORABLE_TEXT, unstorableTextPath } from './storable-text';
 import { toTrpcError, describeZodError } from './errors';
 import { idSchema } from './schemas';
 
@@ -58,7 +58,7 @@ const errorMapping = t.middleware(async ({ next }) => {
  */
 const storableText = t.middleware(async ({ getRawInput, next }) => {
   const path = unstorableTextPath(await getRawInput());
-  if (path) throw new TRPCError({ code: 'BAD_REQUEST', message: `Invalid input: ${path.join('.') || 'input'}: must not contain NUL or unpaired surrogate characters` });
+  if (path) throw new TRPCError({ code: 'BAD_REQUEST', message: `Invalid input: ${path.join('.') || 'input'}: ${UNSTORABLE_TEXT}` });
   return next();
 });
 

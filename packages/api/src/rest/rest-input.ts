@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MAX_BODY_BYTES, readBounded } from '../http';
-import { RestProblem, validationProblem } from './rest-problem';
+import { UNSTORABLE_TEXT, unstorableTextPath } from '../storable-text';
+import { RestProblem, validationProblem, type RequestPart } from './rest-problem';
 import type { RestRoute } from './rest-route';
 
 /** A route without a body schema takes none: an empty body or `{}`. */
@@ -14,9 +15,25 @@ function takesMany(schema: z.core.$ZodType | undefined): boolean {
   return current instanceof z.ZodArray;
 }
 
+/**
+ * Text the database cannot store (NUL, unpaired surrogates) is refused before any schema, as
+ * tRPC's middleware refuses it, with its message: here located in the request part, with the
+ * part's status (422 in a body, 400 elsewhere), where from inside a procedure it had neither.
+ */
+function refuseUnstorable(raw: unknown, part: RequestPart): void {
+  const path = unstorableTextPath(raw);
+  if (!path) return;
+  const field = path.join('.');
+  const status = part === 'body' ? 422 : 400;
+  throw new RestProblem(status, status === 422 ? 'UNPROCESSABLE_CONTENT' : 'BAD_REQUEST', `Invalid input: ${field || 'input'}: ${UNSTORABLE_TEXT}`, {
+    errors: [{ in: part, path: field, message: UNSTORABLE_TEXT }],
+  });
+}
+
 /** Path parameters, each decoded and checked by the route's schema (400 naming the bad one). */
 export function parseParams(route: RestRoute, raw: Record<string, string>): unknown {
   if (!route.params) return {};
+  refuseUnstorable(raw, 'path');
   const parsed = route.params.safeParse(raw);
   if (!parsed.success) throw validationProblem(parsed.error, 'path');
   return parsed.data;
@@ -35,6 +52,7 @@ export function parseQuery(route: RestRoute, search: URLSearchParams): unknown {
     else if (values.length > 1) throw new RestProblem(400, 'BAD_REQUEST', `Invalid input: ${key}: give it once`, { errors: [{ in: 'query', path: key, message: 'given more than once' }] });
     else raw[key] = values[0]!;
   }
+  refuseUnstorable(raw, 'query');
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw validationProblem(parsed.error, 'query');
   return parsed.data;
@@ -71,10 +89,10 @@ export interface ParsedBody {
 
 /** The JSON body against the route's strict schema: 400 for bad JSON, 422 for the wrong JSON. */
 export async function parseBody(route: RestRoute, request: Request): Promise<ParsedBody> {
-  const raw = await readJson(request);
-  const schema = route.body ?? NO_BODY;
   // An absent body is the empty object: a route whose fields are all optional needs none.
-  const parsed = schema.safeParse(raw ?? {});
+  const raw = (await readJson(request)) ?? {};
+  refuseUnstorable(raw, 'body');
+  const parsed = (route.body ?? NO_BODY).safeParse(raw);
   if (!parsed.success) throw validationProblem(parsed.error, 'body');
-  return { raw: raw ?? {}, value: parsed.data };
+  return { raw, value: parsed.data };
 }
