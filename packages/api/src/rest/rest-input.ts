@@ -89,8 +89,10 @@ export interface ParsedBody {
 
 /** The JSON body against the route's strict schema: 400 for bad JSON, 422 for the wrong JSON. */
 export async function parseBody(route: RestRoute, request: Request): Promise<ParsedBody> {
-  // An absent body is the empty object: a route whose fields are all optional needs none.
-  const raw = (await readJson(request)) ?? {};
+  const sent = await readJson(request);
+  // An absent body is the empty object: a route whose fields are all optional needs none. A
+  // JSON `null` is a body, and not an object.
+  const raw = sent === undefined ? {} : sent;
   refuseUnstorable(raw, 'body');
   const parsed = (route.body ?? NO_BODY).safeParse(raw);
   if (!parsed.success) throw validationProblem(parsed.error, 'body');
