@@ -37,6 +37,8 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
     LOOPLANE_HOME: home,
     LOOPLANE_ADMIN_PASSWORD: adminPassword,
     LOOPLANE_BOOTSTRAP_TOKEN: bootstrapToken,
+    // The webhook specs deliver to a receiver they start on 127.0.0.1.
+    LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: 'true',
   };
   // The embedded stack is the point of this run.
   delete env.DATABASE_URL;
