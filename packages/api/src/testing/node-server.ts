@@ -33,6 +33,15 @@ export async function serveApi(deps: ApiDeps, streams: StreamDeps, port = 0): Pr
     const url = new URL(req.url ?? '/', 'http://localhost');
     const controller = new AbortController();
     res.on('close', () => controller.abort());
+    // A response sent before the body was read (a 413 on Content-Length, a 401 while the client
+    // still uploads): read and drop the rest, as HTTP servers do before closing. A socket closed
+    // with unread data is reset, and the reset discards the answer the client had not read yet.
+    res.on('finish', () => {
+      if (req.complete) return;
+      req.removeAllListeners('data');
+      req.on('data', () => undefined);
+      req.resume();
+    });
     const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
     const request = new Request(url, {
       method: req.method ?? 'GET',
