@@ -40,12 +40,16 @@ export function createLooplaneClient(options: LooplaneClientOptions): LooplaneCl
   });
 }
 
-/** One call's outcome as openapi-fetch gives it. */
-type CallResult<D, E> = { data: D; error?: never; response: Response } | { data?: never; error: E; response: Response };
+/** One call's outcome as openapi-fetch gives it: `data` on success, `error` otherwise. */
+interface CallResult {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
 
 /** The body of a successful call; any error status is thrown as a {@link ProblemError}. */
-export async function unwrap<D, E>(call: Promise<CallResult<D, E>>): Promise<D> {
+export async function unwrap<R extends CallResult>(call: Promise<R>): Promise<Exclude<R['data'], undefined>> {
   const result = await call;
   if (!result.response.ok) throw ProblemError.of(result.response, result.error);
-  return result.data as D;
+  return result.data as Exclude<R['data'], undefined>;
 }

@@ -1,4 +1,5 @@
-// Vitest-only (registers hooks), like `testbed.ts`: tests import it by relative path.
+// Vitest-only (registers hooks), like `testbed.ts`, so it stays out of `./index.ts`: this package's tests
+// import it by relative path, other packages' tests as `@looplane/api/testing/rest-testbed`.
 import { afterAll, beforeAll } from 'vitest';
 import { ROLES, type Role } from '@looplane/shared';
 import type { ApiDeps } from '../context';
