@@ -1,18 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { encode, getToken } from 'next-auth/jwt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createPgPool, generateApiToken, SecretBox, type PgPool } from '@looplane/db';
+import { generateApiToken, SecretBox } from '@looplane/db';
 import { roleAtLeast, ROLES, type Role } from '@looplane/shared';
-import { PostgresWorkspaceStore, WorkspaceReader } from '@looplane/workspaces';
-import type { ApiDeps } from '../context';
 import { handleTrpcRequest } from '../http';
 import { dbFingerprints } from '../testing/db-fingerprint';
 import { createUser, issueToken } from '../testing/fixtures';
 import { problemOf, restClient, type RestReply, type RestRequest } from '../testing/rest-client';
+import { restWithFiles } from '../testing/rest-files';
 import { restTestbed } from '../testing/rest-testbed';
 import { teamResources, type TeamResources } from '../testing/team-resources';
 import { restRoutes } from './routes';
@@ -99,12 +95,10 @@ const SEND_TOKEN = 'Send a team API token: Authorization: Bearer llp_…';
 const BAD_TOKEN = 'The API token is invalid, revoked or expired';
 
 const rest = restTestbed({ deps: { secretBox: new SecretBox(randomBytes(32).toString('base64')), runLimits: { perMinute: 0, maxQueued: 0 }, webhooks: { allowPrivate: true } } });
+// Its server reads session files, so `getSessionFiles` can succeed.
+const files = restWithFiles(rest);
 const fingerprints = () => dbFingerprints(rest.tb.db);
 let url: string;
-let deps: ApiDeps;
-/** The workspace store's pool and the reader's cache, so `getSessionFiles` can succeed. */
-let pool: PgPool;
-let cacheDir: string;
 let own: TeamResources;
 let foreign: TeamResources;
 const secrets = {} as Record<BadToken | 'formerMember' | 'otherTeam', string>;
@@ -114,12 +108,9 @@ const COOKIE_SECRET = randomBytes(32).toString('hex');
 
 beforeAll(async () => {
   const { db, fx } = rest.tb;
-  pool = createPgPool(rest.tb.url, { max: 2 });
-  cacheDir = await mkdtemp(join(tmpdir(), 'looplane-rest-matrix-'));
-  deps = { ...rest.tb.deps, workspaces: new WorkspaceReader({ store: new PostgresWorkspaceStore(pool), cacheDir }) };
-  url = await rest.serveWith(deps);
-  own = await teamResources(deps, fx.teamId, fx.members.admin.id);
-  foreign = await teamResources(deps, fx.otherTeamId, fx.outsider.id);
+  url = files.url;
+  own = await teamResources(files.deps, fx.teamId, fx.members.admin.id);
+  foreign = await teamResources(files.deps, fx.otherTeamId, fx.outsider.id);
 
   secrets.malformed = 'Bearer not-a-token';
   secrets.empty = 'Bearer ';
@@ -140,10 +131,6 @@ beforeAll(async () => {
   // The claims the web's jwt callback writes: the user and the session version of the sign-in.
   const jwt = await encode({ token: { sub: fx.members.admin.id, email: fx.members.admin.email, sv: 0 }, secret: COOKIE_SECRET });
   cookie = `next-auth.session-token=${jwt}`;
-});
-afterAll(async () => {
-  await pool?.end();
-  if (cacheDir) await rm(cacheDir, { recursive: true, force: true });
 });
 
 /** The request as `who` sends it; the actor is whose token it is (for resources only its member may use). */
@@ -190,7 +177,7 @@ describe('the REST authorization matrix', () => {
     const claims = await getToken({ req: { cookies: { getAll: () => [{ name: 'next-auth.session-token', value: cookie.split('=')[1]! }] }, headers: new Headers() } as never, secret: COOKIE_SECRET });
     expect(claims).toMatchObject({ sub: rest.tb.fx.members.admin.id, sv: 0 });
     const response = await handleTrpcRequest(new Request('http://localhost/api/trpc/me', { headers: { cookie } }), {
-      deps,
+      deps: files.deps,
       endpoint: '/api/trpc',
       session: { userId: claims!.sub!, sessionVersion: claims!.sv as number },
       ip: null,
