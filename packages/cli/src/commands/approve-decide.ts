@@ -1,3 +1,4 @@
+import { unwrap } from '@looplane/client';
 import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type Command } from '../command';
 import { loadCliEnv } from '../env';
@@ -42,7 +43,9 @@ ${ENVIRONMENT}`;
       if (values.comment !== undefined && !comment) throw new UsageError('--comment must not be empty');
       const session = await openRemoteSession(loadCliEnv(), values.team);
       try {
-        const result = await session.api.approvals.decide.mutate({ teamId: session.team.id, approvalId, decision, ...(comment ? { comment } : {}) });
+        const result = await unwrap(
+          session.api.POST('/approvals/{approvalId}/decision', { params: { path: { approvalId } }, body: { decision, ...(comment ? { comment } : {}) } }),
+        );
         if (values.json) printer.raw(JSON.stringify(result));
         else printer.info(`${result.status === 'approved' ? 'Approved' : 'Rejected'} ${result.approvalId}; run ${result.runId} resumes.`);
         return EXIT.ok;

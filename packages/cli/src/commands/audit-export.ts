@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { unwrap } from '@looplane/client';
 import { parseCommandArgs } from '../args';
 import { EXIT, UsageError } from '../command';
 import { loadCliEnv } from '../env';
@@ -30,7 +31,7 @@ export async function runAuditExport(args: string[], printer: Printer): Promise<
   const session = await openRemoteSession(loadCliEnv(), values.team);
   let exported: { filename: string; text: string; rows: number; headHash: string };
   try {
-    exported = await session.api.audit.export.query({ teamId: session.team.id });
+    exported = await unwrap(session.api.GET('/audit/export'));
   } catch (error) {
     printer.error(describeApiError(error, session.remote));
     return EXIT.failure;

@@ -1,3 +1,4 @@
+import { unwrap } from '@looplane/client';
 import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type Command } from '../command';
 import { loadCliEnv } from '../env';
@@ -41,7 +42,7 @@ export const forkCommand: Command = {
 
     const session = await openRemoteSession(loadCliEnv(), values.team);
     try {
-      const forked = await session.api.sessions.fork.mutate({ teamId: session.team.id, sessionId, atEvent, ...(message ? { message } : {}) });
+      const forked = await unwrap(session.api.POST('/sessions/{sessionId}/fork', { params: { path: { sessionId } }, body: { atEvent, ...(message ? { message } : {}) } }));
       if (values.json) printer.raw(JSON.stringify(forked));
       else {
         printer.info(`Forked ${forked.parentId} at event #${forked.atEvent}: new branch ${forked.sessionId}`);

@@ -1,3 +1,4 @@
+import { unwrap } from '@looplane/client';
 import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type Command } from '../command';
 import { loadCliEnv } from '../env';
@@ -60,18 +61,17 @@ export const mcpCommand: Command = {
     if (sub !== 'add' && (values.command !== undefined || values.url !== undefined || values.arg)) throw new UsageError(`--command, --arg and --url go with mcp add`);
 
     const session = await openRemoteSession(loadCliEnv(), values.team);
-    const teamId = session.team.id;
     try {
       if (sub === 'add') {
-        const input =
+        const body =
           values.url !== undefined
-            ? { teamId, name: name!, transport: 'http' as const, url: values.url }
-            : { teamId, name: name!, transport: 'stdio' as const, command: values.command!, ...(values.arg ? { args: values.arg } : {}) };
-        const server = await session.api.mcp.add.mutate(input);
+            ? { name: name!, transport: 'http' as const, url: values.url }
+            : { name: name!, transport: 'stdio' as const, command: values.command!, ...(values.arg ? { args: values.arg } : {}) };
+        const server = await unwrap(session.api.POST('/mcp-servers', { body }));
         if (values.json) printer.raw(JSON.stringify(server));
         else printer.info(`Added MCP server ${server.name} (${server.id}); its tools are mcp:${server.name}:<tool>.`);
       } else if (sub === 'list') {
-        const servers = await session.api.mcp.list.query({ teamId });
+        const servers = await unwrap(session.api.GET('/mcp-servers'));
         if (values.json) printer.raw(JSON.stringify(servers));
         else if (servers.length === 0) printer.info('No MCP servers.');
         else {
@@ -81,18 +81,18 @@ export const mcpCommand: Command = {
           }
         }
       } else {
-        const servers = await session.api.mcp.list.query({ teamId });
+        const servers = await unwrap(session.api.GET('/mcp-servers'));
         const server = servers.find((s) => s.name === name);
         if (!server) {
           printer.error(`no MCP server named "${name}" in team ${session.team.slug}`);
           return EXIT.failure;
         }
         if (sub === 'refresh') {
-          const refreshed = await session.api.mcp.refresh.mutate({ teamId, serverId: server.id });
+          const refreshed = await unwrap(session.api.POST('/mcp-servers/{serverId}/refresh', { params: { path: { serverId: server.id } } }));
           if (values.json) printer.raw(JSON.stringify(refreshed));
           else printer.info(`Asked the workers to list the tools of ${name} again.`);
         } else {
-          const removed = await session.api.mcp.remove.mutate({ teamId, serverId: server.id });
+          const removed = await unwrap(session.api.DELETE('/mcp-servers/{serverId}', { params: { path: { serverId: server.id } } }));
           if (values.json) printer.raw(JSON.stringify({ ...removed, name }));
           else printer.info(`Removed MCP server ${name}.`);
         }

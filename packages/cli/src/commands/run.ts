@@ -1,3 +1,4 @@
+import { unwrap } from '@looplane/client';
 import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type Command } from '../command';
 import { loadCliEnv } from '../env';
@@ -73,7 +74,7 @@ export const runCommand: Command = {
     try {
       let target: { agentId: string } | { graphId: string };
       if (values.graph) {
-        const graphs = await session.api.graphs.list.query({ teamId: session.team.id });
+        const graphs = await unwrap(session.api.GET('/graphs'));
         const graph = graphs.find((g) => g.name === values.graph);
         if (!graph) {
           printer.error(`no graph named "${values.graph}" in team ${session.team.slug} (graphs: ${graphs.map((g) => g.name).join(', ') || 'none'})`);
@@ -81,7 +82,7 @@ export const runCommand: Command = {
         }
         target = { graphId: graph.id };
       } else {
-        const agents = await session.api.agents.list.query({ teamId: session.team.id });
+        const agents = await unwrap(session.api.GET('/agents'));
         const agent = agents.find((a) => a.name === values.agent);
         if (!agent) {
           printer.error(`no agent named "${values.agent}" in team ${session.team.slug} (agents: ${agents.map((a) => a.name).join(', ') || 'none'})`);
@@ -89,11 +90,11 @@ export const runCommand: Command = {
         }
         target = { agentId: agent.id };
       }
-      const { runId } = await session.api.runs.create.mutate({ teamId: session.team.id, ...target, goal: values.goal, ...(budget ? { budget } : {}) });
+      const { runId } = await unwrap(session.api.POST('/runs', { body: { ...target, goal: values.goal, ...(budget ? { budget } : {}) } }));
       if (values.json) printer.raw(JSON.stringify({ runId }));
       else printer.info(`Started run ${runId}: ${session.remote.url}/t/${session.team.slug}/runs/${runId}`);
       if (!values.follow) return EXIT.ok;
-      return await followRun({ ...session, teamId: session.team.id, runId, json: values.json, printer });
+      return await followRun({ ...session, runId, json: values.json, printer });
     } catch (error) {
       printer.error(describeApiError(error, session.remote));
       return EXIT.failure;

@@ -32,7 +32,7 @@ export const tailCommand: Command = {
     const stop = () => abort.abort();
     process.once('SIGINT', stop);
     try {
-      return await followRun({ ...session, teamId: session.team.id, runId, json: values.json, printer, signal: abort.signal });
+      return await followRun({ ...session, runId, json: values.json, printer, signal: abort.signal });
     } catch (error) {
       printer.error(describeApiError(error, session.remote));
       return EXIT.failure;

@@ -1,3 +1,4 @@
+import { unwrap } from '@looplane/client';
 import { ROLES, type Role } from '@looplane/shared';
 import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type Command } from '../command';
@@ -27,7 +28,8 @@ Environment:
 Exit codes: 0 done, 1 refused or failed, 2 wrong usage.`;
 
 const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
-const day = (date: Date | null) => (date ? date.toISOString().slice(0, 10) : '-');
+/** The day of an ISO timestamp of the API (UTC), or `-`. */
+const day = (date: string | null) => (date ? date.slice(0, 10) : '-');
 
 /** `looplane token create/list/revoke`. */
 export const tokenCommand: Command = {
@@ -66,27 +68,26 @@ export const tokenCommand: Command = {
     }
 
     const session = await openRemoteSession(loadCliEnv(), values.team);
-    const teamId = session.team.id;
     try {
       if (create) {
-        const token = await session.api.tokens.create.mutate({ teamId, ...create });
+        const token = await unwrap(session.api.POST('/tokens', { body: create }));
         if (values.json) printer.raw(JSON.stringify(token));
         else {
           printer.info(`Created token ${token.id} (${token.role}${token.expiresAt ? `, expires ${day(token.expiresAt)}` : ''}). Store it now; it is not shown again:`);
           printer.info(token.token);
         }
       } else if (sub === 'list') {
-        const tokens = await session.api.tokens.list.query({ teamId });
+        const tokens = await unwrap(session.api.GET('/tokens'));
         if (values.json) printer.raw(JSON.stringify(tokens));
         else if (tokens.length === 0) printer.info('No tokens.');
         else {
           for (const t of tokens) {
-            const state = t.revokedAt ? 'revoked' : t.expiresAt && t.expiresAt <= new Date() ? 'expired' : 'active';
+            const state = t.revokedAt ? 'revoked' : t.expiresAt && Date.parse(t.expiresAt) <= Date.now() ? 'expired' : 'active';
             printer.info(`${t.id}  ${t.prefix}…  ${t.role.padEnd(8)}  ${state.padEnd(7)}  last used ${day(t.lastUsedAt)}  ${t.name}`);
           }
         }
       } else {
-        const revoked = await session.api.tokens.revoke.mutate({ teamId, tokenId: rest[0]! });
+        const revoked = await unwrap(session.api.DELETE('/tokens/{tokenId}', { params: { path: { tokenId: rest[0]! } } }));
         if (values.json) printer.raw(JSON.stringify(revoked));
         else printer.info(`Revoked token ${revoked.id}.`);
       }

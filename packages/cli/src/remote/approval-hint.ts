@@ -1,3 +1,4 @@
+import { unwrap } from '@looplane/client';
 import type { ApiClient } from './client';
 import type { StreamedEvent } from './format-event';
 
@@ -10,11 +11,11 @@ const RETRY_MS = 200;
  * request seq). The worker writes that row right after the event, so a missing row is retried
  * briefly; null when it cannot be found (the event line itself is still printed).
  */
-export async function approvalHint(api: ApiClient, teamId: string, runId: string, event: StreamedEvent): Promise<string | null> {
+export async function approvalHint(api: ApiClient, runId: string, event: StreamedEvent): Promise<string | null> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     try {
       // Pending first: the approval still waiting is on the first page.
-      const page = await api.approvals.list.query({ teamId, runId, limit: 100 });
+      const page = await unwrap(api.GET('/approvals', { params: { query: { runId, limit: 100 } } }));
       const row = page.items.find((a) => a.sessionId === event.sessionId && a.requestSeq === event.seq);
       if (row) {
         return row.status === 'pending'

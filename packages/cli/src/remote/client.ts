@@ -1,6 +1,4 @@
-import type { AppRouter } from '@looplane/api';
-import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
-import { wireTransformer } from '@looplane/shared/wire';
+import { ConnectionError, createLooplaneClient, ProblemError, type LooplaneClient } from '@looplane/client';
 
 /** Where the CLI's remote commands talk to, and as whom. */
 export interface Remote {
@@ -9,29 +7,21 @@ export interface Remote {
   token: string;
 }
 
-/** A typed tRPC client over HTTP (the API's wire transformer), authenticated with the team API token. */
-export function createApiClient(remote: Remote, fetchImpl: typeof fetch = fetch) {
-  return createTRPCClient<AppRouter>({
-    links: [
-      httpLink({
-        url: `${remote.url}/api/trpc`,
-        transformer: wireTransformer,
-        headers: { authorization: `Bearer ${remote.token}` },
-        fetch: fetchImpl,
-      }),
-    ],
-  });
+/**
+ * The typed REST client (`/api/v1`, generated from the OpenAPI document), authenticated with the
+ * team API token: every remote command goes through the public API, so the CLI exercises it.
+ */
+export function createApiClient(remote: Remote, fetchImpl: typeof fetch = fetch): ApiClient {
+  return createLooplaneClient({ url: remote.url, token: remote.token, fetch: (request) => fetchImpl(request) });
 }
-export type ApiClient = ReturnType<typeof createApiClient>;
+export type ApiClient = LooplaneClient;
 
 /** One line for a failed API call: the server's 4xx message, or what went wrong on the way. */
 export function describeApiError(error: unknown, remote: Remote): string {
-  if (error instanceof TRPCClientError) {
-    const status = (error.data as { httpStatus?: number } | undefined)?.httpStatus;
-    if (status === 401) return `the server refused the token (401): check LOOPLANE_TOKEN`;
-    if (status !== undefined) return error.message;
-    const cause = error.cause instanceof Error ? (error.cause.cause instanceof Error ? error.cause.cause.message : error.cause.message) : error.message;
-    return `cannot reach ${remote.url}: ${cause} (set LOOPLANE_URL?)`;
+  if (error instanceof ProblemError) {
+    if (error.status === 401) return `the server refused the token (401): check LOOPLANE_TOKEN`;
+    return error.message;
   }
+  if (error instanceof ConnectionError) return `${error.message} (set LOOPLANE_URL?)`;
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,3 +1,4 @@
+import { unwrap } from '@looplane/client';
 import { EXIT } from '../command';
 import type { Printer } from '../printer';
 import type { ApiClient, Remote } from './client';
@@ -10,7 +11,6 @@ const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 export interface FollowOptions {
   remote: Remote;
   api: ApiClient;
-  teamId: string;
   runId: string;
   /** Print each event's raw JSON (one per line) instead of readable lines. */
   json: boolean;
@@ -41,16 +41,17 @@ export function exitCodeFor(status: string): number {
  * reports `run.finished`, and on idle heartbeats), since a finished run may continue after a message.
  */
 export async function followRun(options: FollowOptions): Promise<number> {
-  const { remote, api, teamId, runId, printer, signal } = options;
+  const { remote, api, runId, printer, signal } = options;
   const fetchImpl = options.fetchImpl ?? fetch;
   const retryMin = options.retryMinMs ?? 500;
   const retryMax = options.retryMaxMs ?? 5000;
-  let run = await api.runs.get.query({ teamId, runId });
+  const getRun = () => unwrap(api.GET('/runs/{runId}', { params: { path: { runId } } }));
+  let run = await getRun();
   let lastEventId = 0;
   let delay = retryMin;
 
   const finishedNow = async (): Promise<number | null> => {
-    run = await api.runs.get.query({ teamId, runId });
+    run = await getRun();
     if (!TERMINAL.has(run.status) || lastEventId < run.lastEventNo) return null;
     if (!options.json) printer.info(`Run ${runId} ${run.status}${run.error ? `: ${run.error}` : ''}.`);
     return exitCodeFor(run.status);
@@ -104,7 +105,7 @@ export async function followRun(options: FollowOptions): Promise<number> {
             const line = formatEvent(event);
             if (line !== null) printer.info(line);
             if (event.type === 'approval.requested') {
-              const hint = await approvalHint(api, teamId, runId, event);
+              const hint = await approvalHint(api, runId, event);
               if (hint !== null) printer.info(hint);
             }
           }

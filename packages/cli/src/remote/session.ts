@@ -1,3 +1,4 @@
+import { unwrap } from '@looplane/client';
 import { UsageError } from '../command';
 import type { CliEnv } from '../env';
 import { createApiClient, describeApiError, type ApiClient, type Remote } from './client';
@@ -9,8 +10,8 @@ export interface RemoteSession {
 }
 
 /**
- * The server, the token and the team the remote commands act in. A token belongs to one team;
- * `--team` only has to be given to check it (or for a token that could see several).
+ * The server, the token and the team the remote commands act in. A token belongs to one team
+ * (`GET /me` names it); `--team` only has to be given to check it.
  */
 export async function openRemoteSession(env: CliEnv, teamSlug: string | undefined, fetchImpl?: typeof fetch): Promise<RemoteSession> {
   if (!env.LOOPLANE_TOKEN) {
@@ -18,14 +19,11 @@ export async function openRemoteSession(env: CliEnv, teamSlug: string | undefine
   }
   const remote = { url: env.LOOPLANE_URL, token: env.LOOPLANE_TOKEN };
   const api = createApiClient(remote, fetchImpl);
-  const me = await api.me.query().catch((error: unknown) => {
+  const me = await unwrap(api.GET('/me')).catch((error: unknown) => {
     throw new Error(describeApiError(error, remote));
   });
-  const teams = me.teams;
-  const team = teamSlug ? teams.find((t) => t.slug === teamSlug) : teams.length === 1 ? teams[0] : undefined;
-  if (!team) {
-    const known = teams.map((t) => t.slug).join(', ') || 'none';
-    throw new UsageError(teamSlug ? `the token has no access to team "${teamSlug}" (it sees: ${known})` : `give --team (the token sees: ${known})`);
+  if (teamSlug !== undefined && me.team.slug !== teamSlug) {
+    throw new UsageError(`the token has no access to team "${teamSlug}" (it sees: ${me.team.slug})`);
   }
-  return { remote, api, team: { id: team.id, slug: team.slug } };
+  return { remote, api, team: { id: me.team.id, slug: me.team.slug } };
 }
