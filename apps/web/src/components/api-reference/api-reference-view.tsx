@@ -1,6 +1,9 @@
 'use client';
 
 import { ApiReferenceReact } from '@scalar/api-reference-react';
+// Scalar's own styles (scoped under .scalar-app): without them the reference renders as bare text.
+// Imported here, they load only with this page's chunk.
+import '@scalar/api-reference-react/style.css';
 import { useEffect, useState } from 'react';
 
 /** The dashboard's theme, followed live (the toggle rewrites `data-theme` on <html>). */
@@ -37,6 +40,10 @@ export default function ApiReferenceView({ specUrl }: { specUrl: string }) {
           darkMode: dark,
           layout: 'modern',
           showSidebar: true,
+          // Nothing that talks to Scalar's services: no AI chat, no MCP hand-off, no developer toolbar.
+          agent: { disabled: true },
+          mcp: { disabled: true },
+          showDeveloperTools: 'never',
         }}
       />
     </div>
