@@ -145,7 +145,8 @@ test.describe('Settings → Webhooks', () => {
     expect(JSON.stringify(await refused.json())).toContain('The webhook is disabled (disabled by an admin); enable it first');
     await row.getByTestId('webhook-log').click();
     await expect(deliveryRow(page, deliveryId).getByTestId('delivery-redeliver')).toBeDisabled();
-    await expect(page.getByTestId('webhook-log-state')).toHaveText('disabled by an admin');
+    await expect(page.getByTestId('webhook-log-state')).toHaveText('disabled');
+    await expect(page.getByTestId('webhook-log-reason')).toContainText('Disabled by an admin');
     await expect(page.getByTestId('delivery-row')).toHaveCount(1);
     // A dispatcher pass (1 s) and more: still only the three requests.
     await page.waitForTimeout(2500);

@@ -31,7 +31,8 @@ export function webhookState(endpoint: WebhookStateFields): WebhookState {
     const byAdmin = endpoint.disabledReason === ADMIN_REASON;
     return {
       kind: byAdmin ? 'disabled-by-admin' : 'disabled-automatically',
-      label: byAdmin ? 'disabled by an admin' : 'disabled automatically',
+      // The reason is shown beside the label: for an admin's disabling it says who, so the label need not.
+      label: byAdmin ? 'disabled' : 'disabled automatically',
       tone: byAdmin ? 'neutral' : 'danger',
       reason: endpoint.disabledReason ?? 'no reason recorded',
     };

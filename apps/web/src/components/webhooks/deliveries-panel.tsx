@@ -76,7 +76,12 @@ export function DeliveriesPanel({ webhookId }: { webhookId: string }) {
             endpoint ? (
               <span className="flex flex-col gap-0.5">
                 {endpoint.description ? <span>{endpoint.description}</span> : null}
-                {state?.reason ? <span data-testid="webhook-log-reason">Disabled: {state.reason}</span> : null}
+                {state?.reason ? (
+                  <span data-testid="webhook-log-reason">
+                    {state.kind === 'disabled-by-admin' ? 'Disabled by an admin' : `Disabled automatically: ${state.reason}`}
+                    {endpoint.disabledAt ? ` (${formatDateTime(endpoint.disabledAt)})` : ''}
+                  </span>
+                ) : null}
                 {endpoint.failingSince ? <span className="text-warning">Failing since {formatDateTime(endpoint.failingSince)}</span> : null}
                 <span data-testid="webhook-log-counts">
                   {endpoint.deliveries.delivered} delivered · {endpoint.deliveries.pending} pending · {endpoint.deliveries.failed} failed · {endpoint.deliveries.skipped} skipped
