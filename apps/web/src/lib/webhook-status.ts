@@ -11,7 +11,7 @@ export interface WebhookStateFields {
   failingSince: Date | null;
 }
 
-export type WebhookStateKind = 'active' | 'failing' | 'disabled-by-admin' | 'disabled-automatically';
+type WebhookStateKind = 'active' | 'failing' | 'disabled-by-admin' | 'disabled-automatically';
 
 export interface WebhookState {
   kind: WebhookStateKind;
@@ -41,7 +41,7 @@ export function webhookState(endpoint: WebhookStateFields): WebhookState {
   return { kind: 'active', label: 'enabled', tone: 'success', reason: null };
 }
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
+type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'skipped';
 
 export const DELIVERY_TONE: Record<DeliveryStatus, BadgeTone> = {
   pending: 'accent',
