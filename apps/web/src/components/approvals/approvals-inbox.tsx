@@ -1,7 +1,7 @@
 'use client';
 
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTeamActivity } from '@/components/live/team-activity';
 import { useTeamScope } from '@/components/team-context';
 import { Button } from '@/components/ui/button';
@@ -9,6 +9,7 @@ import { Field, Input, Select } from '@/components/ui/field';
 import { InlineError } from '@/components/ui/inline-error';
 import { useTRPC } from '@/trpc/client';
 import { ApprovalCard } from './approval-card';
+import { LinkedApproval } from './linked-approval';
 import type { ApprovalStatus } from './types';
 
 const FILTERS: Record<string, { label: string; status?: ApprovalStatus }> = {
@@ -24,7 +25,7 @@ const FILTERS: Record<string, { label: string; status?: ApprovalStatus }> = {
  * The team's approvals inbox: pending calls first, then the history (filter by status). The team
  * activity stream says when the pending set changed (a run asked, someone decided, one expired),
  * and the list refetches then, so new requests appear without a reload. Approvers select several
- * pending items to decide them in one go.
+ * pending items to decide them in one go. A link with `?approval=ID` shows that approval first.
  */
 export function ApprovalsInbox() {
   const trpc = useTRPC();
@@ -34,11 +35,24 @@ export function ApprovalsInbox() {
   const [filter, setFilter] = useState('all');
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [bulkComment, setBulkComment] = useState('');
+  // Read once on mount (not useSearchParams: no Suspense boundary needed around the page).
+  const [linkedId, setLinkedId] = useState<string | null>(null);
+  useEffect(() => setLinkedId(new URLSearchParams(window.location.search).get('approval')), []);
   const status = FILTERS[filter]?.status;
   const input = { teamId: team.id, limit: 50, ...(status ? { status } : {}) };
   const list = useInfiniteQuery(trpc.approvals.list.infiniteQueryOptions(input, { getNextPageParam: (page) => page.nextCursor ?? undefined }));
   const items = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data]);
-  const refresh = () => void queryClient.invalidateQueries(trpc.approvals.list.pathFilter());
+  const refresh = () => {
+    void queryClient.invalidateQueries(trpc.approvals.list.pathFilter());
+    void queryClient.invalidateQueries(trpc.approvals.get.pathFilter());
+  };
+  const toggle = (id: string, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
 
   useTeamActivity((activity) => {
     if (activity.kind === 'ready' || activity.kind === 'approvals.count') refresh();
@@ -53,6 +67,8 @@ export function ApprovalsInbox() {
       onSettled: refresh,
     }),
   );
+  // The linked approval is shown above the list, not twice.
+  const listed = linkedId ? items.filter((item) => item.id !== linkedId) : items;
   const chosen = items.filter((i) => selected.has(i.id) && i.status === 'pending' && i.canDecide).map((i) => i.id);
   const bulk = (decision: 'approve' | 'reject') =>
     decideMany.mutate({ teamId: team.id, approvalIds: chosen, decision, ...(bulkComment.trim() ? { comment: bulkComment.trim() } : {}) });
@@ -83,6 +99,9 @@ export function ApprovalsInbox() {
           </div>
         ) : null}
       </div>
+      {linkedId ? (
+        <LinkedApproval approvalId={linkedId} teamId={team.id} base={base} selected={selected.has(linkedId)} onSelect={(on) => toggle(linkedId, on)} onDecided={refresh} />
+      ) : null}
       <InlineError error={list.error ?? decideMany.error} testId="approvals-error" />
       {failed.length > 0 ? (
         <p className="text-xs text-danger" data-testid="approvals-bulk-failures">
@@ -92,27 +111,20 @@ export function ApprovalsInbox() {
       <div className="overflow-hidden rounded-lg border border-border bg-surface shadow-xs">
         {list.isPending ? (
           <p className="px-4 py-6 text-sm text-muted">Loading…</p>
-        ) : items.length === 0 ? (
+        ) : listed.length === 0 ? (
           <p className="px-4 py-6 text-sm text-muted" data-testid="approvals-empty">
             {status ? `No ${status} approvals.` : 'Nothing to approve. Calls the policy holds for a person appear here as they happen.'}
           </p>
         ) : (
           <ul data-testid="approvals-list">
-            {items.map((item) => (
+            {listed.map((item) => (
               <ApprovalCard
                 key={item.id}
                 item={item}
                 teamId={team.id}
                 base={base}
                 selected={selected.has(item.id)}
-                onSelect={(on) =>
-                  setSelected((current) => {
-                    const next = new Set(current);
-                    if (on) next.add(item.id);
-                    else next.delete(item.id);
-                    return next;
-                  })
-                }
+                onSelect={(on) => toggle(item.id, on)}
                 onDecided={refresh}
               />
             ))}
