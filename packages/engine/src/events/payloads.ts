@@ -1,6 +1,7 @@
 import { roleSchema } from '@looplane/shared';
 import { z } from 'zod';
 import { runConfigSchema } from '../config/run-config';
+import { breakerTripSchema } from '../breakers/breaker-trip';
 import { heldEffectSchema } from './workspace-effect';
 import { jsonObjectSchema } from './json-object';
 
@@ -83,8 +84,11 @@ export const payloadSchemas = {
   }),
   'approval.requested': z.object({
     callId: id,
-    /** tool: a call before it runs; interrupted: re-run a lost call; effect: keep what a call that ran did. */
-    kind: z.enum(['tool', 'interrupted', 'effect']),
+    /**
+     * tool: a call before it runs; interrupted: re-run a lost call; effect: keep what a call that ran
+     * did; breaker: resume a session a breaker paused before this call (rejecting cancels the run).
+     */
+    kind: z.enum(['tool', 'interrupted', 'effect', 'breaker']),
     tool: z.string(),
     args: jsonObject,
     role: roleSchema,
@@ -93,6 +97,8 @@ export const payloadSchemas = {
     ruleId: z.string().optional(),
     /** kind effect: the held result the approver decides on. */
     held: heldEffectSchema.optional(),
+    /** kind breaker: what tripped, with its numbers. */
+    breaker: breakerTripSchema.optional(),
   }),
   'approval.decided': z.object({
     callId: id,
@@ -140,6 +146,11 @@ export const payloadSchemas = {
     reason: z.string(),
     injectedHeaders: z.array(z.string()).default([]),
   }),
+  /**
+   * A breaker tripped before `callId` ran (the policy allowed it): an `approval.requested` of kind
+   * breaker follows, and the breaker's window restarts here.
+   */
+  'breaker.tripped': breakerTripSchema.omit({ name: true }).extend({ callId: id, breaker: breakerTripSchema.shape.name, reason: z.string().min(1) }),
   // Budget (mirrors the ledger; the port is the authority)
   'budget.reserved': z.object({ requestId: id, purpose, ...amount }),
   'budget.charged': z.object({ requestId: id, ...amount }),

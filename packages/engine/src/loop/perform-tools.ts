@@ -1,4 +1,5 @@
 import { AppError } from '@looplane/shared';
+import type { BreakerTrip } from '../breakers/breaker-trip';
 import type { NewEvent } from '../events/event-types';
 import { describeEffect } from '../events/workspace-effect';
 import type { ToolResult } from '../ports/tool-port';
@@ -52,6 +53,7 @@ export async function evaluatePolicy(ctx: StepContext, callId: string): Promise<
     ...(verdict.decision === 'require_approval' ? { role: verdict.role } : {}),
     ...(verdict.ruleId ? { ruleId: verdict.ruleId } : {}),
   });
+  if (verdict.decision === 'allow' && verdict.breaker) return ctx.emit([decided, ...breakerEvents(ctx, call, verdict.breaker)]);
   if (verdict.decision !== 'require_approval') return ctx.emit([decided]);
   const requested = ctx.event('approval.requested', {
     callId,
@@ -64,6 +66,25 @@ export async function evaluatePolicy(ctx: StepContext, callId: string): Promise<
     ...(verdict.ruleId ? { ruleId: verdict.ruleId } : {}),
   });
   await ctx.emit([decided, requested]);
+}
+
+/** A breaker paused the session before an allowed call: the trip, and the approval that resumes it. */
+function breakerEvents(ctx: StepContext, call: ToolCallState, trip: BreakerTrip & { reason: string }): NewEvent[] {
+  const { name, reason, ...numbers } = trip;
+  return [
+    ctx.event('breaker.tripped', { callId: call.id, breaker: name, reason, ...numbers }),
+    ctx.event('approval.requested', {
+      callId: call.id,
+      kind: 'breaker',
+      tool: call.name,
+      args: call.args,
+      role: 'approver',
+      reason,
+      risk: 'medium',
+      ruleId: `breaker:${name}`,
+      breaker: { name, ...numbers },
+    }),
+  ];
 }
 
 /** `onInterruptedTool: ask`: a human decides whether an interrupted, non-idempotent call runs again. */

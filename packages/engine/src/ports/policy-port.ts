@@ -1,8 +1,10 @@
 import type { Role } from '@looplane/shared';
+import type { BreakerTrip } from '../breakers/breaker-trip';
 import type { ToolInvocation } from './tool-port';
 
 export type PolicyDecision =
-  | { decision: 'allow'; ruleId?: string }
+  /** `breaker`: the policy allows the call, but a breaker tripped: the session pauses for an approver before it runs. */
+  | { decision: 'allow'; ruleId?: string; breaker?: BreakerTrip & { reason: string } }
   | { decision: 'deny'; reason: string; ruleId?: string }
   | { decision: 'require_approval'; role: Role; reason?: string; ruleId?: string; risk?: 'low' | 'medium' | 'high' };
 

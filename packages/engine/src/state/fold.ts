@@ -1,5 +1,6 @@
 import { AppError } from '@looplane/shared';
 import type { EngineEvent, EventType } from '../events/event-types';
+import { breakerHandlers, observeBreakers } from '../breakers/breaker-windows';
 import { modelHandlers } from './apply-model';
 import { runHandlers } from './apply-run';
 import { toolHandlers } from './apply-tools';
@@ -7,7 +8,7 @@ import type { Handler } from './handlers';
 import { initialState, type RunState } from './run-state';
 
 // The compiler checks this map covers every event type.
-const handlers: { [T in EventType]: Handler<T> } = { ...runHandlers, ...modelHandlers, ...toolHandlers };
+const handlers: { [T in EventType]: Handler<T> } = { ...runHandlers, ...modelHandlers, ...toolHandlers, ...breakerHandlers };
 
 /**
  * Applies one event in place and returns the same state: the incremental reducer the driver uses,
@@ -18,6 +19,7 @@ export function apply(state: RunState, event: EngineEvent): RunState {
     throw new AppError('INTERNAL', `event seq ${event.seq} does not follow ${state.lastSeq}: the log has a gap or is out of order`);
   }
   (handlers[event.type] as Handler<EventType>)(state, event.payload, event);
+  observeBreakers(state, event);
   state.lastSeq = event.seq;
   state.updatedAt = event.at;
   return state;

@@ -2,6 +2,7 @@ import type { RunConfig } from '../config/run-config';
 import type { PromptMessage, ToolDefinition } from '../ports/model-port';
 import type { BudgetAmount } from '../ports/budget-port';
 import type { ToolArgs } from '../ports/tool-port';
+import { initialBreakerWindows, type BreakerWindows } from '../breakers/breaker-windows';
 
 /**
  * One entry of the model's context. `no` is a stable, monotonic number (compaction cuts by it);
@@ -116,6 +117,8 @@ export interface RunState {
   error: string | null;
   totals: { inputTokens: number; outputTokens: number; costMicros: number; modelCalls: number; toolRuns: number; compactions: number };
   memory: Record<string, { version: number; value: unknown }>;
+  /** What the policy's breakers measure, folded from the log (see `breakers/breaker-windows.ts`). */
+  breakers: BreakerWindows;
 }
 
 /** The state before any event. */
@@ -147,5 +150,6 @@ export function initialState(): RunState {
     error: null,
     totals: { inputTokens: 0, outputTokens: 0, costMicros: 0, modelCalls: 0, toolRuns: 0, compactions: 0 },
     memory: {},
+    breakers: initialBreakerWindows(),
   };
 }
