@@ -81,6 +81,13 @@ const input: PolicyDocumentInput = {
   models: { allowedEndpoints: ['*'] },
   sandbox: { minimumDriver: 'bwrap' },
   approvals: { fourEyes: false, expiresAfterMinutes: 24 * 60, expiryOutcome: 'reject' },
+  // Spelled out so the default is readable here; the same numbers apply to a document that leaves the section out.
+  breakers: {
+    repeatCall: { times: 8, windowTurns: 12 },
+    noProgress: { turns: 40 },
+    spendRate: { perSession: { costMicros: 5_000_000, tokens: 2_000_000 }, perGraphRun: { costMicros: 20_000_000, tokens: 10_000_000 } },
+    fanOut: { maxInFlight: 16 },
+  },
 };
 
 /** The policy a new team starts with (already parsed, so every section is filled in). */

@@ -59,6 +59,7 @@ describe('parsePolicyDocument', () => {
       models: { allowedEndpoints: ['*'] },
       sandbox: { minimumDriver: 'bwrap', limits: {} },
       approvals: { fourEyes: false, expiresAfterMinutes: 1440, expiryOutcome: 'reject' },
+      breakers: expect.objectContaining({ repeatCall: expect.objectContaining({ enabled: true }) }),
     });
   });
 

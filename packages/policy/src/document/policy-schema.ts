@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { breakersSchema } from './breakers-schema';
 import { effectMatchSchema } from './effect-schema';
 import { conditionProblems } from './rule-checks';
 
@@ -147,6 +148,8 @@ export const policyDocumentSchema = z
       .strictObject({ minimumDriver: z.enum(SANDBOX_DRIVERS).default('bwrap'), limits: sandboxLimitsSchema.default({}) })
       .prefault({}),
     approvals: approvalsSchema.prefault({}),
+    /** Pause a runaway session for an approver (see `breakers-schema.ts`). */
+    breakers: breakersSchema,
   })
   .superRefine((doc, ctx) => {
     const seen = new Map<string, number>();
