@@ -102,6 +102,7 @@ const matrix: Record<string, Entry> = {
   'policies.validate': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, document: 'version: 1\nname: draft\ndefault: deny\nrules: []\n' }) },
   'policies.simulate': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, tool: 'shell', args: { command: 'rm -rf /' } }) },
   'policies.diff': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, from: 0, to: 0 }) },
+  'policies.backtest': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, document: 'version: 1\nname: draft\ndefault: deny\nrules: []\n', since: new Date(Date.now() - 86_400_000) }) },
   'endpoints.list': { access: 'operator', input: (fx) => ({ teamId: fx.teamId }) },
   'endpoints.create': { access: 'admin', input: (fx) => ({ teamId: fx.teamId, name: `matrix-${n++}`, kind: 'faux', model: 'faux-1' }) },
   'endpoints.update': { access: 'admin', input: (fx) => ({ teamId: fx.teamId, endpointId: agent.endpointId, maxRetries: n++ % 5 }) },

@@ -71,6 +71,7 @@ const validInputs: Record<string, () => Record<string, unknown>> = {
   'policies.validate': () => ({ teamId: fx.teamId, document: 'version: 1\nname: strict\ndefault: deny\nrules: []\n' }),
   'policies.simulate': () => ({ teamId: fx.teamId, tool: 'shell', args: { command: 'rm -rf /' } }),
   'policies.diff': () => ({ teamId: fx.teamId, from: 0, to: 0 }),
+  'policies.backtest': () => ({ teamId: fx.teamId, document: 'version: 1\nname: strict\ndefault: deny\nrules: []\n', since: '2026-11-01T00:00:00.000Z', until: '2026-12-01T00:00:00.000Z', limit: 5 }),
   'endpoints.list': () => ({ teamId: fx.teamId }),
   'endpoints.create': () => ({
     teamId: fx.teamId, name: 'local-llm', kind: 'openai', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-test-12345678', model: 'small',
@@ -127,6 +128,7 @@ const optionalKeys: Record<string, string[]> = {
   'approvals.decide': ['comment'],
   'approvals.decideMany': ['comment'],
   'policies.save': ['comment'],
+  'policies.backtest': ['until', 'limit'],
   'endpoints.create': ['baseUrl', 'apiKey', 'inputMicrosPerMTok', 'outputMicrosPerMTok', 'contextWindow', 'maxOutputTokens', 'timeoutMs', 'maxRetries'],
   'endpoints.update': ['name', 'model', 'maxOutputTokens'],
   'audit.list': ['action', 'actorType', 'targetType', 'limit', 'cursor'],

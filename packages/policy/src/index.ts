@@ -28,7 +28,7 @@ export { checkBreakers, type BreakerCheck, type BreakerVerdict, type GraphRunMea
 
 // Decisions
 export { evaluate, simulate } from './evaluate/evaluate';
-export { redecide, type ChangedDecision } from './evaluate/redecide';
+export { redecide, redecideCall, type ChangedDecision, type RecordedDecision, type Redecision } from './evaluate/redecide';
 // A request through the egress proxy, by the http_request rules.
 export { decideRequest, type ProxiedRequest, type RequestDecision } from './evaluate/decide-request';
 export { policyPortFrom, toPolicyDecision } from './evaluate/policy-port';

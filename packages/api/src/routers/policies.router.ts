@@ -1,7 +1,8 @@
 import { createRouter, teamProcedure } from '../trpc';
 import { simulateCall } from '../services/policies-redecide';
 import { diffPolicyVersions, getActivePolicy, listPolicyVersions, savePolicy, validatePolicyText } from '../services/policies.service';
-import { diffPolicyInput, savePolicyInput, simulatePolicyInput, validatePolicyInput } from './policies.schema';
+import { backtestPolicy } from '../services/policy-backtest.service';
+import { backtestPolicyInput, diffPolicyInput, savePolicyInput, simulatePolicyInput, validatePolicyInput } from './policies.schema';
 
 /**
  * The team's zero-trust policy: every saved version is kept (the database refuses to change one)
@@ -29,6 +30,12 @@ export const policiesRouter = createRouter({
       const document = input.document ?? (await getActivePolicy(ctx.db, ctx.teamId)).document;
       return { draft: input.document !== undefined, ...simulateCall(document, input.tool, input.args) };
     }),
+
+  // Every call recorded in the window decided again under a draft: reads only what viewers see
+  // anyway (the runs' calls and decisions). The same run with progress: POST /api/teams/{id}/policy-backtest.
+  backtest: teamProcedure('viewer')
+    .input(backtestPolicyInput)
+    .mutation(({ ctx, input }) => backtestPolicy(ctx.db, ctx.teamId, input)),
 
   diff: teamProcedure('viewer')
     .input(diffPolicyInput)

@@ -61,3 +61,27 @@ export const simulatePolicyInput = z
   });
 
 export const diffPolicyInput = z.object({ from: versionNumber, to: versionNumber });
+
+/** An instant: a Date (superjson) or an ISO-8601 string with its offset (plain JSON, the backtest stream). */
+const instant = z.union([z.date(), z.iso.datetime({ offset: true })]).transform((value) => new Date(value)).refine((d) => !Number.isNaN(d.getTime()), 'must be a valid date');
+
+/** Examples kept per cell of a backtest's matrix. */
+export const MAX_BACKTEST_EXAMPLES = 50;
+
+/**
+ * A backtest: the candidate document (as `save` takes it: a syntax or schema error is refused
+ * with the validator's message, nothing read), and the window of recorded calls.
+ */
+export const backtestPolicyInput = z
+  .object({
+    document: policyDocumentInput,
+    since: instant,
+    /** Default: now. */
+    until: instant.optional(),
+    limit: z.int().min(1).max(MAX_BACKTEST_EXAMPLES).default(5),
+  })
+  // Guarded: zod runs this refinement even when a field already failed (its value is then raw input).
+  .refine((input) => !(input.until instanceof Date && input.since instanceof Date) || input.until.getTime() > input.since.getTime(), {
+    path: ['until'],
+    message: 'until must be later than since',
+  });

@@ -13,7 +13,8 @@ export interface RecentCall {
   at: Date;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/** Whether a JSON value is an object (not an array): the shape of a tool call's arguments. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -40,7 +41,7 @@ export async function recentToolCalls(db: Db, teamId: string): Promise<RecentCal
 }
 
 /** A decision without the shell analysis (the page shows outcome, rule and reason). */
-function brief(decision: Decision) {
+export function brief(decision: Decision) {
   return { outcome: decision.outcome, ruleId: decision.ruleId, reason: decision.reason, approverRole: decision.approverRole ?? null, risk: decision.risk };
 }
 
