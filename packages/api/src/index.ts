@@ -9,6 +9,7 @@ export { endSessionsOnSignOut, sessionClaimsFor } from './auth/session-version';
 export { handleTrpcRequest, MAX_BODY_BYTES, type TrpcHttpOptions } from './http';
 export { handleRunStream, type StreamDeps, type StreamRequest } from './streams/run-stream';
 export { handleTeamActivityStream } from './streams/team-stream';
+export { handlePolicyBacktestStream, type BacktestStreamOptions } from './streams/policy-backtest-stream';
 export { handleWorkspaceDownload, type DownloadRequest } from './streams/workspace-download';
 export { linkOidcIdentity, linkedUserId, type OidcIdentity } from './auth/oidc-link';
 export { handleMcpRequest, type McpHttpOptions } from './mcp/mcp-http';
