@@ -5,6 +5,7 @@ import { useEffect, useState } from 'react';
 import { useTeamScope } from '@/components/team-context';
 import { InlineError } from '@/components/ui/inline-error';
 import { useTRPC } from '@/trpc/client';
+import { PolicyBacktest } from './policy-backtest';
 import { PolicyEditor } from './policy-editor';
 import { PolicySimulator } from './policy-simulator';
 import { PolicyVersions } from './policy-versions';
@@ -39,6 +40,7 @@ export function PoliciesPanel() {
             <PolicyEditor teamId={team.id} initialText={initialText} canSave={role === 'admin'} text={text} onTextChange={setText} />
             <PolicySimulator teamId={team.id} draft={text} />
           </div>
+          <PolicyBacktest teamId={team.id} draft={text} />
         </>
       ) : active.isPending ? (
         <p className="text-muted">Loading the policy…</p>
