@@ -64,7 +64,20 @@ function fromState(state: RunState, callId: string): EventPayload<'approval.requ
   return { callId, kind: call.held ? 'effect' : 'tool', tool: call.name, args: call.args, role: 'approver' };
 }
 
+/**
+ * A breaker's approval that was not approved (rejected, cancelled, or expired without `approve`)
+ * cancels the run: the session a breaker paused never goes on unasked. The API asks the whole run
+ * to cancel when a person rejects; this ends the paused session whichever way it was refused.
+ */
 function decidedEvents(row: DecisionRow, callId: string, clock: Clock): NewEvent[] {
+  const events = decisionEvents(row, callId, clock);
+  const approved = events[0]?.type === 'approval.decided' && events[0].payload.approved;
+  if (row.kind !== 'breaker' || approved || events.some((e) => e.type === 'run.finished')) return events;
+  const by = row.decidedBy ? ` by ${row.decidedBy}` : '';
+  return [...events, createEvent('run.finished', { status: 'cancelled', error: `a breaker paused the session and resuming it was refused${by}` }, clock)];
+}
+
+function decisionEvents(row: DecisionRow, callId: string, clock: Clock): NewEvent[] {
   const by = row.decidedBy ?? undefined;
   const comment = row.comment ?? undefined;
   switch (row.status) {

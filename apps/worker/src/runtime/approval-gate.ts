@@ -68,7 +68,7 @@ export class ApprovalGate {
         escalates ? new Date(now + rules.escalateAfterMinutes! * MINUTE).toISOString() : null, escalates ? rules.escalateToRole : null,
         new Date(now).toISOString(),
         // An interrupted call's re-run is a tool approval; an effect's row keeps the held result for its diff.
-        payload.kind === 'effect' ? 'effect' : 'tool',
+        payload.kind === 'effect' || payload.kind === 'breaker' ? payload.kind : 'tool',
         payload.held ? JSON.stringify(payload.held) : null,
         givers.instructedByIds,
       ],

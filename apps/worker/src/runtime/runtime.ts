@@ -70,7 +70,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const keeper = new LeaseKeeper({ pool, owner: options.workerId, ttlMs: options.leaseTtlMs, logger });
   const db = createDbOnPool(pool);
   installSwarm(options.tools, { db, enqueue: (job) => enqueue(job), logger, routing: { prefix: options.queuePrefix, redis: options.redis } });
-  const policies = new TeamPolicies({ pool, audit: new PolicyAudit(pool), logger });
+  const audit = new PolicyAudit(pool);
+  const policies = new TeamPolicies({ pool, audit, logger });
   const approvals = new ApprovalGate({ pool, policies, bus, clock, logger });
   const jobs = new SessionJobs({
     pool,
@@ -85,6 +86,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     logger,
     policies,
     approvals,
+    breakers: { policies, audit },
     runStarted: new RunStartedEvents(clock),
     active,
     admission: new AdmissionBatcher(pool, options.workerId, options.leaseTtlMs),

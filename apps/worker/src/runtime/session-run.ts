@@ -28,6 +28,7 @@ import type { LeaseKeeper } from './lease-keeper';
 import type { LiveEvents } from './live-events';
 import { resolveWait, type Wait } from './wake-ups';
 import { withEdgeApprovals } from '../swarm/edge-policy';
+import { withBreakers, type BreakerDeps } from '../breakers/session-breakers';
 
 export interface SessionRunDeps {
   pool: PgPool;
@@ -44,6 +45,8 @@ export interface SessionRunDeps {
   /** The team policies tool calls are judged by, and the approval rows of approval waits. */
   policies: TeamPolicies;
   approvals: ApprovalGate;
+  /** The policy's breakers, checked on every call the policy allows. */
+  breakers: BreakerDeps;
   /** Builds `run.started`, validating each distinct config snapshot once. */
   runStarted: RunStartedEvents;
 }
@@ -286,10 +289,17 @@ export class SessionRun {
     return this.ports;
   }
 
-  /** The team's policy; a graph node's adds its edges' approval rules (swarm/edge-policy.ts). */
+  /** The team's policy; a graph node's adds its edges' approval rules (swarm/edge-policy.ts); then the breakers. */
   private policyPort(): PolicyPort {
     const team = this.teamPolicy();
-    return this.context.graphRun ? withEdgeApprovals(team, this.context) : team;
+    const { context } = this;
+    const policy = context.graphRun ? withEdgeApprovals(team, context) : team;
+    return withBreakers(policy, this.deps.breakers, {
+      subject: { runId: context.runId, sessionId: context.sessionId, teamId: context.teamId, agentId: context.agentId },
+      graphRun: context.graphRun,
+      state: () => this.state,
+      db: { query: (statement) => this.unit.checked(statement) },
+    });
   }
 
   private teamPolicyPort: SessionPolicy | null = null;
