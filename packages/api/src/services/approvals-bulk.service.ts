@@ -2,6 +2,7 @@ import { appendAuditBatch, type AuditEntry } from '@looplane/db';
 import type { DecideManyInput } from '../routers/approvals.schema';
 import type { PrincipalActor } from '../trpc';
 import { decideBlocker, pendingCount, type Viewer } from './approvals-query.service';
+import { requestBreakerCancel } from './approvals.service';
 import type { RunDeps } from './runs.service';
 
 type BulkResult = { approvalId: string; ok: boolean; status?: string; error?: string };
@@ -17,10 +18,11 @@ export async function decideManyApprovals(deps: RunDeps, actor: PrincipalActor, 
   const ids = [...new Set(input.approvalIds)];
   const status = input.decision === 'approve' ? 'approved' : 'rejected';
   const refused = new Map<string, string>();
+  const cancels: { runId: string; sessionId: string }[] = [];
   const decided = await deps.db.$transaction(async (tx) => {
     const rows = await tx.approval.findMany({
       where: { id: { in: ids }, teamId },
-      select: { id: true, status: true, requiredRole: true, fourEyes: true, requestedById: true, instructedByIds: true, runId: true, sessionId: true, tool: true, toolCallId: true },
+      select: { id: true, kind: true, status: true, requiredRole: true, fourEyes: true, requestedById: true, instructedByIds: true, runId: true, sessionId: true, tool: true, toolCallId: true },
     });
     const byId = new Map(rows.map((row) => [row.id, row]));
     const candidates = ids.flatMap((id) => {
@@ -51,9 +53,18 @@ export async function decideManyApprovals(deps: RunDeps, actor: PrincipalActor, 
       data: { runId: row.runId, sessionId: row.sessionId, tool: row.tool, callId: row.toolCallId, bulk: true, ...(input.comment ? { comment: input.comment } : {}) },
     }));
     await appendAuditBatch(tx, entries);
+    // Rejecting a breaker cancels its run, as one decision does.
+    cancels.length = 0;
+    if (status === 'rejected') {
+      for (const row of rowsDecided.filter((r) => r.kind === 'breaker')) {
+        const main = await requestBreakerCancel(tx, actor, teamId, row.runId, row.id, ip);
+        if (main) cancels.push({ runId: row.runId, sessionId: main });
+      }
+    }
     return rowsDecided;
   });
-  const jobs = decided.map((row) => ({ runId: row.runId, sessionId: row.sessionId, reason: 'resume' as const }));
+  for (const cancel of cancels) await deps.dispatch.cancel({ runId: cancel.runId });
+  const jobs = [...decided, ...cancels].map((row) => ({ runId: row.runId, sessionId: row.sessionId, reason: 'resume' as const }));
   if (deps.dispatch.enqueueSessions) await deps.dispatch.enqueueSessions(jobs);
   else for (const job of jobs) await deps.dispatch.enqueueSession(job);
   await deps.dispatch.teamActivity(teamId, { kind: 'approvals.count', pending: await pendingCount(deps.db, teamId) });

@@ -1,5 +1,5 @@
 import type { Db, Prisma } from '@looplane/db';
-import { heldEffectSchema, type HeldEffect } from '@looplane/engine';
+import { breakerTripSchema, heldEffectSchema, type BreakerTrip, type HeldEffect } from '@looplane/engine';
 import { AppError, roleAtLeast, type Role } from '@looplane/shared';
 import type { ApprovalStatus, ListApprovalsInput } from '../routers/approvals.schema';
 
@@ -46,6 +46,12 @@ function heldEffect(value: unknown): HeldEffect | null {
   return parsed.success ? parsed.data : null;
 }
 
+/** A breaker's numbers from its approval.requested event, or null (other kinds). */
+function breakerTrip(value: unknown): BreakerTrip | null {
+  const parsed = breakerTripSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
 type ApprovalRow = Prisma.ApprovalGetPayload<{ select: typeof approvalSelect }>;
 
 /**
@@ -75,6 +81,7 @@ async function present(db: Db, rows: ApprovalRow[], viewer: Viewer) {
       })
     : [];
   const reasons = new Map(requests.map((e) => [`${e.sessionId}:${e.seq}`, (e.payload as { reason?: string }).reason ?? null]));
+  const breakers = new Map(requests.map((e) => [`${e.sessionId}:${e.seq}`, breakerTrip((e.payload as { breaker?: unknown }).breaker)]));
   return rows.map(({ run, ...row }) => {
     const blocker = decideBlocker(row, viewer);
     return {
@@ -84,6 +91,8 @@ async function present(db: Db, rows: ApprovalRow[], viewer: Viewer) {
       // kind effect: what the call changed (its diff is approvals.diff).
       held: heldEffect(row.held),
       reason: reasons.get(`${row.sessionId}:${row.requestSeq}`) ?? null,
+      // kind breaker: which breaker paused the session, with its numbers.
+      breaker: breakers.get(`${row.sessionId}:${row.requestSeq}`) ?? null,
       run: { id: row.runId, goal: run.goal, status: run.status },
       agent: run.agent,
       requestedBy: row.requestedById ? (users.get(row.requestedById) ?? null) : null,

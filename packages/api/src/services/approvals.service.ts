@@ -46,6 +46,9 @@ async function decideIn(tx: Tx, actor: PrincipalActor, viewer: Viewer, teamId: s
   if (input.editedArgs && row.kind === 'effect') {
     throw new AppError('BAD_REQUEST', 'editedArgs: this call already ran; its held result is kept or dropped as it is, so its arguments cannot be edited');
   }
+  if (input.editedArgs && row.kind === 'breaker') {
+    throw new AppError('BAD_REQUEST', 'editedArgs: a breaker approval resumes or cancels the run; the call goes on as the policy allowed it, so its arguments cannot be edited');
+  }
   if (input.editedArgs) {
     await checkEditedArgs(tx, row.sessionId, row.tool, input.editedArgs);
     // The edited call is decided by the policy on its own; a refusal keeps only its audit row.
@@ -74,7 +77,21 @@ async function decideIn(tx: Tx, actor: PrincipalActor, viewer: Viewer, teamId: s
       ...(input.editedArgs ? { args: row.args, editedArgs: input.editedArgs } : {}),
     },
   });
-  return { id: row.id, status, decidedAt, runId: row.runId, sessionId: row.sessionId };
+  // Rejecting a breaker cancels the run (every session of a graph run), recorded as a cancel request by the decider.
+  const cancelRun = status === 'rejected' && row.kind === 'breaker' ? await requestBreakerCancel(tx, actor, teamId, row.runId, row.id, ip) : null;
+  return { id: row.id, status, decidedAt, runId: row.runId, sessionId: row.sessionId, cancelRun };
+}
+
+/** Marks the run to be cancelled (compare-and-set, as `runs.cancel` does) with its audit row; returns the main session to wake, or null when already asked or finished. */
+export async function requestBreakerCancel(tx: Tx, actor: PrincipalActor, teamId: string, runId: string, approvalId: string, ip: string | null): Promise<string | null> {
+  const { count } = await tx.run.updateMany({
+    where: { id: runId, teamId, cancelRequestedAt: null, status: { notIn: ['succeeded', 'failed', 'cancelled'] } },
+    data: { cancelRequestedAt: new Date(), cancelledById: actor.userId },
+  });
+  if (count === 0) return null;
+  const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { mainSessionId: true, status: true } });
+  await appendAudit(tx, { teamId, actor, ip, action: 'run.cancel_requested', targetType: 'run', targetId: runId, data: { status: run.status, approvalId, reason: 'breaker rejected' } });
+  return run.mainSessionId;
 }
 
 /**
@@ -85,6 +102,10 @@ export async function decideApproval(deps: RunDeps, actor: PrincipalActor, viewe
   const decided = await deps.db.$transaction((tx) => decideIn(tx, actor, viewer, teamId, input, ip));
   if ('refused' in decided) throw decided.refused;
   await deps.dispatch.enqueueSession({ runId: decided.runId, sessionId: decided.sessionId, reason: 'resume' });
+  if (decided.cancelRun) {
+    await deps.dispatch.cancel({ runId: decided.runId });
+    await deps.dispatch.enqueueSession({ runId: decided.runId, sessionId: decided.cancelRun, reason: 'cancel' });
+  }
   await publishCount(deps, teamId);
   return { approvalId: decided.id, status: decided.status, decidedAt: decided.decidedAt, runId: decided.runId };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { heldEffectSchema } from '@looplane/engine';
+import { breakerTripSchema, heldEffectSchema } from '@looplane/engine';
 import { decideInput, listApprovalsInput } from '../../routers/approvals.schema';
 import { id, intQuery, roleEnum, timestamp, userRef } from './common.schemas';
 import { runStatus } from './runs.schemas';
@@ -33,7 +33,7 @@ export const approval = z
   .strictObject({
     id,
     status: approvalStatus,
-    kind: z.enum(['tool', 'budget', 'edge', 'effect']),
+    kind: z.enum(['tool', 'budget', 'edge', 'effect', 'breaker']),
     runId: id,
     sessionId: id,
     requestSeq: z.int(),
@@ -59,6 +59,7 @@ export const approval = z
     escalateToRole: roleEnum.nullable(),
     createdAt: timestamp,
     reason: z.string().nullable(),
+    breaker: breakerTripSchema.nullable().meta({ description: 'kind breaker: the breaker that paused the session, what it measured and its limit' }),
     run: z.strictObject({ id, goal: z.string(), status: runStatus }),
     agent: z.strictObject({ id, name: z.string() }).nullable(),
     requestedBy: userRef.nullable(),
