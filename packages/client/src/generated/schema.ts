@@ -892,7 +892,7 @@ export interface components {
             id: string;
             status: components["schemas"]["ApprovalStatus"];
             /** @enum {string} */
-            kind: "tool" | "budget" | "edge" | "effect";
+            kind: "tool" | "budget" | "edge" | "effect" | "breaker";
             runId: string;
             sessionId: string;
             requestSeq: number;
@@ -945,6 +945,17 @@ export interface components {
             escalateToRole: components["schemas"]["Role"] | null;
             createdAt: components["schemas"]["Timestamp"];
             reason: string | null;
+            /** @description kind breaker: the breaker that paused the session, what it measured and its limit */
+            breaker: {
+                /** @enum {string} */
+                name: "repeatCall" | "noProgress" | "spendRate" | "fanOut";
+                /** @enum {string} */
+                scope: "session" | "graphRun";
+                observed: number;
+                limit: number;
+                unit: string;
+                window: string;
+            } | null;
             run: {
                 id: string;
                 goal: string;
