@@ -11,6 +11,7 @@ import { InlineError } from '@/components/ui/inline-error';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { useTRPC } from '@/trpc/client';
 import { ArgsEditor, parseArgs } from './args-editor';
+import { BreakerNotice } from './breaker-notice';
 import { CallPreview } from './call-preview';
 import { HeldEffect } from './held-effect';
 import type { ApprovalItem, ApprovalStatus } from './types';
@@ -64,7 +65,7 @@ function DecideForm({ item, teamId, onDecided }: { item: ApprovalItem; teamId: s
           className="min-w-60 flex-1"
           data-testid="approval-comment"
         />
-        {item.held ? null : (
+        {item.held || item.kind === 'breaker' ? null : (
           <Button size="sm" variant="ghost" onClick={() => setEditing((v) => !v)} data-testid="approval-edit">
             <Pencil aria-hidden className="size-3" /> {editing ? 'Keep the original arguments' : 'Edit arguments'}
           </Button>
@@ -115,6 +116,7 @@ export function ApprovalCard(props: {
           <span className="ml-auto text-xs text-muted" title={formatDateTime(item.createdAt)}>{formatRelative(item.createdAt)}</span>
         </div>
         {item.reason ? <p className="text-xs text-muted" data-testid="approval-reason">{item.reason}</p> : null}
+        {item.breaker ? <BreakerNotice breaker={item.breaker} /> : null}
         <CallPreview tool={item.tool} args={item.args} />
         {item.held ? <HeldEffect item={{ ...item, held: item.held }} teamId={props.teamId} /> : null}
         {item.editedArgs ? (
