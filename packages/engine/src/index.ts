@@ -26,17 +26,8 @@ export { apply, fold, foldUntil } from './state/fold';
 export { initialState, type RunState, type ContextItem, type ToolCallState, type CallStatus, type ModelCycle, type Wait } from './state/run-state';
 
 // Breakers (what the policy's breakers measure, folded from the log)
-export {
-  BREAKERS,
-  BREAKER_MAX_WINDOW_TURNS,
-  SPEND_WINDOW_MS,
-  repeatCount,
-  recentSpend,
-  type BreakerName,
-  type BreakerWindows,
-} from './breakers/breaker-windows';
+export { BREAKER_MAX_WINDOW_TURNS, SPEND_WINDOW_MS, repeatCount, recentSpend, type BreakerWindows } from './breakers/breaker-windows';
 export { breakerTripSchema, type BreakerTrip } from './breakers/breaker-trip';
-export { canonicalJson, callFingerprint } from './breakers/canonical-call';
 
 // Loop
 export { next } from './loop/next';

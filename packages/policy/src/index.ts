@@ -23,8 +23,7 @@ export { parsePolicyDocument, validatePolicyDocument, type PolicyIssue, type Pol
 export { defaultPolicy, SAFE_COMMANDS } from './document/default-policy';
 export { diffDocuments, type PolicyDiff, type RuleChange, type ValueChange } from './document/diff-documents';
 export { isEgressAllowed, egressCredentials, isEndpointAllowed, isDriverAllowed } from './document/sections';
-export { breakersSchema, type BreakersConfig } from './document/breakers-schema';
-export { checkBreakers, type BreakerCheck, type BreakerVerdict, type GraphRunMeasures } from './breakers/check-breakers';
+export { checkBreakers, type BreakerVerdict, type GraphRunMeasures } from './breakers/check-breakers';
 
 // Decisions
 export { evaluate, simulate } from './evaluate/evaluate';
