@@ -69,7 +69,9 @@ export async function runStepOverhead(turnCount: number = TURNS, warmupTurns = 2
     createModel: (endpoint, key) => timedModel(createModelForEndpoint(endpoint, key), endpoint.name),
   });
   const client = await createTestClient(prefix);
-  const teamId = await createTestTeam(t.db);
+  // Every turn echoes, changing no file with no new tool: by design a loop the noProgress breaker
+  // would pause after 40 turns. The other breakers stay on (and are checked on every call).
+  const teamId = await createTestTeam(t.db, { policy: { version: 1, name: 'bench: allow all', default: 'allow', breakers: { noProgress: { enabled: false } } } });
   /** One run of `turns` turns (each a tool call, then a final answer); returns per-turn ms. */
   async function measure(turns: number, idempotentTool: boolean): Promise<{ perTurn: number[]; events: number; notices: number; eventBytes: number; toolCalls: number }> {
     // `echo` answers at once; declared idempotent or not, which decides whether the call waits for its commit.
