@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const channels = {
   /** Every committed event of a run: `{ eventNo }` — subscribers read the event from Postgres. */
   run: (runId: string) => `looplane:run:${runId}`,
-  /** Team-wide activity for the dashboard (run status changes, approval counts). */
+  /** Team-wide activity for the dashboard (run status changes, approval counts, shadow policy disagreements). */
   team: (teamId: string) => `looplane:team:${teamId}`,
   /** Cancel requests, to every worker: the one holding the session aborts it within a second. */
   cancel: 'looplane:cancel',
@@ -28,6 +28,8 @@ export const teamActivitySchema = z.discriminatedUnion('kind', [
     waitReason: z.string().nullable().optional(),
   }),
   z.object({ kind: z.literal('approvals.count'), pending: z.number().int().nonnegative() }),
+  // A live call the team's shadow policy decided otherwise than the active one (the Policies page refetches its count).
+  z.object({ kind: z.literal('policy.shadow_disagreed'), runId: z.string(), tool: z.string() }),
 ]);
 export type TeamActivity = z.infer<typeof teamActivitySchema>;
 
