@@ -4,6 +4,7 @@ import { defaultPolicy, evaluate, isEndpointAllowed, policyDocumentSchema, toPol
 import type { Logger } from 'pino';
 import { failingModel } from './model-factory';
 import type { PolicyAudit } from './policy-audit';
+import { disagrees, type ShadowDisagreements } from './shadow-disagreements';
 
 /** The policy a team's calls are judged by, and the version row it came from (null: the built-in default). */
 export interface ActivePolicy {
@@ -12,17 +13,33 @@ export interface ActivePolicy {
   version: number | null;
 }
 
-/** Who makes the calls a port judges: one session of one run. */
+/** A saved version every call is also decided under, never enforced (`shadowId`: which setting of it). */
+export interface ShadowPolicy {
+  document: PolicyDocument;
+  versionId: string | null;
+  version: number;
+  shadowId: string;
+}
+
+/** What a team's calls are decided under: the active version, and the shadow when one is set. */
+export interface TeamPolicySet {
+  active: ActivePolicy;
+  shadow: ShadowPolicy | null;
+}
+
 /** A session's policy port, and the wait for a call's decision to be in the audit chain. */
 export interface SessionPolicy extends PolicyPort {
   recorded(callId: string): Promise<void>;
 }
 
+/** Who makes the calls a port judges: one session of one run. */
 export interface PolicySubject {
   runId: string;
   sessionId: string;
   teamId: string;
   agentId: string | null;
+  /** The seq the session's next event gets (the call's `policy.decided`), for the shadow's record. */
+  nextSeq?: () => number | null;
 }
 
 // The team's active version: the version row its policy points at (the most recently changed
@@ -30,6 +47,16 @@ export interface PolicySubject {
 const ACTIVE_SQL = `
 SELECT pv.id, pv.version, pv.document FROM "Policy" p
 JOIN "PolicyVersion" pv ON pv."policyId" = p.id AND pv.version = p."activeVersion"
+WHERE p."teamId" = $1 ORDER BY p."updatedAt" DESC LIMIT 1`;
+
+// The active version and the shadow, in one read (the same policy row as ACTIVE_SQL). Version 0
+// has no row: the built-in default.
+const POLICIES_SQL = `
+SELECT p."activeVersion", a.id AS "activeId", a.document AS "activeDocument",
+       p."shadowVersion", p."shadowId", s.id AS "shadowVersionId", s.document AS "shadowDocument"
+FROM "Policy" p
+LEFT JOIN "PolicyVersion" a ON a."policyId" = p.id AND a.version = p."activeVersion"
+LEFT JOIN "PolicyVersion" s ON s."policyId" = p.id AND s.version = p."shadowVersion"
 WHERE p."teamId" = $1 ORDER BY p."updatedAt" DESC LIMIT 1`;
 
 /** What a stored document that no longer validates becomes: nothing runs unasked, nothing is allowed. */
@@ -51,17 +78,22 @@ function auditArgs(args: Record<string, unknown>): Record<string, unknown> | str
  * costs no read in the common case and a newly activated version applies within `ttlMs`.
  */
 export class TeamPolicies {
-  private readonly cache = new Map<string, { loadedAt: number; policy: Promise<ActivePolicy> }>();
+  private readonly cache = new Map<string, { loadedAt: number; policy: Promise<TeamPolicySet> }>();
   private readonly ttlMs: number;
 
   constructor(
-    private readonly options: { pool: Queryable; audit: PolicyAudit; logger: Logger; ttlMs?: number },
+    private readonly options: { pool: Queryable; audit: PolicyAudit; logger: Logger; ttlMs?: number; shadow?: ShadowDisagreements },
   ) {
     this.ttlMs = options.ttlMs ?? 2000;
   }
 
   /** The team's active policy (cached for `ttlMs`). */
-  active(teamId: string): Promise<ActivePolicy> {
+  async active(teamId: string): Promise<ActivePolicy> {
+    return (await this.policies(teamId)).active;
+  }
+
+  /** The team's active and shadow versions, read together and cached together for `ttlMs`. */
+  policies(teamId: string): Promise<TeamPolicySet> {
     const cached = this.cache.get(teamId);
     if (cached && Date.now() - cached.loadedAt < this.ttlMs) return cached.policy;
     const policy = this.load(teamId);
@@ -109,8 +141,10 @@ export class TeamPolicies {
   }
 
   private async decide(subject: PolicySubject, call: ToolInvocation, writing: Map<string, Promise<void>>): Promise<PolicyDecision> {
-    const policy = await this.active(subject.teamId);
+    const policies = await this.policies(subject.teamId);
+    const policy = policies.active;
     const decision = evaluate(policy.document, { tool: call.name, args: call.args });
+    const shadowed = this.shadowDecide(subject, call, policies, decision);
     const row = this.options.audit.record({
       teamId: subject.teamId,
       actor: { type: 'system', name: `run:${subject.runId}` },
@@ -133,9 +167,10 @@ export class TeamPolicies {
       },
     });
     if (decision.outcome !== 'allow') {
-      await row;
+      await Promise.all([row, shadowed]);
       return toPolicyDecision(decision);
     }
+    await shadowed;
     // Awaited by the tool port before the side effect; a call that never runs (budget used up,
     // the session ended) does not await it, so a failed write is logged here, never lost silently.
     const recorded = row.catch((error: unknown) => {
@@ -147,8 +182,38 @@ export class TeamPolicies {
     return toPolicyDecision(decision);
   }
 
-  private load(teamId: string): Promise<ActivePolicy> {
-    return readActivePolicy(this.options.pool, teamId, this.options.logger);
+  /**
+   * Decides the call under the shadow version too. Only a disagreement costs anything beyond
+   * the evaluation: its record, awaited before the decision is returned so that it is durable
+   * before the call's `policy.decided` (see {@link ShadowDisagreements}). It never rejects and
+   * never changes the decision.
+   */
+  private shadowDecide(subject: PolicySubject, call: ToolInvocation, policies: TeamPolicySet, decision: ReturnType<typeof evaluate>): Promise<void> | null {
+    const { shadow, active } = policies;
+    if (!shadow || !this.options.shadow) return null;
+    let shadowDecision: ReturnType<typeof evaluate>;
+    try {
+      shadowDecision = evaluate(shadow.document, { tool: call.name, args: call.args });
+    } catch (error) {
+      this.options.logger.error({ err: error, runId: subject.runId, callId: call.callId }, 'the shadow policy could not decide a call');
+      return null;
+    }
+    if (!disagrees(decision, shadowDecision)) return null;
+    return this.options.shadow.record({
+      teamId: subject.teamId,
+      runId: subject.runId,
+      sessionId: subject.sessionId,
+      agentId: subject.agentId,
+      seq: subject.nextSeq?.() ?? null,
+      call,
+      shadowId: shadow.shadowId,
+      active: { version: active.version ?? 0, versionId: active.versionId, decision },
+      shadow: { version: shadow.version, versionId: shadow.versionId, decision: shadowDecision },
+    });
+  }
+
+  private load(teamId: string): Promise<TeamPolicySet> {
+    return readTeamPolicies(this.options.pool, teamId, this.options.logger);
   }
 }
 
@@ -165,4 +230,36 @@ export async function readActivePolicy(pool: Queryable, teamId: string, logger: 
   if (parsed.success) return { document: parsed.data, versionId: row.id, version: row.version };
   logger.error({ teamId, policyVersionId: row.id, issues: parsed.error.issues.slice(0, 5) }, 'the active policy version does not validate; denying every call');
   return { document: DENY_ALL, versionId: row.id, version: row.version };
+}
+
+/**
+ * Reads a team's active version and its shadow (uncached), as {@link readActivePolicy} reads the
+ * active one. A shadow whose document no longer validates is left out (logged): it decides
+ * nothing, and nothing depends on it.
+ */
+export async function readTeamPolicies(pool: Queryable, teamId: string, logger: Logger): Promise<TeamPolicySet> {
+  const found = await pool.query({ name: 'looplane_team_policies_v1', text: POLICIES_SQL, values: [teamId] });
+  const row = found.rows[0] as
+    | { activeVersion: number; activeId: string | null; activeDocument: unknown; shadowVersion: number | null; shadowId: string | null; shadowVersionId: string | null; shadowDocument: unknown }
+    | undefined;
+  if (!row) return { active: { document: defaultPolicy, versionId: null, version: null }, shadow: null };
+  return { active: activeOf(row, teamId, logger), shadow: shadowOf(row, teamId, logger) };
+}
+
+function activeOf(row: { activeId: string | null; activeVersion: number; activeDocument: unknown }, teamId: string, logger: Logger): ActivePolicy {
+  if (row.activeId === null) return { document: defaultPolicy, versionId: null, version: null };
+  const parsed = policyDocumentSchema.safeParse(row.activeDocument);
+  if (parsed.success) return { document: parsed.data, versionId: row.activeId, version: row.activeVersion };
+  logger.error({ teamId, policyVersionId: row.activeId, issues: parsed.error.issues.slice(0, 5) }, 'the active policy version does not validate; denying every call');
+  return { document: DENY_ALL, versionId: row.activeId, version: row.activeVersion };
+}
+
+function shadowOf(row: { shadowVersion: number | null; shadowId: string | null; shadowVersionId: string | null; shadowDocument: unknown }, teamId: string, logger: Logger): ShadowPolicy | null {
+  if (row.shadowVersion === null || row.shadowId === null) return null;
+  if (row.shadowVersion === 0) return { document: defaultPolicy, versionId: null, version: 0, shadowId: row.shadowId };
+  if (row.shadowVersionId === null) return null;
+  const parsed = policyDocumentSchema.safeParse(row.shadowDocument);
+  if (parsed.success) return { document: parsed.data, versionId: row.shadowVersionId, version: row.shadowVersion, shadowId: row.shadowId };
+  logger.error({ teamId, policyVersionId: row.shadowVersionId, issues: parsed.error.issues.slice(0, 5) }, 'the shadow policy version does not validate; it decides nothing');
+  return null;
 }

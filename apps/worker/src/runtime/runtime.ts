@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { ModelFactory } from '../ports/model-factory';
 import { PolicyAudit } from '../ports/policy-audit';
+import { ShadowDisagreements } from '../ports/shadow-disagreements';
 import { TeamPolicies } from '../ports/team-policy';
 import type { ToolRegistry } from '../tools/tool-registry';
 import { ActiveSessions } from './active-sessions';
@@ -71,7 +72,8 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const db = createDbOnPool(pool);
   installSwarm(options.tools, { db, enqueue: (job) => enqueue(job), logger, routing: { prefix: options.queuePrefix, redis: options.redis } });
   const audit = new PolicyAudit(pool);
-  const policies = new TeamPolicies({ pool, audit, logger });
+  const shadow = new ShadowDisagreements({ db, logger, notify: (teamId, runId, tool) => bus.publishTeamActivity(teamId, { kind: 'policy.shadow_disagreed', runId, tool }) });
+  const policies = new TeamPolicies({ pool, audit, logger, shadow });
   const approvals = new ApprovalGate({ pool, policies, bus, clock, logger });
   const jobs = new SessionJobs({
     pool,

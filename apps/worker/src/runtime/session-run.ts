@@ -306,7 +306,11 @@ export class SessionRun {
 
   private teamPolicy(): SessionPolicy {
     const { context } = this;
-    this.teamPolicyPort ??= this.deps.policies.portFor({ runId: context.runId, sessionId: context.sessionId, teamId: context.teamId, agentId: context.agentId });
+    this.teamPolicyPort ??= this.deps.policies.portFor({
+      runId: context.runId, sessionId: context.sessionId, teamId: context.teamId, agentId: context.agentId,
+      // The engine appends a call's policy.decided right after the state's last event (drive mutates this.state).
+      nextSeq: () => (this.state ? this.state.lastSeq + 1 : null),
+    });
     return this.teamPolicyPort;
   }
 
