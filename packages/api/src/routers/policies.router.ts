@@ -2,7 +2,8 @@ import { createRouter, teamProcedure } from '../trpc';
 import { simulateCall } from '../services/policies-redecide';
 import { diffPolicyVersions, getActivePolicy, listPolicyVersions, savePolicy, validatePolicyText } from '../services/policies.service';
 import { backtestPolicy } from '../services/policy-backtest.service';
-import { backtestPolicyInput, diffPolicyInput, savePolicyInput, simulatePolicyInput, validatePolicyInput } from './policies.schema';
+import { promoteShadow, setShadow, shadowDisagreements } from '../services/policy-shadow.service';
+import { backtestPolicyInput, diffPolicyInput, savePolicyInput, setShadowInput, shadowDisagreementsInput, simulatePolicyInput, validatePolicyInput } from './policies.schema';
 
 /**
  * The team's zero-trust policy: every saved version is kept (the database refuses to change one)
@@ -40,4 +41,15 @@ export const policiesRouter = createRouter({
   diff: teamProcedure('viewer')
     .input(diffPolicyInput)
     .query(({ ctx, input }) => diffPolicyVersions(ctx.db, ctx.teamId, input.from, input.to)),
+
+  // The shadow: a saved version every live call is also decided under, never enforced.
+  setShadow: teamProcedure('admin')
+    .input(setShadowInput)
+    .mutation(({ ctx, input }) => setShadow(ctx.db, ctx.actor, ctx.teamId, input.version, ctx.ip)),
+
+  promoteShadow: teamProcedure('admin').mutation(({ ctx }) => promoteShadow(ctx.db, ctx.actor, ctx.teamId, ctx.ip)),
+
+  shadowDisagreements: teamProcedure('viewer')
+    .input(shadowDisagreementsInput)
+    .query(({ ctx, input }) => shadowDisagreements(ctx.db, ctx.teamId, input)),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { validatePolicyDocument, type PolicyDocument } from '@looplane/policy';
+import { idSchema } from '../schemas';
 
 /** Policies are written by people; 64 KiB of JSON or YAML is far more than any real one needs. */
 const MAX_POLICY_TEXT = 65_536;
@@ -85,3 +86,12 @@ export const backtestPolicyInput = z
     path: ['until'],
     message: 'until must be later than since',
   });
+
+/** `policies.setShadow`: a saved version to decide every live call under as well (0: the built-in default), or null to clear it. */
+export const setShadowInput = z.object({ version: versionNumber.nullable() });
+
+/** `policies.shadowDisagreements`: newest first, `cursor` = the last id of the page before. */
+export const shadowDisagreementsInput = z.object({
+  cursor: idSchema.optional(),
+  limit: z.int().min(1).max(100).default(20),
+});
