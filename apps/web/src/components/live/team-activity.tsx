@@ -7,7 +7,8 @@ import type { RunStatus } from '@/lib/run-format';
 export type TeamActivity =
   | { kind: 'ready' }
   | { kind: 'run.status'; runId: string; status: RunStatus; waitReason?: string | null }
-  | { kind: 'approvals.count'; pending: number };
+  | { kind: 'approvals.count'; pending: number }
+  | { kind: 'policy.shadow_disagreed'; runId: string; tool: string };
 
 type Listener = (activity: TeamActivity) => void;
 

@@ -7,6 +7,7 @@ import { InlineError } from '@/components/ui/inline-error';
 import { useTRPC } from '@/trpc/client';
 import { PolicyBacktest } from './policy-backtest';
 import { PolicyEditor } from './policy-editor';
+import { PolicyShadow } from './policy-shadow';
 import { PolicySimulator } from './policy-simulator';
 import { PolicyVersions } from './policy-versions';
 
@@ -45,6 +46,7 @@ export function PoliciesPanel() {
       ) : active.isPending ? (
         <p className="text-muted">Loading the policy…</p>
       ) : null}
+      {versions.data ? <PolicyShadow versions={versions.data} /> : null}
       {versions.data ? <PolicyVersions key={versions.data[0]?.version} teamId={team.id} versions={versions.data} /> : null}
     </div>
   );
