@@ -36,6 +36,10 @@ export { drive, type DriveOptions, type DriveOutcome, type DriveResult } from '.
 export { cancelRun } from './loop/cancel';
 export { forkBlocker } from './loop/fork';
 
+// Replay (`sessions.replay`): a branch that serves its recording's results while the new model agrees
+export { recordingOf, recordingFrom, type RecordedTurn, type RecordedCall, type RecordedOutcome, type ReplayRecording } from './replay/recording';
+export { REPLAY_MODES, replayMarkerSchema, type ReplayMarker, type ReplayMode, type ReplayDiverged } from './replay/replay-schemas';
+
 // Prompt, tokens, money
 export { buildTurnRequest } from './prompt/build-request';
 export { estimateTokens, estimatePromptTokens, promptBytes } from './prompt/tokens';

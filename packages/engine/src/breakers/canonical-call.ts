@@ -1,7 +1,7 @@
 import type { JsonValue, ToolArgs } from '../ports/tool-port';
 
 /** JSON with object keys sorted at every depth: equal values give equal text, whatever the key order. */
-function canonicalJson(value: JsonValue): string {
+export function canonicalJson(value: JsonValue): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const keys = Object.keys(value).sort();

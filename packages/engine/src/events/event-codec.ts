@@ -44,8 +44,19 @@ export function createEventCodec(
   };
 }
 
-// No event has changed shape yet; the first change adds `{ 'type': [v1ToV2] }` here.
-const engineUpcasters: Partial<Record<EventType, readonly Upcaster[]>> = {};
+/**
+ * v2 of `session.forked`, `tool.finished` and `delegation.returned` may mark a replay (a fork that
+ * serves its parent's recorded results, a result served instead of run). A v1 row is never one, so
+ * it reads unchanged; the version is raised so that an engine that predates replays refuses a
+ * replay's log instead of dropping the marks and taking served results for real ones (or a replay
+ * branch for a fork that runs its tools).
+ */
+const unchanged: Upcaster = (payload) => payload;
+const engineUpcasters: Partial<Record<EventType, readonly Upcaster[]>> = {
+  'session.forked': [unchanged],
+  'tool.finished': [unchanged],
+  'delegation.returned': [unchanged],
+};
 const engineCodec = createEventCodec(payloadSchemas, engineUpcasters);
 
 /** Current version of an engine event type. */

@@ -4,6 +4,7 @@ import { runConfigSchema } from '../config/run-config';
 import { breakerTripSchema } from '../breakers/breaker-trip';
 import { heldEffectSchema } from './workspace-effect';
 import { jsonObjectSchema } from './json-object';
+import { replayDivergedSchema, replayedResult, replayMarkerSchema, replayMatchedSchema } from '../replay/replay-schemas';
 
 const id = z.string().min(1);
 const count = z.int().nonnegative();
@@ -37,8 +38,11 @@ export const payloadSchemas = {
     result: z.string().optional(),
     error: z.string().optional(),
   }),
-  /** A branch's first own event. `config`: the branch's run config when the fork changed it (model, prompt). */
-  'session.forked': z.object({ parentSessionId: id, atSeq: count, config: runConfigSchema.optional() }),
+  /**
+   * A branch's first own event. `config`: the branch's run config when the fork changed it (model,
+   * prompt). `replay` (v2): the branch replays its parent's log from `atSeq` (`sessions.replay`).
+   */
+  'session.forked': z.object({ parentSessionId: id, atSeq: count, config: runConfigSchema.optional(), replay: replayMarkerSchema.optional() }),
   // Messages from outside the model: a human's follow-up, or a pinned notice (policy, operator).
   'message.added': z.object({ role: z.enum(['user', 'notice']), text: z.string() }),
   // Model calls
@@ -116,6 +120,8 @@ export const payloadSchemas = {
     /** workspace commit after a mutating call; optional, so v1 logs without it stay readable */
     commit: z.string().regex(/^[0-9a-f]{40,64}$/).optional(),
     exitCode: z.int().optional(),
+    /** v2: served from a replay's recording (no tool ran); `recordedSeq` is the recorded result's seq. */
+    ...replayedResult,
   }),
   'tool.interrupted': z.object({ callId: id, reason: z.string() }),
   /**
@@ -169,6 +175,10 @@ export const payloadSchemas = {
   }),
   // Swarm
   'delegation.sent': z.object({ callId: id, to: z.string(), goal: z.string() }),
-  'delegation.returned': z.object({ callId: id, ok: z.boolean(), result: z.string() }),
+  /** v2: `replayed` when a replay served the recorded result (no child ran). */
+  'delegation.returned': z.object({ callId: id, ok: z.boolean(), result: z.string(), ...replayedResult }),
+  // Replay (`sessions.replay`): each turn compared with the recording, until the first divergence.
+  'replay.matched': replayMatchedSchema,
+  'replay.diverged': replayDivergedSchema,
   'memory.written': z.object({ key: z.string().min(1), value: z.json(), version: z.int().positive() }),
 } as const;

@@ -18,6 +18,8 @@ export type Action =
   | { kind: 'apply_held'; callId: string }
   | { kind: 'interrupt_tool'; callId: string; reason: string }
   | { kind: 'delegate'; callId: string; to: string; goal: string }
+  | { kind: 'compare_replay' }
+  | { kind: 'serve_recorded'; callId: string }
   | { kind: 'finish'; status: 'succeeded' | 'failed'; result?: string; error?: string }
   | { kind: 'wait'; reason: 'approval' | 'child' | 'budget'; refs: string[] }
   | { kind: 'done'; status: 'succeeded' | 'failed' | 'cancelled' };

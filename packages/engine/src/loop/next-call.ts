@@ -51,6 +51,8 @@ export function nextCallAction(state: RunState, config: RunConfig): Action | nul
   for (const call of state.calls) {
     switch (call.status) {
       case 'requested':
+        // A replay's call the recording made too: its recorded result is served, nothing runs.
+        if (state.replay?.serving[call.id]) return { kind: 'serve_recorded', callId: call.id };
         return classify(call, state, config);
       case 'allowed':
       case 'approved':

@@ -7,6 +7,7 @@ import { requireConfig } from '../state/require';
 import type { RunState } from '../state/run-state';
 import type { Action } from './actions';
 import { nextCallAction } from './next-call';
+import { nextReplayAction } from '../replay/next-replay';
 
 /**
  * The next action for a state. Pure and cheap (O(calls in the turn), plus a context scan only when
@@ -30,6 +31,8 @@ export function next(state: RunState): Action {
     return plan ? { kind: 'compact', plan } : { kind: 'settle' };
   }
 
+  const replayAction = nextReplayAction(state);
+  if (replayAction) return replayAction;
   const callAction = nextCallAction(state, config);
   if (callAction) return callAction;
   if (state.finalText !== null) return { kind: 'finish', status: 'succeeded', result: state.finalText };

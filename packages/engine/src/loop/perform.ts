@@ -11,6 +11,7 @@ import {
   runTool,
 } from './perform-tools';
 import type { StepContext } from './step-context';
+import { compareReplay, serveRecorded } from '../replay/perform-replay';
 
 /**
  * Performs one action: calls at most one port, then appends the resulting events (applied to the
@@ -42,6 +43,10 @@ export async function perform(ctx: StepContext, action: Action): Promise<void> {
       return interruptTool(ctx, action.callId, action.reason);
     case 'delegate':
       return delegate(ctx, action.callId, action.to, action.goal);
+    case 'compare_replay':
+      return compareReplay(ctx);
+    case 'serve_recorded':
+      return serveRecorded(ctx, action.callId);
     case 'finish':
       return ctx.emit([
         ctx.event('run.finished', {

@@ -4,6 +4,7 @@ import type { EventStore } from './event-store';
 import type { ModelPort } from './model-port';
 import type { PolicyPort } from './policy-port';
 import type { ToolRunner } from './tool-port';
+import type { ReplayRecording } from '../replay/recording';
 
 /** Everything the engine reaches outside itself. It imports no IO module; these are passed in. */
 export interface EnginePorts {
@@ -13,4 +14,6 @@ export interface EnginePorts {
   policy: PolicyPort;
   budget: BudgetPort;
   clock: Clock;
+  /** A replay branch's recording (its source session's log); only replays need it. */
+  replay?: ReplayRecording;
 }

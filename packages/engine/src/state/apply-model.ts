@@ -42,8 +42,9 @@ export const modelHandlers: HandlerGroup<ModelEvents> = {
     state.cycle.deltaChars += p.text.length;
     state.cycle.deltaCount++;
   },
-  'model.responded': (state, p) => {
+  'model.responded': (state, p, event) => {
     state.turn++;
+    if (state.replay) state.replay.respondedSeq = event.seq;
     state.totals.modelCalls++;
     state.totals.inputTokens += p.usage.inputTokens;
     state.totals.outputTokens += p.usage.outputTokens;

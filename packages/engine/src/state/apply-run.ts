@@ -5,6 +5,7 @@ import { jsonBytes, messageTokens, toolDefinitionTokens } from '../prompt/tokens
 import { compactContext, pushExternalMessage, pushItem } from './context';
 import type { HandlerGroup } from './handlers';
 import type { RunState } from './run-state';
+import { startReplay } from '../replay/replay-state';
 
 interface ToolDefsOf {
   toolDefs: ToolDefinition[];
@@ -108,6 +109,8 @@ export const runHandlers: HandlerGroup<RunEvents> = {
   'session.forked': (state, p) => {
     reopen(state);
     if (p.config) replaceConfig(state, p.config);
+    // A replay compares its turns with the recording from here; any other branch runs for real.
+    state.replay = p.replay ? startReplay(p.replay, state.turn) : null;
   },
   'message.added': (state, p) => {
     if (p.role === 'notice') pushExternalMessage(state, 'notice', { role: 'system', content: p.text });

@@ -118,6 +118,7 @@ export const toolHandlers: HandlerGroup<ToolEvents> = {
     state.totals.toolRuns++;
   },
   'tool.finished': (state, p) => {
+    if (p.replayed && state.replay) delete state.replay.serving[p.callId];
     const call = callOf(state, p.callId);
     if (call) {
       call.status = 'finished';
@@ -154,7 +155,9 @@ export const toolHandlers: HandlerGroup<ToolEvents> = {
   },
   'delegation.returned': (state, p) => {
     const call = callOf(state, p.callId);
-    if (call?.status !== 'delegated') return;
+    // A replay serves a recorded delegation's result without sending it (no child runs).
+    if (p.replayed && state.replay) delete state.replay.serving[p.callId];
+    if (call?.status !== 'delegated' && !(p.replayed && call?.status === 'requested')) return;
     call.status = 'returned';
     pushToolResult(state, p.callId, p.ok ? p.result : `Delegation failed: ${p.result}`);
   },

@@ -4,11 +4,12 @@ import { breakerHandlers, observeBreakers } from '../breakers/breaker-windows';
 import { modelHandlers } from './apply-model';
 import { runHandlers } from './apply-run';
 import { toolHandlers } from './apply-tools';
+import { replayHandlers } from '../replay/apply-replay';
 import type { Handler } from './handlers';
 import { initialState, type RunState } from './run-state';
 
 // The compiler checks this map covers every event type.
-const handlers: { [T in EventType]: Handler<T> } = { ...runHandlers, ...modelHandlers, ...toolHandlers, ...breakerHandlers };
+const handlers: { [T in EventType]: Handler<T> } = { ...runHandlers, ...modelHandlers, ...toolHandlers, ...breakerHandlers, ...replayHandlers };
 
 /**
  * Applies one event in place and returns the same state: the incremental reducer the driver uses,

@@ -3,6 +3,7 @@ import type { PromptMessage, ToolDefinition } from '../ports/model-port';
 import type { BudgetAmount } from '../ports/budget-port';
 import type { ToolArgs } from '../ports/tool-port';
 import { initialBreakerWindows, type BreakerWindows } from '../breakers/breaker-windows';
+import type { ReplayState } from '../replay/replay-state';
 
 /**
  * One entry of the model's context. `no` is a stable, monotonic number (compaction cuts by it);
@@ -119,6 +120,8 @@ export interface RunState {
   memory: Record<string, { version: number; value: unknown }>;
   /** What the policy's breakers measure, folded from the log (see `breakers/breaker-windows.ts`). */
   breakers: BreakerWindows;
+  /** Set on a replay branch (`session.forked` with `replay`): how far it agrees with its recording. */
+  replay: ReplayState | null;
 }
 
 /** The state before any event. */
@@ -151,5 +154,6 @@ export function initialState(): RunState {
     totals: { inputTokens: 0, outputTokens: 0, costMicros: 0, modelCalls: 0, toolRuns: 0, compactions: 0 },
     memory: {},
     breakers: initialBreakerWindows(),
+    replay: null,
   };
 }

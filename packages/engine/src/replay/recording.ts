@@ -1,0 +1,113 @@
+import type { EngineEvent } from '../events/event-types';
+import type { ToolArgs } from '../ports/tool-port';
+
+/** How a recorded call ended, as far as a replay can use it. */
+export type RecordedOutcome =
+  | { kind: 'finished'; seq: number; ok: boolean; output: string; truncated: boolean; commit?: string; exitCode?: number }
+  | { kind: 'returned'; seq: number; ok: boolean; result: string }
+  /** Ended inside the engine with no side effect: a replay lets the engine decide it again. */
+  | { kind: 'rejected' | 'loaded'; seq: number }
+  /** No result the log can serve (denied, refused by an approver, interrupted, never finished). */
+  | { kind: 'unservable'; status: string };
+
+export interface RecordedCall {
+  callId: string;
+  /** seq of its `tool.requested`. */
+  seq: number;
+  name: string;
+  args: ToolArgs;
+  argsError: string | null;
+  outcome: RecordedOutcome;
+}
+
+/** One model turn of the recording: its `model.responded` and the calls it asked for, in order. */
+export interface RecordedTurn {
+  requestId: string;
+  seq: number;
+  calls: RecordedCall[];
+}
+
+/**
+ * The model turns of a log after `atEvent`, in order: what a replay that starts at `atEvent`
+ * compares its own turns with (its k-th turn against the k-th here). Pure; one pass.
+ */
+export function recordingOf(events: readonly EngineEvent[], atEvent: number): RecordedTurn[] {
+  const turns: RecordedTurn[] = [];
+  const calls = new Map<string, RecordedCall>();
+  const status = (callId: string, value: string) => {
+    const call = calls.get(callId);
+    if (call && call.outcome.kind === 'unservable') call.outcome = { kind: 'unservable', status: value };
+  };
+  for (const event of events) {
+    if (event.seq <= atEvent) continue;
+    switch (event.type) {
+      case 'model.responded':
+        turns.push({ requestId: event.payload.requestId, seq: event.seq, calls: [] });
+        break;
+      case 'tool.requested': {
+        const turn = turns.at(-1);
+        if (!turn || turn.requestId !== event.payload.requestId) break;
+        const call: RecordedCall = {
+          callId: event.payload.callId,
+          seq: event.seq,
+          name: event.payload.name,
+          args: event.payload.args,
+          argsError: event.payload.argsError ?? null,
+          outcome: { kind: 'unservable', status: 'never finished' },
+        };
+        turn.calls.push(call);
+        calls.set(call.callId, call);
+        break;
+      }
+      case 'tool.finished': {
+        const call = calls.get(event.payload.callId);
+        const p = event.payload;
+        if (call) {
+          call.outcome = {
+            kind: 'finished', seq: event.seq, ok: p.ok, output: p.output, truncated: p.truncated,
+            ...(p.commit !== undefined ? { commit: p.commit } : {}),
+            ...(p.exitCode !== undefined ? { exitCode: p.exitCode } : {}),
+          };
+        }
+        break;
+      }
+      case 'delegation.returned': {
+        const call = calls.get(event.payload.callId);
+        if (call) call.outcome = { kind: 'returned', seq: event.seq, ok: event.payload.ok, result: event.payload.result };
+        break;
+      }
+      case 'tool.rejected': {
+        const call = calls.get(event.payload.callId);
+        if (call) call.outcome = { kind: 'rejected', seq: event.seq };
+        break;
+      }
+      case 'tools.loaded': {
+        const call = calls.get(event.payload.callId);
+        if (call) call.outcome = { kind: 'loaded', seq: event.seq };
+        break;
+      }
+      case 'policy.decided':
+        if (event.payload.decision === 'deny') status(event.payload.callId, 'denied by policy');
+        break;
+      case 'approval.decided':
+        if (!event.payload.approved) status(event.payload.callId, 'rejected by an approver');
+        break;
+      case 'tool.interrupted':
+        status(event.payload.callId, 'interrupted');
+        break;
+      default:
+        break;
+    }
+  }
+  return turns;
+}
+
+/** The engine's view of a recording: its turns by index (0: the first turn after the replay's start). */
+export interface ReplayRecording {
+  turn(index: number, options?: { signal?: AbortSignal }): Promise<RecordedTurn | null>;
+}
+
+/** A recording held in memory (the worker loads the source log once per job). */
+export function recordingFrom(turns: readonly RecordedTurn[]): ReplayRecording {
+  return { turn: async (index) => turns[index] ?? null };
+}
