@@ -5,7 +5,7 @@ import type { Decision } from '@looplane/policy';
 import type { Logger } from 'pino';
 
 /** The version a call was decided under, as the disagreement names it (0: the built-in default). */
-export interface DecidedUnder {
+interface DecidedUnder {
   version: number;
   versionId: string | null;
 }
@@ -32,7 +32,7 @@ const MAX_AUDIT_ARGS = 4096;
  * retried step decides the same call again and gets the same key; an approver's edit of the
  * arguments is a new call, decided and compared again.
  */
-export function callKey(sessionId: string, call: Pick<ToolInvocation, 'callId' | 'name' | 'args'>): string {
+function callKey(sessionId: string, call: Pick<ToolInvocation, 'callId' | 'name' | 'args'>): string {
   const what = createHash('sha256').update(canonicalJson({ tool: call.name, args: call.args })).digest('hex');
   return `${sessionId}:${call.callId}:${what}`;
 }

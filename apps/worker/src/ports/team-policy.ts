@@ -237,7 +237,7 @@ export async function readActivePolicy(pool: Queryable, teamId: string, logger: 
  * active one. A shadow whose document no longer validates is left out (logged): it decides
  * nothing, and nothing depends on it.
  */
-export async function readTeamPolicies(pool: Queryable, teamId: string, logger: Logger): Promise<TeamPolicySet> {
+async function readTeamPolicies(pool: Queryable, teamId: string, logger: Logger): Promise<TeamPolicySet> {
   const found = await pool.query({ name: 'looplane_team_policies_v1', text: POLICIES_SQL, values: [teamId] });
   const row = found.rows[0] as
     | { activeVersion: number; activeId: string | null; activeDocument: unknown; shadowVersion: number | null; shadowId: string | null; shadowVersionId: string | null; shadowDocument: unknown }
