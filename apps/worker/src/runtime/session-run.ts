@@ -28,6 +28,7 @@ import type { LeaseKeeper } from './lease-keeper';
 import type { LiveEvents } from './live-events';
 import { resolveWait, type Wait } from './wake-ups';
 import { withEdgeApprovals } from '../swarm/edge-policy';
+import { replayRecording, replayTools } from './replay-recording';
 import { withBreakers, type BreakerDeps } from '../breakers/session-breakers';
 
 export interface SessionRunDeps {
@@ -210,14 +211,16 @@ export class SessionRun {
    * changed it (the API then snapshots a full config on the row; otherwise the row's is `{}`). A
    * log that says finished on a claimed row was reopened by `sessions.resume` (a finished row is
    * never claimable, and the flush that finishes a log marks its row in the same statement): it
-   * continues with `run.resumed`; the new instruction follows from the inbox.
+   * continues with `run.resumed`; the new instruction follows from the inbox. A replay branch
+   * (`sessions.replay`) carries its marker into `session.forked`, from the row.
    */
   private async openBranch(state: RunState): Promise<void> {
     const { parentId, forkSeq, configJson } = this.context;
     if (parentId && forkSeq !== null && state.lastSeq === forkSeq) {
       const config: unknown = JSON.parse(configJson);
       const own = config !== null && typeof config === 'object' && Object.keys(config).length > 0 ? { config: config as never } : {};
-      await this.append(state, [createEvent('session.forked', { parentSessionId: parentId, atSeq: forkSeq, ...own }, this.deps.clock)]);
+      const replay = this.context.replay ? { replay: this.context.replay as never } : {};
+      await this.append(state, [createEvent('session.forked', { parentSessionId: parentId, atSeq: forkSeq, ...own, ...replay }, this.deps.clock)]);
     } else if (TERMINAL.has(state.status)) {
       await this.append(state, [createEvent('run.resumed', { reason: 'operator', note: 'resumed with a new instruction' }, this.deps.clock)]);
     }
@@ -275,7 +278,7 @@ export class SessionRun {
       budget: this.budget,
       unit: this.unit,
       model,
-      tools: deps.tools.runnerFor({ runId: context.runId, sessionId: context.sessionId, teamId: context.teamId, agentId: context.agentId, sandbox: state.config?.sandbox }),
+      tools: replayTools(state, () => this.unit.flush(), deps.tools.runnerFor({ runId: context.runId, sessionId: context.sessionId, teamId: context.teamId, agentId: context.agentId, sandbox: state.config?.sandbox })),
       policy: this.policyPort(),
       policyRecorded: (callId) => this.teamPolicy().recorded(callId),
       clock: deps.clock,
@@ -286,6 +289,7 @@ export class SessionRun {
       // The tool's own metadata (the sandbox tools say which are idempotent) wins over the catalogue.
       idempotent: (tool) => deps.tools.idempotent(tool) ?? state.config?.tools.some((t) => t.name === tool && t.idempotent) ?? false,
     });
+    if (state.replay) this.ports = { ...this.ports, replay: replayRecording(this.unit.reader, state.replay) };
     return this.ports;
   }
 

@@ -1,3 +1,4 @@
+import { appendFile } from 'node:fs/promises';
 import type { PgPool } from '@looplane/db';
 import type { ToolResult } from '@looplane/engine';
 import type { ToolRegistry } from '../tools/tool-registry';
@@ -24,7 +25,8 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 /**
  * Tools for the runtime's tests and benchmarks only (never registered by `main.ts`):
  * `record` (not idempotent) writes a row per execution so a test can prove no call ran twice;
- * `slow` waits `ms` (or until aborted) before recording; `echo` returns its text; `audited`
+ * `slow` waits `ms` (or until aborted) before recording; `echo` returns its text; `append` adds
+ * `line` to the host file `file` (a side effect outside the log); `audited`
  * (idempotent) records whether its policy decision's audit row was committed before it ran.
  */
 export function registerTestTools(registry: ToolRegistry, pool: PgPool): ToolRegistry {
@@ -39,6 +41,11 @@ export function registerTestTools(registry: ToolRegistry, pool: PgPool): ToolReg
       return record('slow', ctx.runId, ctx.sessionId, call.callId);
     })
     .register('echo', async (args) => ({ ok: true, output: String(args.text ?? '') }))
+    // A side effect outside the event log: a line appended to a host file (replay tests count them).
+    .register('append', async (args) => {
+      await appendFile(String(args.file), `${String(args.line)}\n`);
+      return { ok: true, output: `appended ${String(args.line)}` };
+    })
     // Idempotent; records how many committed audit rows hold its own policy decision when it runs.
     .register('audited', async (_args, call, ctx) => {
       const found = await pool.query(

@@ -4,12 +4,13 @@ import { diffSessions } from '../services/sessions-diff.service';
 import { sessionEvents } from '../services/sessions-events.service';
 import { sessionFiles } from '../services/sessions-files.service';
 import { forkSession } from '../services/sessions-fork.service';
+import { replaySession } from '../services/sessions-replay.service';
 import { sessionTree } from '../services/sessions-tree.service';
-import { diffSessionsInput, forkSessionInput, sessionEventsInput, sessionFilesInput, promoteSessionInput, resumeSessionInput, sessionTreeInput } from './sessions.schema';
+import { diffSessionsInput, forkSessionInput, replaySessionInput, sessionEventsInput, sessionFilesInput, promoteSessionInput, resumeSessionInput, sessionTreeInput } from './sessions.schema';
 
 /**
  * Session trees: a run's branches, forked at any committed event (conversation and workspace
- * together), resumed, compared, browsed (files at any event) and promoted to the main line. Reads are viewer+, changes
+ * together), replayed on another endpoint or prompt, resumed, compared, browsed (files at any event) and promoted to the main line. Reads are viewer+, changes
  * operator+. Like every router, it records intent and wakes the worker; only the worker appends.
  */
 export const sessionsRouter = createRouter({
@@ -24,6 +25,10 @@ export const sessionsRouter = createRouter({
   fork: teamProcedure('operator')
     .input(forkSessionInput)
     .mutation(({ ctx, input }) => forkSession(ctx, ctx.actor, ctx.teamId, input, ctx.ip)),
+
+  replay: teamProcedure('operator')
+    .input(replaySessionInput)
+    .mutation(({ ctx, input }) => replaySession(ctx, ctx.actor, ctx.teamId, input, ctx.ip)),
 
   resume: teamProcedure('operator')
     .input(resumeSessionInput)

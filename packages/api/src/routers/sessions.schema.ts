@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { workspacePathSchema } from '@looplane/workspaces';
 import { idSchema } from '../schemas';
+import { REPLAY_MODES } from '@looplane/engine';
 
 /** A message to a branch (a fork's extra instruction, a resume's new one). */
 const instructionSchema = z.string().trim().min(1).max(20_000);
@@ -34,6 +35,21 @@ export const forkSessionInput = z.object({
     .optional(),
 });
 export type ForkSessionInput = z.infer<typeof forkSessionInput>;
+
+/**
+ * `sessions.replay`: a replay branch of the session from event `atEvent` (its seq, as for
+ * `sessions.fork`; default: the session's start, just before its first model call) on another
+ * endpoint of the team or with another system prompt. `mode` says what happens at the first
+ * divergence from the recording: `stop` ends the branch with the report, `live` goes on for real.
+ */
+export const replaySessionInput = z.object({
+  sessionId: idSchema,
+  atEvent: z.int().min(1).max(2_147_483_647).optional(),
+  endpointId: idSchema.optional(),
+  systemPrompt: z.string().max(20_000).optional(),
+  mode: z.enum(REPLAY_MODES),
+});
+export type ReplaySessionInput = z.infer<typeof replaySessionInput>;
 
 export const resumeSessionInput = z.object({ sessionId: idSchema, message: instructionSchema });
 export type ResumeSessionInput = z.infer<typeof resumeSessionInput>;

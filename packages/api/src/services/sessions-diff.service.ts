@@ -3,6 +3,7 @@ import { AppError } from '@looplane/shared';
 import type { WorkspaceReader } from '@looplane/workspaces';
 import { ancestry, findTeamSession, sharedPrefix, type ChainLink } from './sessions-ancestry';
 import { headCommit } from './sessions-commits';
+import { replaySide } from './sessions-replay-report';
 
 /** Events listed per side after the divergence point (the rest is counted, not sent). */
 const MAX_EVENTS = 500;
@@ -63,19 +64,23 @@ async function fileDiff(db: Db, workspaces: WorkspaceReader | null, runId: strin
  * Compares two branches of one run: the seq they diverge after, each one's events after that
  * point (side by side in the dashboard), and the file diff from `a`'s workspace to `b`'s, each at
  * its last recorded commit. Without readable workspaces the events still come back, with
- * `files: null` and the reason.
+ * `files: null` and the reason. Each side also says what it spent after the divergence point and,
+ * for a replay branch, its replay (marker, turns served from the log, the divergence report).
  */
 export async function diffSessions(deps: DiffDeps, teamId: string, aId: string, bId: string) {
   const [a, b] = await Promise.all([findTeamSession(deps.db, teamId, aId), findTeamSession(deps.db, teamId, bId)]);
   if (a.runId !== b.runId) throw new AppError('BAD_REQUEST', 'The two sessions belong to different runs; compare branches of one run');
   const [chainA, chainB] = await Promise.all([ancestry(deps.db, a), ancestry(deps.db, b)]);
   const divergedAfter = sharedPrefix(chainA, chainB);
-  const [eventsA, eventsB, files] = await Promise.all([eventsAfter(deps.db, chainA, divergedAfter), eventsAfter(deps.db, chainB, divergedAfter), fileDiff(deps.db, deps.workspaces, a.runId, chainA, chainB)]);
+  const [eventsA, eventsB, files, sideA, sideB] = await Promise.all([
+    eventsAfter(deps.db, chainA, divergedAfter), eventsAfter(deps.db, chainB, divergedAfter), fileDiff(deps.db, deps.workspaces, a.runId, chainA, chainB),
+    replaySide(deps.db, a.id, chainA, divergedAfter), replaySide(deps.db, b.id, chainB, divergedAfter),
+  ]);
   return {
     runId: a.runId,
     divergedAfter,
-    a: { sessionId: a.id, status: a.status, title: a.title, lastSeq: a.lastSeq, events: eventsA, moreEvents: a.lastSeq - divergedAfter - eventsA.length },
-    b: { sessionId: b.id, status: b.status, title: b.title, lastSeq: b.lastSeq, events: eventsB, moreEvents: b.lastSeq - divergedAfter - eventsB.length },
+    a: { sessionId: a.id, status: a.status, title: a.title, lastSeq: a.lastSeq, events: eventsA, moreEvents: a.lastSeq - divergedAfter - eventsA.length, ...sideA },
+    b: { sessionId: b.id, status: b.status, title: b.title, lastSeq: b.lastSeq, events: eventsB, moreEvents: b.lastSeq - divergedAfter - eventsB.length, ...sideB },
     ...files,
   };
 }

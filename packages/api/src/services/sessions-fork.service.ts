@@ -1,5 +1,5 @@
 import { appendAudit, Prisma, type Tx } from '@looplane/db';
-import { forkBlocker, foldUntil, parseRunConfig, type RunConfig, type RunState } from '@looplane/engine';
+import { forkBlocker, foldUntil, parseRunConfig, type CallStatus, type ReplayMarker, type ReplayMode, type RunConfig, type RunState } from '@looplane/engine';
 import { modelLimitsOf } from '@looplane/models';
 import { AppError } from '@looplane/shared';
 import type { ForkSessionInput } from '../routers/sessions.schema';
@@ -17,6 +17,17 @@ import { commitAt, findTeamSession, sessionLog, TERMINAL_SESSION, type SessionRo
 export function approvalBlocker(state: RunState): string | null {
   const waiting = state.calls.find((c) => c.status === 'awaiting_approval');
   return waiting ? `tool call ${waiting.id} (${waiting.name}) waits for an approval at this event, and a pending approval is not inherited` : null;
+}
+
+/**
+ * Why a replay may not start here: in the middle of a turn (some of its tool calls done, some
+ * not). A replay compares whole turns with the recording, so it starts where one begins or ends.
+ */
+const UNRESOLVED = new Set<CallStatus>(['requested', 'allowed', 'approved', 'started', 'awaiting_approval', 'delegated']);
+
+function replayBlocker(state: RunState): string | null {
+  const open = state.calls.filter((c) => UNRESOLVED.has(c.status));
+  return open.length > 0 ? `the turn's tool call ${open[0]!.id} (${open[0]!.name}) has no result yet; replay from the start or the end of a turn` : null;
 }
 
 /**
@@ -55,7 +66,7 @@ async function overriddenConfig(tx: Tx, teamId: string, base: RunConfig, overrid
  * appends `session.forked` first, then the message, and drives it like any session. Budgets:
  * the branch's spend is its own (`Session.costMicros`) and counts against the run's ledger.
  */
-export async function forkSession(deps: RunDeps, actor: PrincipalActor, teamId: string, input: ForkSessionInput, ip: string | null): Promise<{ sessionId: string; runId: string; parentId: string; atEvent: number }> {
+export async function forkSession(deps: RunDeps, actor: PrincipalActor, teamId: string, input: ForkSessionInput, ip: string | null, replay?: { mode: ReplayMode }): Promise<{ sessionId: string; runId: string; parentId: string; atEvent: number }> {
   const sessionId = newId();
   const created = await deps.db.$transaction(async (tx) => {
     const asked = await findTeamSession(tx, teamId, input.sessionId);
@@ -66,12 +77,20 @@ export async function forkSession(deps: RunDeps, actor: PrincipalActor, teamId: 
     while (owner.parentId && owner.forkSeq !== null && input.atEvent <= owner.forkSeq) owner = await findTeamSession(tx, teamId, owner.parentId);
     const events = await sessionLog(tx, owner.id);
     const state = foldUntil(events, input.atEvent);
-    const blocker = forkBlocker(state) ?? approvalBlocker(state);
-    if (blocker) throw new AppError('PRECONDITION_FAILED', `Cannot fork at event ${input.atEvent}: ${blocker}`);
+    const blocker = forkBlocker(state) ?? approvalBlocker(state) ?? (replay ? replayBlocker(state) : null);
+    if (blocker) throw new AppError('PRECONDITION_FAILED', `Cannot ${replay ? 'replay from' : 'fork at'} event ${input.atEvent}: ${blocker}`);
     const config = input.agentOverrides && state.config ? await overriddenConfig(tx, teamId, state.config, input.agentOverrides) : null;
     await clearSettledCancel(tx, owner.runId);
     const commit = commitAt(events, input.atEvent);
     const siblings = await tx.session.count({ where: { runId: owner.runId } });
+    // A replay's recording is the log of the session asked for (its parent may be an ancestor that holds the event).
+    const marker: ReplayMarker | null = replay
+      ? {
+          sourceSessionId: asked.id, atEvent: input.atEvent, mode: replay.mode,
+          ...(input.agentOverrides?.endpointId !== undefined ? { endpointId: input.agentOverrides.endpointId } : {}),
+          ...(input.agentOverrides?.systemPrompt !== undefined ? { systemPrompt: true } : {}),
+        }
+      : null;
     await tx.session.create({
       data: {
         id: sessionId,
@@ -85,7 +104,8 @@ export async function forkSession(deps: RunDeps, actor: PrincipalActor, teamId: 
         endpointId: input.agentOverrides?.endpointId ?? owner.endpointId,
         // `{}`: the branch keeps the inherited config; a full config: `session.forked` carries it.
         config: (config ?? {}) as unknown as Prisma.InputJsonValue,
-        title: `branch ${siblings} (from #${input.atEvent})`,
+        title: marker ? `replay ${siblings} of ${asked.title || asked.id} (from #${input.atEvent}, ${marker.mode})` : `branch ${siblings} (from #${input.atEvent})`,
+        ...(marker ? { replay: marker } : {}),
         workspaceCommit: commit,
         createdById: actor.userId,
       },
@@ -95,8 +115,9 @@ export async function forkSession(deps: RunDeps, actor: PrincipalActor, teamId: 
     // with a writer that holds the run row): a fork counts as a start, never as a queued run.
     await admitRunStart(tx, { teamId, newRun: false, limits: runLimitsOf(deps) });
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'session.forked', targetType: 'session', targetId: sessionId,
+      teamId, actor, ip, action: marker ? 'session.replayed' : 'session.forked', targetType: 'session', targetId: sessionId,
       data: {
+        ...(marker ? { replay: { mode: marker.mode, sourceSessionId: marker.sourceSessionId } } : {}),
         runId: owner.runId, parentId: owner.id, requestedSessionId: asked.id, atEvent: input.atEvent, workspaceCommit: commit,
         message: input.message ? { chars: input.message.length } : null,
         overrides: { endpointId: input.agentOverrides?.endpointId ?? null, systemPrompt: input.agentOverrides?.systemPrompt !== undefined },

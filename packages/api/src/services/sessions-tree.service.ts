@@ -1,5 +1,6 @@
 import type { Db } from '@looplane/db';
 import { AppError } from '@looplane/shared';
+import { replayMarkerOf } from './sessions-replay-report';
 
 /**
  * The run's session tree: every branch with its fork point (parent and the parent's event seq it
@@ -14,7 +15,7 @@ export async function sessionTree(db: Db, teamId: string, runId: string) {
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     select: {
       id: true, parentId: true, forkSeq: true, status: true, waitReason: true, title: true, lastSeq: true, costMicros: true, result: true,
-      error: true, workspaceCommit: true, endpointId: true, createdById: true, createdAt: true, finishedAt: true,
+      error: true, workspaceCommit: true, endpointId: true, createdById: true, createdAt: true, finishedAt: true, replay: true,
     },
   });
   return {
@@ -24,6 +25,8 @@ export async function sessionTree(db: Db, teamId: string, runId: string) {
     mainSessionId: run.mainSessionId,
     sessions: sessions.map((s) => ({
       ...s,
+      /** A replay branch's source session, start event, mode and overrides (`sessions.replay`); null otherwise. */
+      replay: replayMarkerOf(s.replay),
       costMicros: Number(s.costMicros),
       isMain: s.id === run.mainSessionId,
       /** Events of its log, inherited ones included (its last seq). */
