@@ -148,6 +148,7 @@ const matrix: Record<string, Entry> = {
   'sessions.tree': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, runId }) },
   'sessions.events': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, sessionId: await startedSession() }) },
   'sessions.fork': { access: 'operator', input: async (fx) => ({ teamId: fx.teamId, sessionId: await startedSession(), atEvent: 1 }) },
+  'sessions.replay': { access: 'operator', input: async (fx) => ({ teamId: fx.teamId, sessionId: await startedSession(), atEvent: 1, systemPrompt: 'Be brief.', mode: 'stop' }) },
   // A freshly finished branch per call, so each allowed resume is a first one.
   'sessions.resume': { access: 'operator', input: async (fx) => ({ teamId: fx.teamId, sessionId: await finishedSession(), message: 'go on' }) },
   'sessions.diff': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, a: await startedSession(), b: await startedSession() }) },
@@ -326,6 +327,7 @@ const crossTeam: Record<string, (fx: TeamFixture) => unknown> = {
   'sessions.tree': (fx) => ({ teamId: fx.teamId, runId: foreign.runId }),
   'sessions.events': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession() }),
   'sessions.fork': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession(), atEvent: 1 }),
+  'sessions.replay': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession(), atEvent: 1, mode: 'live' }),
   'sessions.resume': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession(), message: 'hijack' }),
   'sessions.promote': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession() }),
   'sessions.files': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession() }),
