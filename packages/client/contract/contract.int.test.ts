@@ -77,11 +77,13 @@ describe('every documented operation, called with the generated client', () => {
     expect(decided).toMatchObject({ approvalId, status: 'approved', runId });
   });
 
-  it('sessions: fork, resume, files', async () => {
+  it('sessions: fork, replay, resume, files', async () => {
     const started = await fixtures.startedSession();
     const sessionId = started.sessionId;
     const forked = await unwrap(as('operator').POST('/sessions/{sessionId}/fork', { params: { path: { sessionId } }, body: { atEvent: 1, message: 'Try the other approach' } }));
     expect(forked).toMatchObject({ runId: started.runId, parentId: sessionId, atEvent: 1 });
+    const replayed = await unwrap(as('operator').POST('/sessions/{sessionId}/replay', { params: { path: { sessionId } }, body: { atEvent: 1, systemPrompt: 'Be brief.', mode: 'live' } }));
+    expect(replayed).toMatchObject({ runId: started.runId, parentId: sessionId, atEvent: 1, mode: 'live' });
     const finished = await fixtures.finishedSession();
     const resumed = await unwrap(as('operator').POST('/sessions/{sessionId}/resume', { params: { path: { sessionId: finished.sessionId } }, body: { message: 'Now write the tests' } }));
     expect(resumed).toEqual({ sessionId: finished.sessionId, runId: finished.runId, status: 'idle' });

@@ -52,6 +52,7 @@ const matrix: Record<string, Entry> = {
   getGraph: { role: 'viewer', request: async (r) => ({ params: { graphId: (await r.graph()).graphId } }) },
   runGraph: { role: 'operator', request: async (r) => ({ params: { graphId: (await r.graph()).graphId }, body: { goal: 'matrix graph run' } }) },
   forkSession: { role: 'operator', request: async (r) => ({ params: { sessionId: await r.startedSession() }, body: { atEvent: 1 } }) },
+  replaySession: { role: 'operator', request: async (r) => ({ params: { sessionId: await r.startedSession() }, body: { atEvent: 1, systemPrompt: 'Be brief.', mode: 'stop' } }) },
   resumeSession: { role: 'operator', request: async (r) => ({ params: { sessionId: await r.finishedSession() }, body: { message: 'go on' } }) },
   getSessionFiles: { role: 'viewer', request: async (r) => ({ params: { sessionId: await r.startedSession() } }) },
   exportAudit: { role: 'admin', request: () => ({}) },

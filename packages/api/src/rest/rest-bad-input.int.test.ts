@@ -44,6 +44,7 @@ const tables: Record<string, Table> = {
   getGraph: { valid: () => ({ params: { graphId: NO_SUCH_ID }, query: { version: 1 } }), optional: ['version'] },
   runGraph: { valid: () => ({ params: { graphId: NO_SUCH_ID }, body: { goal: 'Review the notes' } }) },
   forkSession: { valid: () => ({ params: { sessionId: r.sessionId }, body: { atEvent: 1, message: 'Try another way' } }), optional: ['message'] },
+  replaySession: { valid: () => ({ params: { sessionId: r.sessionId }, body: { atEvent: 1, systemPrompt: 'Be brief.', mode: 'stop' } }), optional: ['atEvent', 'endpointId', 'systemPrompt'] },
   resumeSession: { valid: () => ({ params: { sessionId: r.sessionId }, body: { message: 'Continue' } }) },
   getSessionFiles: { valid: () => ({ params: { sessionId: r.sessionId }, query: { atEvent: 1, path: 'src/app.ts' } }), optional: ['atEvent', 'path'] },
   createToken: { valid: () => ({ body: { name: 'ci', role: 'viewer', expiresInDays: 30 } }), optional: ['expiresInDays'] },

@@ -371,6 +371,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions/{sessionId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replay a session on another endpoint or prompt
+         * @description A replay branch in the same run: from an event of the session, the new model runs with the recorded input; while it asks for the same tool calls as the recording, the recorded results are served from the log (nothing runs again). At the first divergence, stop ends the branch with a report (a replay.diverged event), live goes on for real.
+         *
+         *     Requires the **operator** role (tRPC `sessions.replay`).
+         */
+        post: operations["replaySession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sessions/{sessionId}/resume": {
         parameters: {
             query?: never;
@@ -672,6 +694,19 @@ export interface components {
                 endpointId?: string;
                 systemPrompt?: string;
             };
+        };
+        ReplaySessionRequest: {
+            /** @description The event’s seq to replay from (default: the session’s start, before its first model call); at a turn’s start or end */
+            atEvent?: number;
+            /** @description A model endpoint of the team to replay on (default: the session’s own) */
+            endpointId?: string;
+            /** @description Replaces the system prompt for the replay */
+            systemPrompt?: string;
+            /**
+             * @description At the first divergence from the recording: stop (end with the report) or live (go on for real, under the policy and budgets)
+             * @enum {string}
+             */
+            mode: "stop" | "live";
         };
         ResumeSessionRequest: {
             message: string;
@@ -1108,6 +1143,14 @@ export interface components {
             runId: string;
             parentId: string;
             atEvent: number;
+        };
+        SessionReplayed: {
+            sessionId: string;
+            runId: string;
+            parentId: string;
+            atEvent: number;
+            /** @enum {string} */
+            mode: "stop" | "live";
         };
         SessionResumed: {
             sessionId: string;
@@ -2555,6 +2598,121 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SessionForked"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not possible in the resource’s current state (`detail` says why) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1048576 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is JSON but not valid for this operation (`errors` names each field), or its `Idempotency-Key` was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The team started too much work; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    replaySession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "endpointId": "cmexampleendpoint0000000",
+                 *       "mode": "stop"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReplaySessionRequest"];
+            };
+        };
+        responses: {
+            /** @description The replay branch was created and queued */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionReplayed"];
                 };
             };
             /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */

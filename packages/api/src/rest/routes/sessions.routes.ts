@@ -1,5 +1,5 @@
 import { defineRoute, type RestRoute } from '../rest-route';
-import { forkBody, resumeBody, sessionFiles, sessionFilesQuery, sessionForked, sessionIdParams, sessionResumed } from '../schemas/sessions.schemas';
+import { forkBody, replayBody, resumeBody, sessionFiles, sessionFilesQuery, sessionForked, sessionIdParams, sessionReplayed, sessionResumed } from '../schemas/sessions.schemas';
 
 const sessionParams = { sessionId: 'cmexampleid0000000000000' };
 
@@ -20,6 +20,26 @@ export const sessionRoutes: RestRoute[] = [
     problems: [404, 412, 422, 429],
     example: { params: sessionParams, body: { atEvent: 4, message: 'Try the other approach' } },
     handle: ({ caller, teamId, params, body }) => caller.sessions.fork({ teamId, sessionId: params.sessionId, ...body }),
+  }),
+
+  defineRoute({
+    method: 'POST',
+    path: '/sessions/{sessionId}/replay',
+    operationId: 'replaySession',
+    summary: 'Replay a session on another endpoint or prompt',
+    description:
+      'A replay branch in the same run: from an event of the session, the new model runs with the recorded input; while it asks for the same tool calls as the recording, ' +
+      'the recorded results are served from the log (nothing runs again). At the first divergence, stop ends the branch with a report (a replay.diverged event), live goes on for real.',
+    tag: 'sessions',
+    procedure: 'sessions.replay',
+    params: sessionIdParams,
+    body: replayBody,
+    response: sessionReplayed,
+    status: 201,
+    responseDescription: 'The replay branch was created and queued',
+    problems: [404, 412, 422, 429],
+    example: { params: sessionParams, body: { endpointId: 'cmexampleendpoint0000000', mode: 'stop' } },
+    handle: ({ caller, teamId, params, body }) => caller.sessions.replay({ teamId, sessionId: params.sessionId, ...body }),
   }),
 
   defineRoute({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { workspacePathSchema } from '@looplane/workspaces';
-import { forkSessionInput, resumeSessionInput } from '../../routers/sessions.schema';
+import { forkSessionInput, replaySessionInput, resumeSessionInput } from '../../routers/sessions.schema';
 import { id, intQuery } from './common.schemas';
 
 export const sessionIdParams = z.strictObject({ sessionId: id });
@@ -12,6 +12,19 @@ export const forkBody = z
     agentOverrides: forkSessionInput.shape.agentOverrides,
   })
   .meta({ id: 'ForkSessionRequest' });
+
+export const replayBody = z
+  .strictObject({
+    atEvent: replaySessionInput.shape.atEvent.meta({ description: 'The event’s seq to replay from (default: the session’s start, before its first model call); at a turn’s start or end' }),
+    endpointId: replaySessionInput.shape.endpointId.meta({ description: 'A model endpoint of the team to replay on (default: the session’s own)' }),
+    systemPrompt: replaySessionInput.shape.systemPrompt.meta({ description: 'Replaces the system prompt for the replay' }),
+    mode: replaySessionInput.shape.mode.meta({ description: 'At the first divergence from the recording: stop (end with the report) or live (go on for real, under the policy and budgets)' }),
+  })
+  .meta({ id: 'ReplaySessionRequest' });
+
+export const sessionReplayed = z
+  .strictObject({ sessionId: id, runId: id, parentId: id, atEvent: z.int(), mode: z.enum(['stop', 'live']) })
+  .meta({ id: 'SessionReplayed' });
 
 export const resumeBody = z.strictObject({ message: resumeSessionInput.shape.message }).meta({ id: 'ResumeSessionRequest' });
 
