@@ -6,6 +6,7 @@ import { forkCommand } from './fork';
 import { mcpCommand } from './mcp';
 import { migrateCommand } from './migrate';
 import { rejectCommand } from './reject';
+import { replayCommand } from './replay';
 import { runCommand } from './run';
 import { startCommand } from './start';
 import { tailCommand } from './tail';
@@ -14,4 +15,4 @@ import { versionCommand } from './version';
 import { workerCommand } from './worker';
 
 /** Every `looplane` command, in the order `looplane --help` lists them. */
-export const commands: readonly Command[] = [startCommand, workerCommand, runCommand, tailCommand, forkCommand, approveCommand, rejectCommand, auditCommand, doctorCommand, tokenCommand, mcpCommand, migrateCommand, versionCommand];
+export const commands: readonly Command[] = [startCommand, workerCommand, runCommand, tailCommand, forkCommand, replayCommand, approveCommand, rejectCommand, auditCommand, doctorCommand, tokenCommand, mcpCommand, migrateCommand, versionCommand];
