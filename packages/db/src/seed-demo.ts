@@ -58,6 +58,25 @@ const fauxSteps = {
   },
 };
 
+/** Where `faux-steps-alt` takes another route: its 7th step logs something else. */
+const ALT_STEP = 6;
+
+/**
+ * A second scripted endpoint for trying `sessions.replay`: it agrees with `faux-steps` for six
+ * steps and then logs something else, so a replay of a `demo-steps` run on it serves six recorded
+ * results and diverges at turn 7.
+ */
+const fauxStepsAlt = {
+  ...fauxSteps,
+  name: 'faux-steps-alt',
+  config: {
+    ...fauxSteps.config,
+    script: fauxSteps.config.script.map((turn, i) =>
+      i === ALT_STEP ? { say: `Step ${i + 1} of ${STEPS}: logging progress another way.`, calls: [{ tool: 'shell', args: { command: 'echo "checked part 2 another way" >> notes/log.txt' } }] } : turn,
+    ),
+  },
+};
+
 const demoAgents = (fauxId: string, stepsId: string) => [
   {
     name: 'demo',
@@ -89,6 +108,10 @@ export async function seedDemoContent(tx: Tx, teamId: string, fauxEndpointId: st
   if (!steps) {
     steps = await tx.modelEndpoint.create({ data: { teamId, ...fauxSteps, config: fauxSteps.config as Prisma.InputJsonValue } });
     await appendAudit(tx, { teamId, actor: SYSTEM, action: 'endpoint.created', targetType: 'endpoint', targetId: steps.id, data: { name: steps.name, kind: 'faux' } });
+  }
+  if (!(await tx.modelEndpoint.findUnique({ where: { teamId_name: { teamId, name: fauxStepsAlt.name } } }))) {
+    const alt = await tx.modelEndpoint.create({ data: { teamId, ...fauxStepsAlt, config: fauxStepsAlt.config as Prisma.InputJsonValue } });
+    await appendAudit(tx, { teamId, actor: SYSTEM, action: 'endpoint.created', targetType: 'endpoint', targetId: alt.id, data: { name: alt.name, kind: 'faux' } });
   }
   for (const agent of demoAgents(fauxEndpointId, steps.id)) {
     const existing = await tx.agentTemplate.findUnique({ where: { teamId_name: { teamId, name: agent.name } } });
