@@ -121,6 +121,10 @@ export class TimelineBuilder {
         return this.notice(event, p.ok === false ? 'danger' : 'info', `Delegation returned: ${str(p, 'result') ?? ''}`);
       case 'memory.written':
         return this.notice(event, 'info', `Memory ${str(p, 'key') ?? '?'} written (v${num(p, 'version') ?? '?'})`);
+      case 'replay.matched':
+        return this.notice(event, 'info', `Replay: turn ${num(p, 'turn') ?? '?'} asks for the same calls as the recording; its results are served from the log`);
+      case 'replay.diverged':
+        return this.notice(event, 'warning', `Replay diverged at turn ${num(p, 'turn') ?? '?'}: ${str(p, 'detail') ?? ''}`);
       case 'session.forked':
         return this.notice(event, 'info', `Forked from session ${str(p, 'parentSessionId') ?? '?'} at ${num(p, 'atSeq') ?? '?'}`);
       case 'run.finished':

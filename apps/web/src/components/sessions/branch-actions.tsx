@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation } from '@tanstack/react-query';
-import { Play, Star } from 'lucide-react';
+import { Play, Repeat, Star } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/field';
@@ -9,8 +9,8 @@ import { InlineError } from '@/components/ui/inline-error';
 import { useTRPC } from '@/trpc/client';
 import { isFinished, type SessionNode } from './session-format';
 
-/** Promote a branch to the run's main line; resume a finished one with a new instruction. */
-export function BranchActions({ teamId, node, onChanged }: { teamId: string; node: SessionNode; onChanged: () => void }) {
+/** Promote a branch to the run's main line; replay it on another endpoint or prompt; resume a finished one with a new instruction. */
+export function BranchActions({ teamId, node, onChanged, onReplay }: { teamId: string; node: SessionNode; onChanged: () => void; onReplay: () => void }) {
   const trpc = useTRPC();
   const [message, setMessage] = useState('');
   const promote = useMutation(trpc.sessions.promote.mutationOptions({ onSettled: onChanged }));
@@ -28,6 +28,9 @@ export function BranchActions({ teamId, node, onChanged }: { teamId: string; nod
           <Star aria-hidden className="size-3" /> Make main line
         </Button>
       ) : null}
+      <Button size="sm" onClick={onReplay} title="Replay this branch on another endpoint or prompt, serving the recorded tool results" data-testid="session-replay">
+        <Repeat aria-hidden className="size-3" /> Replay
+      </Button>
       {isFinished(node.status) ? (
         <form onSubmit={onResume} className="flex flex-1 items-center gap-2">
           <Input

@@ -18,12 +18,13 @@ type Tab = (typeof TABS)[number]['id'];
  * an event opens the Files tab at that event, so the two tabs share the event being looked at.
  * Keyed by the branch in the parent, so a newly selected branch starts at its latest files.
  */
-export function BranchDetail({ teamId, node, canOperate, onChanged, onFork }: {
+export function BranchDetail({ teamId, node, canOperate, onChanged, onFork, onReplay }: {
   teamId: string;
   node: SessionNode;
   canOperate: boolean;
   onChanged: () => void;
   onFork: (atEvent: number) => void;
+  onReplay: () => void;
 }) {
   const baseId = useId();
   const [tab, setTab] = useState<Tab>('events');
@@ -42,7 +43,7 @@ export function BranchDetail({ teamId, node, canOperate, onChanged, onFork }: {
 
   return (
     <div className="rounded border border-border" data-testid="branch-detail" data-session-id={node.id}>
-      {canOperate ? <BranchActions teamId={teamId} node={node} onChanged={onChanged} /> : null}
+      {canOperate ? <BranchActions teamId={teamId} node={node} onChanged={onChanged} onReplay={onReplay} /> : null}
       <div role="tablist" aria-label="Branch detail" className="flex gap-4 border-b border-border px-3">
         {TABS.map((t) => (
           <button

@@ -49,13 +49,19 @@ export function describeEvent(type: string, payload: unknown): string {
     case 'tool.requested':
       return `Tool ${text('name')} requested ${JSON.stringify(p.args ?? {}).slice(0, 120)}`;
     case 'tool.finished':
-      return `Tool finished ${p.ok === false ? '(failed)' : 'ok'}${text('commit') ? ` · commit ${text('commit').slice(0, 7)}` : ''}: ${text('output').slice(0, 160)}`;
+      return `Tool finished ${p.ok === false ? '(failed)' : 'ok'}${p.replayed === true ? ' (replayed from the log)' : ''}${text('commit') ? ` · commit ${text('commit').slice(0, 7)}` : ''}: ${text('output').slice(0, 160)}`;
     case 'policy.decided':
       return `Policy: ${text('decision')}${text('reason') ? ` (${text('reason')})` : ''}`;
     case 'effect.decided':
       return `Effect ${text('decision') === 'deny' ? 'denied' : 'held for approval'}, rolled back: ${text('reason')}`;
     case 'session.forked':
-      return `Branch forked from ${text('parentSessionId')} at #${String(p.atSeq ?? '')}`;
+      return p.replay ? `Replay of ${String((p.replay as { sourceSessionId?: unknown }).sourceSessionId ?? '')} from #${String(p.atSeq ?? '')}` : `Branch forked from ${text('parentSessionId')} at #${String(p.atSeq ?? '')}`;
+    case 'delegation.returned':
+      return `Delegation returned ${p.ok === false ? '(failed)' : 'ok'}${p.replayed === true ? ' (replayed from the log)' : ''}: ${text('result').slice(0, 160)}`;
+    case 'replay.matched':
+      return `Replay: turn ${String(p.turn ?? '')} asks for the same calls as the recording`;
+    case 'replay.diverged':
+      return `Replay diverged at turn ${String(p.turn ?? '')}: ${text('detail')}`;
     case 'run.resumed':
       return `Resumed (${text('reason')})${text('note') ? `: ${text('note')}` : ''}`;
     case 'run.finished':

@@ -8,13 +8,14 @@ import { useTRPC } from '@/trpc/client';
 import { BranchCompare } from './branch-compare';
 import { BranchDetail } from './branch-detail';
 import { ForkDialog } from './fork-dialog';
+import { ReplayDialog } from './replay-dialog';
 import { isFinished } from './session-format';
 import { SessionTreeView } from './session-tree';
 
 /**
  * The run's session tree and what can be done with it: pick a branch to see its log (every event
  * with "Fork from here"), promote or resume it, or tick two branches to compare them (events side
- * by side and the file diff). A branch's Files tab shows its workspace at any event. `?session=ID`
+ * by side and the file diff). Replay opens the new replay branch beside its original in the compare. A branch's Files tab shows its workspace at any event. `?session=ID`
  * selects a branch on load (the CLI's fork prints it).
  */
 export function SessionsPanel({ teamId, runId, canOperate }: { teamId: string; runId: string; canOperate: boolean }) {
@@ -30,6 +31,7 @@ export function SessionsPanel({ teamId, runId, canOperate }: { teamId: string; r
   useEffect(() => setPicked(new URLSearchParams(window.location.search).get('session')), []);
   const [compare, setCompare] = useState<string[]>([]);
   const [forkAt, setForkAt] = useState<number | null>(null);
+  const [replaying, setReplaying] = useState(false);
   const [open, setOpen] = useState(true);
   const sessions = tree.data?.sessions ?? [];
   const selected = sessions.find((s) => s.id === picked) ?? sessions.find((s) => s.isMain) ?? null;
@@ -66,9 +68,24 @@ export function SessionsPanel({ teamId, runId, canOperate }: { teamId: string; r
             </div>
           ) : null}
           {selected ? (
-            <BranchDetail key={selected.id} teamId={teamId} node={selected} canOperate={canOperate} onChanged={refresh} onFork={setForkAt} />
+            <BranchDetail key={selected.id} teamId={teamId} node={selected} canOperate={canOperate} onChanged={refresh} onFork={setForkAt} onReplay={() => setReplaying(true)} />
           ) : null}
         </div>
+      ) : null}
+      {replaying && selected ? (
+        <ReplayDialog
+          teamId={teamId}
+          sessionId={selected.id}
+          endpointId={selected.endpointId}
+          onClose={() => setReplaying(false)}
+          onReplayed={(id) => {
+            setReplaying(false);
+            // The replay beside its original, in the branch compare.
+            setCompare([selected.id, id]);
+            setPicked(id);
+            refresh();
+          }}
+        />
       ) : null}
       {forkAt !== null && selected ? (
         <ForkDialog
