@@ -37,7 +37,7 @@ export { cancelRun } from './loop/cancel';
 export { forkBlocker } from './loop/fork';
 
 // Replay (`sessions.replay`): a branch that serves its recording's results while the new model agrees
-export { recordingOf, recordingFrom, type RecordedTurn, type RecordedCall, type RecordedOutcome, type ReplayRecording } from './replay/recording';
+export { recordingOf, recordingFrom, type RecordedTurn, type ReplayRecording } from './replay/recording';
 export { REPLAY_MODES, replayMarkerSchema, type ReplayMarker, type ReplayMode, type ReplayDiverged } from './replay/replay-schemas';
 
 // Prompt, tokens, money
