@@ -16,6 +16,7 @@ import { createTestLive, type TestLive } from './testing/live';
 import { graphDefinitionFor, graphFixture, graphName } from './routers/graphs.fixtures';
 import { createInvitation } from './testing/invitations';
 import { webhookCrossTeam, webhookMatrix } from './routers/webhooks.fixtures';
+import { policyMatrix } from './routers/policies.fixtures';
 
 /**
  * The authorization matrix: every procedure of the router × every kind of caller. A procedure
@@ -96,18 +97,7 @@ const matrix: Record<string, Entry> = {
   // A fresh pending approval per call, so each allowed decision is a first one.
   'approvals.decide': { access: 'approver', input: async (fx) => ({ teamId: fx.teamId, approvalId: await pendingApproval(runId), decision: 'reject', comment: 'matrix' }) },
   'approvals.decideMany': { access: 'approver', input: async (fx) => ({ teamId: fx.teamId, approvalIds: [await pendingApproval(runId)], decision: 'reject' }) },
-  'policies.get': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
-  'policies.versions': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
-  'policies.save': { access: 'admin', input: (fx) => ({ teamId: fx.teamId, document: { version: 1, name: `matrix-${n++}`, default: 'deny', rules: [] } }) },
-  'policies.validate': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, document: 'version: 1\nname: draft\ndefault: deny\nrules: []\n' }) },
-  'policies.simulate': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, tool: 'shell', args: { command: 'rm -rf /' } }) },
-  'policies.diff': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, from: 0, to: 0 }) },
-  'policies.backtest': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, document: 'version: 1\nname: draft\ndefault: deny\nrules: []\n', since: new Date(Date.now() - 86_400_000) }) },
-  // A fresh saved version per call (never the active one), so each allowed set names a real shadow.
-  'policies.setShadow': { access: 'admin', input: async (fx) => ({ teamId: fx.teamId, version: await shadowCandidate(fx.teamId, false) }) },
-  // A shadow set before each call, so each allowed promotion has one to promote.
-  'policies.promoteShadow': { access: 'admin', input: async (fx) => (await shadowCandidate(fx.teamId, true), { teamId: fx.teamId }) },
-  'policies.shadowDisagreements': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, limit: 5 }) },
+  ...policyMatrix(() => db.db),
   'endpoints.list': { access: 'operator', input: (fx) => ({ teamId: fx.teamId }) },
   'endpoints.create': { access: 'admin', input: (fx) => ({ teamId: fx.teamId, name: `matrix-${n++}`, kind: 'faux', model: 'faux-1' }) },
   'endpoints.update': { access: 'admin', input: (fx) => ({ teamId: fx.teamId, endpointId: agent.endpointId, maxRetries: n++ % 5 }) },
@@ -162,15 +152,6 @@ const matrix: Record<string, Entry> = {
   'graphs.raiseEdgeBudget': { access: 'approver', input: async (fx) => ({ teamId: fx.teamId, runId: (await ownGraph(fx)).runId, edgeId: (await ownGraph(fx)).edgeId, tokens: 1 }) },
   ...webhookMatrix(() => db.db),
 };
-/** A new saved version of the team's policy (never active); `asShadow` also names it the shadow. */
-async function shadowCandidate(teamId: string, asShadow: boolean): Promise<number> {
-  const policy = await db.db.policy.upsert({ where: { teamId_name: { teamId, name: 'default' } }, create: { teamId, name: 'default', activeVersion: 0 }, update: {} });
-  const last = await db.db.policyVersion.findFirst({ where: { policyId: policy.id }, orderBy: { version: 'desc' }, select: { version: true } });
-  const version = (last?.version ?? 0) + 1;
-  await db.db.policyVersion.create({ data: { policyId: policy.id, version, document: { version: 1, name: `shadow-${n++}`, default: 'allow', rules: [] } } });
-  if (asShadow) await db.db.policy.update({ where: { id: policy.id }, data: { shadowVersion: version, shadowId: `matrix-${n++}` } });
-  return version;
-}
 /** The team's graph, one run of it and its edge (made once, by the admin). */
 const ownGraph = (fx: TeamFixture) => graphFixture(deps, fx.teamId, fx.members.admin.id, agent.agentId);
 /** The other team's graph (made once, by its member). */
