@@ -46,6 +46,17 @@ async function decide(fx: TeamFixture, approvalId: string, decision: 'approve' |
   return approver.approvals.decide({ teamId: fx.teamId, approvalId, decision, comment: decision === 'reject' ? 'looping' : 'carry on' });
 }
 
+/** Micro-dollars each session of the run spent on model calls (or all of them under one key). */
+async function spendBySession(runId: string, all?: 'total'): Promise<Map<string, number>> {
+  const events = await s.t.db.event.findMany({ where: { runId, type: 'model.responded' }, select: { sessionId: true, payload: true } });
+  const spend = new Map<string, number>();
+  for (const e of events) {
+    const key = all ?? e.sessionId;
+    spend.set(key, (spend.get(key) ?? 0) + Number((e.payload as { costMicros?: number }).costMicros ?? 0));
+  }
+  return spend;
+}
+
 const executions = async (runId: string) => (await s.worker.pool.query(`SELECT 1 FROM ${TOOL_CALLS_TABLE} WHERE run_id = $1`, [runId])).rowCount ?? 0;
 
 /** Trips, audit rows and events agree, and the run ended cancelled by the rejection. */
@@ -128,6 +139,46 @@ describe('breakers on the real worker', () => {
     const turnsAtSecond = await s.t.db.event.count({ where: { runId: run.runId, type: 'model.responded' } });
     expect(turnsAtSecond).toBeGreaterThan(turnsAtFirst);
     expect(second.breaker!.observed).toBeGreaterThan(300);
+    await decide(fx, second.id, 'reject');
+    await expectTripsAndCancel(fx, run.runId, 'spendRate', 2);
+  });
+
+  it('spendRate per graph run: the sessions together spend more in a minute than the run may, though none does alone; the call that tips it pauses the run; approve resumes, reject cancels', async () => {
+    const limit = 2_000;
+    const fx = await team({ spendRate: { perSession: { costMicros: 1_000_000 }, perGraphRun: { costMicros: limit } } });
+    const delegate = (n: number) => ({ tool: 'delegate', args: { to: 'worker', goal: `part ${n}` } });
+    // One delegation a turn: the workers run one after another, so one of them at a time adds to the run's spend.
+    const planner = await createTestAgent(s.t.db, fx.teamId, { script: [...Array.from({ length: 12 }, (_, i) => ({ calls: [delegate(i + 1)] })), { finish: 'all parts done' }], ...priced });
+    const worker = await createTestAgent(s.t.db, fx.teamId, {
+      script: [{ calls: [{ tool: 'echo', args: { text: 'a' } }] }, { calls: [{ tool: 'echo', args: { text: 'b' } }] }, { finish: 'part done' }],
+      ...priced,
+    });
+    const run = await createTestGraphRun(s.t.db, {
+      root: 'planner',
+      nodes: [{ key: 'planner', agent: planner }, { key: 'worker', agent: worker, config }],
+      edges: [{ from: 'planner', to: 'worker', budget: { calls: 50 } }],
+      budget: { costMicros: 1_000_000, onExceed: 'wait' },
+    });
+    await s.client.enqueue({ runId: run.runId, sessionId: run.sessionId, reason: 'start' });
+
+    const first = await pausedOn(fx, run.runId, 1);
+    expect(first.breaker).toMatchObject({ name: 'spendRate', scope: 'graphRun', limit, unit: 'micro-dollars per minute' });
+    expect(first.reason).toMatch(new RegExp(`the graph run spent \\d+ micro-dollars in the last minute, more than its limit of ${limit} per minute`));
+    // The run's sessions together went over; the session that tripped did not on its own.
+    const spend = await spendBySession(run.runId);
+    const total = [...spend.values()].reduce((a, b) => a + b, 0);
+    expect(first.breaker!.observed).toBeGreaterThan(limit);
+    expect(first.breaker!.observed).toBeLessThanOrEqual(total);
+    expect(spend.size).toBeGreaterThan(2);
+    expect(Math.max(...spend.values())).toBeLessThanOrEqual(limit);
+    expect(await s.t.db.event.count({ where: { runId: run.runId, type: 'budget.exceeded' } })).toBe(0);
+
+    await decide(fx, first.id, 'approve');
+    // The tripped session's window restarted: the run's spend before the trip no longer counts for it.
+    const second = await pausedOn(fx, run.runId, 2);
+    expect(second.breaker).toMatchObject({ name: 'spendRate', scope: 'graphRun' });
+    expect(second.breaker!.observed).toBeGreaterThan(limit);
+    expect((await spendBySession(run.runId, 'total')).get('total')!).toBeGreaterThan(total + limit);
     await decide(fx, second.id, 'reject');
     await expectTripsAndCancel(fx, run.runId, 'spendRate', 2);
   });
