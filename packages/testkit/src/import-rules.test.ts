@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkFile, checkRepository, importsOf, type Workspace } from './import-rules';
 import { repoRoot } from './paths';
 
-const names = new Set(['@looplane/engine', '@looplane/shared', '@looplane/db', '@looplane/api', '@looplane/web']);
+const names = new Set(['@looplane/engine', '@looplane/shared', '@looplane/db', '@looplane/api', '@looplane/web', '@looplane/events']);
 function ws(name: string, declared: string[] = []): Workspace {
   return { name, dir: `/repo/packages/${name.split('/')[1]}`, kind: name === '@looplane/web' ? 'app' : 'package', declared: new Set(declared) };
 }
@@ -27,6 +27,15 @@ describe('import rules', () => {
     expect(check(engine, `import { x } from '@prisma/client';`)).toContain('the engine does no IO');
     expect(check(engine, `import { createDb } from '@looplane/db';`)).toContain('the engine imports only @looplane/shared');
     expect(check(engine, `import { AppError } from '@looplane/shared';`)).toEqual([]);
+  });
+
+  it('keeps the events package browser-safe: the engine\'s event codec and zod only', () => {
+    const events = ws('@looplane/events', ['@looplane/engine', '@looplane/shared']);
+    expect(check(events, `import { decodeEvent } from '@looplane/engine/events';\nimport { z } from 'zod';`)).toEqual([]);
+    expect(check(events, `import { Buffer } from 'node:buffer';`)).toContain('the events package is browser-safe: no Node built-ins');
+    expect(check(events, `import { inspect } from 'util';`)).toContain('the events package is browser-safe: no Node built-ins');
+    expect(check(events, `import { drive } from '@looplane/engine';`)).toContain('the events package imports only @looplane/engine/events and zod');
+    expect(check(events, `import { AppError } from '@looplane/shared';`)).toContain('the events package imports only @looplane/engine/events and zod');
   });
 
   it('refuses packages importing apps, the db importing the api, and undeclared workspace deps', () => {

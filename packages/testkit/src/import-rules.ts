@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { join, relative, resolve, sep } from 'node:path';
 
 /**
@@ -33,7 +34,12 @@ export const IO_MODULES = [
 const IO_PREFIXES = ['@prisma/'];
 // @looplane/client's runtime (src/) is generated from the document, never from the server's code;
 // its generator and contract test (codegen/, contract/) use @looplane/api as a dev dependency.
-const NEVER_IMPORT_API = ['@looplane/db', '@looplane/queue', '@looplane/sandbox', '@looplane/models', '@looplane/engine', '@looplane/policy', '@looplane/shared', '@looplane/client'];
+const NEVER_IMPORT_API = ['@looplane/db', '@looplane/queue', '@looplane/sandbox', '@looplane/models', '@looplane/engine', '@looplane/policy', '@looplane/shared', '@looplane/client', '@looplane/events'];
+// @looplane/events is in the dashboard's browser bundle: the engine's event codec (one source of
+// the event versions) and zod, nothing else, and no Node built-in.
+const EVENTS_PACKAGE = '@looplane/events';
+const EVENTS_MAY_IMPORT = new Set(['@looplane/engine/events', 'zod']);
+const NODE_BUILTINS = new Set(builtinModules);
 
 const IMPORT_RE = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]|require\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
@@ -70,6 +76,11 @@ export function checkFile(file: SourceFile, workspaceNames: Set<string>): Violat
       if (NEVER_IMPORT_API.includes(ws.name) && name === '@looplane/api') add(specifier, `${ws.name} never imports @looplane/api`);
       if (ws.name === '@looplane/engine' && name !== '@looplane/shared') add(specifier, 'the engine imports only @looplane/shared');
       if (name !== ws.name && !ws.declared.has(name)) add(specifier, `${name} is not declared in ${ws.name}'s package.json`);
+    }
+    // Its tests never reach a bundle.
+    if (ws.name === EVENTS_PACKAGE && !file.path.endsWith('.test.ts')) {
+      if (specifier.startsWith('node:') || NODE_BUILTINS.has(specifier)) add(specifier, 'the events package is browser-safe: no Node built-ins');
+      else if (!EVENTS_MAY_IMPORT.has(specifier)) add(specifier, 'the events package imports only @looplane/engine/events and zod');
     }
     if (ws.name === '@looplane/engine') {
       const bare = specifier.replace(/^node:/, '');

@@ -59,6 +59,15 @@ const engineUpcasters: Partial<Record<EventType, readonly Upcaster[]>> = {
 };
 const engineCodec = createEventCodec(payloadSchemas, engineUpcasters);
 
+/** Every event type the engine writes, in the order `payloads.ts` lists them. */
+export const EVENT_TYPES = Object.freeze(Object.keys(payloadSchemas)) as readonly EventType[];
+const known = new Set<string>(EVENT_TYPES);
+
+/** True when `type` is one of the engine's event types (a newer engine's type is not). */
+export function isEventType(type: string): type is EventType {
+  return known.has(type);
+}
+
 /** Current version of an engine event type. */
 export function eventVersion(type: EventType): number {
   return engineCodec.currentVersion(type);
