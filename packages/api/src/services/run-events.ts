@@ -1,6 +1,11 @@
-import type { Db } from '@looplane/db';
+import { Prisma, type Db } from '@looplane/db';
+import { upcastStored } from '@looplane/events';
 
-/** One event of a run as clients see it (tRPC `runs.events`, and the `data:` of the SSE stream). */
+/**
+ * One event of a run as clients see it (tRPC `runs.events`, REST, and the `data:` of the SSE
+ * stream): `version` and `payload` as the engine's codec reads them (upcast, validated, defaults
+ * applied), or as stored when the codec cannot read the row (see `upcastStored`).
+ */
 export interface RunEventView {
   /** Per-run monotonic number: the SSE `id:`, and the `after` cursor of `runs.events`. */
   eventNo: number;
@@ -23,7 +28,7 @@ export async function readEventsAfter(db: Db, runId: string, after: number, limi
     take: limit,
     select: { eventNo: true, sessionId: true, seq: true, type: true, version: true, payload: true, createdAt: true },
   });
-  return rows.map((row) => ({ ...row, eventNo: Number(row.eventNo) }));
+  return rows.map((row) => upcastStored({ ...row, eventNo: Number(row.eventNo) }));
 }
 
 /** An event already serialised for the SSE stream: its number and its `data:` JSON. */
@@ -32,21 +37,38 @@ export interface EventFrame {
   json: string;
 }
 
+/** A row as the SSE reads select it: `createdAt` already ISO-8601 UTC text. */
+export interface EventFrameRow {
+  eventNo: number;
+  sessionId: string;
+  seq: number;
+  type: string;
+  version: number;
+  payload: unknown;
+  createdAt: string;
+}
+
+/** The SSE columns of `"Event"` (alias `e`), in the order of {@link EventFrameRow}. */
+export const EVENT_FRAME_COLUMNS = Prisma.sql`e."eventNo"::float8 AS "eventNo", e."sessionId", e.seq, e.type, e.version, e.payload,
+  to_char(e."createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"`;
+
+/** A row's frame: the same fields as {@link RunEventView}, the payload through the engine's codec. */
+export function eventFrame(row: EventFrameRow): EventFrame {
+  const event = upcastStored(row);
+  const data = { eventNo: event.eventNo, sessionId: event.sessionId, seq: event.seq, type: event.type, version: event.version, payload: event.payload, createdAt: event.createdAt };
+  return { eventNo: row.eventNo, json: JSON.stringify(data) };
+}
+
 /**
- * {@link readEventsAfter} for the SSE stream: Postgres builds each event's JSON (the same fields
- * as {@link RunEventView}, `createdAt` as ISO-8601 UTC), so a wake-up costs one indexed read and no
- * parse/serialise round trip in Node. This is the hot path of live fan-out.
+ * {@link readEventsAfter} for the SSE stream, serialised: one indexed read; Postgres formats
+ * `createdAt`, the engine's codec reads the payload (as every client then does again).
  */
 export async function readEventFramesAfter(db: Db, runId: string, after: number, limit: number): Promise<EventFrame[]> {
-  const rows = await db.$queryRaw<Array<{ eventNo: number; json: string }>>`
-    SELECT "eventNo"::int8::float8 AS "eventNo",
-           json_build_object(
-             'eventNo', "eventNo", 'sessionId', "sessionId", 'seq', seq, 'type', type, 'version', version, 'payload', payload,
-             'createdAt', to_char("createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-           )::text AS json
-    FROM "Event"
-    WHERE "runId" = ${runId} AND "eventNo" > ${after}
-    ORDER BY "eventNo"
+  const rows = await db.$queryRaw<EventFrameRow[]>`
+    SELECT ${EVENT_FRAME_COLUMNS}
+    FROM "Event" e
+    WHERE e."runId" = ${runId} AND e."eventNo" > ${after}
+    ORDER BY e."eventNo"
     LIMIT ${limit}`;
-  return rows.map((row) => ({ eventNo: Number(row.eventNo), json: row.json }));
+  return rows.map(eventFrame);
 }

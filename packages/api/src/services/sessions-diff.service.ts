@@ -1,4 +1,5 @@
 import type { Db } from '@looplane/db';
+import { upcastStored } from '@looplane/events';
 import { AppError } from '@looplane/shared';
 import type { WorkspaceReader } from '@looplane/workspaces';
 import { ancestry, findTeamSession, sharedPrefix, type ChainLink } from './sessions-ancestry';
@@ -15,12 +16,16 @@ interface DiffDeps {
   workspaces: WorkspaceReader | null;
 }
 
-/** A branch's events after `after`, through its ancestry, oldest first (at most {@link MAX_EVENTS}). */
+/**
+ * A branch's events after `after`, through its ancestry, oldest first (at most {@link MAX_EVENTS});
+ * `version` and `payload` through the engine's codec, as every event a client reads.
+ */
 interface BranchEvent {
   sessionId: string;
   seq: number;
   eventNo: number;
   type: string;
+  version: number;
   payload: unknown;
   createdAt: Date;
 }
@@ -34,9 +39,9 @@ async function eventsAfter(db: Db, chain: readonly ChainLink[], after: number): 
       where: { sessionId: link.sessionId, seq: { gt: from, lte: link.upTo } },
       orderBy: { seq: 'asc' },
       take: MAX_EVENTS - events.length,
-      select: { sessionId: true, seq: true, eventNo: true, type: true, payload: true, createdAt: true },
+      select: { sessionId: true, seq: true, eventNo: true, type: true, version: true, payload: true, createdAt: true },
     });
-    events.push(...rows.map((r) => ({ ...r, eventNo: Number(r.eventNo) })));
+    events.push(...rows.map((r) => upcastStored({ ...r, eventNo: Number(r.eventNo) })));
   }
   return events;
 }

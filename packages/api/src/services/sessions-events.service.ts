@@ -24,14 +24,17 @@ export async function sessionEvents(db: Db, teamId: string, sessionId: string, a
     });
     for (const row of rows) {
       if (events.length >= limit) break chain;
-      apply(state, decodeEvent({ seq: row.seq, type: row.type, v: row.version, at: row.createdAt.toISOString(), payload: row.payload }));
+      const event = decodeEvent({ seq: row.seq, type: row.type, v: row.version, at: row.createdAt.toISOString(), payload: row.payload });
+      apply(state, event);
       if (row.seq <= after) continue;
       events.push({
         sessionId: row.sessionId,
         seq: row.seq,
         eventNo: Number(row.eventNo),
         type: row.type,
-        payload: row.payload,
+        // As the engine read it (upcast, defaults applied): what every client decodes.
+        version: event.v,
+        payload: event.payload as unknown,
         createdAt: row.createdAt,
         inherited: row.sessionId !== session.id,
         forkBlocker: forkBlocker(state) ?? approvalBlocker(state),

@@ -1,6 +1,6 @@
 import type { Db } from '@looplane/db';
 import { BatchQueue } from '@looplane/shared';
-import type { EventFrame } from '../services/run-events';
+import { EVENT_FRAME_COLUMNS, eventFrame, type EventFrame, type EventFrameRow } from '../services/run-events';
 
 interface Pending {
   runId: string;
@@ -9,24 +9,15 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-interface FrameRow {
-  k: number;
-  eventNo: number;
-  json: string;
-}
-
 /**
  * One read for many streams: `eventNo > after` of several runs in one statement (a LATERAL index
- * range scan per run), each event's JSON built by Postgres as in `readEventFramesAfter`.
+ * range scan per run), each row framed as in `readEventFramesAfter` (the payload through the
+ * engine's codec).
  */
 async function readFramesOfRuns(db: Db, cursors: ReadonlyArray<{ runId: string; after: number }>, limit: number): Promise<EventFrame[][]> {
   const input = JSON.stringify(cursors.map((c, k) => ({ k, r: c.runId, a: c.after })));
-  const rows = await db.$queryRaw<FrameRow[]>`
-    SELECT c.k, e."eventNo"::float8 AS "eventNo",
-           json_build_object(
-             'eventNo', e."eventNo", 'sessionId', e."sessionId", 'seq', e.seq, 'type', e.type, 'version', e.version, 'payload', e.payload,
-             'createdAt', to_char(e."createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-           )::text AS json
+  const rows = await db.$queryRaw<Array<EventFrameRow & { k: number }>>`
+    SELECT c.k, ${EVENT_FRAME_COLUMNS}
     FROM jsonb_to_recordset(${input}::jsonb) AS c(k int, r text, a int8)
     CROSS JOIN LATERAL (
       SELECT "eventNo", "sessionId", seq, type, version, payload, "createdAt"
@@ -34,7 +25,7 @@ async function readFramesOfRuns(db: Db, cursors: ReadonlyArray<{ runId: string; 
     ) e
     ORDER BY c.k, e."eventNo"`;
   const frames: EventFrame[][] = cursors.map(() => []);
-  for (const row of rows) frames[row.k]!.push({ eventNo: Number(row.eventNo), json: row.json });
+  for (const row of rows) frames[row.k]!.push(eventFrame(row));
   return frames;
 }
 

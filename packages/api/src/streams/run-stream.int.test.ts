@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
 import { channels } from '@looplane/queue';
 import type { ApiDeps } from '../context';
-import { appendTestEvents, callerAs, createAgentFixture, createTeamFixture, issueToken, sessionOf, type AgentFixture, type TeamFixture } from '../testing/fixtures';
+import { decodeWireEvent, parseWireEvent } from '@looplane/events';
+import { appendEvents, appendTestEvents, callerAs, createAgentFixture, createTeamFixture, issueToken, sessionOf, type AgentFixture, type TeamFixture } from '../testing/fixtures';
 import { createTestLive, testRedisUrl, type TestLive } from '../testing/live';
 import { SseReader } from '../testing/sse-reader';
 import { handleRunStream, type StreamDeps } from './run-stream';
@@ -100,6 +101,29 @@ describe('GET /api/runs/{runId}/stream', () => {
     await append(run, 3);
     expect((await reader.data<EventData>(3)).map((m) => m.data.eventNo)).toEqual([6, 7, 8]);
     abort();
+  });
+
+  it('sends each payload as the engine codec reads it (old versions upcast, defaults applied), an unreadable row as stored', async () => {
+    const run = await newRun();
+    // Rows as an older worker wrote them (version 1), and one from a newer worker.
+    await appendEvents(db.db, run.runId, run.sessionId, [
+      { type: 'tool.finished', payload: { callId: 'c1', ok: true, output: 'done', truncated: false } },
+      { type: 'egress.decided', payload: { callId: 'c1', kind: 'http', method: 'GET', host: 'api.example', port: 443, allowed: true, reason: 'allowed host' } },
+      { type: 'tool.paused', payload: { callId: 'c1' } },
+    ]);
+    const reader = new SseReader((await open(run.runId).response).body!);
+    const frames = (await reader.data<unknown>(3)).map((m) => m.data);
+    expect(frames).toMatchObject([
+      { type: 'tool.finished', version: 2, payload: { callId: 'c1', ok: true } },
+      { type: 'egress.decided', version: 1, payload: { injectedHeaders: [] } },
+      { type: 'tool.paused', version: 1, payload: { callId: 'c1' } },
+    ]);
+    // runs.events (and REST) return the same events; the shared decoder reads every one.
+    const api = await callerAs(deps, { userId: fx.members.viewer.id });
+    const viaApi = (await api.runs.events({ teamId: fx.teamId, runId: run.runId })).events;
+    expect(frames).toEqual(viaApi.map((e) => ({ ...e, createdAt: e.createdAt.toISOString() })));
+    expect(frames.map((f) => decodeWireEvent(parseWireEvent(f)).type)).toEqual(['tool.finished', 'egress.decided', 'unknown']);
+    await reader.cancel();
   });
 
   it('resumes after Last-Event-ID (header or query) with exactly the rest', async () => {

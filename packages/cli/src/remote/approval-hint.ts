@@ -1,6 +1,6 @@
 import { unwrap } from '@looplane/client';
+import type { ClientEvent } from '@looplane/events';
 import type { ApiClient } from './client';
-import type { StreamedEvent } from './format-event';
 
 const ATTEMPTS = 5;
 const RETRY_MS = 200;
@@ -11,7 +11,7 @@ const RETRY_MS = 200;
  * request seq). The worker writes that row right after the event, so a missing row is retried
  * briefly; null when it cannot be found (the event line itself is still printed).
  */
-export async function approvalHint(api: ApiClient, runId: string, event: StreamedEvent): Promise<string | null> {
+export async function approvalHint(api: ApiClient, runId: string, event: Pick<ClientEvent, 'sessionId' | 'seq'>): Promise<string | null> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     try {
       // Pending first: the approval still waiting is on the first page.

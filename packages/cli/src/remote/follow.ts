@@ -1,9 +1,10 @@
 import { unwrap } from '@looplane/client';
+import { decodeWireEvent, parseWireEvent, type ClientEvent } from '@looplane/events';
 import { EXIT } from '../command';
 import type { Printer } from '../printer';
 import type { ApiClient, Remote } from './client';
 import { approvalHint } from './approval-hint';
-import { formatEvent, type StreamedEvent } from './format-event';
+import { formatEvent } from './format-event';
 import { SseParser } from './sse-parser';
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
@@ -27,6 +28,15 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const timer = setTimeout(resolve, ms);
     signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
   });
+}
+
+/** A message's event through the shared decoder (a type this CLI does not know comes back as unknown), or null when it is not an event. */
+function eventOf(data: string): ClientEvent | null {
+  try {
+    return decodeWireEvent(parseWireEvent(JSON.parse(data)));
+  } catch {
+    return null;
+  }
 }
 
 /** 0 for a run that succeeded, 1 for failed or cancelled. */
@@ -97,7 +107,11 @@ export async function followRun(options: FollowOptions): Promise<number> {
             if (message.comment !== undefined) check = true;
             continue;
           }
-          const event = JSON.parse(message.data) as StreamedEvent;
+          const event = eventOf(message.data);
+          if (event === null) {
+            printer.warn(`skipped a message that is not an event: ${message.data.slice(0, 200)}`);
+            continue;
+          }
           if (event.eventNo <= lastEventId) continue;
           lastEventId = event.eventNo;
           if (options.json) printer.raw(message.data);

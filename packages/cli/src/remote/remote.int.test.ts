@@ -113,8 +113,8 @@ describe('looplane run', () => {
     await worker(runId, [say('working on it')]);
     await worker(runId, [finished('succeeded')], 'succeeded');
     expect(await done).toBe(0);
-    expect(output().out).toMatch(/#1 message\s+working on it/);
-    expect(output().out).toMatch(/#2 finish\s+succeeded: all done/);
+    expect(output().out).toMatch(/#1 Message\s+working on it/);
+    expect(output().out).toMatch(/#2 Run finished\s+succeeded: all done/);
     expect(output().out).toContain(`Run ${runId} succeeded.`);
   });
 });
@@ -124,7 +124,7 @@ describe('looplane tail', () => {
     const runId = await newRun();
     await worker(runId, [say('one'), say('two'), say('three')]);
     const { done, output } = cli('tail', runId);
-    await expect.poll(() => output().out, { timeout: 15_000 }).toContain('#3 message');
+    await expect.poll(() => output().out, { timeout: 15_000 }).toContain('#3 Message');
     server.dropConnections();
     await worker(runId, [say('four'), say('five')]);
     await worker(runId, [say('six'), finished('failed')], 'failed');
@@ -151,7 +151,7 @@ describe('looplane tail', () => {
     const runId = await newRun();
     await worker(runId, [say('cleaning up')]);
     const { done, output } = cli('tail', runId);
-    await expect.poll(() => output().out, { timeout: 15_000 }).toContain('#1 message');
+    await expect.poll(() => output().out, { timeout: 15_000 }).toContain('#1 Message');
     const run = await db.db.run.findUniqueOrThrow({ where: { id: runId } });
     const requested = { type: 'approval.requested', payload: { kind: 'tool', tool: 'shell', callId: 'call-1', args: { command: 'rm -rf build' }, role: 'approver', risk: 'high', reason: 'destructive' } };
     // As the worker does: the event first, then its inbox row (keyed by the event's seq).
@@ -160,7 +160,7 @@ describe('looplane tail', () => {
     await expect.poll(() => output().out, { timeout: 15_000 }).toContain(`looplane approve ${approval.id}`);
     await worker(runId, [finished('succeeded')], 'succeeded');
     expect(await done).toBe(0);
-    expect(output().out).toMatch(/#2 approval\s+shell needs a decision by an approver: destructive\n {4}approval \S+: looplane approve/);
+    expect(output().out).toMatch(/#2 Approval needed\s+shell needs a decision by an approver: destructive\n {4}approval \S+: looplane approve/);
   });
 
   it('a run of another team, or none, is a 404 and exit code 1', async () => {
