@@ -2,7 +2,7 @@ import { appendAuditBatch, type AuditEntry } from '@looplane/db';
 import type { DecideManyInput } from '../routers/approvals.schema';
 import type { PrincipalActor } from '../trpc';
 import { decideBlocker, pendingCount, type Viewer } from './approvals-query.service';
-import { requestBreakerCancel } from './approvals.service';
+import { breakerCancelAudit, markBreakerCancel } from './approvals.service';
 import type { RunDeps } from './runs.service';
 
 type BulkResult = { approvalId: string; ok: boolean; status?: string; error?: string };
@@ -48,19 +48,23 @@ export async function decideManyApprovals(deps: RunDeps, actor: PrincipalActor, 
       if (!won.has(row.id)) refused.set(row.id, 'The approval was decided by someone else (or expired) a moment ago');
       return won.has(row.id);
     });
+    // Rejecting a breaker cancels its run, as one decision does. The Run rows are marked before
+    // the audit batch: the team's audit lock comes last, as everywhere.
+    cancels.length = 0;
+    const cancelEntries: AuditEntry[] = [];
+    if (status === 'rejected') {
+      for (const row of rowsDecided.filter((r) => r.kind === 'breaker')) {
+        const marked = await markBreakerCancel(tx, actor, teamId, row.runId);
+        if (!marked) continue;
+        cancelEntries.push(breakerCancelAudit(actor, teamId, ip, row.runId, row.id, marked.status));
+        if (marked.mainSessionId) cancels.push({ runId: row.runId, sessionId: marked.mainSessionId });
+      }
+    }
     const entries: AuditEntry[] = rowsDecided.map((row) => ({
       teamId, actor, ip, action: `approval.${status}`, targetType: 'approval', targetId: row.id,
       data: { runId: row.runId, sessionId: row.sessionId, tool: row.tool, callId: row.toolCallId, bulk: true, ...(input.comment ? { comment: input.comment } : {}) },
     }));
-    await appendAuditBatch(tx, entries);
-    // Rejecting a breaker cancels its run, as one decision does.
-    cancels.length = 0;
-    if (status === 'rejected') {
-      for (const row of rowsDecided.filter((r) => r.kind === 'breaker')) {
-        const main = await requestBreakerCancel(tx, actor, teamId, row.runId, row.id, ip);
-        if (main) cancels.push({ runId: row.runId, sessionId: main });
-      }
-    }
+    await appendAuditBatch(tx, [...entries, ...cancelEntries]);
     return rowsDecided;
   });
   for (const cancel of cancels) await deps.dispatch.cancel({ runId: cancel.runId });

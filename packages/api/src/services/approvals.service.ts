@@ -1,4 +1,4 @@
-import { appendAudit, type Prisma, type Tx } from '@looplane/db';
+import { appendAudit, type AuditEntry, type Prisma, type Tx } from '@looplane/db';
 import { AppError } from '@looplane/shared';
 import { z } from 'zod';
 import type { PrincipalActor } from '../trpc';
@@ -69,6 +69,9 @@ async function decideIn(tx: Tx, actor: PrincipalActor, viewer: Viewer, teamId: s
     },
   });
   if (count === 0) throw new AppError('CONFLICT', 'The approval was decided by someone else (or expired) a moment ago');
+  // Rejecting a breaker cancels the run (every session of a graph run), recorded as a cancel request by the decider.
+  // The Run row is marked before any audit append: the team's audit lock comes last, as everywhere.
+  const cancel = status === 'rejected' && row.kind === 'breaker' ? await markBreakerCancel(tx, actor, teamId, row.runId) : null;
   await appendAudit(tx, {
     teamId, actor, ip, action: `approval.${status}`, targetType: 'approval', targetId: row.id,
     data: {
@@ -77,21 +80,27 @@ async function decideIn(tx: Tx, actor: PrincipalActor, viewer: Viewer, teamId: s
       ...(input.editedArgs ? { args: row.args, editedArgs: input.editedArgs } : {}),
     },
   });
-  // Rejecting a breaker cancels the run (every session of a graph run), recorded as a cancel request by the decider.
-  const cancelRun = status === 'rejected' && row.kind === 'breaker' ? await requestBreakerCancel(tx, actor, teamId, row.runId, row.id, ip) : null;
-  return { id: row.id, status, decidedAt, runId: row.runId, sessionId: row.sessionId, cancelRun };
+  if (cancel) await appendAudit(tx, breakerCancelAudit(actor, teamId, ip, row.runId, row.id, cancel.status));
+  return { id: row.id, status, decidedAt, runId: row.runId, sessionId: row.sessionId, cancelRun: cancel?.mainSessionId ?? null };
 }
 
-/** Marks the run to be cancelled (compare-and-set, as `runs.cancel` does) with its audit row; returns the main session to wake, or null when already asked or finished. */
-export async function requestBreakerCancel(tx: Tx, actor: PrincipalActor, teamId: string, runId: string, approvalId: string, ip: string | null): Promise<string | null> {
+/**
+ * Marks the run to be cancelled (compare-and-set, as `runs.cancel` does) after a rejected breaker;
+ * returns its main session to wake and its status, or null when already asked or finished. The
+ * caller appends {@link breakerCancelAudit} after its own rows, so the audit lock is taken last.
+ */
+export async function markBreakerCancel(tx: Tx, actor: PrincipalActor, teamId: string, runId: string): Promise<{ mainSessionId: string | null; status: string } | null> {
   const { count } = await tx.run.updateMany({
     where: { id: runId, teamId, cancelRequestedAt: null, status: { notIn: ['succeeded', 'failed', 'cancelled'] } },
     data: { cancelRequestedAt: new Date(), cancelledById: actor.userId },
   });
   if (count === 0) return null;
-  const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { mainSessionId: true, status: true } });
-  await appendAudit(tx, { teamId, actor, ip, action: 'run.cancel_requested', targetType: 'run', targetId: runId, data: { status: run.status, approvalId, reason: 'breaker rejected' } });
-  return run.mainSessionId;
+  return tx.run.findUniqueOrThrow({ where: { id: runId }, select: { mainSessionId: true, status: true } });
+}
+
+/** The `run.cancel_requested` audit row of a rejected breaker. */
+export function breakerCancelAudit(actor: PrincipalActor, teamId: string, ip: string | null, runId: string, approvalId: string, status: string): AuditEntry {
+  return { teamId, actor, ip, action: 'run.cancel_requested', targetType: 'run', targetId: runId, data: { status, approvalId, reason: 'breaker rejected' } };
 }
 
 /**
