@@ -73,8 +73,9 @@ function auditArgs(args: Record<string, unknown>): Record<string, unknown> | str
 /**
  * The worker's policy port: each tool call is judged by the team's active policy version (the
  * package's `defaultPolicy` while a team has none), and every decision is written to the team's
- * audit chain (group-committed, see {@link PolicyAudit}) before the engine records it as
- * `policy.decided` in the run's timeline. Active versions are cached briefly per team, so a call
+ * audit chain (group-committed, see {@link PolicyAudit}). A call the policy allows waits for its
+ * audit row before it runs (`recorded`); the engine may buffer or commit its `policy.decided`
+ * event before the row is durable. Active versions are cached briefly per team, so a call
  * costs no read in the common case and a newly activated version applies within `ttlMs`.
  */
 export class TeamPolicies {

@@ -8,7 +8,8 @@ const isTerminal = (status: RunStatus) => TERMINAL_STATUSES.includes(status);
 
 /**
  * The run as this transaction sees it. No row lock on purpose: the worker locks ledger and run rows
- * in its own order, so control actions rely on compare-and-set writes instead of locks.
+ * in its own order, so control actions read without locking and change rows with compare-and-set
+ * writes (which hold their row locks until commit, and take nothing after them but the audit lock).
  */
 async function loadRun(tx: Tx, teamId: string, runId: string) {
   const run = await tx.run.findFirst({

@@ -11,7 +11,8 @@
  *   inbox: [{ id, seq }] rows consumed      led: { rt, rc, st, sc, calls, entries[] } ledger change
  *   unl: reservations were granted locally: refuse if the run ledger has a limit by now
  *
- * Lock order: Session rows (each leased to one writer, so batches never contend on them), then
+ * Lock order: Session rows (each leased to one writer, so batches rarely contend on them; a
+ * frozen worker's batch and the new holder's can, and FlushBatcher retries each session alone), then
  * Run rows in id order (`locked`), then ledgers: every writer takes them in that order, so
  * batches and single writers never deadlock. Because the Run row stays locked until commit, event
  * numbers become visible in increasing order (an SSE reader following `eventNo > cursor` never

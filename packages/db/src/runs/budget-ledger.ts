@@ -4,14 +4,9 @@ import type { Queryable } from './pg-pool';
 import type { WriteUnit } from './write-unit';
 
 /**
- * Shared head of every ledger statement: the lease fence (Session row), then the Run row, then
- * the run's ledger, locked in the same order as appends so sessions of one run never deadlock.
- * A worker that lost its lease cannot reserve, charge or count anything.
- *   $1 session  $2 owner  $3 version  $4 run  $5 key
- */
-/**
  * The lease fence and the run row lock every ledger statement starts with (the path ledgers of
- * swarm runs too): `$1` session, `$2` owner, `$3` lease version, `$4` run.
+ * swarm runs too): `$1` session, `$2` owner, `$3` lease version, `$4` run. A worker that lost its
+ * lease cannot reserve, charge or count anything.
  */
 export const LEDGER_FENCE_CTES = `
 WITH fence AS (
@@ -21,6 +16,10 @@ WITH fence AS (
   SELECT 1 FROM "Run" WHERE id = $4::text AND EXISTS (SELECT 1 FROM fence) FOR UPDATE
 )`;
 
+/**
+ * Shared head of every run-ledger statement: the lease fence (Session row), then the Run row, then
+ * the run's ledger, locked in the same order as appends so sessions of one run never deadlock.
+ */
 const LEDGER_HEAD = `${LEDGER_FENCE_CTES}, led AS (
   SELECT * FROM "BudgetLedger" WHERE "runId" = $4::text AND scope = 'run' AND "scopeId" = '' AND EXISTS (SELECT 1 FROM run_row) FOR UPDATE
 )`;

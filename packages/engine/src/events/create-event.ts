@@ -6,8 +6,9 @@ import type { EventPayload, EventType, NewEvent } from './event-types';
 import { payloadSchemas } from './payloads';
 
 /**
- * Builds a validated event for callers outside the loop: the API starting a run or adding a
- * message, the approvals inbox deciding, the worker returning a child's result or resuming.
+ * Builds a validated event for callers outside the loop: the worker starting a run, adding a
+ * message, recording an approval's decision, returning a child's result or resuming. (The API
+ * never writes events; it changes rows and wakes the session, whose worker records them.)
  */
 export function createEvent<T extends EventType>(type: T, payload: z.input<(typeof payloadSchemas)[T]>, clock: Clock): NewEvent<T> {
   const parsed = (payloadSchemas[type] as z.ZodType).safeParse(payload);

@@ -104,8 +104,10 @@ export async function askAboutInterrupted(ctx: StepContext, callId: string): Pro
 }
 
 /**
- * Runs a tool: `tool.started` is durable before the side effect, so a crash leaves evidence that
- * the call may have happened. A resumed idempotent call re-runs without a second `started`.
+ * Runs a tool: for a tool that is not idempotent, `tool.started` is durable before the side effect,
+ * so a crash leaves evidence that the call may have happened. An idempotent tool may start at once
+ * (the worker's port runs it as repeatable, its `tool.started` written alongside), since running
+ * it again is safe. A resumed idempotent call re-runs without a second `started`.
  */
 export async function runTool(ctx: StepContext, callId: string, resume: boolean): Promise<void> {
   const call = callOf(ctx, callId);
