@@ -41,3 +41,23 @@ export function option(name: string): string | undefined {
 }
 
 export const round = (x: number, digits = 2) => Number(x.toFixed(digits));
+
+/**
+ * One figure over repetitions: the median of the repetitions' values with their range. Every figure
+ * a README quotes has this shape (bench/report/schema.ts), with n ≥ 5 for a full run.
+ */
+export interface Stat {
+  median: number;
+  min: number;
+  max: number;
+  n: number;
+}
+
+/** The {@link Stat} of one value per repetition (the median of an even count is the mean of the middle two). */
+export function stat(values: readonly number[], digits = 3): Stat {
+  if (values.length === 0) throw new Error('stat() of no repetitions');
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { median: round(median, digits), min: round(sorted[0]!, digits), max: round(sorted.at(-1)!, digits), n: sorted.length };
+}

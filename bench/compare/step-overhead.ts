@@ -1,77 +1,103 @@
 // Durable step overhead, side by side: one agent, N turns (200), each turn one tool call, model and
 // tool answering in 0 ms, every step durably recorded in the same Postgres (fsync on). Looplane
-// (engine + event store + live publish, bench/runtime/step-overhead.ts) against LangGraph's ReAct
-// graph with PostgresSaver (default durability "async", and "sync"), MemorySaver and no
-// checkpointer; the floor is one plain ~1 KB JSON INSERT per step.
-// Run: `npx tsx bench/compare/step-overhead.ts [--quick] [--turns N]`. See bench/README.md.
+// (the real worker runtime, bench/runtime/step-overhead.ts: idempotent tool, non-idempotent tool,
+// and strict, where every step is durable before the next begins) against LangGraph's ReAct graph
+// with PostgresSaver (durability "sync" and the default "async"), MemorySaver and no checkpointer;
+// the floor is one plain ~1 KB JSON INSERT per step. The whole comparison is repeated (5 times;
+// `--repetitions N`), each time on fresh databases, and every figure is the median over the
+// repetitions with min–max (compare/step-figures.ts).
+// Run: `npx tsx bench/compare/step-overhead.ts [--quick] [--turns N] [--repetitions N]`. See bench/README.md.
 import { pathToFileURL } from 'node:url';
 import { measureLangGraph, type LangGraphStepRun } from '../langgraph/step-overhead';
-import { runStepOverhead, type StepOverhead } from '../runtime/step-overhead';
-import { option, quantile, round, summarize, versus, type TurnSummary } from './stats';
+import { runStepOverhead, type StepOverhead, type StepRun } from '../runtime/step-overhead';
+import { stepFigures } from './step-figures';
+import { option, quantile, round, stat, summarize, type TurnSummary } from './stats';
+
+export type LangGraphVariant = 'postgres-sync' | 'postgres-async' | 'memory' | 'none';
+
+export interface StepRepetition {
+  looplane: Array<Omit<StepRun, 'perTurn'> & { summary: TurnSummary }>;
+  langgraph: Array<Omit<LangGraphStepRun, 'perTurn'> & { key: LangGraphVariant; summary: TurnSummary }>;
+  floor: { p50: number; p95: number };
+}
 
 export interface StepComparison {
   turns: number;
   settings: StepOverhead['settings'];
-  looplane: Array<{ label: string; events: number; notices: number; toolCalls: number; bytes: number; summary: TurnSummary }>;
-  langgraph: Array<LangGraphStepRun & { summary: TurnSummary }>;
-  floor: { p50: number; p95: number };
+  repetitions: StepRepetition[];
 }
 
-/** Runs both systems, one after the other, against the same Postgres. */
-export async function compareStepOverhead(turns: number, warmupTurns = 20): Promise<StepComparison> {
+const PEERS = [
+  ['postgres-sync', 'postgres', 'sync'],
+  ['postgres-async', 'postgres', 'async'],
+  ['memory', 'memory', 'async'],
+  ['none', 'none', 'async'],
+] as const;
+
+/** One repetition: both systems, one after the other, against the same Postgres. */
+async function repetition(turns: number, warmupTurns: number): Promise<{ settings: StepOverhead['settings']; rep: StepRepetition }> {
   const ours = await runStepOverhead(turns, warmupTurns);
-  const langgraph: StepComparison['langgraph'] = [];
-  for (const [kind, durability] of [['postgres', 'async'], ['postgres', 'sync'], ['memory', 'async'], ['none', 'async']] as const) {
-    const run = await measureLangGraph(kind, turns, { durability, warmupTurns });
-    langgraph.push({ ...run, summary: summarize(run.perTurn) });
+  const langgraph: StepRepetition['langgraph'] = [];
+  for (const [key, kind, durability] of PEERS) {
+    const { perTurn, ...run } = await measureLangGraph(kind, turns, { durability, warmupTurns });
+    langgraph.push({ key, ...run, summary: summarize(perTurn) });
   }
-  return {
-    turns,
-    settings: ours.settings,
-    looplane: ours.runs.map((r) => ({ label: `Looplane, ${r.label}`, events: r.events, notices: r.notices, toolCalls: r.toolCalls, bytes: r.eventBytes, summary: summarize(r.perTurn) })),
-    langgraph,
-    floor: { p50: quantile(ours.floor, 0.5), p95: quantile(ours.floor, 0.95) },
-  };
+  const looplane = ours.runs.map(({ perTurn, ...r }) => ({ ...r, summary: summarize(perTurn) }));
+  return { settings: ours.settings, rep: { looplane, langgraph, floor: { p50: quantile(ours.floor, 0.5), p95: quantile(ours.floor, 0.95) } } };
 }
 
-const ms = (x: number) => x.toFixed(2).padStart(7);
-const mb = (bytes: number | null) => (bytes === null ? '-' : `${(bytes / 1e6).toFixed(2)} MB`);
+/** Runs the comparison `repetitions` times, each on fresh databases. */
+export async function compareStepOverhead(turns: number, warmupTurns = 20, repetitions = 1): Promise<StepComparison> {
+  const reps: StepRepetition[] = [];
+  let settings: StepOverhead['settings'] = { fsync: '?', sync: '?' };
+  for (let i = 0; i < repetitions; i++) {
+    const r = await repetition(turns, warmupTurns);
+    settings = r.settings;
+    reps.push(r.rep);
+    console.error(`step-overhead: repetition ${i + 1} of ${repetitions} done`);
+  }
+  return { turns, settings, repetitions: reps };
+}
+
+const cell = (values: number[], digits = 2) => {
+  const s = stat(values);
+  return `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`.padEnd(22);
+};
 
 function print(c: StepComparison) {
-  console.log(`Durable step overhead, side by side (Postgres fsync=${c.settings.fsync}, synchronous_commit=${c.settings.sync}; ${c.turns} turns, 1 tool call each, model and tool 0 ms)\n`);
-  console.log('system                                          p50 ms   p95 ms  mean ms  1st 10th  last 10th  durable records            stored');
-  for (const r of c.looplane) {
-    const s = r.summary;
-    console.log(`${r.label.padEnd(46)} ${ms(s.p50)}  ${ms(s.p95)}  ${ms(s.mean)}  ${ms(s.firstTenth)}   ${ms(s.lastTenth)}  ${`${r.events} events`.padEnd(25)}  ${mb(r.bytes)}`);
+  const n = c.repetitions.length;
+  console.log(`Durable step overhead, side by side (Postgres fsync=${c.settings.fsync}, synchronous_commit=${c.settings.sync}; ${c.turns} turns, 1 tool call each, model and tool 0 ms; median (min–max) over ${n} repetitions)\n`);
+  console.log(`${'system'.padEnd(80)} ${'p50 ms'.padEnd(22)} ${'p95 ms'.padEnd(22)} ${'last ÷ first tenth'.padEnd(22)} stored (rows, MB)`);
+  const first = c.repetitions[0]!;
+  for (const v of first.looplane) {
+    const runs = c.repetitions.map((r) => r.looplane.find((x) => x.key === v.key)!);
+    console.log(`${`Looplane, ${v.label}`.padEnd(80)} ${cell(runs.map((r) => r.summary.p50))} ${cell(runs.map((r) => r.summary.p95))} ${cell(runs.map((r) => r.summary.lastTenth / r.summary.firstTenth))} ${v.storage.rows}, ${cell(runs.map((r) => r.storage.bytes / 1e6))}`);
   }
-  for (const r of c.langgraph) {
-    const s = r.summary;
-    const records = r.checkpoints === null ? '-' : `${r.checkpoints} checkpoints`;
-    console.log(`${r.label.padEnd(46)} ${ms(s.p50)}  ${ms(s.p95)}  ${ms(s.mean)}  ${ms(s.firstTenth)}   ${ms(s.lastTenth)}  ${records.padEnd(25)}  ${mb(r.bytes)}`);
+  for (const v of first.langgraph) {
+    const runs = c.repetitions.map((r) => r.langgraph.find((x) => x.key === v.key)!);
+    const stored = v.bytes === null ? '-' : `${Object.values(v.storage ?? {}).reduce((a, t) => a + t.rows, 0)}, ${cell(runs.map((r) => (r.bytes ?? 0) / 1e6))}`;
+    console.log(`${v.label.padEnd(80)} ${cell(runs.map((r) => r.summary.p50))} ${cell(runs.map((r) => r.summary.p95))} ${cell(runs.map((r) => r.summary.lastTenth / r.summary.firstTenth))} ${stored}`);
   }
-  console.log(`${'floor: plain 1 KB JSON INSERT per step (pg)'.padEnd(46)} ${ms(c.floor.p50)}  ${ms(c.floor.p95)}`);
-
-  const strict = c.looplane.find((r) => r.label.includes('non-idempotent'))!;
-  const pgDefault = c.langgraph.find((r) => r.checkpointer === 'postgres' && r.durability === 'async')!;
-  const pgSync = c.langgraph.find((r) => r.checkpointer === 'postgres' && r.durability === 'sync')!;
-  const ratio = (r: { summary: TurnSummary }) => strict.summary.p50 / r.summary.p50;
-  console.log('\nLooplane (non-idempotent tool: every tool call waits for its commit) ÷ LangGraph, p50 ms per turn:');
-  for (const r of c.langgraph) console.log(`  vs ${r.label.padEnd(44)} ${ratio(r).toFixed(3)}  (${versus(strict.summary.p50, r.summary.p50)})`);
-  console.log(`  vs the floor (1 INSERT)                         ${(strict.summary.p50 / c.floor.p50).toFixed(2)}× the floor`);
-  console.log(`Stored for the ${c.turns}-turn thread: Looplane ${mb(strict.bytes)}, LangGraph + PostgresSaver ${mb(pgDefault.bytes)} (${versus(strict.bytes, pgDefault.bytes!, 'less', 'more')})`);
-
-  const json = {
-    bench: 'step-overhead',
-    turns: c.turns,
-    looplane: Object.fromEntries(c.looplane.map((r) => [r.label.includes('non-idempotent') ? 'nonIdempotent' : 'idempotent', { p50: round(r.summary.p50), p95: round(r.summary.p95), firstTenth: round(r.summary.firstTenth), lastTenth: round(r.summary.lastTenth), events: r.events, bytes: r.bytes }])),
-    langgraph: Object.fromEntries(c.langgraph.map((r) => [`${r.checkpointer}${r.checkpointer === 'postgres' ? `-${r.durability}` : ''}`, { p50: round(r.summary.p50), p95: round(r.summary.p95), firstTenth: round(r.summary.firstTenth), lastTenth: round(r.summary.lastTenth), checkpoints: r.checkpoints, bytes: r.bytes }])),
-    floor: { p50: round(c.floor.p50, 3), p95: round(c.floor.p95, 3) },
-    ratio: { looplaneOverPostgresSaver: round(ratio(pgDefault), 4), looplaneOverPostgresSaverSync: round(ratio(pgSync), 4), looplaneOverFloor: round(strict.summary.p50 / c.floor.p50, 2), bytesLooplaneOverLangGraph: round(strict.bytes / pgDefault.bytes!, 4) },
-  };
-  console.log(JSON.stringify(json));
+  console.log(`${'floor: plain 1 KB JSON INSERT per step (pg)'.padEnd(80)} ${cell(c.repetitions.map((r) => r.floor.p50), 3)} ${cell(c.repetitions.map((r) => r.floor.p95), 3)}`);
+  const figures = stepFigures(c);
+  console.log('');
+  for (const f of figures) {
+    const ratio = f.ratio ? `, Looplane ÷ peer ${f.ratio.value.median}` : '';
+    console.log(`${f.label}: ${f.looplane.median} ${f.unit}${f.peer ? ` vs ${f.peer.label} ${f.peer.value.median}` : ''}${ratio}${f.goals.map((g) => `; goal ${g.text}: ${g.met ? 'met' : 'MISSED'}`).join('')}`);
+  }
+  const raw = c.repetitions.map((r) => ({
+    looplane: r.looplane.map((x) => ({ key: x.key, events: x.events, notices: x.notices, toolCalls: x.toolCalls, storage: x.storage, summary: rounded(x.summary) })),
+    langgraph: r.langgraph.map((x) => ({ key: x.key, checkpoints: x.checkpoints, messages: x.messages, storage: x.storage, summary: rounded(x.summary) })),
+    floor: { p50: round(r.floor.p50, 3), p95: round(r.floor.p95, 3) },
+  }));
+  console.log(JSON.stringify({ bench: 'step-overhead', turns: c.turns, settings: c.settings, figures, repetitions: raw }));
 }
 
+const rounded = (s: TurnSummary) => ({ p50: round(s.p50, 3), p95: round(s.p95, 3), mean: round(s.mean, 3), firstTenth: round(s.firstTenth, 3), lastTenth: round(s.lastTenth, 3) });
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const turns = Number(option('turns') ?? (process.argv.includes('--quick') ? 50 : 200));
-  print(await compareStepOverhead(turns));
+  const quick = process.argv.includes('--quick');
+  const turns = Number(option('turns') ?? (quick ? 20 : 200));
+  const repetitions = Number(option('repetitions') ?? (quick ? 2 : 5));
+  print(await compareStepOverhead(turns, quick ? 5 : 20, repetitions));
 }

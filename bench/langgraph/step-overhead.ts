@@ -15,8 +15,10 @@ export interface LangGraphStepRun {
   messages: number;
   /** Checkpoints stored for the thread (PostgresSaver only). */
   checkpoints: number | null;
-  /** Stored bytes of the thread's rows (PostgresSaver only). */
+  /** Stored bytes of the thread's rows, every checkpoint table (PostgresSaver only). */
   bytes: number | null;
+  /** The thread's rows and bytes per checkpoint table (PostgresSaver only). */
+  storage: Record<string, { rows: number; bytes: number }> | null;
 }
 
 /**
@@ -36,7 +38,9 @@ export async function measureLangGraph(kind: CheckpointerKind, turns: number, op
     const messages = await runThread(buildReactGraph(model(turns), checkpointer.saver), threadId, turns, durability);
     const perTurn = starts.slice(1).map((at, i) => at - starts[i]!);
     const label = `LangGraph + ${kind === 'postgres' ? 'PostgresSaver' : kind === 'memory' ? 'MemorySaver' : 'no checkpointer'}${kind === 'none' ? '' : ` (durability ${durability})`}`;
-    return { label, checkpointer: kind, durability, perTurn, messages: messages.length, checkpoints: await checkpointer.checkpointCount(threadId), bytes: await checkpointer.threadBytes(threadId) };
+    const storage = await checkpointer.threadStorage(threadId);
+    const bytes = storage === null ? null : Object.values(storage).reduce((a, t) => a + t.bytes, 0);
+    return { label, checkpointer: kind, durability, perTurn, messages: messages.length, checkpoints: await checkpointer.checkpointCount(threadId), bytes, storage };
   } finally {
     await checkpointer.close();
   }
