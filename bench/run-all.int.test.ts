@@ -1,35 +1,54 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BENCHES } from './report/benches';
+import { ResultsSchema } from './report/schema';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = mkdtempSync(join(tmpdir(), 'looplane-bench-quick-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-interface Results {
-  full: boolean;
-  outcomes: Array<{ name: string; exitCode: number | null; reports: unknown[] }>;
-}
-
 /**
  * `npm run bench -- --quick` as the suite's guard against benchmark rot: every benchmark runs at a
- * small size against the real stack and must finish and report; no timing is asserted.
+ * small size against the real stack and must finish and report, and the results file must have
+ * the shape `npm run bench:report` reads; no timing is asserted.
  */
 describe('npm run bench -- --quick', () => {
-  it('runs every benchmark to completion, each reporting its figures as JSON', async () => {
+  it('runs every benchmark to completion, each reporting its figures, into one results file', async () => {
+    const kept = readdirSync(join(root, 'bench', 'results'));
     const code = await new Promise<number | null>((resolve) => {
       const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench/run-all.ts'), '--quick', '--out', out], { cwd: root, stdio: 'ignore' });
       child.once('exit', resolve);
     });
-    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as Results;
-    expect(results.full).toBe(false);
-    expect(results.outcomes.map((o) => o.name)).toEqual(['step-overhead', 'density', 'sse-latency', 'api-throughput', 'sandbox-start', 'engine-step', 'waiting-is-free', 'workspace-snapshots']);
-    expect(results.outcomes.filter((o) => o.exitCode !== 0)).toEqual([]);
+    // --quick never writes into bench/results.
+    expect(readdirSync(join(root, 'bench', 'results'))).toEqual(kept);
+    const files = readdirSync(out);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^\d{4}-\d{2}-\d{2}-[0-9a-f]+\.json$/);
+    const results = ResultsSchema.parse(JSON.parse(readFileSync(join(out, files[0]!), 'utf8')));
+    expect(results.quick).toBe(true);
+    expect(results.commit.sha).toMatch(/^[0-9a-f]{40}$/);
+    expect(results.machine.cores).toBeGreaterThan(0);
+    expect(results.machine.postgres?.fsync).toBeDefined();
+    expect(results.machine.postgres?.version).toMatch(/^\d+/);
+
+    expect(results.outcomes.map((o) => o.name)).toEqual(BENCHES.map((b) => b.name));
+    expect(results.outcomes.filter((o) => o.exitCode !== 0 || o.formatErrors.length > 0)).toEqual([]);
     // The engine's in-memory step bench prints a table only; every other one a JSON line.
     for (const o of results.outcomes.filter((x) => x.name !== 'engine-step')) expect(o.reports.length, o.name).toBeGreaterThan(0);
+
+    // The step overhead reports in the results format: the strict row against `sync`, with its
+    // repetitions (2 at --quick) and their raw summaries beside the figures.
+    const step = results.outcomes.find((o) => o.name === 'step-overhead')!;
+    const headline = step.figures.find((f) => f.key === 'step-overhead.strict-vs-sync')!;
+    expect(headline.looplane.n).toBe(2);
+    expect(headline.peer?.value.n).toBe(2);
+    expect(headline.goals.length).toBeGreaterThan(0);
+    expect((step.reports[0] as { repetitions: unknown[] }).repetitions).toHaveLength(2);
+
     // The workspace snapshot bench also writes its raw results (a temp file at --quick), which its JSON line names.
     const snapshots = results.outcomes.find((o) => o.name === 'workspace-snapshots')!.reports[0] as { quick: boolean; results: string };
     expect(snapshots.quick).toBe(true);

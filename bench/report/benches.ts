@@ -1,0 +1,21 @@
+// Every benchmark `npm run bench` runs, in order, with its arguments at the README's sizes and at
+// `--quick`, and what the README's table calls it.
+export interface Bench {
+  name: string;
+  /** What the README's table calls it. */
+  title: string;
+  script: string;
+  full: string[];
+  quick: string[];
+}
+
+export const BENCHES: Bench[] = [
+  { name: 'step-overhead', title: 'durable step overhead, side by side with LangGraph JS', script: 'bench/compare/step-overhead.ts', full: [], quick: ['--quick'] },
+  { name: 'density', title: 'density: N agents in one process, side by side with LangGraph JS', script: 'bench/compare/density.ts', full: [], quick: ['--sizes', '100', '--warmup', '10'] },
+  { name: 'sse-latency', title: 'live latency (SSE)', script: 'bench/sse/sse-latency.ts', full: [], quick: ['--quick'] },
+  { name: 'api-throughput', title: 'API throughput (`runs.create`)', script: 'bench/sse/create-throughput.ts', full: [], quick: ['--quick'] },
+  { name: 'sandbox-start', title: 'sandbox start', script: 'bench/sandbox/start-latency.ts', full: [], quick: ['--quick'] },
+  { name: 'engine-step', title: 'engine step, no IO', script: 'packages/engine/bench/step-overhead.ts', full: [], quick: ['--quick'] },
+  { name: 'waiting-is-free', title: 'waiting is free', script: 'bench/waiting/waiting-is-free.ts', full: [], quick: ['--quick'] },
+  { name: 'workspace-snapshots', title: 'workspace snapshot cost', script: 'bench/workspaces/snapshot-cost.ts', full: [], quick: ['--quick'] },
+];
