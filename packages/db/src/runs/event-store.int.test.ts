@@ -203,6 +203,38 @@ describe('PgEventStore', () => {
     expect(published).toEqual([2, 3, 4]);
   });
 
+  it('lets at most 4 repeatable effects start ahead of the last commit: the 5th waits for the flush', async () => {
+    const { runId, sessionId } = await createTestRun(t.db, agent);
+    const published: number[] = [];
+    const { unit, store } = await holder(sessionId, runId, 'w1', (a) => published.push(a.eventNo));
+    await store.append(messages(1), 0);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    // What had been made durable when each effect started (read synchronously, before any await).
+    const durableAtStart: number[] = [];
+    const effect = (i: number) => unit.sideEffect(async () => {
+      durableAtStart[i] = published.length;
+      await gate;
+    }, { repeatable: true });
+    const first = [0, 1, 2, 3, 4].map(effect);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Four started at once with the append still in memory; the fifth only after its commit.
+    expect(durableAtStart.slice(0, 4)).toEqual([0, 0, 0, 0]);
+    expect(durableAtStart[4]).toBe(1);
+    open();
+    await Promise.all(first);
+    await unit.idle();
+    // The count starts again at that commit, where the fifth started: three more start at once
+    // with the next append in memory, and the fourth after it is committed.
+    await store.append(messages(1), 1);
+    const again = [5, 6, 7, 8].map(effect);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(durableAtStart.slice(5, 9)).toEqual([1, 1, 1, 2]);
+    await Promise.all(again);
+    await unit.idle();
+    expect((await eventRows(runId)).map((r) => r.seq)).toEqual([1, 2]);
+  });
+
   it('projects run.started, budget charges, tool starts and run.finished onto the run and session', async () => {
     const { runId, sessionId } = await createTestRun(t.db, agent);
     const published: DurableAppend[] = [];
