@@ -56,6 +56,13 @@ describe('npm run bench -- --quick', () => {
     rmSync(snapshots.results, { force: true });
     expect(raw.quick).toBe(true);
     expect(raw.repetitions.length).toBeGreaterThan(0);
+
+    // The soak at its small size stays within its bounds (it exits 1 otherwise, checked above) and
+    // says which it judged.
+    const soak = results.outcomes.find((o) => o.name === 'soak')!.reports[0] as { soak: { turns: number; toolCalls: number; verdicts: { ok: boolean; gated: string[] } } };
+    expect(soak.soak.toolCalls).toBe(soak.soak.turns);
+    expect(soak.soak.verdicts.ok).toBe(true);
+    expect(soak.soak.verdicts.gated).toEqual(expect.arrayContaining(['memory', 'context']));
     expect(code).toBe(0);
   }, 600_000);
 });
