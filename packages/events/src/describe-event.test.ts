@@ -79,7 +79,7 @@ const CASES: Record<EventType, Case[]> = {
     {
       v: 2,
       payload: { callId: 'c1', ok: true, output: 'done', truncated: false, commit: SHA, replayed: true, recordedSeq: 12 },
-      expected: { label: 'Tool finished', summary: 'ok (served from the recording) · commit aaaaaaa: done', tone: 'success' },
+      expected: { label: 'Tool finished', summary: 'ok (replayed from the log) · commit aaaaaaa: done', tone: 'success' },
     },
   ],
   'tool.interrupted': [{ v: 1, payload: { callId: 'c1', reason: 'the worker stopped' }, expected: { label: 'Tool interrupted', summary: 'the worker stopped', tone: 'warning' } }],
@@ -124,7 +124,7 @@ const CASES: Record<EventType, Case[]> = {
   'delegation.sent': [{ v: 1, payload: { callId: 'c1', to: 'coder', goal: 'Implement it' }, expected: { label: 'Delegated', summary: 'to coder: Implement it' } }],
   'delegation.returned': [
     { v: 1, payload: { callId: 'c1', ok: true, result: 'Done.' }, expected: { label: 'Delegation returned', summary: 'ok: Done.', tone: 'success' } },
-    { v: 2, payload: { callId: 'c1', ok: false, result: 'Broke.', replayed: true, recordedSeq: 5 }, expected: { label: 'Delegation returned', summary: 'failed (served from the recording): Broke.', tone: 'danger' } },
+    { v: 2, payload: { callId: 'c1', ok: false, result: 'Broke.', replayed: true, recordedSeq: 5 }, expected: { label: 'Delegation returned', summary: 'failed (replayed from the log): Broke.', tone: 'danger' } },
   ],
   'replay.matched': [
     {

@@ -20,7 +20,7 @@ type Describer<T extends EventType> = (payload: EventPayload<T>, text: (value: s
 
 const ok = (value: boolean) => (value ? 'ok' : 'failed');
 const okTone = (value: boolean): EventTone => (value ? 'success' : 'danger');
-const served = (replayed: true | undefined) => (replayed ? ' (served from the recording)' : '');
+const served = (replayed: true | undefined) => (replayed ? ' (replayed from the log)' : '');
 const after = (prefix: string, value: string | undefined) => (value ? `${prefix}${value}` : '');
 const amount = (p: { tokens: number; costMicros: number }) => `${p.tokens} tokens, ${money(p.costMicros)}`;
 

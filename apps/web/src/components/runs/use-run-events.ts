@@ -1,8 +1,9 @@
 'use client';
 
+import { decodeWireEvent, parseWireEvent, type ClientEvent } from '@looplane/events';
 import { useEffect, useRef, useState } from 'react';
 import type { LineFilter } from '@/components/sessions/main-line';
-import { TimelineBuilder, type StreamEvent, type TimelineItem } from '@/lib/timeline';
+import { TimelineBuilder, type TimelineItem } from '@/lib/timeline';
 
 export type StreamState = 'connecting' | 'live' | 'reconnecting' | 'closed';
 
@@ -16,10 +17,12 @@ export interface StreamStats {
 
 /**
  * Follows `/api/runs/{runId}/stream`. EventSource reconnects by itself and sends the last `id:` as
- * `Last-Event-ID`, so the server resumes exactly after it. Events are folded into timeline items
- * and flushed to React at most once per animation frame (a streaming model emits many deltas).
+ * `Last-Event-ID`, so the server resumes exactly after it. Each event is read through the shared
+ * decoder (`@looplane/events`: typed, upcast; a type this build does not know comes out as an
+ * unknown event, never a throw), folded into timeline items and flushed to React at most once per
+ * animation frame (a streaming model emits many deltas).
  */
-export function useRunEvents(runId: string, onEvent?: (event: StreamEvent) => void, line?: LineFilter) {
+export function useRunEvents(runId: string, onEvent?: (event: ClientEvent) => void, line?: LineFilter) {
   const [snapshot, setSnapshot] = useState<{ items: TimelineItem[]; stats: StreamStats; state: StreamState }>({
     items: [],
     stats: { received: 0, lastEventNo: 0, gaps: 0, duplicates: 0 },
@@ -58,7 +61,7 @@ export function useRunEvents(runId: string, onEvent?: (event: StreamEvent) => vo
       schedule();
     };
     source.onmessage = (message: MessageEvent<string>) => {
-      const event = JSON.parse(message.data) as StreamEvent;
+      const event = decodeWireEvent(parseWireEvent(JSON.parse(message.data)));
       if (event.eventNo <= stats.lastEventNo) {
         stats.duplicates++;
       } else {

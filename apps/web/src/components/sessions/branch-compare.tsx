@@ -5,7 +5,7 @@ import { InlineError } from '@/components/ui/inline-error';
 import { cn } from '@/lib/cn';
 import { useTRPC } from '@/trpc/client';
 import { ReplayReport, divergenceSeqs } from './replay-report';
-import { describeEvent, isFinished, type BranchDiff } from './session-format';
+import { eventLine, isFinished, type BranchDiff } from './session-format';
 
 const dollars = (micros: number) => `$${(micros / 1_000_000).toFixed(4)}`;
 
@@ -32,7 +32,7 @@ function Side({ side, label, highlight }: { side: BranchDiff['a']; label: string
               data-diverged={diverged ? 'true' : undefined}
             >
               <span className="w-10 shrink-0 text-right font-mono tabular-nums">#{event.seq}</span>
-              <span className="min-w-0 flex-1 break-words">{describeEvent(event.type, event.payload)}</span>
+              <span className="min-w-0 flex-1 break-words">{eventLine(event)}</span>
             </li>
           );
         })}

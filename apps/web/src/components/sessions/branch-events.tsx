@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { InlineError } from '@/components/ui/inline-error';
 import { cn } from '@/lib/cn';
 import { useTRPC } from '@/trpc/client';
-import { describeEvent } from './session-format';
+import { eventLine } from './session-format';
 
 /**
  * One branch's log, through its ancestry, numbered as `sessions.fork` takes it (#seq). Every
@@ -39,7 +39,7 @@ export function BranchEvents({ teamId, sessionId, live, canOperate, onFork, onSh
             data-type={event.type}
           >
             <span className="w-10 shrink-0 text-right font-mono tabular-nums">#{event.seq}</span>
-            <span className="min-w-0 flex-1 break-words">{describeEvent(event.type, event.payload)}</span>
+            <span className="min-w-0 flex-1 break-words">{eventLine(event)}</span>
             {onShowFiles ? (
               <Button
                 size="sm"

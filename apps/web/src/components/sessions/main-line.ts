@@ -1,15 +1,15 @@
 'use client';
 
+import type { ClientEvent } from '@looplane/events';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { StreamEvent } from '@/lib/timeline';
 import { useTRPC } from '@/trpc/client';
 import type { SessionNode } from './session-format';
 
 /** Which events of the run's stream belong to one line: a filter with a key that changes when the line does. */
 export interface LineFilter {
   key: string;
-  accepts(event: Pick<StreamEvent, 'sessionId' | 'seq'>): boolean;
+  accepts(event: Pick<ClientEvent, 'sessionId' | 'seq'>): boolean;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { decodeWireEvent, headline, type WireEvent } from '@looplane/events';
 import type { BadgeTone } from '@/components/ui/badge';
 import type { RouterOutputs } from '@/lib/api-types';
 
@@ -35,38 +36,10 @@ export function treeOrder(sessions: readonly SessionNode[]): { node: SessionNode
   return out;
 }
 
-/** One line about an event for the branch timeline and the compare view. */
-export function describeEvent(type: string, payload: unknown): string {
-  const p = (payload ?? {}) as Record<string, unknown>;
-  const text = (key: string) => (typeof p[key] === 'string' ? (p[key] as string) : '');
-  switch (type) {
-    case 'run.started':
-      return `Run started: ${text('goal')}`;
-    case 'message.added':
-      return `${text('role') === 'notice' ? 'Notice' : 'Message'}: ${text('text')}`;
-    case 'model.responded':
-      return `Model: ${text('text') || '(tool calls)'}`;
-    case 'tool.requested':
-      return `Tool ${text('name')} requested ${JSON.stringify(p.args ?? {}).slice(0, 120)}`;
-    case 'tool.finished':
-      return `Tool finished ${p.ok === false ? '(failed)' : 'ok'}${p.replayed === true ? ' (replayed from the log)' : ''}${text('commit') ? ` · commit ${text('commit').slice(0, 7)}` : ''}: ${text('output').slice(0, 160)}`;
-    case 'policy.decided':
-      return `Policy: ${text('decision')}${text('reason') ? ` (${text('reason')})` : ''}`;
-    case 'effect.decided':
-      return `Effect ${text('decision') === 'deny' ? 'denied' : 'held for approval'}, rolled back: ${text('reason')}`;
-    case 'session.forked':
-      return p.replay ? `Replay of ${String((p.replay as { sourceSessionId?: unknown }).sourceSessionId ?? '')} from #${String(p.atSeq ?? '')}` : `Branch forked from ${text('parentSessionId')} at #${String(p.atSeq ?? '')}`;
-    case 'delegation.returned':
-      return `Delegation returned ${p.ok === false ? '(failed)' : 'ok'}${p.replayed === true ? ' (replayed from the log)' : ''}: ${text('result').slice(0, 160)}`;
-    case 'replay.matched':
-      return `Replay: turn ${String(p.turn ?? '')} asks for the same calls as the recording`;
-    case 'replay.diverged':
-      return `Replay diverged at turn ${String(p.turn ?? '')}: ${text('detail')}`;
-    case 'run.resumed':
-      return `Resumed (${text('reason')})${text('note') ? `: ${text('note')}` : ''}`;
-    case 'run.finished':
-      return `Finished ${text('status')}${text('result') ? `: ${text('result')}` : ''}${text('error') ? `: ${text('error')}` : ''}`;
-    default:
-      return type;
-  }
+/**
+ * One line about an event for the branch timeline and the compare view, from the shared decoder:
+ * `sessions.events` and `sessions.diff` send events as the engine's codec reads them.
+ */
+export function eventLine(event: Omit<WireEvent, 'createdAt'> & { createdAt: Date }): string {
+  return headline(decodeWireEvent({ ...event, createdAt: event.createdAt.toISOString() }));
 }
