@@ -17,8 +17,6 @@ export const wireEventSchema = z.object({
   createdAt: z.union([z.string().min(1), z.date().transform((d) => d.toISOString())]),
 });
 export type WireEvent = z.output<typeof wireEventSchema>;
-/** What {@link wireEventSchema} accepts: a `createdAt` may still be a Date. */
-export type WireEventInput = z.input<typeof wireEventSchema>;
 
 /**
  * Validates the envelope of one event from the wire. Throws when it is not an event at all (a
