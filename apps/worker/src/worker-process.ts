@@ -96,7 +96,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     });
     const probeStore = await recordSandboxProbe(
       pool,
-      { workerId: info.id, hostname: info.hostname, pid: info.pid, selectedDriver: sandbox.selected, available: sandbox.unavailable === null, reason: sandbox.unavailable, drivers: [sandbox.probe] },
+      { workerId: info.id, hostname: info.hostname, pid: info.pid, concurrency: info.concurrency, selectedDriver: sandbox.selected, available: sandbox.unavailable === null, reason: sandbox.unavailable, drivers: [sandbox.probe] },
       logger,
     );
     // The other drivers are probed in the background (podman takes seconds) and recorded when known.

@@ -111,6 +111,7 @@ const matrix: Record<string, Entry> = {
   'audit.verify': { access: 'admin', input: (fx) => ({ teamId: fx.teamId }) },
   'audit.export': { access: 'admin', input: (fx) => ({ teamId: fx.teamId }) },
   'system.sandbox': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
+  'overview.get': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
   'costs.spend': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, days: 7 }) },
   'costs.run': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, runId }) },
   'mcp.list': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },

@@ -8,6 +8,7 @@ import { graphsRouter } from './routers/graphs.router';
 import { invitationsRouter } from './routers/invitations.router';
 import { meProcedure } from './routers/me.router';
 import { mcpRouter } from './routers/mcp.router';
+import { overviewRouter } from './routers/overview.router';
 import { costsRouter } from './routers/costs.router';
 import { policiesRouter } from './routers/policies.router';
 import { runsRouter } from './routers/runs.router';
@@ -35,6 +36,7 @@ export const appRouter = createRouter({
   system: systemRouter,
   mcp: mcpRouter,
   costs: costsRouter,
+  overview: overviewRouter,
   secrets: secretsRouter,
   webhooks: webhooksRouter,
 });

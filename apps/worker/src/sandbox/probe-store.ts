@@ -7,6 +7,8 @@ export interface SandboxProbeRecord {
   workerId: string;
   hostname: string;
   pid: number;
+  /** Loops it runs at once (WORKER_CONCURRENCY): the overview's load is its running sessions against this. */
+  concurrency: number;
   selectedDriver: DriverName;
   available: boolean;
   reason: string | null;
@@ -28,11 +30,11 @@ export interface ProbeStore {
 export async function recordSandboxProbe(pool: PgPool, record: SandboxProbeRecord, logger: Logger, intervalMs = 30_000): Promise<ProbeStore> {
   await pool
     .query(
-      `INSERT INTO "WorkerSandboxProbe" ("workerId", hostname, pid, "selectedDriver", available, reason, drivers, "probedAt", "lastSeenAt")
-       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, now(), now())
-       ON CONFLICT ("workerId") DO UPDATE SET hostname = EXCLUDED.hostname, pid = EXCLUDED.pid, "selectedDriver" = EXCLUDED."selectedDriver",
+      `INSERT INTO "WorkerSandboxProbe" ("workerId", hostname, pid, concurrency, "selectedDriver", available, reason, drivers, "probedAt", "lastSeenAt")
+       VALUES ($1, $2, $3, $8, $4, $5, $6, $7::jsonb, now(), now())
+       ON CONFLICT ("workerId") DO UPDATE SET hostname = EXCLUDED.hostname, pid = EXCLUDED.pid, concurrency = EXCLUDED.concurrency, "selectedDriver" = EXCLUDED."selectedDriver",
          available = EXCLUDED.available, reason = EXCLUDED.reason, drivers = EXCLUDED.drivers, "probedAt" = now(), "lastSeenAt" = now(), "stoppedAt" = NULL`,
-      [record.workerId, record.hostname, record.pid, record.selectedDriver, record.available, record.reason, JSON.stringify(record.drivers)],
+      [record.workerId, record.hostname, record.pid, record.selectedDriver, record.available, record.reason, JSON.stringify(record.drivers), record.concurrency],
     )
     .catch((error: unknown) => logger.warn({ err: error }, 'could not record the sandbox probe'));
   const timer = setInterval(() => {

@@ -4,6 +4,7 @@ import { idSchema } from '../schemas';
 const RUN_STATUSES = ['queued', 'running', 'waiting', 'paused', 'succeeded', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 const runStatusSchema = z.enum(RUN_STATUSES);
+export const WAIT_REASONS = ['approval', 'child', 'budget', 'message'] as const;
 /** A run in one of these is finished: it cannot be cancelled or have its budget raised. */
 export const TERMINAL_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
 
@@ -65,7 +66,12 @@ export type RaiseBudgetInput = z.infer<typeof raiseBudgetInput>;
 
 export const listRunsInput = z.object({
   status: z.array(runStatusSchema).min(1).max(RUN_STATUSES.length).optional(),
+  /** Waiting runs only, on one of these: an approval, a child, the budget, a message. */
+  waitReason: z.array(z.enum(WAIT_REASONS)).min(1).max(WAIT_REASONS.length).optional(),
   agentId: idSchema.optional(),
+  graphId: idSchema.optional(),
+  /** Runs that finished at or after this time (e.g. failed in the last 24 hours). */
+  finishedSince: z.union([z.date(), z.iso.datetime({ offset: true })]).transform((at) => new Date(at)).optional(),
   createdById: idSchema.optional(),
   /** Case-insensitive substring of the goal. */
   text: z.string().trim().min(1).max(200).optional(),

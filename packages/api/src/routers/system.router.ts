@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { createRouter, teamProcedure } from '../trpc';
 
-/** A worker counts as live while it refreshes its probe row (every 30 s) and has not stopped. */
-export const LIVE_WORKER_WINDOW_MS = 90_000;
+import { LIVE_WORKER_WINDOW_MS } from '../services/live-workers';
+
+export { LIVE_WORKER_WINDOW_MS };
 
 const LIMITS = ['wallTimeMs', 'cpus', 'memoryBytes', 'pids', 'outputBytes', 'workspaceBytes', 'workspaceFiles', 'tmpBytes'] as const;
 const DRIVERS = ['bwrap', 'podman', 'dangerous-none'] as const;

@@ -102,7 +102,10 @@ export function runsPageSql(teamId: string, input: ListRunsInput): Prisma.Sql {
   const column = input.sort === 'updated' ? Prisma.raw('r."updatedAt"') : Prisma.raw('r."createdAt"');
   const where: Prisma.Sql[] = [Prisma.sql`r."teamId" = ${teamId}`];
   if (input.status) where.push(Prisma.sql`r.status IN (${Prisma.join(input.status.map((s) => Prisma.sql`${s}::"RunStatus"`))})`);
+  if (input.waitReason) where.push(Prisma.sql`r."waitReason" IN (${Prisma.join(input.waitReason.map((w) => Prisma.sql`${w}::"WaitReason"`))})`);
   if (input.agentId) where.push(Prisma.sql`r."agentId" = ${input.agentId}`);
+  if (input.graphId) where.push(Prisma.sql`r."graphId" = ${input.graphId}`);
+  if (input.finishedSince) where.push(Prisma.sql`r."finishedAt" >= ${input.finishedSince.toISOString()}::timestamp(3)`);
   if (input.createdById) where.push(Prisma.sql`r."createdById" = ${input.createdById}`);
   if (input.text) where.push(Prisma.sql`r.goal ILIKE ${`%${escapeLike(input.text)}%`}`);
   if (input.cursor) {
