@@ -3,9 +3,9 @@
 // runs each at a small size instead (the test suite does, so no benchmark rots) and asserts no
 // timing. Prints each benchmark's own output and keeps every JSON line it printed, with the figures
 // in the results format (bench/report/schema.ts), the commit and the machine, in one results file:
-// `bench/results/<YYYY-MM-DD>-<shortcommit>.json` for a full run, which `npm run bench:report`
-// turns into the README's table; a temp folder for `--quick`, never bench/results (`--out DIR`
-// to choose either). Exits 1 if any benchmark failed.
+// `bench/results/<YYYY-MM-DD>-<shortcommit>.json` for a full run of every benchmark, which
+// `npm run bench:report` turns into the README's table; a temp folder for `--quick` or `--only`
+// (`--out DIR` to choose). Exits 1 if any benchmark failed.
 // Run: `npm run bench [-- --quick] [-- --only step-overhead,density] [-- --out DIR]`.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -25,7 +25,9 @@ const arg = (name: string) => {
 };
 const only = arg('only')?.split(',');
 const started = new Date();
-const out = arg('out') ?? (quick ? join(tmpdir(), `looplane-bench-${started.toISOString().replace(/[:.]/g, '-')}`) : join(root, 'bench', 'results'));
+// Only a full run of every benchmark goes to bench/results by default: the newest file there is
+// the README's table, which a partial or quick run would empty.
+const out = arg('out') ?? (quick || only ? join(tmpdir(), `looplane-bench-${started.toISOString().replace(/[:.]/g, '-')}`) : join(root, 'bench', 'results'));
 
 /** Every JSON object printed on a line of its own. */
 function jsonLines(output: string): unknown[] {

@@ -7,6 +7,9 @@ import { FigureReportSchema, ResultsSchema, type Figure, type Results } from './
 /** A run-all results file's name (the workspace bench writes `<date>-<commit>-workspace-snapshots.json` beside them). */
 const RESULTS_FILE = /^(\d{4}-\d{2}-\d{2})-([0-9a-f]+|unknown)(-\d+)?\.json$/;
 
+/** Whether `name` is a run-all results file's (not another bench's file beside them). */
+export const isResultsFileName = (name: string) => RESULTS_FILE.test(name);
+
 export function resultsFileName(date: Date, shortCommit: string): string {
   return `${date.toISOString().slice(0, 10)}-${shortCommit}.json`;
 }
@@ -32,7 +35,7 @@ export function readResults(file: string): Results {
 export function newestResultsFile(dir: string): string | undefined {
   let best: { file: string; date: string } | undefined;
   for (const name of readdirSync(dir)) {
-    if (!RESULTS_FILE.test(name)) continue;
+    if (!isResultsFileName(name)) continue;
     const file = join(dir, name);
     const parsed = ResultsSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
     if (!parsed.success || parsed.data.quick) continue;
