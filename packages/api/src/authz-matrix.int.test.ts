@@ -144,6 +144,8 @@ const matrix: Record<string, Entry> = {
   'sessions.resume': { access: 'operator', input: async (fx) => ({ teamId: fx.teamId, sessionId: await finishedSession(), message: 'go on' }) },
   'sessions.diff': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, a: await startedSession(), b: await startedSession() }) },
   'sessions.files': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, sessionId: await startedSession() }) },
+  'sessions.changes': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, sessionId: await startedSession() }) },
+  'sessions.callDiff': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, ...(await committedCall()) }) },
   'sessions.promote': { access: 'operator', input: async (fx) => ({ teamId: fx.teamId, sessionId: await startedSession() }) },
   'graphs.list': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
   'graphs.get': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, graphId: (await ownGraph(fx)).graphId }) },
@@ -313,6 +315,8 @@ const crossTeam: Record<string, (fx: TeamFixture) => unknown> = {
   'sessions.resume': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession(), message: 'hijack' }),
   'sessions.promote': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession() }),
   'sessions.files': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession() }),
+  'sessions.changes': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession() }),
+  'sessions.callDiff': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession(), atEvent: 1 }),
   'graphs.get': async (fx) => ({ teamId: fx.teamId, graphId: (await foreignGraph(fx)).graphId }),
   'graphs.update': async (fx) => ({ teamId: fx.teamId, graphId: (await foreignGraph(fx)).graphId, definition: graphDefinitionFor(agent.agentId) }),
   'graphs.run': async (fx) => ({ teamId: fx.teamId, runId: (await foreignGraph(fx)).runId }),
@@ -389,6 +393,28 @@ async function finishedSession(): Promise<string> {
   await appendEvents(db.db, ofRun, sessionId, [{ type: 'run.finished', payload: { status: 'succeeded', result: 'done' } }]);
   await db.db.session.update({ where: { id: sessionId }, data: { status: 'succeeded', result: 'done' } });
   return sessionId;
+}
+
+let committed: Promise<{ sessionId: string; atEvent: number }> | null = null;
+
+/**
+ * A session whose log has a call that recorded a workspace commit (the seq of its `tool.finished`),
+ * for `sessions.callDiff`. The commit is not in the store, so the answer is a diff-less reason: still
+ * an answer, which is all authorization needs.
+ */
+function committedCall(): Promise<{ sessionId: string; atEvent: number }> {
+  committed ??= (async () => {
+    const sessionId = await beginSession();
+    const { runId: ofRun } = await db.db.session.findUniqueOrThrow({ where: { id: sessionId }, select: { runId: true } });
+    const args = { path: 'a.txt', content: 'a' };
+    await appendEvents(db.db, ofRun, sessionId, [
+      { type: 'tool.requested', payload: { callId: 'call-matrix', requestId: 'req-matrix', name: 'write_file', args } },
+      { type: 'tool.started', payload: { callId: 'call-matrix', name: 'write_file', args, attempt: 1 } },
+      { type: 'tool.finished', payload: { callId: 'call-matrix', ok: true, output: 'written', truncated: false, commit: 'a'.repeat(40) } },
+    ]);
+    return { sessionId, atEvent: 4 };
+  })();
+  return committed;
 }
 
 /** The other team's run's main session. */

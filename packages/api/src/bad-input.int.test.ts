@@ -61,6 +61,8 @@ const validInputs: Record<string, () => Record<string, unknown>> = {
   'sessions.diff': () => ({ teamId: fx.teamId, a: sessionId, b: sessionId }),
   'sessions.promote': () => ({ teamId: fx.teamId, sessionId }),
   'sessions.files': () => ({ teamId: fx.teamId, sessionId, atEvent: 1, path: 'src/app.ts' }),
+  'sessions.changes': () => ({ teamId: fx.teamId, sessionId }),
+  'sessions.callDiff': () => ({ teamId: fx.teamId, sessionId, atEvent: 1 }),
   'approvals.list': () => ({ teamId: fx.teamId, status: 'pending', runId, limit: 20 }),
   'approvals.get': () => ({ teamId: fx.teamId, approvalId: 'apr-missing' }),
   'approvals.diff': () => ({ teamId: fx.teamId, approvalId: 'apr-missing' }),

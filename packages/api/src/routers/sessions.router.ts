@@ -1,16 +1,17 @@
 import { createRouter, teamProcedure } from '../trpc';
 import { promoteSession, resumeSession } from '../services/sessions-control.service';
+import { callDiff, sessionChanges } from '../services/sessions-changes.service';
 import { diffSessions } from '../services/sessions-diff.service';
 import { sessionEvents } from '../services/sessions-events.service';
 import { sessionFiles } from '../services/sessions-files.service';
 import { forkSession } from '../services/sessions-fork.service';
 import { replaySession } from '../services/sessions-replay.service';
 import { sessionTree } from '../services/sessions-tree.service';
-import { diffSessionsInput, forkSessionInput, replaySessionInput, sessionEventsInput, sessionFilesInput, promoteSessionInput, resumeSessionInput, sessionTreeInput } from './sessions.schema';
+import { callDiffInput, diffSessionsInput, forkSessionInput, replaySessionInput, sessionEventsInput, sessionFilesInput, promoteSessionInput, resumeSessionInput, sessionChangesInput, sessionTreeInput } from './sessions.schema';
 
 /**
  * Session trees: a run's branches, forked at any committed event (conversation and workspace
- * together), replayed on another endpoint or prompt, resumed, compared, browsed (files at any event) and promoted to the main line. Reads are viewer+, changes
+ * together), replayed on another endpoint or prompt, resumed, compared, browsed (files at any event, the calls that changed them and each call's diff) and promoted to the main line. Reads are viewer+, changes
  * operator+. Like every router, it records intent and wakes the worker; only the worker appends.
  */
 export const sessionsRouter = createRouter({
@@ -41,6 +42,14 @@ export const sessionsRouter = createRouter({
   files: teamProcedure('viewer')
     .input(sessionFilesInput)
     .query(({ ctx, input }) => sessionFiles(ctx, ctx.teamId, input)),
+
+  changes: teamProcedure('viewer')
+    .input(sessionChangesInput)
+    .query(({ ctx, input }) => sessionChanges(ctx, ctx.teamId, input.sessionId)),
+
+  callDiff: teamProcedure('viewer')
+    .input(callDiffInput)
+    .query(({ ctx, input }) => callDiff(ctx, ctx.teamId, input)),
 
   promote: teamProcedure('operator')
     .input(promoteSessionInput)

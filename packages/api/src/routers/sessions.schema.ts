@@ -84,3 +84,15 @@ export const archiveAtEventParam = z
   .transform(Number)
   .pipe(z.int().min(1, `must be a whole number between 1 and ${MAX_SEQ}`).max(MAX_SEQ, `must be a whole number between 1 and ${MAX_SEQ}`))
   .optional();
+
+/** `sessions.changes`: the tool calls of a branch that changed files, oldest first. */
+export const sessionChangesInput = z.object({ sessionId: idSchema });
+
+/** `sessions.callDiff`: what one call changed; `atEvent` is the seq of its `tool.finished`. */
+export const callDiffInput = z.object({
+  sessionId: idSchema,
+  atEvent: z
+    .int({ error: 'must be a whole number (the seq of a tool.finished event)' })
+    .min(1, 'must be at least 1 (events are numbered from 1)')
+    .max(MAX_SEQ, `must be at most ${MAX_SEQ}`),
+});

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiTestbed } from '../testing/testbed';
+import { filesFixture, type FilesFixture } from './sessions-files.fixtures';
+
+/**
+ * `sessions.changes` and `sessions.callDiff` over a real Postgres workspace store: the calls of a
+ * log that changed files, each with the commit it started from, and the diff each one made,
+ * through a fork.
+ */
+const tb = apiTestbed({ agent: true });
+let fx: FilesFixture;
+let runId: string;
+let main: string;
+let first: { commit: string; seq: number };
+let second: { commit: string; seq: number };
+
+beforeAll(async () => {
+  fx = await filesFixture(tb);
+  ({ runId, sessionId: main } = await fx.newRun());
+  first = await fx.commit(runId, main, { 'notes/plan.md': '- part 1: todo\n- part 2: todo\n' });
+  second = await fx.commit(runId, main, { 'notes/plan.md': '- part 1: done\n- part 2: todo\n', 'notes/log.txt': 'one\n' });
+});
+afterAll(async () => {
+  await fx?.close();
+});
+
+const viewer = () => tb.as('viewer', fx.deps);
+
+describe('sessions.changes', () => {
+  it('lists the calls that committed, oldest first, each with its base, request and tool', async () => {
+    const view = await (await viewer()).sessions.changes({ teamId: tb.fx.teamId, sessionId: main });
+    expect(view).toMatchObject({ sessionId: main, runId, more: 0 });
+    expect(view.changes).toEqual([
+      { seq: first.seq, requestedSeq: first.seq - 2, callId: expect.any(String), tool: 'write_files', args: { paths: ['notes/plan.md'] }, commit: first.commit, baseCommit: null },
+      { seq: second.seq, requestedSeq: second.seq - 2, callId: expect.any(String), tool: 'write_files', args: { paths: ['notes/plan.md', 'notes/log.txt'] }, commit: second.commit, baseCommit: first.commit },
+    ]);
+  });
+
+  it('a fork lists its parent’s calls up to the fork point, then its own', async () => {
+    const fork = await (await tb.as('operator', fx.deps)).sessions.fork({ teamId: tb.fx.teamId, sessionId: main, atEvent: first.seq });
+    const own = await fx.commit(runId, fork.sessionId, { 'BRANCH.md': 'b\n' }, first.commit);
+    const view = await (await viewer()).sessions.changes({ teamId: tb.fx.teamId, sessionId: fork.sessionId });
+    expect(view.changes.map((c) => [c.seq, c.commit, c.baseCommit])).toEqual([
+      [first.seq, first.commit, null],
+      [own.seq, own.commit, first.commit],
+    ]);
+    const diff = await (await viewer()).sessions.callDiff({ teamId: tb.fx.teamId, sessionId: fork.sessionId, atEvent: own.seq });
+    expect(diff.diff).toContain('+++ b/BRANCH.md');
+    expect(diff.diff).not.toContain('notes/log.txt');
+  });
+});
+
+describe('sessions.callDiff', () => {
+  it('the first call’s diff adds its file to the empty workspace', async () => {
+    const diff = await (await viewer()).sessions.callDiff({ teamId: tb.fx.teamId, sessionId: main, atEvent: first.seq });
+    expect(diff).toMatchObject({ sessionId: main, atEvent: first.seq, commit: first.commit, baseCommit: null, truncated: false, reason: null });
+    expect(diff.diff).toContain('--- /dev/null');
+    expect(diff.diff).toContain('+++ b/notes/plan.md');
+    expect(diff.diff).toContain('+- part 1: todo');
+  });
+
+  it('a later call’s diff holds only what it changed', async () => {
+    const diff = await (await viewer()).sessions.callDiff({ teamId: tb.fx.teamId, sessionId: main, atEvent: second.seq });
+    expect(diff).toMatchObject({ commit: second.commit, baseCommit: first.commit });
+    expect(diff.diff).toContain('-- part 1: todo');
+    expect(diff.diff).toContain('+- part 1: done');
+    expect(diff.diff).toContain('+++ b/notes/log.txt');
+    expect(diff.diff).not.toContain('part 2: todo\n+');
+  });
+
+  it('refuses an event that is not a committing tool.finished, and one past the log', async () => {
+    const api = await viewer();
+    await expect(api.sessions.callDiff({ teamId: tb.fx.teamId, sessionId: main, atEvent: first.seq - 1 })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: `Event #${first.seq - 1} is not the end of a tool call that changed files (a tool.finished with a workspace commit)`,
+    });
+    await expect(api.sessions.callDiff({ teamId: tb.fx.teamId, sessionId: main, atEvent: 10_000 })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('atEvent must be between 1 and') });
+  });
+
+  it('without a workspace reader: no diff, with the reason', async () => {
+    const api = await tb.as('viewer', { ...fx.deps, workspaces: null });
+    const diff = await api.sessions.callDiff({ teamId: tb.fx.teamId, sessionId: main, atEvent: first.seq });
+    expect(diff).toMatchObject({ commit: first.commit, diff: null, reason: expect.stringContaining('no workspace store configured') });
+  });
+});
