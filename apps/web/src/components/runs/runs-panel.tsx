@@ -2,9 +2,9 @@
 
 import { roleAtLeast } from '@looplane/shared';
 import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import { Plus } from 'lucide-react';
+import { Plus, X } from 'lucide-react';
 import Link from 'next/link';
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTeamActivity } from '@/components/live/team-activity';
 import { useTeamScope } from '@/components/team-context';
 import { Field, Input, Select } from '@/components/ui/field';
@@ -12,6 +12,7 @@ import { InlineError } from '@/components/ui/inline-error';
 import type { RunListPage } from '@/lib/api-types';
 import { isTerminal, type RunStatus } from '@/lib/run-format';
 import { useDebounced } from '@/lib/use-now';
+import { useUrlState } from '@/lib/use-url-state';
 import { useTRPC } from '@/trpc/client';
 import { RunsTable } from './runs-table';
 
@@ -25,6 +26,13 @@ const STATUS_CHOICES: Record<string, { label: string; statuses?: RunStatus[] }> 
   failed: { label: 'Failed', statuses: ['failed'] },
   cancelled: { label: 'Cancelled', statuses: ['cancelled'] },
 };
+const WAIT_CHOICES: Record<string, string> = { approval: 'an approval', budget: 'the budget', child: 'a child run', message: 'a message' };
+type WaitReason = 'approval' | 'budget' | 'child' | 'message';
+const SINCE_CHOICES: Record<string, { label: string; ms: number }> = {
+  '24h': { label: 'the last 24 hours', ms: 86_400_000 },
+  '7d': { label: 'the last 7 days', ms: 7 * 86_400_000 },
+};
+const URL_DEFAULTS = { status: 'all', wait: '', agent: '', graph: '', since: '', creator: 'anyone', sort: 'created', q: '' };
 /** Activity-driven refetches of the list happen at most this often. */
 const REFRESH_MS = 2500;
 
@@ -37,12 +45,25 @@ export function RunsPanel() {
   const queryClient = useQueryClient();
   const { team, role, user } = useTeamScope();
   const base = `/t/${team.slug}`;
-  const [status, setStatus] = useState('all');
-  const [agentId, setAgentId] = useState('');
-  const [mine, setMine] = useState(false);
-  const [sort, setSort] = useState<'created' | 'updated'>('created');
-  const [text, setText] = useState('');
+  // Every filter lives in the URL (?status=waiting&wait=approval&agent=…): a view can be shared and reloaded.
+  const url = useUrlState(URL_DEFAULTS);
+  const status = STATUS_CHOICES[url.get('status')] ? url.get('status') : 'all';
+  const wait = WAIT_CHOICES[url.get('wait')] ? url.get('wait') : '';
+  const agentId = url.get('agent');
+  const graphId = url.get('graph');
+  const since = SINCE_CHOICES[url.get('since')] ? url.get('since') : '';
+  const mine = url.get('creator') === 'me';
+  const sort: 'created' | 'updated' = url.get('sort') === 'updated' ? 'updated' : 'created';
+  const [text, setText] = useState(url.get('q'));
   const search = useDebounced(text.trim(), 300);
+  // Only a settled search moves into the URL.
+  const urlText = url.get('q');
+  const setUrl = url.set;
+  useEffect(() => {
+    if (search !== urlText) setUrl({ q: search });
+  }, [search, urlText, setUrl]);
+  // The window's start, fixed when the filter is chosen (a moving "now" would refetch every render).
+  const finishedSince = useMemo(() => (since ? new Date(Date.now() - SINCE_CHOICES[since]!.ms) : null), [since]);
 
   const statuses = STATUS_CHOICES[status]?.statuses;
   const input = {
@@ -50,12 +71,16 @@ export function RunsPanel() {
     limit: 100,
     sort,
     ...(statuses ? { status: statuses } : {}),
+    ...(wait ? { waitReason: [wait as WaitReason] } : {}),
     ...(agentId ? { agentId } : {}),
+    ...(graphId ? { graphId } : {}),
+    ...(finishedSince ? { finishedSince } : {}),
     ...(mine ? { createdById: user.id } : {}),
     ...(search ? { text: search } : {}),
   };
   const runs = useInfiniteQuery(trpc.runs.list.infiniteQueryOptions(input, { getNextPageParam: (page) => page.nextCursor ?? undefined }));
   const agents = useQuery(trpc.agents.list.queryOptions({ teamId: team.id }));
+  const graphs = useQuery({ ...trpc.graphs.list.queryOptions({ teamId: team.id }), enabled: graphId !== '' });
   const rows = useMemo(() => runs.data?.pages.flatMap((page) => page.runs) ?? [], [runs.data]);
 
   const lastRefresh = useRef(0);
@@ -96,7 +121,7 @@ export function RunsPanel() {
     <div className="flex h-[calc(100vh-105px)] flex-col gap-4 px-8 py-5">
       <div className="flex flex-wrap items-end gap-3" data-testid="runs-filters">
         <Field label="Status" htmlFor="runs-status" className="w-40">
-          <Select id="runs-status" value={status} onChange={(e) => setStatus(e.target.value)} data-testid="runs-filter-status">
+          <Select id="runs-status" value={status} onChange={(e) => url.set({ status: e.target.value, ...(e.target.value === 'waiting' ? {} : { wait: '' }) })} data-testid="runs-filter-status">
             {Object.entries(STATUS_CHOICES).map(([value, choice]) => (
               <option key={value} value={value}>
                 {choice.label}
@@ -104,8 +129,20 @@ export function RunsPanel() {
             ))}
           </Select>
         </Field>
+        {status === 'waiting' ? (
+          <Field label="Waiting on" htmlFor="runs-wait" className="w-40">
+            <Select id="runs-wait" value={wait} onChange={(e) => url.set({ wait: e.target.value })} data-testid="runs-filter-wait">
+              <option value="">Anything</option>
+              {Object.entries(WAIT_CHOICES).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </Select>
+          </Field>
+        ) : null}
         <Field label="Agent" htmlFor="runs-agent" className="w-44">
-          <Select id="runs-agent" value={agentId} onChange={(e) => setAgentId(e.target.value)} data-testid="runs-filter-agent">
+          <Select id="runs-agent" value={agentId} onChange={(e) => url.set({ agent: e.target.value })} data-testid="runs-filter-agent">
             <option value="">All agents</option>
             {agents.data?.map((agent) => (
               <option key={agent.id} value={agent.id}>
@@ -115,13 +152,13 @@ export function RunsPanel() {
           </Select>
         </Field>
         <Field label="Creator" htmlFor="runs-creator" className="w-36">
-          <Select id="runs-creator" value={mine ? 'me' : 'anyone'} onChange={(e) => setMine(e.target.value === 'me')} data-testid="runs-filter-creator">
+          <Select id="runs-creator" value={mine ? 'me' : 'anyone'} onChange={(e) => url.set({ creator: e.target.value })} data-testid="runs-filter-creator">
             <option value="anyone">Anyone</option>
             <option value="me">Me</option>
           </Select>
         </Field>
         <Field label="Sort" htmlFor="runs-sort" className="w-40">
-          <Select id="runs-sort" value={sort} onChange={(e) => setSort(e.target.value as 'created' | 'updated')} data-testid="runs-sort">
+          <Select id="runs-sort" value={sort} onChange={(e) => url.set({ sort: e.target.value })} data-testid="runs-sort">
             <option value="created">Newest first</option>
             <option value="updated">Recently updated</option>
           </Select>
@@ -139,6 +176,20 @@ export function RunsPanel() {
           </Link>
         ) : null}
       </div>
+      {graphId || since ? (
+        <div className="flex flex-wrap items-center gap-2 text-xs" data-testid="runs-filter-chips">
+          {graphId ? (
+            <FilterChip testId="runs-filter-graph" onClear={() => url.set({ graph: '' })}>
+              Graph: {graphs.data?.find((g) => g.id === graphId)?.name ?? graphId}
+            </FilterChip>
+          ) : null}
+          {since ? (
+            <FilterChip testId="runs-filter-since" onClear={() => url.set({ since: '' })}>
+              Finished in {SINCE_CHOICES[since]!.label}
+            </FilterChip>
+          ) : null}
+        </div>
+      ) : null}
       <InlineError error={runs.error} testId="runs-load-error" />
       <div className="flex min-h-0 flex-1 flex-col overflow-hidden rounded-lg border border-border bg-surface shadow-xs">
         <RunsTable
@@ -151,5 +202,17 @@ export function RunsPanel() {
         />
       </div>
     </div>
+  );
+}
+
+/** A filter set from elsewhere (a link), with a button that removes it. */
+function FilterChip({ children, onClear, testId }: { children: ReactNode; onClear: () => void; testId: string }) {
+  return (
+    <span className="inline-flex items-center gap-1 rounded-full border border-border bg-surface-2 py-0.5 pl-2.5 pr-1 text-foreground" data-testid={testId}>
+      {children}
+      <button type="button" onClick={onClear} aria-label="Remove this filter" className="rounded-full p-0.5 text-muted hover:bg-surface hover:text-foreground">
+        <X aria-hidden className="size-3" />
+      </button>
+    </span>
   );
 }

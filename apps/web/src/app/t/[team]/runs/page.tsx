@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { Suspense } from 'react';
 import { PageHeader } from '@/components/page-header';
 import { RunsPanel } from '@/components/runs/runs-panel';
 
@@ -8,7 +9,10 @@ export default function RunsPage() {
   return (
     <>
       <PageHeader title="Runs" description="Every run of this team, live. Click a run to watch it." />
-      <RunsPanel />
+      {/* The filters are read from the URL (useSearchParams), which needs a boundary. */}
+      <Suspense>
+        <RunsPanel />
+      </Suspense>
     </>
   );
 }
