@@ -1,23 +1,29 @@
 // Density: N concurrent faux loops in ONE worker process, all started together; the model thinks
 // 2 s per turn, 3 turns each (two tool calls, then the answer), so the ideal wall time is 6 s.
-// Measures wall time from enqueueing the N runs to the last one succeeding, and the worker's
-// peak RSS. The worker is the real process (the production entry plus the test tools), against
-// real Postgres and Redis; before the measured burst it serves a warm-up (`--warmup K` quick runs
-// together, 200 by default, none with --quick), as a worker in service has, so the burst runs on
-// compiled code. `--timeline` prints when each event of the measured runs was made.
+// The runs are started the way a user starts them, inside the timed window: N `POST /api/v1/runs`
+// (Bearer token) at once to the API server (its own process), which commits each run and enqueues
+// it. Measures wall time from the first request to the last run succeeding, and the worker's peak
+// RSS. The worker is the real process (the production bundle plus the test tools, under plain
+// node), against real Postgres and Redis; before the measured burst it serves a warm-up
+// (`--warmup K` quick runs together, 200 by default, none with --quick), started the same way, as
+// a worker in service has, so the burst runs on compiled code. `--timeline` prints when each event
+// of the measured runs was made.
 // Run: `npx tsx bench/runtime/density.ts [--quick] [--sizes 100,2000] [--warmup 200] [--timeline]`.
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createPgPool } from '@looplane/db';
-import { createTestAgent, createTestRunsBulk, createTestTeam } from '@looplane/db/testing';
-import { enqueueSessions } from '@looplane/queue';
+import { createTeamFixture, issueToken } from '@looplane/api/testing';
+import { createPgPool, type Db } from '@looplane/db';
+import { createTestAgent } from '@looplane/db/testing';
+import type { ScriptTurn } from '@looplane/engine';
 import { createTestDatabase } from '@looplane/testkit';
 import { buildWorker } from '../../apps/worker/build.mjs';
 import { spawnWorker } from '../../apps/worker/src/testing/fault-harness';
-import { createTestClient, testRedisUrl, uniquePrefix } from '../../apps/worker/src/testing/test-runtime';
+import { testRedisUrl, uniquePrefix } from '../../apps/worker/src/testing/test-runtime';
 import { testToolSpecs } from '../../apps/worker/src/testing/test-tools';
+import { startApiServer } from '../sse/harness';
 
 const quick = process.argv.includes('--quick');
 const sizesArg = process.argv.find((a, i) => process.argv[i - 1] === '--sizes');
@@ -61,17 +67,49 @@ export function memory(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
+/** Concurrent connections the burst of creates may use (a browser or CLI per user; the server's sockets bound it anyway). */
+const CREATE_CONNECTIONS = 64;
+// Loads the tool, then two echo calls and the answer: 3 model turns, two tool calls, as the peer's graph.
+const SCRIPT: ScriptTurn[] = [
+  { calls: [{ tool: 'load_tools', args: { names: ['echo'] } }, { tool: 'echo', args: { text: 'one' } }] },
+  { calls: [{ tool: 'echo', args: { text: 'two' } }] },
+  { finish: 'done' },
+];
+
+/** A faux agent thinking `thinkMs` per turn whose template offers the echo tool. */
+async function densityAgent(db: Db, teamId: string, thinkMs: number): Promise<string> {
+  const agent = await createTestAgent(db, teamId, { script: SCRIPT, thinkMs });
+  await db.agentTemplate.update({ where: { id: agent.agentId }, data: { tools: testToolSpecs.filter((t) => t.name === 'echo') } });
+  return agent.agentId;
+}
+
+/** `count` runs of `agentId` created at once over HTTP; resolves with their ids once every create has answered. */
+function createRuns(url: string, token: string, agentId: string, count: number, connections: Agent): Promise<string[]> {
+  const one = (i: number) =>
+    new Promise<string>((resolve, reject) => {
+      const body = JSON.stringify({ agentId, goal: `density run ${i}` });
+      const req = request(`${url}/api/v1/runs`, { method: 'POST', agent: connections, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => (res.statusCode === 201 ? resolve((JSON.parse(text) as { runId: string }).runId) : reject(new Error(`POST /api/v1/runs answered ${res.statusCode}: ${text.slice(0, 200)}`))));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  return Promise.all(Array.from({ length: count }, (_, i) => one(i)));
+}
+
 /** One size: N runs in one worker process. Exported for the side-by-side comparison (bench/compare). */
 export async function measure(n: number, warmup = WARMUP_RUNS) {
   const t = await createTestDatabase();
   const pool = createPgPool(t.url, { max: 2 });
   const prefix = uniquePrefix(`density-${n}`);
-  const teamId = await createTestTeam(t.db, { maxConcurrentRuns: n });
-  const script = [{ calls: [{ tool: 'echo', args: { text: 'one' } }] }, { calls: [{ tool: 'echo', args: { text: 'two' } }] }, { finish: 'done' }];
-  const agent = await createTestAgent(t.db, teamId, { script, thinkMs: THINK_MS });
-  const runs = await createTestRunsBulk(pool, agent, n, { config: { tools: testToolSpecs, toolLoading: 'eager' } });
-  const measured = runs.map((run) => run.runId);
-  const warmups = warmup > 0 ? await createTestRunsBulk(pool, await createTestAgent(t.db, teamId, { script, thinkMs: WARMUP_THINK_MS }), warmup, { config: { tools: testToolSpecs, toolLoading: 'eager' } }) : [];
+  const fx = await createTeamFixture(t.db);
+  await t.db.team.update({ where: { id: fx.teamId }, data: { maxConcurrentRuns: Math.max(n, warmup) } });
+  const token = (await issueToken(t.db, fx.teamId, fx.members.operator.id, 'operator')).secret;
+  const agentId = await densityAgent(t.db, fx.teamId, THINK_MS);
+  const warmAgentId = warmup > 0 ? await densityAgent(t.db, fx.teamId, WARMUP_THINK_MS) : null;
 
   const worker = spawnWorker(
     { DATABASE_URL: t.url, REDIS_URL: testRedisUrl, QUEUE_PREFIX: prefix, WORKER_CONCURRENCY: String(n), DATABASE_POOL_SIZE: process.env.BENCH_POOL ?? '20' },
@@ -80,15 +118,16 @@ export async function measure(n: number, warmup = WARMUP_RUNS) {
     process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
     await (bundle ??= buildWorker().then((b) => b['worker-with-test-tools'])),
   );
+  const api = await startApiServer(t.url, { poolSize: 16, queuePrefix: prefix });
   await worker.ready;
-  const client = await createTestClient(prefix);
+  const connections = new Agent({ keepAlive: true, maxSockets: CREATE_CONNECTIONS });
   // Every run of the database counted (an index-only count): the poll must cost Postgres next to nothing.
   const succeeded = async () => {
     const found = await pool.query({ text: `SELECT count(*)::int AS n FROM "Run" WHERE status = 'succeeded'` });
     return (found.rows[0] as { n: number }).n;
   };
-  if (warmup > 0) {
-    await enqueueSessions(client.queue, warmups.map((run) => ({ ...run, reason: 'start' as const })));
+  if (warmAgentId) {
+    await createRuns(api.url, token, warmAgentId, warmup, connections);
     const until = performance.now() + 60_000;
     while ((await succeeded()) < warmup) {
       if (performance.now() > until) throw new Error(`the ${warmup} warm-up runs did not finish in 60 s`);
@@ -103,14 +142,21 @@ export async function measure(n: number, warmup = WARMUP_RUNS) {
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const workerCpu = cpuSeconds(worker.pid);
   const pgCpu = postgresCpuSeconds();
+  const apiCpu = await api.cpuMs();
   const started = performance.now();
   const startedAt = Date.now();
-  // All started together: bulk adds of 100 in parallel, as a burst of runs.create calls would enqueue them.
-  const jobs = runs.map((run) => ({ ...run, reason: 'start' as const }));
-  await Promise.all(Array.from({ length: Math.ceil(n / 100) }, (_, i) => enqueueSessions(client.queue, jobs.slice(i * 100, (i + 1) * 100))));
+  // All started together, as N users (or one script) calling the API at once; the clock is running.
+  let created: number | null = null;
+  const creating = createRuns(api.url, token, agentId, n, connections).then((ids) => {
+    created = (performance.now() - started) / 1000;
+    return ids;
+  });
+  let failure: unknown = null;
+  creating.catch((error: unknown) => (failure = error));
   let done = 0;
   let maxRss = 0;
   while (done < n) {
+    if (failure) throw failure;
     // Polled often: the wall time is when the last run is seen succeeded.
     await new Promise((resolve) => setTimeout(resolve, 25));
     maxRss = Math.max(maxRss, memory(worker.pid).rss);
@@ -119,7 +165,8 @@ export async function measure(n: number, warmup = WARMUP_RUNS) {
   }
   const wall = (performance.now() - started) / 1000;
   const { peak } = memory(worker.pid);
-  const cpu = { worker: cpuSeconds(worker.pid) - workerCpu, postgres: postgresCpuSeconds() - pgCpu };
+  const cpu = { worker: cpuSeconds(worker.pid) - workerCpu, postgres: postgresCpuSeconds() - pgCpu, api: ((await api.cpuMs()) - apiCpu) / 1000 };
+  const measured = await creating;
   const events = await pool.query({ text: `SELECT count(*)::int AS n FROM "Event" WHERE "runId" = ANY($1)`, values: [measured] });
   // When the runs started and finished, relative to the first start: the shape of the delay.
   const spread = await pool.query({
@@ -135,11 +182,12 @@ export async function measure(n: number, warmup = WARMUP_RUNS) {
 
   worker.child.kill('SIGTERM');
   await worker.exited;
-  await client.close();
+  await api.stop();
+  connections.destroy();
   await pool.end();
   await t.drop();
   const shape = spread.rows[0] as { starts: string; last: string; median: string };
-  return { n, wall, ratio: wall / IDEAL_S, peak, idle: idle.rss, maxRss, cpu, shape: { starts: Number(shape.starts), last: Number(shape.last), median: Number(shape.median) }, events: (events.rows[0] as { n: number }).n, failed: (failed.rows[0] as { n: number }).n };
+  return { n, wall, created: created ?? wall, ratio: wall / IDEAL_S, peak, idle: idle.rss, maxRss, cpu, shape: { starts: Number(shape.starts), last: Number(shape.last), median: Number(shape.median) }, events: (events.rows[0] as { n: number }).n, failed: (failed.rows[0] as { n: number }).n };
 }
 
 /** Each event's time since the enqueue, per seq and type (percentiles): where the delay comes from. */
@@ -158,11 +206,11 @@ async function printTimeline(pool: ReturnType<typeof createPgPool>, startedAt: n
 
 async function main() {
   console.log(`Density: N faux loops in one worker process, model thinking ${THINK_MS} ms per turn, 3 turns each (ideal ${IDEAL_S} s), after a warm-up of ${WARMUP_RUNS} quick runs\n`);
-  console.log('    N   wall s   x ideal   peak RSS MB   idle RSS MB   events   events/s   worker CPU s   postgres CPU s   starts spread s   run median s   not succeeded');
+  console.log('    N   wall s   created s   x ideal   peak RSS MB   idle RSS MB   events   events/s   worker CPU s   API CPU s   postgres CPU s   starts spread s   run median s   not succeeded');
   for (const n of sizes) {
     const r = await measure(n);
     console.log(
-      `${String(r.n).padStart(5)}   ${r.wall.toFixed(2).padStart(6)}   ${r.ratio.toFixed(2).padStart(7)}   ${r.peak.toFixed(0).padStart(11)}   ${r.idle.toFixed(0).padStart(11)}   ${String(r.events).padStart(6)}   ${(r.events / r.wall).toFixed(0).padStart(8)}   ${r.cpu.worker.toFixed(1).padStart(12)}   ${r.cpu.postgres.toFixed(1).padStart(14)}   ${r.shape.starts.toFixed(2).padStart(15)}   ${r.shape.median.toFixed(2).padStart(12)}   ${String(r.failed).padStart(13)}`,
+      `${String(r.n).padStart(5)}   ${r.wall.toFixed(2).padStart(6)}   ${r.created.toFixed(2).padStart(9)}   ${r.ratio.toFixed(2).padStart(7)}   ${r.peak.toFixed(0).padStart(11)}   ${r.idle.toFixed(0).padStart(11)}   ${String(r.events).padStart(6)}   ${(r.events / r.wall).toFixed(0).padStart(8)}   ${r.cpu.worker.toFixed(1).padStart(12)}   ${r.cpu.api.toFixed(1).padStart(9)}   ${r.cpu.postgres.toFixed(1).padStart(14)}   ${r.shape.starts.toFixed(2).padStart(15)}   ${r.shape.median.toFixed(2).padStart(12)}   ${String(r.failed).padStart(13)}`,
     );
   }
 }

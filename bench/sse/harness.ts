@@ -18,15 +18,24 @@ export interface Bench {
   close(): Promise<{ serverCpuMs: number }>;
 }
 
-export async function startBench(options: { poolSize?: number } = {}): Promise<Bench> {
-  const db = await createTestDatabase();
-  const fx = await createTeamFixture(db.db);
-  const agent = await createAgentFixture(db.db, fx.teamId);
-  const token = (await issueToken(db.db, fx.teamId, fx.members.operator.id, 'operator')).secret;
+export interface ApiServer {
+  url: string;
+  child: ChildProcess;
+  /** The CPU milliseconds the server has spent so far (take two and subtract for a window). */
+  cpuMs(): Promise<number>;
+  /** Stops the server; returns the CPU milliseconds it spent. */
+  stop(): Promise<number>;
+}
+
+/**
+ * The API server (server.ts) in a process of its own on `databaseUrl`; with `queuePrefix`, the
+ * runs it creates are enqueued where a worker of the benchmark takes them.
+ */
+export async function startApiServer(databaseUrl: string, options: { poolSize?: number; queuePrefix?: string } = {}): Promise<ApiServer> {
   // BENCH_PROFILE=dir writes a V8 CPU profile of the server there (for finding where time goes).
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', new URL('./server.ts', import.meta.url).pathname], {
-    env: { ...process.env, DATABASE_URL: db.url, BENCH_POOL_SIZE: String(options.poolSize ?? 10) },
+    env: { ...process.env, DATABASE_URL: databaseUrl, BENCH_POOL_SIZE: String(options.poolSize ?? 10), ...(options.queuePrefix ? { QUEUE_PREFIX: options.queuePrefix } : {}) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });
@@ -34,22 +43,38 @@ export async function startBench(options: { poolSize?: number } = {}): Promise<B
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
     lines.once('line', (line) => resolve((JSON.parse(line) as { url: string }).url));
   });
+  const report = async (signal: NodeJS.Signals) => {
+    const line = new Promise<string>((resolve) => lines.once('line', resolve));
+    child.kill(signal);
+    return (JSON.parse(await line) as { cpuMs: number }).cpuMs;
+  };
+  return {
+    url,
+    child,
+    cpuMs: () => report('SIGUSR2'),
+    async stop() {
+      const cpuMs = await report('SIGTERM');
+      if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+      return cpuMs;
+    },
+  };
+}
+
+export async function startBench(options: { poolSize?: number } = {}): Promise<Bench> {
+  const db = await createTestDatabase();
+  const fx = await createTeamFixture(db.db);
+  const agent = await createAgentFixture(db.db, fx.teamId);
+  const token = (await issueToken(db.db, fx.teamId, fx.members.operator.id, 'operator')).secret;
+  const server = await startApiServer(db.url, { poolSize: options.poolSize ?? 10 });
   return {
     db,
     teamId: fx.teamId,
     agentId: agent.agentId,
     token,
-    server: { url, child },
-    async serverCpuMs() {
-      const report = new Promise<string>((resolve) => lines.once('line', resolve));
-      child.kill('SIGUSR2');
-      return (JSON.parse(await report) as { cpuMs: number }).cpuMs;
-    },
+    server: { url: server.url, child: server.child },
+    serverCpuMs: () => server.cpuMs(),
     async close() {
-      const report = new Promise<string>((resolve) => lines.once('line', resolve));
-      child.kill('SIGTERM');
-      const { cpuMs } = JSON.parse(await report) as { cpuMs: number };
-      await new Promise((resolve) => child.once('exit', resolve));
+      const cpuMs = await server.stop();
       await db.drop();
       return { serverCpuMs: cpuMs };
     },

@@ -1,13 +1,14 @@
 // The API's HTTP surface in a process of its own (like the web app), for the benchmarks in this
 // folder: tRPC at /api/trpc, SSE at /api/runs/{id}/stream. Started by the bench scripts; prints
-// `{"url": ...}` once listening; on SIGUSR2 prints `{"cpuMs": ...}` (CPU spent since), on SIGTERM the same and stops. Env: DATABASE_URL, BENCH_POOL_SIZE.
+// `{"url": ...}` once listening; on SIGUSR2 prints `{"cpuMs": ...}` (CPU spent since), on SIGTERM the same and stops.
+// Env: DATABASE_URL, BENCH_POOL_SIZE, QUEUE_PREFIX (the sessions queue of a worker the benchmark runs; a private one by default).
 import { createDb } from '@looplane/db';
 import { createTestLive, serveApi } from '@looplane/api/testing';
 
 const url = process.env.DATABASE_URL;
 if (!url) throw new Error('DATABASE_URL is required');
 const db = createDb(url, { poolSize: Number(process.env.BENCH_POOL_SIZE ?? 10) });
-const live = await createTestLive();
+const live = await createTestLive(process.env.QUEUE_PREFIX ? { prefix: process.env.QUEUE_PREFIX } : {});
 // No run-start limits: the benchmarks measure how fast the API creates runs, not the limit.
 const server = await serveApi({ db, dispatch: live.dispatch, runLimits: { perMinute: 0, maxQueued: 0 } }, { db, bus: live.bus });
 process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);

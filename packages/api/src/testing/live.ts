@@ -19,11 +19,11 @@ export interface TestLive {
   close(): Promise<void>;
 }
 
-/** A real BullMQ queue (unique prefix) and live bus on the test Redis. */
-export async function createTestLive(): Promise<TestLive> {
+/** A real BullMQ queue (a unique prefix, or `prefix` to share a worker's queue) and live bus on the test Redis. */
+export async function createTestLive(options: { prefix?: string } = {}): Promise<TestLive> {
   const publisher = new Redis(testRedisUrl, { maxRetriesPerRequest: null });
   const subscriber = new Redis(testRedisUrl, { maxRetriesPerRequest: null });
-  const queue = createSessionQueue(publisher, { prefix: `looplane-test-${randomBytes(6).toString('hex')}` });
+  const queue = createSessionQueue(publisher, { prefix: options.prefix ?? `looplane-test-${randomBytes(6).toString('hex')}` });
   const bus = new LiveBus(publisher, subscriber);
   const errors: unknown[] = [];
   const dispatch = createDispatch(queue, bus, { onError: (error) => errors.push(error) });
