@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendEvents } from '../testing/fixtures';
 import { apiTestbed } from '../testing/testbed';
 import { filesFixture, type FilesFixture } from './sessions-files.fixtures';
 
@@ -34,6 +35,20 @@ describe('sessions.changes', () => {
       { seq: first.seq, requestedSeq: first.seq - 2, callId: expect.any(String), tool: 'write_files', args: { paths: ['notes/plan.md'] }, commit: first.commit, baseCommit: null },
       { seq: second.seq, requestedSeq: second.seq - 2, callId: expect.any(String), tool: 'write_files', args: { paths: ['notes/plan.md', 'notes/log.txt'] }, commit: second.commit, baseCommit: first.commit },
     ]);
+  });
+
+  it('leaves out a call that recorded the commit it started from (it changed nothing)', async () => {
+    const other = await fx.newRun();
+    const made = await fx.commit(other.runId, other.sessionId, { 'a.txt': 'a\n' });
+    const args = { command: 'cat a.txt' };
+    await appendEvents(tb.db, other.runId, other.sessionId, [
+      { type: 'tool.requested', payload: { callId: 'call-cat', requestId: 'req-cat', name: 'shell', args } },
+      { type: 'tool.started', payload: { callId: 'call-cat', name: 'shell', args, attempt: 1 } },
+      { type: 'tool.finished', payload: { callId: 'call-cat', ok: true, output: 'a', truncated: false, commit: made.commit } },
+    ]);
+    const view = await (await viewer()).sessions.changes({ teamId: tb.fx.teamId, sessionId: other.sessionId });
+    expect(view.changes.map((c) => c.seq)).toEqual([made.seq]);
+    expect(view.more).toBe(0);
   });
 
   it('a fork lists its parent’s calls up to the fork point, then its own', async () => {

@@ -4,7 +4,7 @@ import type { WorkspaceReader } from '@looplane/workspaces';
 import { ancestry, findTeamSession } from './sessions-ancestry';
 import { commitAtEvent } from './sessions-commits';
 
-/** Calls listed per branch (oldest first); the rest is counted, not sent. */
+/** Committing calls read per branch (oldest first); the rest is counted (`more`), not sent. */
 const MAX_CHANGES = 1000;
 /** A call's diff larger than this is cut (with `truncated`). */
 const MAX_DIFF_CHARS = 1_000_000;
@@ -38,8 +38,8 @@ interface ChangeRow {
 }
 
 /**
- * The tool calls of a branch's log (through its ancestry) that recorded a workspace commit,
- * oldest first, each with the commit it started from: what the run page's Files tab lists as
+ * The tool calls of a branch's log (through its ancestry) that recorded a workspace commit other
+ * than the one they started from, oldest first, each with that base commit: what the run page's Files tab lists as
  * "calls that changed files". A call's base is the commit recorded before it, the same reading
  * as `sessions.files` at the event before its `tool.finished`.
  */
@@ -72,8 +72,9 @@ export async function sessionChanges(deps: ChangesDeps, teamId: string, sessionI
         ORDER BY f.seq ASC LIMIT ${MAX_CHANGES - rows.length}`),
     );
   }
-  const changes: SessionChange[] = rows.map((row, i) => ({ ...row, baseCommit: i === 0 ? null : rows[i - 1]!.commit }));
-  return { sessionId: session.id, runId: session.runId, lastSeq: session.lastSeq, changes, more: total - changes.length };
+  // A mutating call that left the files as they were (a shell `cat`) records its base again: not a change.
+  const changes: SessionChange[] = rows.map((row, i) => ({ ...row, baseCommit: i === 0 ? null : rows[i - 1]!.commit })).filter((c) => c.commit !== c.baseCommit);
+  return { sessionId: session.id, runId: session.runId, lastSeq: session.lastSeq, changes, more: total - rows.length };
 }
 
 /**
