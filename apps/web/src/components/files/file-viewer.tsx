@@ -1,11 +1,16 @@
+import { useMemo } from 'react';
 import { formatBytes, type FileNode } from './files-format';
+import { highlightFile } from './highlight';
+import './syntax.css';
 
 /**
- * One file as it was at the event. Text is shown as is (monospace, no highlighting); anything
- * the server sent as base64 is not text, so only its size is shown. The server caps content at
+ * One file as it was at the event. Text is highlighted by its language (highlight.js, from the
+ * name or extension; plain when unknown or huge); anything the server sent as base64 is not
+ * text, so only its size is shown. The server caps content at
  * 1 MiB and says so: the note keeps a cut file from passing for the whole of it.
  */
 export function FileViewer({ file }: { file: FileNode }) {
+  const highlighted = useMemo(() => (file.encoding === 'base64' ? null : highlightFile(file.path, file.content)), [file]);
   if (file.encoding === 'base64') {
     return (
       <p className="px-3 py-2 text-xs text-muted" data-testid="file-binary" data-size={file.size}>
@@ -26,9 +31,10 @@ export function FileViewer({ file }: { file: FileNode }) {
         aria-label={`Content of ${file.path}`}
         data-testid="file-content"
         data-path={file.path}
-      >
-        {file.content}
-      </pre>
+        data-language={highlighted?.language ?? ''}
+        // highlight.js escapes the file's text; its output is spans of token classes only.
+        {...(highlighted ? { dangerouslySetInnerHTML: { __html: highlighted.html } } : { children: file.content })}
+      />
     </div>
   );
 }

@@ -17,17 +17,22 @@ import { FilesToolbar } from './files-toolbar';
  * tree with breadcrumbs, one file at a time, and the tarball of that state. `atEvent` null means
  * the latest event, re-read while the branch is live. A path that is not there at the event (it
  * came later, or was deleted) is said in words with a way back to the root, not thrown; other
- * failures (removed by retention, an event outside the log) show the server's reason.
+ * failures (removed by retention, an event outside the log) show the server's reason. The path
+ * is the panel's own unless `path` and `onPath` are given (the run page keeps it in its URL).
  */
-export function FilesPanel({ teamId, sessionId, atEvent, live, onPickEvent }: {
+export function FilesPanel({ teamId, sessionId, atEvent, live, onPickEvent, path: shownPath, onPath }: {
   teamId: string;
   sessionId: string;
   atEvent: number | null;
   live: boolean;
   onPickEvent: (atEvent: number | null) => void;
+  path?: string;
+  onPath?: (path: string) => void;
 }) {
   const trpc = useTRPC();
-  const [path, setPath] = useState('');
+  const [ownPath, setOwnPath] = useState('');
+  const path = shownPath ?? ownPath;
+  const setPath = onPath ?? setOwnPath;
   const files = useQuery({
     ...trpc.sessions.files.queryOptions({ teamId, sessionId, path, ...(atEvent === null ? {} : { atEvent }) }),
     refetchInterval: live && atEvent === null ? 2000 : false,
