@@ -25,7 +25,7 @@ export function SettingsTabs({ base }: { base: string }) {
             )}
           >
             {item.label}
-            <kbd className="ml-2 hidden font-mono text-[10px] font-normal text-muted/70 lg:inline">g {item.shortcut}</kbd>
+            <kbd className="ml-2 hidden font-mono text-[10px] font-normal text-muted lg:inline">g {item.shortcut}</kbd>
           </Link>
         );
       })}

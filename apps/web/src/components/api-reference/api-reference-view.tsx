@@ -4,6 +4,7 @@ import { ApiReferenceReact } from '@scalar/api-reference-react';
 // Scalar's own styles (scoped under .scalar-app): without them the reference renders as bare text.
 // Imported here, they load only with this page's chunk.
 import '@scalar/api-reference-react/style.css';
+import './scalar-theme.css';
 import { useEffect, useState } from 'react';
 
 /** The dashboard's theme, followed live (the toggle rewrites `data-theme` on <html>). */

@@ -44,7 +44,7 @@ export function SpendPanel() {
           description={data ? `${data.totalTokens.toLocaleString('en-US')} tokens. Model calls as recorded in the run logs; days are UTC.` : 'Loading…'}
           actions={
             <div className="flex items-center gap-2">
-              <select className="h-7 rounded border border-border bg-surface px-2 text-xs" value={days} onChange={(e) => setDays(Number(e.target.value))} data-testid="costs-days">
+              <select aria-label="Period" className="h-7 rounded border border-border bg-surface px-2 text-xs" value={days} onChange={(e) => setDays(Number(e.target.value))} data-testid="costs-days">
                 {[7, 30, 90].map((d) => (
                   <option key={d} value={d}>{`${d} days`}</option>
                 ))}

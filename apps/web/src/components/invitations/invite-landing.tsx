@@ -79,7 +79,7 @@ export function InviteLanding({ code, signedInAs }: { code: string; signedInAs: 
           </Button>
           <p className="text-center text-[13px] text-muted">
             Already have an account for {invitation.email}?{' '}
-            <Link className="text-accent underline-offset-2 hover:underline" href={`/signin?callbackUrl=${encodeURIComponent(`/invite/${code}`)}`} data-testid="invite-signin">
+            <Link className="text-accent underline underline-offset-2" href={`/signin?callbackUrl=${encodeURIComponent(`/invite/${code}`)}`} data-testid="invite-signin">
               Sign in
             </Link>{' '}
             and accept it there.

@@ -76,7 +76,7 @@ function NavLink({ item, base, pathname }: { item: NavItem; base: string; pathna
       <span className="flex-1">{item.label}</span>
       <NavExtra id={item.id} />
       {item.shortcut ? (
-        <kbd className="hidden font-mono text-[10px] text-muted/70 lg:inline">g {item.shortcut}</kbd>
+        <kbd className="hidden font-mono text-[10px] text-muted lg:inline">g {item.shortcut}</kbd>
       ) : null}
     </Link>
   );

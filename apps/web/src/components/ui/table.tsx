@@ -1,9 +1,13 @@
 import type { HTMLAttributes, ReactNode, TdHTMLAttributes, ThHTMLAttributes } from 'react';
 import { cn } from '@/lib/cn';
 
+/**
+ * A table in a horizontally scrolling box. The box takes keyboard focus so that a table wider than
+ * the page can be scrolled without a mouse (WCAG 2.1.1; axe's scrollable-region-focusable).
+ */
 export function Table({ children, className }: { children: ReactNode; className?: string }) {
   return (
-    <div className="overflow-x-auto">
+    <div className="overflow-x-auto" tabIndex={0}>
       <table className={cn('w-full border-collapse text-left text-[13px]', className)}>{children}</table>
     </div>
   );
