@@ -1,18 +1,25 @@
 // Sandboxed command start latency: start-to-exit of `true` and `echo hi` through plain spawn (the
 // floor), the bwrap CLI alone, the BwrapDriver (cgroups, launcher, limits, cleanup included), and
 // the podman driver when it works here. Every start is cold: a new sandbox per call, nothing
-// pre-started (there is no warm path; see the README). Run as root for the real setup (a
-// per-session uid, cgroups): `npx tsx bench/sandbox/start-latency.ts [--quick]`. Prints a Markdown
-// table, the ratios, and one JSON line for bench/run-all.ts. See bench/sandbox/README.md.
+// pre-started (there is no warm path; see the README). The rounds are repeated --repeat times (5;
+// 1 at --quick) and every figure is the median of the repetitions' p50s with min–max. Run as root
+// for the real setup (a per-session uid, cgroups):
+// `npx tsx bench/sandbox/start-latency.ts [--quick] [--repeat N] [--rounds N] [--podman-rounds N]`.
+// Prints a Markdown table, the ratios and goals, and one JSON line in the results format
+// (bench/report/schema.ts) for bench/run-all.ts. See bench/sandbox/README.md.
 import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BwrapDriver, PodmanDriver, WorkspaceManager, type SandboxDriver, type Workspace } from '@looplane/sandbox';
+import { option } from '../compare/stats';
+import { findRow, medianRows, sandboxFigures, type Row } from './figures';
 
 const quick = process.argv.includes('--quick');
-const ROUNDS = { fast: quick ? 30 : 300, podman: quick ? 5 : 30, warmup: 3 };
+/** Rounds per repetition: 100 of each fast variant and 30 of podman (5 and 30 at --quick), 3 warm-up calls each before every repetition. */
+const ROUNDS = { fast: Number(option('rounds') ?? (quick ? 30 : 100)), podman: Number(option('podman-rounds') ?? (quick ? 5 : 30)), warmup: 3 };
+const REPEAT = Number(option('repeat') ?? (quick ? 1 : 5));
 const COMMANDS: Record<string, string[]> = { true: ['true'], 'echo hi': ['echo', 'hi'] };
 
 /** Resolves after the process exited and its pipes closed, like a tool call waits. */
@@ -51,7 +58,7 @@ function cpuMs(): number {
  * Runs the variants round-robin, one call each per round, so load from other processes on the
  * host (CI neighbours) spreads over all of them instead of skewing whichever ran during it.
  */
-async function measure(variants: Variant[]): Promise<{ variant: string; start: Variant['start']; command: string; p50: number; p95: number; cpu: number; n: number }[]> {
+async function measure(variants: Variant[]): Promise<Row[]> {
   for (const v of variants) for (let i = 0; i < ROUNDS.warmup; i++) await v.fn();
   const times = variants.map(() => [] as number[]);
   const cpu = variants.map(() => 0);
@@ -88,7 +95,7 @@ async function main() {
   const dir = await mkdtemp(join(tmpdir(), 'looplane-bench-'));
   await chmod(dir, 0o711);
   const variants: Variant[] = [];
-  let rows: Awaited<ReturnType<typeof measure>> = [];
+  const repetitions: Row[][] = [];
   try {
     const workspaces = new WorkspaceManager({ root: join(dir, 'ws') });
     const ws: Workspace = await workspaces.create('bench');
@@ -119,47 +126,55 @@ async function main() {
         variants.push({ variant: 'PodmanDriver (rootless, runc)', command, start: 'cold', rounds: ROUNDS.podman, fn: exec(podman, podmanWs, argv) });
       }
     }
-    rows = await measure(variants);
+    for (let i = 0; i < REPEAT; i++) {
+      repetitions.push(await measure(variants));
+      if (REPEAT > 1) process.stdout.write(`repetition ${i + 1}/${REPEAT} done\n`);
+    }
     await bwrap.close(); // its spare cgroups
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
   const after = loadavg();
+  const rows = medianRows(repetitions);
   const lines = [
     `load average (1/5/15 min) before: ${load.map((l) => l.toFixed(2)).join(' ')}, after: ${after.map((l) => l.toFixed(2)).join(' ')}; ${leakyFdsNote()}`,
+    `${REPEAT} repetition(s) of ${ROUNDS.fast} rounds (podman ${ROUNDS.podman}); p50, p95 and CPU are the medians of the repetitions', n the starts in all`,
     '',
     '| variant | start | command | p50 ms | p95 ms | p50 / floor | CPU ms/start (mean) | n |',
     '|---|---|---|---|---|---|---|---|',
   ];
-  const find = (prefix: string, command: string, exclude?: string) => rows.find((r) => r.variant.startsWith(prefix) && r.command === command && !(exclude && r.variant.includes(exclude)));
   for (const r of rows) {
-    const floor = find('plain', r.command);
+    const floor = findRow(rows, 'plain', r.command);
     lines.push(`| ${r.variant} | ${r.start} | ${r.command} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${floor ? `${(r.p50 / floor.p50).toFixed(1)}x` : '-'} | ${r.cpu.toFixed(1)} | ${r.n} |`);
   }
-  const ratios: Record<string, number> = {};
+  const figures = sandboxFigures(repetitions, Object.keys(COMMANDS));
   lines.push('');
-  for (const command of Object.keys(COMMANDS)) {
-    const driver = find('BwrapDriver (', command, 'off');
-    const podman = find('Podman', command);
-    const floor = find('plain', command);
-    if (!driver) continue;
-    lines.push(`bwrap driver cold p50 (${command}): ${driver.p50.toFixed(1)} ms (target <= 15 ms: ${driver.p50 <= 15 ? 'met' : `missed by ${(driver.p50 - 15).toFixed(1)} ms`})`);
-    if (podman) {
-      ratios[`podman/bwrap ${command}`] = podman.p50 / driver.p50;
-      lines.push(`  podman / bwrap p50: ${(podman.p50 / driver.p50).toFixed(1)}x (target >= 10x)`);
-    }
-    if (floor) {
-      ratios[`bwrap/floor ${command}`] = driver.p50 / floor.p50;
-      lines.push(`  bwrap driver over plain spawn p50: +${(driver.p50 - floor.p50).toFixed(1)} ms`);
-    }
+  for (const f of figures) {
+    const range = (s: { median: number; min: number; max: number }, digits = 1) => `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
+    const versus = f.peer && f.ratio ? `; ${f.peer.label} ${range(f.peer.value)} ms, ratio ${range(f.ratio.value, 3)}` : '';
+    const goals = f.goals.map((g) => `${g.text}: ${g.met ? 'met' : 'MISSED'}`).join('; ');
+    lines.push(`${f.label}: ${range(f.looplane)} ${f.unit}${versus}${goals ? ` — ${goals}` : ''}`);
   }
   lines.push('warm start: not built (every call sets up its own sandbox; see bench/sandbox/README.md)');
-  const json = { bench: 'sandbox-start', quick, loadBefore: load, loadAfter: after, rows: rows.map((r) => ({ ...r, p50: round(r.p50), p95: round(r.p95), cpu: round(r.cpu) })), ratios: Object.fromEntries(Object.entries(ratios).map(([k, v]) => [k, round(v)])), warm: null };
+  const json = {
+    bench: 'sandbox-start',
+    figures,
+    quick,
+    repeat: REPEAT,
+    rounds: ROUNDS,
+    loadBefore: load,
+    loadAfter: after,
+    rows: rows.map(roundRow),
+    repetitions: repetitions.map((reps) => reps.map(roundRow)),
+    warm: null,
+  };
   process.stdout.write(`${lines.join('\n')}\n${JSON.stringify(json)}\n`);
 }
 
+const roundRow = (r: Row): Row => ({ ...r, p50: round(r.p50), p95: round(r.p95), cpu: round(r.cpu) });
+
 function round(n: number): number {
-  return Math.round(n * 10) / 10;
+  return Math.round(n * 100) / 100;
 }
 
 /**
