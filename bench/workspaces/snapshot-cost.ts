@@ -24,6 +24,7 @@ import { createTestAgent, createTestRun, createTestTeam, type TestAgent } from '
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
 import { commitWorkTree, git, PostgresWorkspaceStore, SnapshotWriter, type GitOptions } from '@looplane/workspaces';
 import { quantile } from '../compare/stats';
+import { snapshotFigures, SNAPSHOT_GOALS } from './figures';
 import { gitCommit, machine } from './run-info';
 import { coldRestore, dirBytes, type Restore } from './cold-restore';
 import { pathOf, seededText, seededUnit, sizeOf } from './seeded-workspace';
@@ -35,9 +36,9 @@ const CALLS = { oneFile: quick ? 10 : 50, tenFile: quick ? 5 : 20 };
 /** Both workspaces use the same file sizes (2–18 KB, mean 10 KB), so a call's change is the same size in both. */
 const WORKSPACES = { small: { files: 10, bytes: 100_000 }, big: quick ? { files: 500, bytes: 5_000_000 } : { files: 5_000, bytes: 50_000_000 } };
 type WorkspaceName = keyof typeof WORKSPACES;
-const GOAL_SMALL_P50_MS = 5;
+const GOAL_SMALL_P50_MS = SNAPSHOT_GOALS.smallOneFileP50Ms;
 /** "Grows with the change, not the workspace": the big workspace's one-file snapshot p50 within this factor of the small one's. */
-const GOAL_SCALE_FACTOR = 2;
+const GOAL_SCALE_FACTOR = SNAPSHOT_GOALS.scaleFactor;
 
 // ---------- statistics ----------
 
@@ -234,6 +235,7 @@ async function main() {
     return range(values);
   };
   const summary: Record<string, Range> = {};
+  const workspaceLabel = (name: WorkspaceName) => `${name} workspace (${of(name)[0]!.files.toLocaleString('en')} files, ${(of(name)[0]!.workTreeBytes / 1e6).toFixed(1)} MB)`;
   for (const name of ['small', 'big'] as const) {
     const rs = of(name);
     const ws = `${name} (${rs[0]!.files.toLocaleString('en')} files, ${(rs[0]!.workTreeBytes / 1e6).toFixed(1)} MB)`;
@@ -262,7 +264,21 @@ async function main() {
   const smallP50 = summary['small one-file save p50 ms']!.median;
   const bigP50 = summary['big one-file save p50 ms']!.median;
   const bigTenP50 = summary['big ten-file save p50 ms']!.median;
-  const ratio = bigP50 / smallP50;
+  const figures = snapshotFigures({
+    small: { label: workspaceLabel('small'), oneFileSaveP50: perRep(of('small'), (r) => r.oneFile.saveMs, 0.5) },
+    big: {
+      label: workspaceLabel('big'),
+      oneFileSaveP50: perRep(of('big'), (r) => r.oneFile.saveMs, 0.5),
+      tenFileSaveP50: perRep(of('big'), (r) => r.tenFile.saveMs, 0.5),
+      oneFileCommitP50: perRep(of('big'), (r) => r.oneFile.commitMs, 0.5),
+      oneFileBytes: perRep(of('big'), (r) => r.oneFile.bytes, 0.5),
+      restoreMs: of('big').map((r) => r.restore.totalMs),
+      packs: of('big')[0]!.restore.packs,
+    },
+    spawnFloorP50: [...of('small'), ...of('big')].map((r) => quantileOf(r.spawnFloorMs, 0.5)),
+  });
+  // The median of the per-repetition ratios, as the figure judges it.
+  const ratio = figures.find((f) => f.key === 'workspace-snapshots.big-vs-small')!.ratio!.value.median;
   const bytesRatio = summary['big one-file bytes']!.median / summary['small one-file bytes']!.median;
   const sizeRatio = of('big')[0]!.workTreeBytes / of('small')[0]!.workTreeBytes;
   const goals = [
@@ -272,7 +288,7 @@ async function main() {
       met: smallP50 < GOAL_SMALL_P50_MS,
     },
     {
-      goal: `the big workspace's snapshot cost grows with the change, not the workspace: its one-file p50 within ${GOAL_SCALE_FACTOR}x the small workspace's (the workspace is ${Math.round(sizeRatio)}x bigger)`,
+      goal: `the big workspace's snapshot cost grows with the change, not the workspace: its one-file p50 within ${GOAL_SCALE_FACTOR}x the small workspace's, the median of the repetitions' ratios (the workspace is ${Math.round(sizeRatio)}x bigger)`,
       value: round(ratio),
       met: ratio <= GOAL_SCALE_FACTOR,
       detail: { bigOneFileP50: round(bigP50), smallOneFileP50: round(smallP50), bigTenFileP50: round(bigTenP50), tenFileOverOneFile: round(bigTenP50 / bigP50), oneFileBytesBigOverSmall: round(bytesRatio) },
@@ -324,6 +340,7 @@ async function main() {
   console.log(
     JSON.stringify({
       bench: 'workspace-snapshots',
+      figures,
       quick,
       results: file,
       smallOneFileSaveP50Ms: short('small one-file save p50 ms'),
