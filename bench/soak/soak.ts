@@ -2,7 +2,9 @@
 // faux model and the `echo` tool answering in 0 ms, compaction on, an unlimited budget. Per bucket
 // of turns (1,000; 100 with --quick): ms per turn, the worker's RSS and live heap, the context sent
 // to the model, compactions and the bytes stored. Exits 1 when a goal is missed: the last bucket
-// within 1.2x of the first, memory flat, the context bounded by compaction (see verdicts.ts).
+// within 1.2x of the first, memory flat, the context bounded by compaction (see verdicts.ts). The
+// last line is one JSON object with those as figures in the results format (figures.ts; one soak is
+// one repetition, n = 1) beside the raw series.
 // Run: `npx tsx bench/soak/soak.ts [--quick] [--turns N] [--bucket B] [--context-window T] [--out FILE]`.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ import { spawnWorker } from '../../apps/worker/src/testing/fault-harness';
 import { createTestClient, testRedisUrl, uniquePrefix } from '../../apps/worker/src/testing/test-runtime';
 import { testToolSpecs } from '../../apps/worker/src/testing/test-tools';
 import { gitCommit, machine } from '../workspaces/run-info';
+import { soakFigures } from './figures';
 import { bucketFigures, tableSizes } from './series';
 import { memory } from './proc';
 import { judge, MAX_GROWTH } from './verdicts';
@@ -157,7 +160,10 @@ const series = buckets.map((b, i) => ({
       .filter(([, n]) => n > 0),
   ),
 }));
+const bytesStored = buckets.reduce((n, b) => n + b.bytes.total, 0);
 const result = {
+  bench: 'soak',
+  figures: soakFigures({ turns: TURNS, bucket: BUCKET, msPerTurn: (wallSeconds * 1000) / TURNS, bytesStored, verdicts }),
   soak: {
     turns: TURNS,
     bucket: BUCKET,
@@ -171,7 +177,7 @@ const result = {
     /** The worker's peak RSS over the whole soak (VmHWM), MB. */
     peakRss,
     rows,
-    bytesStored: buckets.reduce((n, b) => n + b.bytes.total, 0),
+    bytesStored,
     tableBytes: tables,
     series,
     verdicts,
