@@ -97,7 +97,15 @@ export function ApprovalCard(props: {
   const { item } = props;
   const pending = item.status === 'pending';
   return (
-    <li data-testid="approval-item" data-approval-id={item.id} data-status={item.status} className="flex gap-3 border-b border-border px-4 py-3 last:border-b-0">
+    <li
+      data-testid="approval-item"
+      data-approval-id={item.id}
+      data-status={item.status}
+      // Reachable by the j/k keys (and Tab stays on the controls): tabIndex -1.
+      tabIndex={-1}
+      aria-label={`Approval: ${item.tool ?? item.kind}, ${item.status}`}
+      className="flex gap-3 border-b border-border px-4 py-3 last:border-b-0 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring/50 focus:bg-surface-2/40"
+    >
       <div className="pt-0.5">
         {pending && item.canDecide ? (
           <input type="checkbox" aria-label="Select for a bulk decision" checked={props.selected} onChange={(e) => props.onSelect(e.target.checked)} data-testid="approval-select" />

@@ -2,6 +2,8 @@
 
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
+import { usePageShortcuts, type PageShortcut } from '@/lib/shortcuts';
+import { useUrlState } from '@/lib/use-url-state';
 import { useTeamActivity } from '@/components/live/team-activity';
 import { useTeamScope } from '@/components/team-context';
 import { Button } from '@/components/ui/button';
@@ -32,7 +34,9 @@ export function ApprovalsInbox() {
   const queryClient = useQueryClient();
   const { team } = useTeamScope();
   const base = `/t/${team.slug}`;
-  const [filter, setFilter] = useState('all');
+  // The filter lives in the URL (?status=pending): a filtered inbox can be shared and reloaded.
+  const url = useUrlState({ status: 'all' });
+  const filter = FILTERS[url.get('status')] ? url.get('status') : 'all';
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [bulkComment, setBulkComment] = useState('');
   // Read once on mount (not useSearchParams: no Suspense boundary needed around the page).
@@ -73,12 +77,13 @@ export function ApprovalsInbox() {
   const bulk = (decision: 'approve' | 'reject') =>
     decideMany.mutate({ teamId: team.id, approvalIds: chosen, decision, ...(bulkComment.trim() ? { comment: bulkComment.trim() } : {}) });
   const failed = decideMany.data?.results.filter((r) => !r.ok) ?? [];
+  usePageShortcuts('Approvals', approvalKeys());
 
   return (
     <div className="flex flex-col gap-4 px-8 py-5">
       <div className="flex flex-wrap items-end gap-3">
         <Field label="Show" htmlFor="approvals-filter" className="w-48">
-          <Select id="approvals-filter" value={filter} onChange={(e) => setFilter(e.target.value)} data-testid="approvals-filter">
+          <Select id="approvals-filter" value={filter} onChange={(e) => url.set({ status: e.target.value })} data-testid="approvals-filter">
             {Object.entries(FILTERS).map(([value, choice]) => (
               <option key={value} value={value}>
                 {choice.label}
@@ -138,4 +143,38 @@ export function ApprovalsInbox() {
       ) : null}
     </div>
   );
+}
+
+const ITEM = '[data-testid="approval-item"]';
+
+/** The approval the keyboard is on: the focused card (or the one holding focus). */
+function focusedItem(): HTMLElement | null {
+  return document.activeElement instanceof HTMLElement ? document.activeElement.closest<HTMLElement>(ITEM) : null;
+}
+
+/** Moves the keyboard to the next (1) or previous (-1) approval on the page. */
+function move(step: 1 | -1): void {
+  const items = [...document.querySelectorAll<HTMLElement>(ITEM)];
+  if (items.length === 0) return;
+  const at = items.indexOf(focusedItem() ?? items[step === 1 ? items.length - 1 : 0]!);
+  const next = items[(at + step + items.length) % items.length]!;
+  next.focus();
+  next.scrollIntoView({ block: 'nearest' });
+}
+
+/** Presses a control of the focused approval (approve, reject, select, open its run). */
+function press(testId: string): void {
+  const control = focusedItem()?.querySelector<HTMLElement>(`[data-testid="${testId}"]`);
+  if (control && !(control instanceof HTMLButtonElement && control.disabled)) control.click();
+}
+
+function approvalKeys(): PageShortcut[] {
+  return [
+    { key: 'j', label: 'Next approval', run: () => move(1) },
+    { key: 'k', label: 'Previous approval', run: () => move(-1) },
+    { key: 'a', label: 'Approve the focused approval', run: () => press('approval-approve') },
+    { key: 'r', label: 'Reject the focused approval', run: () => press('approval-reject') },
+    { key: 'x', label: 'Select it for a bulk decision', run: () => press('approval-select') },
+    { key: 'o', label: 'Open its run', run: () => press('approval-run-link') },
+  ];
 }

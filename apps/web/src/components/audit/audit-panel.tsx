@@ -1,7 +1,6 @@
 'use client';
 
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTeamScope } from '@/components/team-context';
 import { Button } from '@/components/ui/button';
 import { Card, CardHeader } from '@/components/ui/card';
@@ -9,7 +8,8 @@ import { InlineError } from '@/components/ui/inline-error';
 import { Table, TableMessage, Td, Th, Tr } from '@/components/ui/table';
 import { formatDateTime } from '@/lib/format';
 import { useTRPC } from '@/trpc/client';
-import { AuditFilters, type AuditFilterValues } from './audit-filters';
+import { useUrlState } from '@/lib/use-url-state';
+import { AUDIT_URL_DEFAULTS, AuditFilters, filtersFromUrl, filtersToUrl } from './audit-filters';
 import { AuditVerify } from './audit-verify';
 
 const PAGE = 50;
@@ -24,7 +24,9 @@ function summary(data: unknown): string {
 export function AuditPanel() {
   const trpc = useTRPC();
   const { team, role } = useTeamScope();
-  const [filters, setFilters] = useState<AuditFilterValues>({});
+  // The filters live in the URL (?action=policy.&actor=…): a filtered log can be shared and reloaded.
+  const url = useUrlState(AUDIT_URL_DEFAULTS);
+  const filters = filtersFromUrl(url.get);
   const rows = useInfiniteQuery(
     trpc.audit.list.infiniteQueryOptions(
       { teamId: team.id, limit: PAGE, ...filters },
@@ -41,7 +43,7 @@ export function AuditPanel() {
       <AuditVerify teamId={team.id} />
       <Card>
         <CardHeader title="Audit log" description="Every human and admin action, newest first. Rows are chained by hash; the database refuses to change or delete one." />
-        <AuditFilters teamId={team.id} onApply={setFilters} />
+        <AuditFilters teamId={team.id} initial={filters} onApply={(next) => url.set(filtersToUrl(next))} />
         <InlineError error={rows.error} testId="audit-load-error" className="mx-4 mb-4" />
         <Table>
           <thead>

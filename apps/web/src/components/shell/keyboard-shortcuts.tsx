@@ -1,21 +1,19 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { endChord, isTyping, startChord, usePageShortcutGroups } from '@/lib/shortcuts';
 import { NAV_ITEMS, SETTINGS_ITEMS } from './nav-items';
 
 const SEQUENCE_MS = 1200;
 
-function isTyping(target: EventTarget | null): boolean {
-  return (
-    target instanceof HTMLElement &&
-    (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))
-  );
-}
-
-/** `g <key>` jumps to a page (the shortcuts in nav-items.ts) — ignored while typing in a field. */
+/**
+ * `g <key>` jumps to a page (the shortcuts in nav-items.ts) and `?` lists every shortcut, the
+ * current page's included — ignored while typing in a field.
+ */
 export function KeyboardShortcuts({ base }: { base: string }) {
   const router = useRouter();
+  const [helpOpen, setHelpOpen] = useState(false);
   useEffect(() => {
     const targets = new Map<string, string>();
     for (const item of [...NAV_ITEMS, ...SETTINGS_ITEMS]) {
@@ -27,22 +25,99 @@ export function KeyboardShortcuts({ base }: { base: string }) {
       const now = Date.now();
       if (now - pendingSince < SEQUENCE_MS) {
         pendingSince = 0;
+        endChord();
+        // The key after `g` is the chord's, page keys or not (they skip handled events).
+        event.preventDefault();
         const href = targets.get(event.key);
-        if (href) {
-          event.preventDefault();
-          router.push(href);
-        }
+        if (href) router.push(href);
         return;
       }
-      if (event.key === 'g') pendingSince = now;
+      if (event.key === 'g') {
+        pendingSince = now;
+        startChord(SEQUENCE_MS);
+      } else if (event.key === '?') {
+        event.preventDefault();
+        setHelpOpen(true);
+      }
     };
-    window.addEventListener('keydown', onKey);
+    // Capture: the shell sees `g` and the key after it before any page's own keys.
+    window.addEventListener('keydown', onKey, { capture: true });
     // Marks the page as listening (tests wait for it instead of racing hydration).
     document.documentElement.dataset.shortcuts = 'ready';
     return () => {
-      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('keydown', onKey, { capture: true });
       delete document.documentElement.dataset.shortcuts;
     };
   }, [base, router]);
-  return null;
+  return helpOpen ? <ShortcutsHelp onClose={() => setHelpOpen(false)} /> : null;
+}
+
+function Keys({ keys }: { keys: string[] }) {
+  return (
+    <span className="flex gap-1">
+      {keys.map((k) => (
+        <kbd key={k} className="min-w-5 rounded border border-border-strong bg-surface-2 px-1.5 py-px text-center font-mono text-[11px] text-foreground">
+          {k}
+        </kbd>
+      ))}
+    </span>
+  );
+}
+
+/** The `?` help: a modal dialog (focus moves in, Escape closes, focus returns) listing every shortcut. */
+function ShortcutsHelp({ onClose }: { onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const pageGroups = usePageShortcutGroups();
+  useEffect(() => {
+    const el = dialog.current;
+    if (!el) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    el.showModal();
+    return () => opener?.focus();
+  }, []);
+  const navigation = [...NAV_ITEMS, ...SETTINGS_ITEMS].filter((item) => item.shortcut);
+  return (
+    <dialog
+      ref={dialog}
+      onClose={onClose}
+      onClick={(event) => event.target === dialog.current && dialog.current?.close()}
+      aria-labelledby="shortcuts-title"
+      data-testid="shortcuts-help"
+      className="m-auto w-full max-w-lg rounded-lg border border-border bg-surface p-0 text-foreground shadow-lg backdrop:bg-black/40"
+    >
+      <div className="flex items-center justify-between border-b border-border px-4 py-3">
+        <h2 id="shortcuts-title" className="text-sm font-semibold">Keyboard shortcuts</h2>
+        <button type="button" onClick={() => dialog.current?.close()} className="rounded px-2 py-1 text-xs text-muted hover:bg-surface-2 hover:text-foreground" data-testid="shortcuts-close">
+          Close
+        </button>
+      </div>
+      <div className="grid max-h-[70vh] gap-4 overflow-y-auto px-4 py-3 text-xs">
+        {pageGroups.map((group) => (
+          <section key={group.title} data-testid="shortcuts-page">
+            <h3 className="mb-1.5 font-medium text-muted">{group.title}</h3>
+            <ul className="grid gap-1">
+              {group.shortcuts.map((s) => (
+                <li key={s.key} className="flex items-center justify-between gap-4">
+                  <span>{s.label}</span>
+                  <Keys keys={[s.key]} />
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
+        <section>
+          <h3 className="mb-1.5 font-medium text-muted">Anywhere</h3>
+          <ul className="grid gap-1">
+            <li className="flex items-center justify-between gap-4"><span>Show these shortcuts</span><Keys keys={['?']} /></li>
+            {navigation.map((item) => (
+              <li key={item.id} className="flex items-center justify-between gap-4">
+                <span>Go to {item.label}</span>
+                <Keys keys={['g', item.shortcut!]} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      </div>
+    </dialog>
+  );
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { Suspense } from 'react';
 import { ApprovalsInbox } from '@/components/approvals/approvals-inbox';
 import { PageHeader } from '@/components/page-header';
 
@@ -8,7 +9,10 @@ export default function ApprovalsPage() {
   return (
     <>
       <PageHeader title="Approvals" description="Tool calls the team's policy holds for a person: pending first, live." />
-      <ApprovalsInbox />
+      {/* The filter is read from the URL (useSearchParams), which needs a boundary. */}
+      <Suspense>
+        <ApprovalsInbox />
+      </Suspense>
     </>
   );
 }
