@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
+import { readmeScreenshot } from './support/readme-screenshot';
 import { stack } from './support/stack';
 import { trpcMutation, trpcQuery } from './support/trpc-api';
 
@@ -34,6 +35,7 @@ test('the overview counts a run live as it starts, waits on an approval and fini
   await expect.poll(() => value(page, 'overview-waiting-approval'), { timeout: RUN_TIMEOUT }).toBe(waitingBefore + 1);
   await expect.poll(() => value(page, 'overview-approvals')).toBe(pendingBefore + 1);
   await expect(page.getByTestId('overview-agents-row').filter({ hasText: 'demo-cleanup' })).toContainText(/[1-9]\d* active/);
+  await readmeScreenshot(page, 'overview');
 
   // Waiting on an approval → the runs list filtered to exactly that, kept in the URL and on reload.
   await page.getByTestId('overview-waiting-approval').click();

@@ -28,7 +28,7 @@ export function OverviewPanel() {
   const { team } = useTeamScope();
   const base = `/t/${team.slug}`;
   const overview = useQuery({ ...trpc.overview.get.queryOptions({ teamId: team.id }), refetchInterval: POLL_MS });
-  const now = useNow(30_000) ?? Date.now();
+  const ticking = useNow(10_000) ?? 0;
 
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
   useTeamActivity((activity) => {
@@ -42,6 +42,8 @@ export function OverviewPanel() {
   const o = overview.data;
   if (!o) return <div className="px-8 py-6"><InlineError error={overview.error} testId="overview-error" />{overview.isPending ? <p className="text-xs text-muted">Loading…</p> : null}</div>;
   const runs = (query: string) => `${base}/runs?${query}`;
+  // The clock ticks between reads; the read's own time is never older than what it counted.
+  const now = Math.max(ticking, o.at.getTime());
   const oldest = o.approvals.oldestRequestedAt ? now - o.approvals.oldestRequestedAt.getTime() : null;
   const spendRatio = o.spend.dailyAverageMicros > 0 ? o.spend.todayMicros / o.spend.dailyAverageMicros : null;
 
@@ -50,7 +52,7 @@ export function OverviewPanel() {
       <InlineError error={overview.error} testId="overview-error" />
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         <StatTile href={runs('status=running')} label="Running" value={o.runs.running} note={`${o.runs.queued} queued`} testId="overview-running" />
-        <StatTile href={runs('status=waiting')} label="Waiting" value={o.runs.waiting} note="on" tone={o.runs.waiting > 0 ? 'warning' : 'neutral'} testId="overview-waiting">
+        <StatTile href={runs('status=waiting')} label="Waiting" value={o.runs.waiting} note="on an approval, the budget, a child run or a message" tone={o.runs.waiting > 0 ? 'warning' : 'neutral'} testId="overview-waiting">
           <div className="mt-2 flex flex-wrap gap-1.5">
             {(Object.keys(WAIT_LABELS) as Array<keyof typeof WAIT_LABELS>).map((reason) => (
               <SubStat key={reason} href={runs(`status=waiting&wait=${reason}`)} label={WAIT_LABELS[reason]} value={o.runs.waitingBy[reason]} testId={`overview-waiting-${reason}`} />
@@ -62,7 +64,7 @@ export function OverviewPanel() {
           href={o.approvals.oldestId ? `${base}/approvals?approval=${o.approvals.oldestId}` : `${base}/approvals`}
           label="Waiting on you: approvals"
           value={o.approvals.pending}
-          note={oldest !== null ? `the oldest for ${formatDuration(oldest)}` : 'none pending'}
+          note={oldest !== null ? `the oldest waiting ${formatDuration(oldest)}` : 'none pending'}
           tone={o.approvals.pending > 0 ? 'warning' : 'neutral'}
           testId="overview-approvals"
         />
