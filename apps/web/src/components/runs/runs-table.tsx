@@ -1,13 +1,13 @@
 'use client';
 
+import { useVirtualizer } from '@tanstack/react-virtual';
 import Link from 'next/link';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Badge } from '@/components/ui/badge';
 import type { RunRow } from '@/lib/api-types';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { formatCost, formatDuration, runDuration, STATUS_TONE } from '@/lib/run-format';
 import { useNow } from '@/lib/use-now';
-import { virtualRange } from '@/lib/virtual-range';
 
 const ROW_HEIGHT = 40;
 /** Ask for the next page when this few loaded rows are left below the viewport. */
@@ -28,23 +28,13 @@ export function RunsTable(props: {
 }) {
   const { rows, hasNextPage, fetchingNextPage, fetchNextPage } = props;
   const scroller = useRef<HTMLDivElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
-  const [viewport, setViewport] = useState(600);
   const now = useNow(1000);
-
-  useLayoutEffect(() => {
-    const element = scroller.current;
-    if (!element) return;
-    const observer = new ResizeObserver(() => setViewport(element.clientHeight));
-    observer.observe(element);
-    setViewport(element.clientHeight);
-    return () => observer.disconnect();
-  }, []);
-
-  const range = virtualRange(scrollTop, viewport, ROW_HEIGHT, rows.length);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
+  const visible = virtualizer.getVirtualItems();
+  const end = visible.length > 0 ? visible[visible.length - 1]!.index + 1 : 0;
   useEffect(() => {
-    if (hasNextPage && !fetchingNextPage && range.end >= rows.length - PREFETCH_ROWS) fetchNextPage();
-  }, [range.end, rows.length, hasNextPage, fetchingNextPage, fetchNextPage]);
+    if (hasNextPage && !fetchingNextPage && end >= rows.length - PREFETCH_ROWS) fetchNextPage();
+  }, [end, rows.length, hasNextPage, fetchingNextPage, fetchNextPage]);
 
   return (
     <div className="flex min-h-0 flex-1 flex-col" data-testid="runs-table" data-row-count={rows.length}>
@@ -61,7 +51,6 @@ export function RunsTable(props: {
         ref={scroller}
         className="min-h-0 flex-1 overflow-y-auto"
         data-testid="runs-scroller"
-        onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}
       >
         {props.loading ? <p className="px-4 py-8 text-center text-muted">Loading runs…</p> : null}
         {!props.loading && rows.length === 0 ? (
@@ -69,8 +58,8 @@ export function RunsTable(props: {
             No runs match. Start one with “New run”.
           </p>
         ) : null}
-        <div style={{ height: range.padTop }} />
-        {rows.slice(range.start, range.end).map((run) => (
+        <div style={{ height: visible[0]?.start ?? 0 }} />
+        {visible.map(({ index }) => rows[index]!).map((run) => (
           <Link
             key={run.id}
             href={`${props.base}/runs/${run.id}`}
@@ -101,7 +90,7 @@ export function RunsTable(props: {
             </span>
           </Link>
         ))}
-        <div style={{ height: range.padBottom }} />
+        <div style={{ height: virtualizer.getTotalSize() - (visible.length > 0 ? visible[visible.length - 1]!.end : 0) }} />
         {fetchingNextPage ? <p className="px-4 py-2 text-center text-xs text-muted">Loading more…</p> : null}
       </div>
     </div>
