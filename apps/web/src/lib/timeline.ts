@@ -2,7 +2,20 @@ import { describeEvent, type ClientEvent, type KnownEvent } from '@looplane/even
 
 export type ToolStatus = 'requested' | 'awaiting_approval' | 'running' | 'ok' | 'failed' | 'rejected' | 'denied' | 'interrupted';
 
-export type TimelineItem =
+/**
+ * Where an item can be forked: the last event folded into it (`seq` on its session's line, what
+ * `sessions.fork` takes as `atEvent`) and why the line cannot be forked right after it (null:
+ * it can), mirrored from the engine's check; the server checks again.
+ */
+export interface ForkPoint {
+  seq: number;
+  sessionId: string;
+  eventNo: number;
+  forkBlocker: string | null;
+}
+
+export type TimelineItem = ForkPoint &
+  (
   | { kind: 'started'; key: string; goal: string; at: string }
   | { kind: 'message'; key: string; role: string; text: string; at: string }
   | {
@@ -32,10 +45,73 @@ export type TimelineItem =
       at: string;
     }
   | { kind: 'notice'; key: string; tone: 'info' | 'warning' | 'danger'; text: string; at: string }
-  | { kind: 'finished'; key: string; status: string; result?: string; error?: string; at: string };
+  | { kind: 'finished'; key: string; status: string; result?: string; error?: string; at: string }
+  );
+
+/** An item as the fold builds it, before its fork point is stamped on. */
+type Draft = TimelineItem extends infer T ? (T extends TimelineItem ? Omit<T, keyof ForkPoint> : never) : never;
 
 type ToolItem = Extract<TimelineItem, { kind: 'tool' }>;
 type NoticeTone = Extract<TimelineItem, { kind: 'notice' }>['tone'];
+
+/** What is open on the line, enough to say why it cannot be forked (the engine's `forkBlocker` and the server's approval check). */
+class OpenWork {
+  started: boolean;
+  readonly models = new Set<string>();
+  readonly running = new Map<string, string>();
+  readonly awaiting = new Map<string, string>();
+  readonly names = new Map<string, string>();
+
+  constructor(started: boolean) {
+    this.started = started;
+  }
+
+  track(event: ClientEvent): void {
+    switch (event.type) {
+      case 'run.started':
+        this.started = true;
+        return;
+      case 'model.requested':
+        this.models.add(event.payload.requestId);
+        return;
+      case 'model.responded':
+      case 'model.failed':
+        this.models.delete(event.payload.requestId);
+        return;
+      case 'tool.requested':
+        this.names.set(event.payload.callId, event.payload.name);
+        return;
+      case 'tool.started':
+        this.running.set(event.payload.callId, this.names.get(event.payload.callId) ?? 'a tool');
+        return;
+      case 'approval.requested':
+        this.awaiting.set(event.payload.callId, this.names.get(event.payload.callId) ?? 'a tool');
+        return;
+      case 'approval.decided':
+        this.awaiting.delete(event.payload.callId);
+        return;
+      case 'tool.finished':
+      case 'tool.rejected':
+      case 'tool.interrupted':
+        this.running.delete(event.payload.callId);
+        this.awaiting.delete(event.payload.callId);
+        return;
+      default:
+        return;
+    }
+  }
+
+  blocker(): string | null {
+    if (!this.started) return 'the run has not started at this event';
+    const [model] = this.models;
+    if (model !== undefined) return `a model call (${model}) is in flight at this event`;
+    const [running] = this.running;
+    if (running) return `tool call ${running[0]} (${running[1]}) is running at this event`;
+    const [waiting] = this.awaiting;
+    if (waiting) return `tool call ${waiting[0]} (${waiting[1]}) waits for an approval at this event, and a pending approval is not inherited`;
+    return null;
+  }
+}
 
 /**
  * Folds a run's events (decoded by `@looplane/events`) into what the timeline shows: one item per
@@ -47,8 +123,24 @@ type NoticeTone = Extract<TimelineItem, { kind: 'notice' }>['tone'];
 export class TimelineBuilder {
   items: TimelineItem[] = [];
   private readonly index = new Map<string, number>();
+  private readonly open: OpenWork;
+  private touched: number | undefined;
+
+  /** `fromStart`: the first event added is the line's first (false for a page that starts later). */
+  constructor(options: { fromStart?: boolean } = {}) {
+    this.open = new OpenWork(options.fromStart === false);
+  }
 
   add(event: ClientEvent): void {
+    this.touched = undefined;
+    this.fold(event);
+    this.open.track(event);
+    const at = this.touched;
+    if (at === undefined) return;
+    this.items[at] = { ...this.items[at]!, seq: event.seq, sessionId: event.sessionId, eventNo: event.eventNo, forkBlocker: this.open.blocker() };
+  }
+
+  private fold(event: ClientEvent): void {
     const at = event.createdAt;
     switch (event.type) {
       case 'run.started':
@@ -116,14 +208,17 @@ export class TimelineBuilder {
     }
   }
 
-  private push(item: TimelineItem): void {
-    this.index.set(item.key, this.items.length);
-    this.items.push(item);
+  private push(draft: Draft): void {
+    this.touched = this.items.length;
+    this.index.set(draft.key, this.items.length);
+    // The fork point is stamped on in `add`, once the event is folded.
+    this.items.push({ ...draft, seq: 0, sessionId: '', eventNo: 0, forkBlocker: null } as TimelineItem);
   }
 
   private update(key: string, change: (item: TimelineItem) => TimelineItem): void {
     const at = this.index.get(key);
     if (at === undefined) return;
+    this.touched = at;
     this.items[at] = change(this.items[at]!);
   }
 
