@@ -1,13 +1,15 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { stack, unique } from './support/stack';
+import { revealRow, scanTimeline } from './support/timeline';
 import { trpcMutation, trpcQuery } from './support/trpc-api';
 
 /**
  * Session trees in the browser, against the real stack: a finished run of the seeded `faux-steps`
- * endpoint (a dozen scripted turns) is forked from a middle event with a new message, the new
- * branch runs live, the tree shows both branches, compare shows where they diverge, and the
- * branch is promoted to the run's main line.
+ * endpoint (a dozen scripted turns) is forked from a middle event of the run page's one timeline
+ * with a new message, the new branch runs live in that timeline (the picked branch drives it),
+ * the tree shows both branches, compare shows where they diverge, and the branch is promoted to
+ * the run's main line.
  */
 const RUN_TIMEOUT = 60_000;
 
@@ -37,11 +39,15 @@ test('fork a finished run from a middle event with a new message, compare the br
   await page.goto(`/t/demo/runs/${runId}`);
   await expect(page.getByTestId('session-node')).toHaveCount(1);
   await expect(page.locator(`[data-testid="session-node"][data-session-id="${main}"]`)).toHaveAttribute('data-main', 'true');
-  const events = page.locator('[data-testid="branch-detail"] [data-testid="branch-event"]');
-  await expect(events.last()).toHaveAttribute('data-type', 'run.finished');
+  const timeline = page.getByTestId('run-timeline');
+  await expect(timeline.getByTestId('timeline-item').last()).toHaveAttribute('data-kind', 'finished');
+  // The tree lists branches, not events: the timeline is the only list of them.
+  await expect(page.getByTestId('sessions-panel').getByTestId('timeline-item')).toHaveCount(0);
 
   // A middle event the engine can fork at (its button is enabled; in-flight points are disabled with the reason).
-  const forkable = page.locator('[data-testid="branch-event"]:has([data-testid="fork-from-here"]:enabled)');
+  await timeline.evaluate((el) => el.scrollTo({ top: 0 }));
+  const forkable = timeline.locator('[data-testid="timeline-item"]:has([data-testid="fork-from-here"]:enabled)');
+  await expect(forkable.nth(2)).toBeAttached();
   const count = await forkable.count();
   expect(count).toBeGreaterThan(2);
   const middle = forkable.nth(Math.floor(count / 2));
@@ -59,13 +65,18 @@ test('fork a finished run from a middle event with a new message, compare the br
   const branchNode = page.locator(`[data-testid="session-node"][data-session-id="${branch.id}"]`);
   await expect(branchNode).toContainText(`from #${atSeq}`);
   await expect(page.getByTestId('branch-detail')).toHaveAttribute('data-session-id', branch.id);
-  await expect(page.locator(`[data-testid="branch-event"][data-seq="${atSeq + 1}"]`)).toHaveAttribute('data-type', 'session.forked');
-  await expect(page.locator('[data-testid="branch-event"][data-type="message.added"]').last()).toContainText('Take a different route from here.');
   await expect(branchNode).toHaveAttribute('data-status', 'succeeded', { timeout: RUN_TIMEOUT });
-  // The run's live timeline shows its main line only: the branch's events are not mixed into it.
-  const branchMessageInTimeline = page.getByTestId('run-timeline').getByTestId('timeline-message').filter({ hasText: 'Take a different route' });
-  await expect(branchMessageInTimeline).toHaveCount(0);
-  await expect(page.getByTestId('run-timeline').locator('[data-testid="timeline-item"][data-kind="finished"]')).toHaveCount(1);
+  // The timeline now shows the picked branch: the inherited events, the fork, its message, its own end.
+  const line = async () => {
+    const rows = await scanTimeline(timeline);
+    return { forked: rows.filter((r) => r.seq === atSeq + 1 && r.text.includes('Branch forked')).length, message: rows.filter((r) => r.text.includes('Take a different route')).length, finished: rows.filter((r) => r.kind === 'finished').length };
+  };
+  await expect.poll(line).toEqual({ forked: 1, message: 1, finished: 1 });
+  // Picking the main line shows its events only: the branch's are not mixed into it.
+  const mainNode = page.locator(`[data-testid="session-node"][data-session-id="${main}"]`);
+  await mainNode.getByTestId('session-select').click();
+  await expect(page.getByTestId('branch-detail')).toHaveAttribute('data-session-id', main);
+  await expect.poll(line).toEqual({ forked: 0, message: 0, finished: 1 });
 
   // Compare: the branches share the events up to the fork point and diverge after it.
   await page.locator(`[data-testid="session-node"][data-session-id="${main}"] [data-testid="session-compare-toggle"]`).check();
@@ -76,13 +87,14 @@ test('fork a finished run from a middle event with a new message, compare the br
   await expect(page.getByTestId('compare-files')).toBeVisible();
 
   // Promote: the main line moves to the branch; the old one stays in the tree.
+  await branchNode.getByTestId('session-select').click();
   await page.getByTestId('session-promote').click();
   await expect(branchNode).toHaveAttribute('data-main', 'true');
   await expect(page.locator(`[data-testid="session-node"][data-session-id="${main}"]`)).toHaveAttribute('data-main', 'false');
   expect((await tree()).mainSessionId).toBe(branch.id);
   // ...and now that line is the branch: its message is in the timeline, after the inherited events.
-  await expect(branchMessageInTimeline).toHaveCount(1);
-  await expect(page.getByTestId('run-timeline').locator('[data-testid="timeline-item"][data-kind="finished"]')).toHaveCount(1);
+  await expect.poll(line).toEqual({ forked: 1, message: 1, finished: 1 });
+  await revealRow(timeline, timeline.getByTestId('timeline-message').filter({ hasText: 'Take a different route' }));
   await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded');
 });
 
@@ -104,6 +116,6 @@ test('a tree of 100 branches renders and stays usable', async ({ page, request, 
   const lastId = await last.getAttribute('data-session-id');
   await last.getByTestId('session-select').click();
   await expect(page.getByTestId('branch-detail')).toHaveAttribute('data-session-id', lastId!);
-  await expect(page.getByTestId('branch-event').last()).toHaveAttribute('data-type', /run\.finished|session\.forked/);
+  await expect(page.getByTestId('run-timeline').getByTestId('timeline-item').last()).toHaveAttribute('data-kind', /finished|notice/);
   await expect(last).toHaveAttribute('data-status', 'succeeded', { timeout: RUN_TIMEOUT });
 });

@@ -4,6 +4,7 @@ import { expect, test } from './support/fixtures';
 import { stack } from './support/stack';
 import { trpcMutation, trpcQuery } from './support/trpc-api';
 import { dropWorkerWorkspace, expectSeparateWebReadOnlyTheStore, sessionEvents, toolCall } from './support/workspaces';
+import { revealRow } from './support/timeline';
 
 /**
  * Session files in the browser, read from the workspace store: a run of the seeded `demo-steps`
@@ -113,10 +114,12 @@ test('the Files tab shows a finished run\'s workspace at any event, without the 
   await expect(panel.getByTestId('files-empty')).toBeVisible();
   await expect(panel.locator('[data-testid="files-entry"][data-path="notes"]')).toHaveCount(0);
 
-  // The branch's event list opens the files at one of its events.
-  await page.getByTestId('branch-tab-events').click();
-  await page.locator(`[data-testid="branch-event"][data-seq="${firstEdit.finished}"]`).getByTestId('files-at-event').click();
-  await expect(page.getByTestId('branch-tab-files')).toHaveAttribute('aria-selected', 'true');
+  // The run's timeline opens the files at one of its events.
+  const timeline = page.getByTestId('run-timeline');
+  const editRow = timeline.locator(`[data-testid="timeline-item"][data-seq="${firstEdit.finished}"]`);
+  await revealRow(timeline, editRow);
+  await editRow.getByTestId('files-at-event').click();
+  await expect(page.getByTestId('branch-tab-files')).toHaveAttribute('aria-expanded', 'true');
   await expect(at).toHaveAttribute('data-at-event', String(firstEdit.finished));
   await panel.locator('[data-testid="files-entry"][data-path="notes"]').getByTestId('files-entry-open').click();
   await expect(panel.locator('[data-testid="files-entry"][data-path="notes/summary.md"]')).toHaveCount(0);

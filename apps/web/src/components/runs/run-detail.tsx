@@ -2,25 +2,24 @@
 
 import { roleAtLeast } from '@looplane/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ArrowDown } from 'lucide-react';
 import Link from 'next/link';
 import { useRef } from 'react';
 import { useTeamActivity } from '@/components/live/team-activity';
 import { useTeamScope } from '@/components/team-context';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { InlineError } from '@/components/ui/inline-error';
 import type { RunDetail as Run } from '@/lib/api-types';
 import { formatDateTime } from '@/lib/format';
 import { formatCost, formatDuration, formatTokens, isTerminal, runDuration, STATUS_TONE } from '@/lib/run-format';
 import { useNow } from '@/lib/use-now';
 import { useTRPC } from '@/trpc/client';
-import { useMainLine } from '@/components/sessions/main-line';
+import { RunTabs } from '@/components/files/run-tabs';
+import { useBranchLine } from '@/components/sessions/branch-line';
 import { SessionsPanel } from '@/components/sessions/sessions-panel';
+import { useBranchState } from '@/components/sessions/use-branch-state';
 import { CancelRun, MessageBox, RaiseBudget } from './run-actions';
-import { TimelineView } from './timeline-view';
+import { RunTimeline } from './run-timeline';
 import { useRunEvents } from './use-run-events';
-import { useStickToBottom } from './use-stick-to-bottom';
 
 const limit = (value: number | null, format: (n: number) => string) => (value === null ? '' : ` / ${format(value)}`);
 
@@ -47,7 +46,7 @@ function Facts({ run, now }: { run: Run; now: number | null }) {
   );
 }
 
-/** One run, live: header facts, the event timeline (auto-scrolling), cancel, messages, budget. */
+/** One run, live: header facts, its branches, the one event timeline (of the picked branch), cancel, messages, budget. */
 export function RunDetail({ runId }: { runId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -62,20 +61,21 @@ export function RunDetail({ runId }: { runId: string }) {
     refreshAt.current = Date.now() + 1000;
     setTimeout(() => void queryClient.invalidateQueries(trpc.runs.get.queryFilter({ teamId: team.id, runId })), 1000);
   };
-  const mainLine = useMainLine(team.id, runId);
-  const stream = useRunEvents(
+  const branch = useBranchState();
+  const line = useBranchLine(team.id, runId, branch.picked);
+  const stream = useRunEvents({
+    teamId: team.id,
     runId,
-    (event) => {
+    lastEventNo: run.data?.lastEventNo,
+    line,
+    onEvent: (event) => {
       if (event.type !== 'model.delta') refresh();
     },
-    mainLine,
-  );
+  });
   useTeamActivity((activity) => {
     if (activity.kind === 'run.status' && activity.runId === runId) refresh();
   });
 
-  const scroller = useRef<HTMLDivElement>(null);
-  const { atBottom, onScroll, jumpToBottom } = useStickToBottom(scroller, stream.items);
   const data = run.data;
   const canOperate = roleAtLeast(role, 'operator');
 
@@ -118,24 +118,28 @@ export function RunDetail({ runId }: { runId: string }) {
           </div>
         ) : null}
       </header>
-      {/* Session tree: branches, fork points, "Fork from here", compare, promote, resume. */}
-      <SessionsPanel teamId={team.id} runId={runId} canOperate={canOperate} />
-      <div className="relative min-h-0 flex-1">
-        <div ref={scroller} onScroll={onScroll} className="h-full overflow-y-auto" data-testid="run-timeline">
-          {stream.items.length === 0 ? (
-            <p className="px-8 py-8 text-center text-muted" data-testid="run-timeline-empty">
-              {stream.state === 'closed' ? 'The event stream is closed.' : 'Waiting for the first event… (a worker picks queued runs up)'}
-            </p>
-          ) : (
-            <TimelineView items={stream.items} />
-          )}
-        </div>
-        {!atBottom ? (
-          <Button size="sm" variant="secondary" className="absolute right-6 bottom-4 shadow" onClick={jumpToBottom} data-testid="run-jump-latest">
-            <ArrowDown aria-hidden className="size-3.5" /> Latest
-          </Button>
-        ) : null}
-      </div>
+      {/* Session tree: branches, fork points, compare, promote, resume; the picked one drives the timeline. */}
+      <SessionsPanel teamId={team.id} runId={runId} canOperate={canOperate} branch={branch} />
+      <RunTabs
+        teamId={team.id}
+        runId={runId}
+        sessionId={branch.picked}
+        timeline={
+          <RunTimeline
+            items={stream.items}
+            hasEarlier={stream.firstEventNo > 1}
+            loadingEarlier={stream.loadingEarlier}
+            onLoadEarlier={() => void stream.loadEarlier()}
+            onFork={canOperate ? branch.forkFrom : undefined}
+            onShowFiles={branch.showFiles}
+            empty={
+              <p className="px-8 py-8 text-center text-muted" data-testid="run-timeline-empty">
+                {stream.state === 'closed' ? 'The event stream is closed.' : 'Waiting for the first event… (a worker picks queued runs up)'}
+              </p>
+            }
+          />
+        }
+      />
       <footer className="shrink-0 bg-surface">
         {canOperate && data && !data.cancelRequestedAt ? <MessageBox teamId={team.id} runId={runId} busyPolicy={data.busyPolicy} /> : null}
         <p

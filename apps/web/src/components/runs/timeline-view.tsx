@@ -1,7 +1,8 @@
 'use client';
 
-import { Bot, CircleAlert, Flag, Info, MessageSquare, Target, Wrench } from 'lucide-react';
-import { memo } from 'react';
+import { Bot, CircleAlert, Flag, FolderOpen, GitFork, Info, MessageSquare, Target, Wrench } from 'lucide-react';
+import { createContext, memo, useContext } from 'react';
+import { Button } from '@/components/ui/button';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { cn } from '@/lib/cn';
 import { formatCost } from '@/lib/run-format';
@@ -23,11 +24,68 @@ function time(at: string): string {
   return new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }
 
-function Row({ icon, children, item }: { icon: React.ReactNode; children: React.ReactNode; item: TimelineItem }) {
+/** What a row offers besides its content: "Files at #N" and "Fork from here" (absent when not allowed). */
+export interface RowActions {
+  onFork?: (seq: number) => void;
+  onShowFiles?: (seq: number) => void;
+}
+/** Given by the list, so rows stay memoised on their item alone. */
+export const RowActionsContext = createContext<RowActions>({});
+/** The virtualiser's measuring ref and the row's index in the list. */
+interface Placement {
+  index: number;
+  measure: (element: HTMLElement | null) => void;
+}
+
+function Actions({ item }: { item: TimelineItem }) {
+  const { onFork, onShowFiles } = useContext(RowActionsContext);
+  if (!onFork && !onShowFiles) return null;
   return (
-    <li className="flex gap-3 px-4 py-2.5" data-testid="timeline-item" data-kind={item.kind}>
+    <span className="flex shrink-0 items-start gap-1">
+      {onShowFiles ? (
+        <Button
+          size="sm"
+          variant="ghost"
+          title={`The workspace files as they were at event #${item.seq}`}
+          aria-label={`Files at event #${item.seq}`}
+          onClick={() => onShowFiles(item.seq)}
+          data-testid="files-at-event"
+        >
+          <FolderOpen aria-hidden className="size-3" />
+        </Button>
+      ) : null}
+      {onFork ? (
+        <Button
+          size="sm"
+          variant="ghost"
+          disabled={item.forkBlocker !== null}
+          title={item.forkBlocker ?? `Fork a new branch from event #${item.seq}`}
+          aria-label={`Fork from event #${item.seq}`}
+          onClick={() => onFork(item.seq)}
+          data-testid="fork-from-here"
+        >
+          <GitFork aria-hidden className="size-3" />
+        </Button>
+      ) : null}
+    </span>
+  );
+}
+
+function Row({ icon, children, item, place }: { icon: React.ReactNode; children: React.ReactNode; item: TimelineItem; place: Placement }) {
+  return (
+    <li
+      ref={place.measure}
+      data-index={place.index}
+      className="group flex gap-3 border-b border-border px-4 py-2.5"
+      data-testid="timeline-item"
+      data-kind={item.kind}
+      data-seq={item.seq}
+      data-session-id={item.sessionId}
+      data-event-no={item.eventNo}
+    >
       <span className="mt-0.5 shrink-0 text-muted">{icon}</span>
       <div className="min-w-0 flex-1">{children}</div>
+      <Actions item={item} />
       <time className="shrink-0 text-[11px] text-muted tabular-nums" dateTime={item.at}>
         {time(item.at)}
       </time>
@@ -35,19 +93,21 @@ function Row({ icon, children, item }: { icon: React.ReactNode; children: React.
   );
 }
 
-const Item = memo(function Item({ item }: { item: TimelineItem }) {
+/** One timeline row; memoised, so a streamed delta re-renders only its own item. */
+export const TimelineEntry = memo(function TimelineEntry({ item, index, measure }: { item: TimelineItem } & Placement) {
+  const place = { index, measure };
   const icon = 'size-4';
   switch (item.kind) {
     case 'started':
       return (
-        <Row item={item} icon={<Target aria-hidden className={icon} />}>
+        <Row item={item} place={place} icon={<Target aria-hidden className={icon} />}>
           <p className="text-xs font-medium text-muted">Run started</p>
           <p className="whitespace-pre-wrap">{item.goal}</p>
         </Row>
       );
     case 'message':
       return (
-        <Row item={item} icon={<MessageSquare aria-hidden className={icon} />}>
+        <Row item={item} place={place} icon={<MessageSquare aria-hidden className={icon} />}>
           <p className="text-xs font-medium text-muted">{item.role === 'user' ? 'Message' : 'Notice'}</p>
           <p className="whitespace-pre-wrap" data-testid="timeline-message">
             {item.text}
@@ -56,7 +116,7 @@ const Item = memo(function Item({ item }: { item: TimelineItem }) {
       );
     case 'assistant':
       return (
-        <Row item={item} icon={<Bot aria-hidden className={icon} />}>
+        <Row item={item} place={place} icon={<Bot aria-hidden className={icon} />}>
           <p className="flex items-center gap-2 text-xs font-medium text-muted">
             Model · turn {item.turn + 1}
             {item.streaming ? <Badge tone="accent">streaming</Badge> : null}
@@ -72,7 +132,7 @@ const Item = memo(function Item({ item }: { item: TimelineItem }) {
       );
     case 'tool':
       return (
-        <Row item={item} icon={<Wrench aria-hidden className={icon} />}>
+        <Row item={item} place={place} icon={<Wrench aria-hidden className={icon} />}>
           <p className="flex flex-wrap items-center gap-2 text-xs">
             <span className="font-mono font-medium">{item.name}</span>
             <Badge tone={TOOL_TONE[item.status]} data-testid="timeline-tool-status">
@@ -104,7 +164,7 @@ const Item = memo(function Item({ item }: { item: TimelineItem }) {
       );
     case 'notice':
       return (
-        <Row item={item} icon={item.tone === 'info' ? <Info aria-hidden className={icon} /> : <CircleAlert aria-hidden className={icon} />}>
+        <Row item={item} place={place} icon={item.tone === 'info' ? <Info aria-hidden className={icon} /> : <CircleAlert aria-hidden className={icon} />}>
           <p className={cn('text-xs', item.tone === 'warning' && 'text-warning', item.tone === 'danger' && 'text-danger', item.tone === 'info' && 'text-muted')}>
             {item.text}
           </p>
@@ -112,7 +172,7 @@ const Item = memo(function Item({ item }: { item: TimelineItem }) {
       );
     case 'finished':
       return (
-        <Row item={item} icon={<Flag aria-hidden className={icon} />}>
+        <Row item={item} place={place} icon={<Flag aria-hidden className={icon} />}>
           <p className="flex items-center gap-2 text-xs font-medium text-muted">
             Run finished <Badge tone={FINISH_TONE[item.status] ?? 'neutral'}>{item.status}</Badge>
           </p>
@@ -122,14 +182,3 @@ const Item = memo(function Item({ item }: { item: TimelineItem }) {
       );
   }
 });
-
-/** The run's timeline; items are memoised, so a streamed delta re-renders only its own item. */
-export function TimelineView({ items }: { items: TimelineItem[] }) {
-  return (
-    <ol className="divide-y divide-border">
-      {items.map((item) => (
-        <Item key={item.key} item={item} />
-      ))}
-    </ol>
-  );
-}

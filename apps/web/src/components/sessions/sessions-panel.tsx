@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { InlineError } from '@/components/ui/inline-error';
 import { useTRPC } from '@/trpc/client';
@@ -11,14 +11,15 @@ import { ForkDialog } from './fork-dialog';
 import { ReplayDialog } from './replay-dialog';
 import { isFinished } from './session-format';
 import { SessionTreeView } from './session-tree';
+import type { BranchState } from './use-branch-state';
 
 /**
- * The run's session tree and what can be done with it: pick a branch to see its log (every event
- * with "Fork from here"), promote or resume it, or tick two branches to compare them (events side
- * by side and the file diff). Replay opens the new replay branch beside its original in the compare. A branch's Files tab shows its workspace at any event. `?session=ID`
- * selects a branch on load (the CLI's fork prints it).
+ * The run's session tree and what can be done with it: pick a branch (the run page's one timeline
+ * then shows its line, where every event has "Fork from here"), promote or resume it, see its
+ * files, or tick two branches to compare them (where they diverge and the file diff). Replay opens
+ * the new replay branch beside its original in the compare. The tree lists branches, not events.
  */
-export function SessionsPanel({ teamId, runId, canOperate }: { teamId: string; runId: string; canOperate: boolean }) {
+export function SessionsPanel({ teamId, runId, canOperate, branch }: { teamId: string; runId: string; canOperate: boolean; branch: BranchState }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const treeOptions = trpc.sessions.tree.queryOptions({ teamId, runId });
@@ -26,11 +27,8 @@ export function SessionsPanel({ teamId, runId, canOperate }: { teamId: string; r
     ...treeOptions,
     refetchInterval: (query) => (query.state.data?.sessions.some((s) => !isFinished(s.status)) ? 1500 : false),
   });
-  const [picked, setPicked] = useState<string | null>(null);
-  // Read once on mount (not useSearchParams: no Suspense boundary needed around the run page).
-  useEffect(() => setPicked(new URLSearchParams(window.location.search).get('session')), []);
+  const { picked, pick: setPicked, forkAt, forkFrom: setForkAt } = branch;
   const [compare, setCompare] = useState<string[]>([]);
-  const [forkAt, setForkAt] = useState<number | null>(null);
   const [replaying, setReplaying] = useState(false);
   const [open, setOpen] = useState(true);
   const sessions = tree.data?.sessions ?? [];
@@ -38,7 +36,6 @@ export function SessionsPanel({ teamId, runId, canOperate }: { teamId: string; r
   const refresh = () => {
     void queryClient.invalidateQueries(trpc.sessions.tree.queryFilter({ teamId, runId }));
     void queryClient.invalidateQueries(trpc.runs.get.queryFilter({ teamId, runId }));
-    if (selected) void queryClient.invalidateQueries(trpc.sessions.events.queryFilter({ teamId, sessionId: selected.id }));
   };
   const toggleCompare = (id: string) => setCompare((list) => (list.includes(id) ? list.filter((x) => x !== id) : [...list.slice(-1), id]));
 
@@ -68,7 +65,7 @@ export function SessionsPanel({ teamId, runId, canOperate }: { teamId: string; r
             </div>
           ) : null}
           {selected ? (
-            <BranchDetail key={selected.id} teamId={teamId} node={selected} canOperate={canOperate} onChanged={refresh} onFork={setForkAt} onReplay={() => setReplaying(true)} />
+            <BranchDetail key={selected.id} teamId={teamId} node={selected} canOperate={canOperate} branch={branch} onChanged={refresh} onReplay={() => setReplaying(true)} />
           ) : null}
         </div>
       ) : null}

@@ -41,16 +41,17 @@ function lineOf(sessions: readonly SessionNode[], sessionId: string): LineFilter
 }
 
 /**
- * The run's main line as a stream filter, once the run has forks (a run without any needs none,
- * so its timeline never reconnects for it). Branch events also arrive on the run's stream:
- * without the filter they would interleave with the main line's in one timeline.
+ * The line of the picked branch (the run's main line when none is picked) as a filter over the
+ * run's events, once the run has forks (a run without any needs none). Branch events arrive on
+ * the run's one stream: without the filter they would interleave with the line's in the timeline.
  */
-export function useMainLine(teamId: string, runId: string): LineFilter | undefined {
+export function useBranchLine(teamId: string, runId: string, sessionId: string | null): LineFilter | undefined {
   const trpc = useTRPC();
   const tree = useQuery(trpc.sessions.tree.queryOptions({ teamId, runId }));
   const data = tree.data;
   return useMemo(() => {
     if (!data?.mainSessionId || !data.sessions.some((s) => s.forkSeq !== null)) return undefined;
-    return lineOf(data.sessions, data.mainSessionId) ?? undefined;
-  }, [data]);
+    const picked = sessionId && data.sessions.some((s) => s.id === sessionId) ? sessionId : data.mainSessionId;
+    return lineOf(data.sessions, picked) ?? undefined;
+  }, [data, sessionId]);
 }
