@@ -1,7 +1,7 @@
 import { auditRowContent, type AuditEntry, type Tx } from './audit.repository';
 import { GENESIS_HASH, chainHash, type AuditRowContent } from './chain';
 import { withClient, type PgPool } from '../runs/pg-pool';
-import { quoteLiteral } from '../runs/sql-literal';
+import { namedQuery, param, rowsOf } from '../sql/named-query';
 
 /** A chain's last row: where the next row attaches. */
 type Tail = { seq: number; hash: string };
@@ -24,13 +24,14 @@ export async function appendAuditBatch(tx: Tx, entries: readonly AuditEntry[]): 
   if (entries.length === 0) return [];
   const tails = new Map<string, Tail>();
   for (const teamId of teamsOf(entries)) {
-    await tx.$executeRawUnsafe(LOCK_SQL, lockKey(teamId));
+    await lockChain(tx, teamId);
     // Read after the lock, in a statement of its own: its snapshot then sees the previous holder's commit.
-    const tail = await tx.$queryRawUnsafe<Array<{ seq: number; hash: string }>>(TAIL_SQL, teamId);
-    tails.set(teamId, tail[0] ?? { seq: 0, hash: GENESIS_HASH });
+    const tail = TAIL_SQL.bind({ team_id: teamId });
+    tails.set(teamId, tailOf({ rows: await tx.$queryRawUnsafe<Tail[]>(tail.text, ...tail.values) }));
   }
   const rows = chainRows(entries, tails);
-  await tx.$executeRawUnsafe(insertSql('$1'), JSON.stringify(rows));
+  const insert = INSERT_SQL.bind({ rows: JSON.stringify(rows) });
+  await tx.$executeRawUnsafe(insert.text, ...insert.values);
   return rows.map((row) => ({ seq: row.seq, hash: row.hash }));
 }
 
@@ -41,7 +42,12 @@ export async function appendAuditBatch(tx: Tx, entries: readonly AuditEntry[]): 
  * writer (the run-start limits count a team's starts this way). Taking a lock twice is harmless.
  */
 export async function lockAuditChains(tx: Tx, teamIds: readonly string[]): Promise<void> {
-  for (const teamId of [...new Set(teamIds)].sort()) await tx.$executeRawUnsafe(LOCK_SQL, lockKey(teamId));
+  for (const teamId of [...new Set(teamIds)].sort()) await lockChain(tx, teamId);
+}
+
+async function lockChain(tx: Tx, teamId: string): Promise<void> {
+  const lock = LOCK_SQL.bind({ lock_key: lockKey(teamId) });
+  await tx.$executeRawUnsafe(lock.text, ...lock.values);
 }
 
 /**
@@ -79,13 +85,17 @@ export async function appendAuditBatchPg(pool: PgPool, entries: readonly AuditEn
   let guarded = expected ? chainOnto(entries, expected, tails) : null;
   try {
     return await withClient(pool, async (client) => {
-      const locks = teams.map((teamId) => LOCK_SQL.replace('$1', () => quoteLiteral(lockKey(teamId))));
-      const tailReads = teams.map((teamId) => TAIL_SQL.replace('$1', () => quoteLiteral(teamId)));
+      // Simple queries of several statements, one round trip each: the parameters are written as
+      // typed literals (the extended protocol carries one statement per round trip).
+      const locks = teams.map((teamId) => LOCK_SQL.inline({ lock_key: lockKey(teamId) }));
+      const tailReads = teams.map((teamId) => TAIL_SQL.inline({ team_id: teamId }));
       for (let attempt = 0; attempt < 2 && expected && guarded; attempt++) {
         const checks = JSON.stringify([...expected].map(([teamId, tail]) => ({ teamId, seq: tail.seq, hash: tail.hash })));
-        const results = (await client.query(
-          ['BEGIN', ...locks, insertSql(quoteLiteral(JSON.stringify(guarded)), quoteLiteral(checks)), ...tailReads, 'COMMIT'].join(';\n'),
-        )) as unknown as Array<{ rowCount: number | null; rows: Tail[] }>;
+        const insert = GUARDED_INSERT_SQL.inline({ rows: JSON.stringify(guarded), expected_tails: checks });
+        const results = (await client.query(['BEGIN', ...locks, insert, ...tailReads, 'COMMIT'].join(';\n'))) as unknown as Array<{
+          rowCount: number | null;
+          rows: Tail[];
+        }>;
         // Results come back per statement: BEGIN, the locks, the INSERT, the tail reads, COMMIT.
         if (results[1 + locks.length]!.rowCount === guarded.length) return result(guarded);
         // A tail had moved: nothing was written; chain onto the tails as they were under the lock.
@@ -98,7 +108,7 @@ export async function appendAuditBatchPg(pool: PgPool, entries: readonly AuditEn
       // Results come back per statement: BEGIN, then lock and tail for each team in order.
       const found = new Map(teams.map((teamId, i) => [teamId, tailOf(opened[2 + i * 2]!)]));
       const rows = chainOnto(entries, found, tails);
-      await client.query(`${insertSql(quoteLiteral(JSON.stringify(rows)))};\nCOMMIT`);
+      await client.query(`${INSERT_SQL.inline({ rows: JSON.stringify(rows) })};\nCOMMIT`);
       return result(rows);
     });
   } catch (error) {
@@ -109,10 +119,18 @@ export async function appendAuditBatchPg(pool: PgPool, entries: readonly AuditEn
 }
 
 /** A tail read's result: the team's last row, or the chain's start when it has none. */
-const tailOf = (result: { rows: Tail[] }): Tail => result.rows[0] ?? { seq: 0, hash: GENESIS_HASH };
+const tailOf = (result: { rows: Tail[] }): Tail => rowsOf(TAIL_SQL, result)[0] ?? { seq: 0, hash: GENESIS_HASH };
 
-const LOCK_SQL = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))';
-const TAIL_SQL = 'SELECT seq, hash FROM "AuditLog" WHERE "teamId" = $1 ORDER BY seq DESC LIMIT 1';
+const LOCK_SQL = namedQuery({
+  name: 'looplane_audit_lock',
+  params: { lock_key: param.text },
+  text: 'SELECT pg_advisory_xact_lock(hashtextextended(:lock_key, 0))',
+});
+const TAIL_SQL = namedQuery({
+  name: 'looplane_audit_tail',
+  params: { team_id: param.text },
+  text: 'SELECT seq, hash FROM "AuditLog" WHERE "teamId" = :team_id ORDER BY seq DESC LIMIT 1',
+}).returns<Tail>();
 const lockKey = (teamId: string) => `audit:${teamId}`;
 const teamsOf = (entries: readonly AuditEntry[]) => [...new Set(entries.map((e) => e.teamId))].sort();
 
@@ -128,25 +146,31 @@ function chainRows(entries: readonly AuditEntry[], tails: Map<string, Tail>): Ba
 }
 
 /**
- * One statement for all rows, from a JSON array (`json`: a placeholder or a quoted literal);
- * WITH ORDINALITY keeps the insertion (and so the id) order of the input. `createdAt` is UTC wall
- * time in a timestamp without zone, as Prisma writes it. With `checks` (a JSON array of
- * `{ teamId, seq, hash }`), nothing is inserted unless each team's tail is the one given.
+ * One statement for all rows, from a JSON array (`:rows`); WITH ORDINALITY keeps the insertion
+ * (and so the id) order of the input. `createdAt` is UTC wall time in a timestamp without zone, as
+ * Prisma writes it. With `:expected_tails` (a JSON array of `{ teamId, seq, hash }`), nothing is
+ * inserted unless each team's tail is the one given.
  */
-function insertSql(json: string, checks?: string): string {
-  const guard = checks
-    ? `WHERE NOT EXISTS (
-         SELECT 1 FROM jsonb_to_recordset(${checks}::jsonb) AS e("teamId" text, seq int, hash text)
-         LEFT JOIN LATERAL (SELECT a.seq, a.hash FROM "AuditLog" a WHERE a."teamId" = e."teamId" ORDER BY a.seq DESC LIMIT 1) t ON true
-         WHERE COALESCE(t.seq, 0) <> e.seq OR COALESCE(t.hash, '${GENESIS_HASH}') <> e.hash)`
-    : '';
+function insertText(guard: string): string {
   return `INSERT INTO "AuditLog" ("teamId", seq, "actorType", "actorId", action, "targetType", "targetId", data, ip, "createdAt", "prevHash", hash)
      SELECT r."teamId", r.seq, r."actorType"::"ActorType", r."actorId", r.action, r."targetType", r."targetId", r.data, r.ip,
             (r."createdAt" AT TIME ZONE 'UTC')::timestamp(3), r."prevHash", r.hash
-     FROM ROWS FROM (jsonb_to_recordset(${json}::jsonb) AS (
+     FROM ROWS FROM (jsonb_to_recordset(:rows) AS (
        "teamId" text, seq int, "actorType" text, "actorId" text, action text, "targetType" text, "targetId" text,
        data jsonb, ip text, "createdAt" timestamptz, "prevHash" text, hash text)) WITH ORDINALITY AS r(
        "teamId", seq, "actorType", "actorId", action, "targetType", "targetId", data, ip, "createdAt", "prevHash", hash, ord)
      ${guard}
      ORDER BY r.ord`;
 }
+
+const INSERT_SQL = namedQuery({ name: 'looplane_audit_insert', params: { rows: param.jsonb }, text: insertText('') });
+
+// GENESIS_HASH is a constant of the chain, written into the text once.
+const GUARDED_INSERT_SQL = namedQuery({
+  name: 'looplane_audit_guarded_insert',
+  params: { rows: param.jsonb, expected_tails: param.jsonb },
+  text: insertText(`WHERE NOT EXISTS (
+         SELECT 1 FROM jsonb_to_recordset(:expected_tails) AS e("teamId" text, seq int, hash text)
+         LEFT JOIN LATERAL (SELECT a.seq, a.hash FROM "AuditLog" a WHERE a."teamId" = e."teamId" ORDER BY a.seq DESC LIMIT 1) t ON true
+         WHERE COALESCE(t.seq, 0) <> e.seq OR COALESCE(t.hash, '${GENESIS_HASH}') <> e.hash)`),
+});

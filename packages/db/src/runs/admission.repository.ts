@@ -1,6 +1,6 @@
 import { claimableSql, claimUpdateSql, type ClaimedSession } from './lease.repository';
 import { withClient, type PgPool } from './pg-pool';
-import { quoteLiteral } from './sql-literal';
+import { namedQuery, param, rowsOf } from '../sql/named-query';
 
 /** A session whose run needs a concurrency slot before it may run (its run was queued or waiting when read). */
 export interface AdmissionCandidate {
@@ -25,41 +25,44 @@ export type AdmissionVerdict =
  * team. The admitted runs are marked running (that takes their slots), and their sessions claimed
  * under the lease rules of `claimSessions`. A run counted here that is no longer queued or
  * waiting (another worker started it, it was cancelled) is left alone: the count is then
- * conservative for this batch, never over the limit. `$1` team, `$2` candidates as JSON
- * `[{ ord, sid, rid, aid }]`, `$3` owner, `$4` lease ms.
+ * conservative for this batch, never over the limit. `:candidates` is JSON
+ * `[{ position, session_id, run_id }]`.
  */
-const ADMIT_SQL = `
-WITH cand AS (
-  SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(ord int, sid text, rid text, aid text)
+const ADMIT_SQL = namedQuery({
+  name: 'looplane_admit',
+  params: { team_id: param.text, candidates: param.jsonb, owner: param.text, lease_ms: param.int },
+  text: `
+WITH candidate AS (
+  SELECT * FROM jsonb_to_recordset(:candidates) AS x(position int, session_id text, run_id text)
 ), team AS (
-  SELECT COALESCE((SELECT "maxConcurrentRuns" FROM "Team" WHERE id = $1::text), 0)
-    - (SELECT count(*)::int FROM "Run" WHERE "teamId" = $1::text AND status = 'running') AS free
+  SELECT COALESCE((SELECT "maxConcurrentRuns" FROM "Team" WHERE id = :team_id), 0)
+    - (SELECT count(*)::int FROM "Run" WHERE "teamId" = :team_id AND status = 'running') AS free
 ), run_first AS (
   -- A run is admitted once, in the place of its first candidate, under its own agent's limit
   -- (running runs are counted by the run's agent too).
-  SELECT DISTINCT ON (c.rid) c.rid, c.ord, r."agentId" AS aid
-  FROM cand c JOIN "Run" r ON r.id = c.rid ORDER BY c.rid, c.ord
+  SELECT DISTINCT ON (c.run_id) c.run_id, c.position, r."agentId" AS agent_id
+  FROM candidate c JOIN "Run" r ON r.id = c.run_id ORDER BY c.run_id, c.position
 ), agent AS (
   SELECT a.id, a."maxConcurrentRuns"
-    - (SELECT count(*)::int FROM "Run" r WHERE r."teamId" = $1::text AND r."agentId" = a.id AND r.status = 'running') AS free
-  FROM "AgentTemplate" a WHERE a.id IN (SELECT aid FROM run_first) AND a."maxConcurrentRuns" IS NOT NULL
+    - (SELECT count(*)::int FROM "Run" r WHERE r."teamId" = :team_id AND r."agentId" = a.id AND r.status = 'running') AS free
+  FROM "AgentTemplate" a WHERE a.id IN (SELECT agent_id FROM run_first) AND a."maxConcurrentRuns" IS NOT NULL
 ), eligible AS (
-  SELECT f.rid, f.ord FROM (
-    SELECT f.rid, f.ord, a.free, row_number() OVER (PARTITION BY f.aid ORDER BY f.ord) AS agent_rank
-    FROM run_first f LEFT JOIN agent a ON a.id = f.aid
+  SELECT f.run_id, f.position FROM (
+    SELECT f.run_id, f.position, a.free, row_number() OVER (PARTITION BY f.agent_id ORDER BY f.position) AS agent_rank
+    FROM run_first f LEFT JOIN agent a ON a.id = f.agent_id
   ) f WHERE f.free IS NULL OR f.agent_rank <= f.free
 ), admitted AS (
-  SELECT e.rid FROM (SELECT rid, row_number() OVER (ORDER BY ord) AS team_rank FROM eligible) e, team
+  SELECT e.run_id FROM (SELECT run_id, row_number() OVER (ORDER BY position) AS team_rank FROM eligible) e, team
   WHERE e.team_rank <= team.free
 ), prev AS (
   -- Session rows first, then Run rows in id order: the order every writer takes them in (see
   -- append-sql.ts), so an admission and a flush can never wait on each other in a cycle.
   SELECT p.id, p.status, p."waitReason" FROM "Session" p
-  WHERE p.id IN (SELECT c.sid FROM cand c JOIN admitted a ON a.rid = c.rid) AND ${claimableSql('p', '$3::text')}
+  WHERE p.id IN (SELECT c.session_id FROM candidate c JOIN admitted a ON a.run_id = c.run_id) AND ${claimableSql('p', ':owner')}
   FOR UPDATE
 ), run_lock AS (
   SELECT r.id FROM "Run" r
-  WHERE r.id IN (SELECT rid FROM admitted) AND r.status IN ('queued', 'waiting')
+  WHERE r.id IN (SELECT run_id FROM admitted) AND r.status IN ('queued', 'waiting')
     -- Evaluated before the first row: the session locks are taken before any Run lock.
     AND (SELECT count(*) FROM prev) >= 0
   ORDER BY r.id FOR UPDATE
@@ -68,19 +71,26 @@ WITH cand AS (
   WHERE id IN (SELECT id FROM run_lock) AND status IN ('queued', 'waiting')
   RETURNING id
 ), claimed AS (
-  ${claimUpdateSql('$3::text', '$4::int')}
+  ${claimUpdateSql(':owner', ':lease_ms')}
 )
-SELECT c.sid, a.rid IS NOT NULL AS admitted, st.id IS NOT NULL AS "runStarted",
-  NOT EXISTS (SELECT 1 FROM run_first f WHERE f.rid = c.rid) AS gone,
+SELECT a.run_id IS NOT NULL AS admitted, st.id IS NOT NULL AS "runStarted",
+  NOT EXISTS (SELECT 1 FROM run_first f WHERE f.run_id = c.run_id) AS gone,
   cl."sessionId", cl."runId", cl.version, cl."previousStatus", cl."previousWaitReason", cl."lastSeq", cl."parentId"
-FROM cand c
-LEFT JOIN admitted a ON a.rid = c.rid
-LEFT JOIN started st ON st.id = c.rid
-LEFT JOIN claimed cl ON cl."sessionId" = c.sid
-ORDER BY c.ord`;
+FROM candidate c
+LEFT JOIN admitted a ON a.run_id = c.run_id
+LEFT JOIN started st ON st.id = c.run_id
+LEFT JOIN claimed cl ON cl."sessionId" = c.session_id
+ORDER BY c.position`,
+}).returns<AdmitRow>();
+
+/** The team's admission lock: admissions of one team are serialised, on every worker. */
+const ADMISSION_LOCK_SQL = namedQuery({
+  name: 'looplane_admission_lock',
+  params: { lock_key: param.text },
+  text: `SELECT pg_advisory_xact_lock(hashtextextended(:lock_key, 0))`,
+});
 
 interface AdmitRow extends Partial<ClaimedSession> {
-  sid: string;
   admitted: boolean;
   runStarted: boolean;
   /** The run no longer exists. */
@@ -106,16 +116,14 @@ export async function admitAndClaim(
 ): Promise<AdmissionVerdict[]> {
   if (candidates.length === 0) return [];
   return withClient(pool, async (client) => {
-    const json = JSON.stringify(candidates.map((c, ord) => ({ ord, sid: c.sessionId, rid: c.runId, aid: c.agentId })));
-    // A simple query of several statements: each statement takes its snapshot when it starts, so
-    // the admission reads what the previous lock holder committed.
-    const values = ['', quoteLiteral(teamId), quoteLiteral(json), quoteLiteral(owner), String(Math.trunc(ttlMs))];
-    // One pass, so nothing substituted is looked at again.
-    const admit = ADMIT_SQL.replace(/\$([1-4])::/g, (_, n: string) => `${values[Number(n)]}::`);
-    const results = (await client.query(
-      [`BEGIN`, `SELECT pg_advisory_xact_lock(hashtextextended(${quoteLiteral(`looplane:admission:${teamId}`)}, 0))`, admit, 'COMMIT'].join(';\n'),
-    )) as unknown as Array<{ rows: AdmitRow[] }>;
-    return results[2]!.rows.map(toVerdict);
+    const json = JSON.stringify(candidates.map((c, position) => ({ position, session_id: c.sessionId, run_id: c.runId })));
+    // A simple query of several statements (the extended protocol carries one statement and so
+    // would cost a round trip each): each statement takes its snapshot when it starts, so the
+    // admission reads what the previous lock holder committed.
+    const lock = ADMISSION_LOCK_SQL.inline({ lock_key: `looplane:admission:${teamId}` });
+    const admit = ADMIT_SQL.inline({ team_id: teamId, candidates: json, owner, lease_ms: Math.trunc(ttlMs) });
+    const results = (await client.query([`BEGIN`, lock, admit, 'COMMIT'].join(';\n'))) as unknown as Array<{ rows: unknown[] }>;
+    return rowsOf(ADMIT_SQL, results[2]!).map(toVerdict);
   });
 }
 

@@ -1,15 +1,19 @@
+import { namedQuery, param } from '../sql/named-query';
+
 /**
  * The flush statement: one round trip that writes the buffers of many sessions (a group commit).
  * For each session it fences the lease, allocates per-run event numbers, inserts the events,
  * applies the ledger change and inbox consumption, and keeps the projection columns in step. A
- * session whose fence fails writes nothing; the others are unaffected. `$1` is a jsonb array of:
+ * session whose fence fails writes nothing; the others are unaffected. `:sessions` is a jsonb
+ * array of records, one per session (flush-batcher.ts writes them):
  *
- *   k: position        sid, owner, ver: the lease      after: the seq the session's log ends at
- *   n: event count     ev: [{ t: type, v: version, p: payload, a: ISO time }]   ttl: lease ms
- *   fin, res, err: terminal status / result / error when the events finish the session
- *   started: run.started among the events   st, sc: tokens / micro-dollars charged   tc: tool starts
- *   inbox: [{ id, seq }] rows consumed      led: { rt, rc, st, sc, calls, entries[] } ledger change
- *   unl: reservations were granted locally: refuse if the run ledger has a limit by now
+ *   position: its place in the batch    session_id, lease_owner, lease_version: the lease
+ *   after_seq: the seq the session's log ends at    event_count, events: [{ type, version, payload, at }]
+ *   lease_ms: lease length    finish_status, finish_result, finish_error: when the events finish the session
+ *   run_started: run.started among the events    spent_tokens, spent_cost_micros: charged    tool_starts
+ *   inbox: [{ id, seq }] rows consumed    ledger: { reserved_tokens, reserved_cost_micros, spent_tokens,
+ *   spent_cost_micros, calls, entries[] } the run ledger's change
+ *   assumes_unlimited: reservations were granted locally: refuse if the run ledger has a limit by now
  *
  * Lock order: Session rows (each leased to one writer, so batches rarely contend on them; a
  * frozen worker's batch and the new holder's can, and FlushBatcher retries each session alone), then
@@ -19,192 +23,246 @@
  * skips one that commits later). The lease is extended only when less than half of it is left, so
  * most flushes leave the indexed `leaseExpiresAt` alone and Postgres updates the row in place.
  *
- * Returns one row per session written: its position `k` and the last event number it got.
+ * Returns one row per session written: its `position` and the last event number it got.
  */
-export const FLUSH_SQL = `
+export const FLUSH_SQL = namedQuery({
+  name: 'looplane_flush_v3',
+  params: { sessions: param.jsonb },
+  text: `
 WITH input AS (
-  SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(
-    k int, sid text, owner text, ver int, after int, n int, ttl int, fin text, res text, err text,
-    started boolean, st bigint, sc bigint, tc int, unl boolean, ev jsonb, inbox jsonb, led jsonb)
-), s AS (
+  SELECT * FROM jsonb_to_recordset(:sessions) AS x(
+    position int, session_id text, lease_owner text, lease_version int, after_seq int, event_count int, lease_ms int,
+    finish_status text, finish_result text, finish_error text, run_started boolean, spent_tokens bigint,
+    spent_cost_micros bigint, tool_starts int, assumes_unlimited boolean, events jsonb, inbox jsonb, ledger jsonb)
+), fenced AS (
   UPDATE "Session" ses SET
-    "lastSeq" = i.after + i.n,
+    "lastSeq" = i.after_seq + i.event_count,
     "updatedAt" = statement_timestamp(),
     -- A finished session needs no lease: the flush that finishes it releases it.
-    "leaseOwner" = CASE WHEN i.fin IS NOT NULL THEN NULL ELSE ses."leaseOwner" END,
+    "leaseOwner" = CASE WHEN i.finish_status IS NOT NULL THEN NULL ELSE ses."leaseOwner" END,
     "leaseExpiresAt" = CASE
-      WHEN i.fin IS NOT NULL THEN NULL
-      WHEN ses."leaseExpiresAt" < statement_timestamp() + (i.ttl / 2) * interval '1 millisecond'
-      THEN statement_timestamp() + i.ttl * interval '1 millisecond'
+      WHEN i.finish_status IS NOT NULL THEN NULL
+      WHEN ses."leaseExpiresAt" < statement_timestamp() + (i.lease_ms / 2) * interval '1 millisecond'
+      THEN statement_timestamp() + i.lease_ms * interval '1 millisecond'
       ELSE ses."leaseExpiresAt" END,
-    "status" = COALESCE(i.fin::"SessionStatus", ses."status"),
-    "waitReason" = CASE WHEN i.fin IS NOT NULL THEN NULL ELSE ses."waitReason" END,
-    "result" = CASE WHEN i.fin IS NOT NULL THEN i.res ELSE ses."result" END,
-    "error" = CASE WHEN i.fin IS NOT NULL THEN i.err ELSE ses."error" END,
-    "finishedAt" = CASE WHEN i.fin IS NOT NULL THEN statement_timestamp() ELSE ses."finishedAt" END,
-    "costMicros" = ses."costMicros" + i.sc
+    "status" = COALESCE(i.finish_status::"SessionStatus", ses."status"),
+    "waitReason" = CASE WHEN i.finish_status IS NOT NULL THEN NULL ELSE ses."waitReason" END,
+    "result" = CASE WHEN i.finish_status IS NOT NULL THEN i.finish_result ELSE ses."result" END,
+    "error" = CASE WHEN i.finish_status IS NOT NULL THEN i.finish_error ELSE ses."error" END,
+    "finishedAt" = CASE WHEN i.finish_status IS NOT NULL THEN statement_timestamp() ELSE ses."finishedAt" END,
+    "costMicros" = ses."costMicros" + i.spent_cost_micros
   FROM input i
   -- The batch's rows by primary key (the id list is an index condition), never a scan: a plan
   -- made while few leases were live would otherwise walk every live session (the leaseExpiresAt
   -- index) or the whole table on each flush. So the liveness test is written to need no index.
-  WHERE ses.id = ANY (ARRAY(SELECT sid FROM input)) AND ses.id = i.sid
-    AND ses."leaseOwner" = i.owner AND ses."leaseVersion" = i.ver
-    AND ses."leaseExpiresAt" - statement_timestamp() > interval '0' AND ses."lastSeq" = i.after
-    AND (NOT i.unl OR NOT EXISTS (
+  WHERE ses.id = ANY (ARRAY(SELECT session_id FROM input)) AND ses.id = i.session_id
+    AND ses."leaseOwner" = i.lease_owner AND ses."leaseVersion" = i.lease_version
+    AND ses."leaseExpiresAt" - statement_timestamp() > interval '0' AND ses."lastSeq" = i.after_seq
+    AND (NOT i.assumes_unlimited OR NOT EXISTS (
       SELECT 1 FROM "BudgetLedger" b WHERE b."runId" = ses."runId" AND b.scope = 'run' AND b."scopeId" = ''
         AND (b."limitTokens" IS NOT NULL OR b."limitCostMicros" IS NOT NULL)))
-  RETURNING ses.id AS sid, ses."runId" AS rid
-), ok AS (
-  SELECT i.*, s.rid FROM s JOIN input i ON i.sid = s.sid
+  RETURNING ses.id AS session_id, ses."runId" AS run_id
+), written AS (
+  SELECT i.*, f.run_id FROM fenced f JOIN input i ON i.session_id = f.session_id
 ), locked AS (
   -- The Run rows, locked in id order. Locked rows read as their latest committed version, so
-  -- "prev" is the run's last event number that this statement's Run update adds to.
-  SELECT o.k, o.sid, o.rid, o.after, o.n, o.st, o.sc, o.tc, o.started, o.ev, o.inbox, o.led, o.fin, o.res, o.err,
-    run."lastEventNo" AS prev,
+  -- "last_event_no" is the run's last event number that this statement's Run update adds to.
+  SELECT w.position, w.session_id, w.run_id, w.after_seq, w.event_count, w.spent_tokens, w.spent_cost_micros,
+    w.tool_starts, w.run_started, w.events, w.inbox, w.ledger, w.finish_status, w.finish_result, w.finish_error,
+    run."lastEventNo" AS last_event_no,
     -- Only the run's main session finishes the run.
-    o.fin IS NOT NULL AND o.sid = run."mainSessionId" AS finishes
-  FROM ok o JOIN "Run" run ON run.id = o.rid
-  ORDER BY o.rid, o.k FOR UPDATE OF run
+    w.finish_status IS NOT NULL AND w.session_id = run."mainSessionId" AS finishes_run
+  FROM written w JOIN "Run" run ON run.id = w.run_id
+  ORDER BY w.run_id, w.position FOR UPDATE OF run
 ), per_run AS (
-  SELECT rid, sum(n)::int AS total, sum(st) AS st, sum(sc) AS sc, sum(tc)::int AS tc, bool_or(started) AS started,
-    (array_agg(fin) FILTER (WHERE finishes))[1] AS fin, (array_agg(res) FILTER (WHERE finishes))[1] AS res,
-    (array_agg(err) FILTER (WHERE finishes))[1] AS err
-  FROM locked GROUP BY rid
-), r AS (
+  SELECT run_id, sum(event_count)::int AS event_count, sum(spent_tokens) AS spent_tokens,
+    sum(spent_cost_micros) AS spent_cost_micros, sum(tool_starts)::int AS tool_starts, bool_or(run_started) AS run_started,
+    (array_agg(finish_status) FILTER (WHERE finishes_run))[1] AS finish_status,
+    (array_agg(finish_result) FILTER (WHERE finishes_run))[1] AS finish_result,
+    (array_agg(finish_error) FILTER (WHERE finishes_run))[1] AS finish_error
+  FROM locked GROUP BY run_id
+), run_update AS (
   UPDATE "Run" run SET
-    "lastEventNo" = run."lastEventNo" + pr.total,
-    "spentTokens" = run."spentTokens" + pr.st,
-    "spentCostMicros" = run."spentCostMicros" + pr.sc,
-    "toolCalls" = run."toolCalls" + pr.tc,
-    "startedAt" = CASE WHEN pr.started THEN COALESCE(run."startedAt", statement_timestamp()) ELSE run."startedAt" END,
-    "status" = COALESCE(pr.fin::"RunStatus", run."status"),
-    "waitReason" = CASE WHEN pr.fin IS NOT NULL THEN NULL ELSE run."waitReason" END,
-    "result" = CASE WHEN pr.fin IS NOT NULL THEN pr.res ELSE run."result" END,
-    "error" = CASE WHEN pr.fin IS NOT NULL THEN pr.err ELSE run."error" END,
-    "finishedAt" = CASE WHEN pr.fin IS NOT NULL THEN statement_timestamp() ELSE run."finishedAt" END,
+    "lastEventNo" = run."lastEventNo" + pr.event_count,
+    "spentTokens" = run."spentTokens" + pr.spent_tokens,
+    "spentCostMicros" = run."spentCostMicros" + pr.spent_cost_micros,
+    "toolCalls" = run."toolCalls" + pr.tool_starts,
+    "startedAt" = CASE WHEN pr.run_started THEN COALESCE(run."startedAt", statement_timestamp()) ELSE run."startedAt" END,
+    "status" = COALESCE(pr.finish_status::"RunStatus", run."status"),
+    "waitReason" = CASE WHEN pr.finish_status IS NOT NULL THEN NULL ELSE run."waitReason" END,
+    "result" = CASE WHEN pr.finish_status IS NOT NULL THEN pr.finish_result ELSE run."result" END,
+    "error" = CASE WHEN pr.finish_status IS NOT NULL THEN pr.finish_error ELSE run."error" END,
+    "finishedAt" = CASE WHEN pr.finish_status IS NOT NULL THEN statement_timestamp() ELSE run."finishedAt" END,
     -- Only a finish moves "updatedAt" (indexed): the admission that made the run running moved it
     -- a moment before run.started, and leaving it alone keeps every other flush an in-place update.
-    "updatedAt" = CASE WHEN pr.fin IS NOT NULL THEN statement_timestamp() ELSE run."updatedAt" END
+    "updatedAt" = CASE WHEN pr.finish_status IS NOT NULL THEN statement_timestamp() ELSE run."updatedAt" END
   FROM per_run pr
-  WHERE run.id = pr.rid
+  WHERE run.id = pr.run_id
 ), bases AS (
-  SELECT k, sid, rid, after, n, ev, inbox,
-    prev + COALESCE(sum(n) OVER (PARTITION BY rid ORDER BY k ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS base
+  SELECT position, session_id, run_id, after_seq, event_count, events, inbox,
+    last_event_no + COALESCE(sum(event_count) OVER (
+      PARTITION BY run_id ORDER BY position ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS base_event_no
   FROM locked
-), l AS (
+), ledger_update AS (
   -- After the Run rows (read from "locked"): the lock order.
   UPDATE "BudgetLedger" b SET
-    "reservedTokens" = b."reservedTokens" + c.rt,
-    "reservedCostMicros" = b."reservedCostMicros" + c.rc,
-    "spentTokens" = b."spentTokens" + c.st,
-    "spentCostMicros" = b."spentCostMicros" + c.sc,
+    "reservedTokens" = b."reservedTokens" + c.reserved_tokens,
+    "reservedCostMicros" = b."reservedCostMicros" + c.reserved_cost_micros,
+    "spentTokens" = b."spentTokens" + c.spent_tokens,
+    "spentCostMicros" = b."spentCostMicros" + c.spent_cost_micros,
     "calls" = b.calls + c.calls,
     "updatedAt" = statement_timestamp()
   FROM (
-    SELECT o.rid, sum((o.led->>'rt')::bigint) AS rt, sum((o.led->>'rc')::bigint) AS rc, sum((o.led->>'st')::bigint) AS st,
-      sum((o.led->>'sc')::bigint) AS sc, sum((o.led->>'calls')::int)::int AS calls, jsonb_agg(o.led->'entries') AS entries
-    FROM locked o WHERE o.led IS NOT NULL GROUP BY o.rid
+    SELECT o.run_id, sum((o.ledger->>'reserved_tokens')::bigint) AS reserved_tokens,
+      sum((o.ledger->>'reserved_cost_micros')::bigint) AS reserved_cost_micros,
+      sum((o.ledger->>'spent_tokens')::bigint) AS spent_tokens, sum((o.ledger->>'spent_cost_micros')::bigint) AS spent_cost_micros,
+      sum((o.ledger->>'calls')::int)::int AS calls, jsonb_agg(o.ledger->'entries') AS entries
+    FROM locked o WHERE o.ledger IS NOT NULL GROUP BY o.run_id
   ) c
-  WHERE b."runId" = c.rid AND b.scope = 'run' AND b."scopeId" = ''
+  WHERE b."runId" = c.run_id AND b.scope = 'run' AND b."scopeId" = ''
   RETURNING b.id, c.entries
-), entries AS (
+), entry_insert AS (
   INSERT INTO "BudgetEntry" ("ledgerId", kind, tokens, "costMicros", calls, reservation)
   SELECT l.id, x.kind, x.tokens, x."costMicros", x.calls, x.reservation
-  FROM l CROSS JOIN jsonb_array_elements(l.entries) AS per_session(list)
+  FROM ledger_update l CROSS JOIN jsonb_array_elements(l.entries) AS per_session(list)
   CROSS JOIN jsonb_to_recordset(per_session.list) AS x(kind text, tokens bigint, "costMicros" bigint, calls int, reservation text)
-), inbox AS (
+), inbox_update AS (
   UPDATE "InboxMessage" im SET "consumedAt" = statement_timestamp(), "consumedSeq" = (m.item->>'seq')::int
   FROM bases o CROSS JOIN jsonb_array_elements(COALESCE(o.inbox, '[]'::jsonb)) AS m(item)
-  WHERE im.id = m.item->>'id' AND im."sessionId" = o.sid AND im."consumedAt" IS NULL
-), ev AS (
+  WHERE im.id = m.item->>'id' AND im."sessionId" = o.session_id AND im."consumedAt" IS NULL
+), event_insert AS (
   INSERT INTO "Event" ("runId", "sessionId", "seq", "eventNo", "type", "version", "payload", "createdAt")
-  SELECT b.rid, b.sid, b.after + e.ord::int, b.base + e.ord, e.item->>'t', (e.item->>'v')::int, e.item->'p', (e.item->>'a')::timestamp
-  FROM bases b CROSS JOIN jsonb_array_elements(b.ev) WITH ORDINALITY AS e(item, ord)
+  SELECT b.run_id, b.session_id, b.after_seq + e.ord::int, b.base_event_no + e.ord, e.item->>'type',
+    (e.item->>'version')::int, e.item->'payload', (e.item->>'at')::timestamp
+  FROM bases b CROSS JOIN jsonb_array_elements(b.events) WITH ORDINALITY AS e(item, ord)
 )
-SELECT k, CASE WHEN n > 0 THEN base + n ELSE 0 END AS last FROM bases`;
+SELECT position, CASE WHEN event_count > 0 THEN base_event_no + event_count ELSE 0 END AS last_event_no FROM bases`,
+}).returns<{ position: number; last_event_no: string | number }>();
 
 /**
  * The same flush for one session, as plain parameters: about half the cost of the batch statement
  * for a batch of one (no jsonb record set, no grouping), which is what a lone session pays per
- * commit. Parameters: $1 sid  $2 owner  $3 ver  $4 after  $5 n  $6 events  $7 ttl  $8 fin  $9 res
- * $10 err  $11 started  $12 st  $13 sc  $14 tc  $15 inbox  $16 led  $17 unl (as in FLUSH_SQL).
- * Returns one row: whether the fence held, and the last event number.
+ * commit. The parameters are the fields of one FLUSH_SQL record; `events`, `inbox` and `ledger`
+ * are JSON text. Returns one row: whether the fence held, and the last event number.
  */
-export const FLUSH_ONE_SQL = `
-WITH s AS (
+export const FLUSH_ONE_SQL = namedQuery({
+  name: 'looplane_flush_one_v1',
+  params: {
+    session_id: param.text,
+    lease_owner: param.text,
+    lease_version: param.int,
+    after_seq: param.int,
+    event_count: param.int,
+    events: param.jsonb,
+    lease_ms: param.int,
+    finish_status: param.nullableText,
+    finish_result: param.nullableText,
+    finish_error: param.nullableText,
+    run_started: param.boolean,
+    spent_tokens: param.bigint,
+    spent_cost_micros: param.bigint,
+    tool_starts: param.int,
+    inbox: param.jsonb,
+    ledger: param.nullableJsonb,
+    assumes_unlimited: param.boolean,
+  },
+  text: `
+WITH fenced AS (
   UPDATE "Session" SET
-    "lastSeq" = $4::int + $5::int,
+    "lastSeq" = :after_seq + :event_count,
     "updatedAt" = statement_timestamp(),
-    "leaseOwner" = CASE WHEN $8::text IS NOT NULL THEN NULL ELSE "leaseOwner" END,
+    "leaseOwner" = CASE WHEN :finish_status IS NOT NULL THEN NULL ELSE "leaseOwner" END,
     "leaseExpiresAt" = CASE
-      WHEN $8::text IS NOT NULL THEN NULL
-      WHEN "leaseExpiresAt" < statement_timestamp() + ($7::int / 2) * interval '1 millisecond'
-      THEN statement_timestamp() + $7::int * interval '1 millisecond'
+      WHEN :finish_status IS NOT NULL THEN NULL
+      WHEN "leaseExpiresAt" < statement_timestamp() + (:lease_ms / 2) * interval '1 millisecond'
+      THEN statement_timestamp() + :lease_ms * interval '1 millisecond'
       ELSE "leaseExpiresAt" END,
-    "status" = COALESCE($8::text::"SessionStatus", "status"),
-    "waitReason" = CASE WHEN $8::text IS NOT NULL THEN NULL ELSE "waitReason" END,
-    "result" = CASE WHEN $8::text IS NOT NULL THEN $9::text ELSE "result" END,
-    "error" = CASE WHEN $8::text IS NOT NULL THEN $10::text ELSE "error" END,
-    "finishedAt" = CASE WHEN $8::text IS NOT NULL THEN statement_timestamp() ELSE "finishedAt" END,
-    "costMicros" = "costMicros" + $13::bigint
-  WHERE id = $1::text AND "leaseOwner" = $2::text AND "leaseVersion" = $3::int
-    AND "leaseExpiresAt" > statement_timestamp() AND "lastSeq" = $4::int
-    AND (NOT $17::boolean OR NOT EXISTS (
+    "status" = COALESCE(:finish_status::"SessionStatus", "status"),
+    "waitReason" = CASE WHEN :finish_status IS NOT NULL THEN NULL ELSE "waitReason" END,
+    "result" = CASE WHEN :finish_status IS NOT NULL THEN :finish_result ELSE "result" END,
+    "error" = CASE WHEN :finish_status IS NOT NULL THEN :finish_error ELSE "error" END,
+    "finishedAt" = CASE WHEN :finish_status IS NOT NULL THEN statement_timestamp() ELSE "finishedAt" END,
+    "costMicros" = "costMicros" + :spent_cost_micros
+  WHERE id = :session_id AND "leaseOwner" = :lease_owner AND "leaseVersion" = :lease_version
+    AND "leaseExpiresAt" > statement_timestamp() AND "lastSeq" = :after_seq
+    AND (NOT :assumes_unlimited OR NOT EXISTS (
       SELECT 1 FROM "BudgetLedger" b WHERE b."runId" = "Session"."runId" AND b.scope = 'run' AND b."scopeId" = ''
         AND (b."limitTokens" IS NOT NULL OR b."limitCostMicros" IS NOT NULL)))
   RETURNING "runId"
-), r AS (
+), run_update AS (
   UPDATE "Run" SET
-    "lastEventNo" = "Run"."lastEventNo" + $5::int,
-    "spentTokens" = "Run"."spentTokens" + $12::bigint,
-    "spentCostMicros" = "Run"."spentCostMicros" + $13::bigint,
-    "toolCalls" = "Run"."toolCalls" + $14::int,
-    "startedAt" = CASE WHEN $11::boolean THEN COALESCE("Run"."startedAt", statement_timestamp()) ELSE "Run"."startedAt" END,
-    "status" = CASE WHEN $8::text IS NOT NULL AND "Run"."mainSessionId" = $1::text THEN $8::text::"RunStatus" ELSE "Run"."status" END,
-    "waitReason" = CASE WHEN $8::text IS NOT NULL AND "Run"."mainSessionId" = $1::text THEN NULL ELSE "Run"."waitReason" END,
-    "result" = CASE WHEN $8::text IS NOT NULL AND "Run"."mainSessionId" = $1::text THEN $9::text ELSE "Run"."result" END,
-    "error" = CASE WHEN $8::text IS NOT NULL AND "Run"."mainSessionId" = $1::text THEN $10::text ELSE "Run"."error" END,
-    "finishedAt" = CASE WHEN $8::text IS NOT NULL AND "Run"."mainSessionId" = $1::text THEN statement_timestamp() ELSE "Run"."finishedAt" END,
-    "updatedAt" = CASE WHEN $8::text IS NOT NULL AND "Run"."mainSessionId" = $1::text THEN statement_timestamp() ELSE "Run"."updatedAt" END
-  FROM s WHERE "Run".id = s."runId"
+    "lastEventNo" = "Run"."lastEventNo" + :event_count,
+    "spentTokens" = "Run"."spentTokens" + :spent_tokens,
+    "spentCostMicros" = "Run"."spentCostMicros" + :spent_cost_micros,
+    "toolCalls" = "Run"."toolCalls" + :tool_starts,
+    "startedAt" = CASE WHEN :run_started THEN COALESCE("Run"."startedAt", statement_timestamp()) ELSE "Run"."startedAt" END,
+    "status" = CASE WHEN :finish_status IS NOT NULL AND "Run"."mainSessionId" = :session_id THEN :finish_status::"RunStatus" ELSE "Run"."status" END,
+    "waitReason" = CASE WHEN :finish_status IS NOT NULL AND "Run"."mainSessionId" = :session_id THEN NULL ELSE "Run"."waitReason" END,
+    "result" = CASE WHEN :finish_status IS NOT NULL AND "Run"."mainSessionId" = :session_id THEN :finish_result ELSE "Run"."result" END,
+    "error" = CASE WHEN :finish_status IS NOT NULL AND "Run"."mainSessionId" = :session_id THEN :finish_error ELSE "Run"."error" END,
+    "finishedAt" = CASE WHEN :finish_status IS NOT NULL AND "Run"."mainSessionId" = :session_id THEN statement_timestamp() ELSE "Run"."finishedAt" END,
+    "updatedAt" = CASE WHEN :finish_status IS NOT NULL AND "Run"."mainSessionId" = :session_id THEN statement_timestamp() ELSE "Run"."updatedAt" END
+  FROM fenced WHERE "Run".id = fenced."runId"
   RETURNING "Run".id, "Run"."lastEventNo"
-), l AS (
+), ledger_update AS (
   UPDATE "BudgetLedger" b SET
-    "reservedTokens" = b."reservedTokens" + ($16::jsonb->>'rt')::bigint,
-    "reservedCostMicros" = b."reservedCostMicros" + ($16::jsonb->>'rc')::bigint,
-    "spentTokens" = b."spentTokens" + ($16::jsonb->>'st')::bigint,
-    "spentCostMicros" = b."spentCostMicros" + ($16::jsonb->>'sc')::bigint,
-    "calls" = b.calls + ($16::jsonb->>'calls')::int,
+    "reservedTokens" = b."reservedTokens" + (:ledger->>'reserved_tokens')::bigint,
+    "reservedCostMicros" = b."reservedCostMicros" + (:ledger->>'reserved_cost_micros')::bigint,
+    "spentTokens" = b."spentTokens" + (:ledger->>'spent_tokens')::bigint,
+    "spentCostMicros" = b."spentCostMicros" + (:ledger->>'spent_cost_micros')::bigint,
+    "calls" = b.calls + (:ledger->>'calls')::int,
     "updatedAt" = statement_timestamp()
-  FROM r WHERE $16::jsonb IS NOT NULL AND b."runId" = r.id AND b.scope = 'run' AND b."scopeId" = ''
+  FROM run_update r WHERE :ledger IS NOT NULL AND b."runId" = r.id AND b.scope = 'run' AND b."scopeId" = ''
   RETURNING b.id
-), entries AS (
+), entry_insert AS (
   INSERT INTO "BudgetEntry" ("ledgerId", kind, tokens, "costMicros", calls, reservation)
   SELECT l.id, x.kind, x.tokens, x."costMicros", x.calls, x.reservation
-  FROM l CROSS JOIN jsonb_to_recordset($16::jsonb->'entries') AS x(kind text, tokens bigint, "costMicros" bigint, calls int, reservation text)
-), inbox AS (
+  FROM ledger_update l
+  CROSS JOIN jsonb_to_recordset(:ledger->'entries') AS x(kind text, tokens bigint, "costMicros" bigint, calls int, reservation text)
+), inbox_update AS (
   UPDATE "InboxMessage" i SET "consumedAt" = statement_timestamp(), "consumedSeq" = (m.item->>'seq')::int
-  FROM r, jsonb_array_elements($15::jsonb) AS m(item)
-  WHERE i.id = m.item->>'id' AND i."sessionId" = $1::text AND i."consumedAt" IS NULL
-), ev AS (
+  FROM run_update r, jsonb_array_elements(:inbox) AS m(item)
+  WHERE i.id = m.item->>'id' AND i."sessionId" = :session_id AND i."consumedAt" IS NULL
+), event_insert AS (
   INSERT INTO "Event" ("runId", "sessionId", "seq", "eventNo", "type", "version", "payload", "createdAt")
-  SELECT r.id, $1::text, $4::int + e.ord::int, r."lastEventNo" - $5::int + e.ord, e.item->>'t', (e.item->>'v')::int, e.item->'p', (e.item->>'a')::timestamp
-  FROM r CROSS JOIN jsonb_array_elements($6::jsonb) WITH ORDINALITY AS e(item, ord)
+  SELECT r.id, :session_id, :after_seq + e.ord::int, r."lastEventNo" - :event_count + e.ord, e.item->>'type',
+    (e.item->>'version')::int, e.item->'payload', (e.item->>'at')::timestamp
+  FROM run_update r CROSS JOIN jsonb_array_elements(:events) WITH ORDINALITY AS e(item, ord)
   RETURNING "eventNo"
 )
-SELECT (SELECT count(*) FROM s)::int AS ok, (SELECT max("eventNo") FROM ev) AS last`;
+SELECT (SELECT count(*) FROM fenced)::int AS fenced, (SELECT max("eventNo") FROM event_insert) AS last_event_no`,
+}).returns<{ fenced: number; last_event_no: string | null }>();
 
 /** Why a flush found nothing to write to: the lease, the log position, or a ledger that gained a limit. */
-export const FLUSH_DIAGNOSIS_SQL = `
+export const FLUSH_DIAGNOSIS_SQL = namedQuery({
+  name: 'looplane_flush_diagnosis_v1',
+  params: { session_id: param.text },
+  text: `
 SELECT s."leaseOwner", s."leaseVersion", s."leaseExpiresAt" > statement_timestamp() AS live, s."lastSeq",
   EXISTS (SELECT 1 FROM "BudgetLedger" b WHERE b."runId" = s."runId" AND b.scope = 'run' AND b."scopeId" = ''
     AND (b."limitTokens" IS NOT NULL OR b."limitCostMicros" IS NOT NULL)) AS limited
-FROM "Session" s WHERE s.id = $1`;
+FROM "Session" s WHERE s.id = :session_id`,
+}).returns<{ leaseOwner: string | null; leaseVersion: number; live: boolean | null; lastSeq: number; limited: boolean }>();
+
+/** Where a session's log ends (for a flush of a buffer without events). */
+export const LAST_SEQ_SQL = namedQuery({
+  name: 'looplane_last_seq_v1',
+  params: { session_id: param.text },
+  text: `SELECT "lastSeq" FROM "Session" WHERE id = :session_id`,
+}).returns<{ lastSeq: number }>();
 
 /** A session's own events up to a seq, in order; `at` exactly as the engine wrote it (UTC, ms). */
-export const LOAD_EVENTS_SQL = `
+export const LOAD_EVENTS_SQL = namedQuery({
+  name: 'looplane_load_events_v1',
+  params: { session_id: param.text, up_to: param.int },
+  text: `
 SELECT seq, type, version, payload, to_char("createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
-FROM "Event" WHERE "sessionId" = $1 AND seq <= $2 ORDER BY seq`;
+FROM "Event" WHERE "sessionId" = :session_id AND seq <= :up_to ORDER BY seq`,
+}).returns<{ seq: number; type: string; version: number; payload: unknown; at: string }>();
 
 /** The fork ancestry of a session: parent and fork point. */
-export const SESSION_PARENT_SQL = `SELECT "parentId", "forkSeq" FROM "Session" WHERE id = $1`;
+export const SESSION_PARENT_SQL = namedQuery({
+  name: 'looplane_session_parent_v1',
+  params: { session_id: param.text },
+  text: `SELECT "parentId", "forkSeq" FROM "Session" WHERE id = :session_id`,
+}).returns<{ parentId: string | null; forkSeq: number | null }>();

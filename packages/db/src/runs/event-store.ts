@@ -2,6 +2,7 @@ import { decodeEvent, type EngineEvent, type EventStore, type NewEvent } from '@
 import { AppError } from '@looplane/shared';
 import { LOAD_EVENTS_SQL, SESSION_PARENT_SQL } from './append-sql';
 import type { Queryable } from './pg-pool';
+import { rowsOf } from '../sql/named-query';
 import type { WriteUnit } from './write-unit';
 
 export interface PgEventStoreOptions {
@@ -39,14 +40,6 @@ export class PgEventStore implements EventStore {
   }
 }
 
-interface EventRow {
-  seq: number;
-  type: string;
-  version: number;
-  payload: unknown;
-  at: string;
-}
-
 /**
  * A session's log as the engine sees it: for a fork, the parent's events up to the fork point,
  * then its own (seq continues from the fork point). Validated and upcast by the engine's codec.
@@ -54,8 +47,7 @@ interface EventRow {
 export async function loadSessionEvents(db: Queryable, sessionId: string): Promise<EngineEvent[]> {
   const chain: { sessionId: string; upTo: number }[] = [{ sessionId, upTo: 2_147_483_647 }];
   for (let id: string | null = sessionId; id; ) {
-    const found = await db.query({ name: 'looplane_session_parent_v1', text: SESSION_PARENT_SQL, values: [id] });
-    const row = found.rows[0] as { parentId: string | null; forkSeq: number | null } | undefined;
+    const row: { parentId: string | null; forkSeq: number | null } | undefined = rowsOf(SESSION_PARENT_SQL, await db.query(SESSION_PARENT_SQL.bind({ session_id: id })))[0];
     if (!row) throw new AppError('NOT_FOUND', `session ${id} does not exist`);
     id = row.parentId;
     // A branch forked below its parent's own fork point inherits less of the grandparent too.
@@ -63,8 +55,8 @@ export async function loadSessionEvents(db: Queryable, sessionId: string): Promi
   }
   const events: EngineEvent[] = [];
   for (const link of chain) {
-    const found = await db.query({ name: 'looplane_load_events_v1', text: LOAD_EVENTS_SQL, values: [link.sessionId, link.upTo] });
-    for (const row of found.rows as EventRow[]) {
+    const found = await db.query(LOAD_EVENTS_SQL.bind({ session_id: link.sessionId, up_to: link.upTo }));
+    for (const row of rowsOf(LOAD_EVENTS_SQL, found)) {
       events.push(decodeEvent({ seq: row.seq, type: row.type, v: row.version, at: row.at, payload: row.payload }));
     }
   }

@@ -1,26 +1,38 @@
 import { FLUSH_ONE_SQL, FLUSH_SQL } from './append-sql';
 import type { PgPool, Queryable } from './pg-pool';
+import { rowsOf } from '../sql/named-query';
 
-/** One session's buffer as the flush statement takes it (see append-sql.ts for the fields). */
+/** One session's buffer as the flush statement takes it (see append-sql.ts). */
 export interface FlushItem {
-  sid: string;
-  owner: string;
-  ver: number;
-  after: number;
-  n: number;
-  ttl: number;
-  fin: string | null;
-  res: string | null;
-  err: string | null;
-  started: boolean;
-  st: number;
-  sc: number;
-  tc: number;
-  unl: boolean;
-  /** The events as a JSON array text, built once by the unit. */
-  evJson: string;
+  sessionId: string;
+  leaseOwner: string;
+  leaseVersion: number;
+  /** The seq the session's log ends at before this flush. */
+  afterSeq: number;
+  eventCount: number;
+  leaseMs: number;
+  /** Set when the events finish the session. */
+  finishStatus: string | null;
+  finishResult: string | null;
+  finishError: string | null;
+  /** run.started is among the events. */
+  runStarted: boolean;
+  spentTokens: number;
+  spentCostMicros: number;
+  toolStarts: number;
+  /** Reservations were granted locally: refuse if the run ledger has a limit by now. */
+  assumesUnlimited: boolean;
+  /** The events as a JSON array text (`[{ type, version, payload, at }]`), built once by the unit. */
+  eventsJson: string;
   inbox: { id: string; seq: number }[];
-  led: { rt: number; rc: number; st: number; sc: number; calls: number; entries: unknown[] } | null;
+  ledger: {
+    reserved_tokens: number;
+    reserved_cost_micros: number;
+    spent_tokens: number;
+    spent_cost_micros: number;
+    calls: number;
+    entries: unknown[];
+  } | null;
 }
 
 /** The last event number a written session got (0 without events), or null when its fence failed. */
@@ -29,11 +41,14 @@ export type FlushOutcome = number | null;
 const text = (value: string | null) => (value === null ? 'null' : JSON.stringify(value));
 
 /** One item as a record of the statement's input, written field by field: this runs for every flush of every session. */
-function itemJson(item: FlushItem, k: number): string {
+function itemJson(item: FlushItem, position: number): string {
   return (
-    `{"k":${k},"sid":${text(item.sid)},"owner":${text(item.owner)},"ver":${item.ver},"after":${item.after},"n":${item.n},"ttl":${item.ttl},` +
-    `"fin":${text(item.fin)},"res":${text(item.res)},"err":${text(item.err)},"started":${item.started},"st":${item.st},"sc":${item.sc},` +
-    `"tc":${item.tc},"unl":${item.unl},"inbox":${JSON.stringify(item.inbox)},"led":${item.led ? JSON.stringify(item.led) : 'null'},"ev":${item.evJson}}`
+    `{"position":${position},"session_id":${text(item.sessionId)},"lease_owner":${text(item.leaseOwner)},` +
+    `"lease_version":${item.leaseVersion},"after_seq":${item.afterSeq},"event_count":${item.eventCount},"lease_ms":${item.leaseMs},` +
+    `"finish_status":${text(item.finishStatus)},"finish_result":${text(item.finishResult)},"finish_error":${text(item.finishError)},` +
+    `"run_started":${item.runStarted},"spent_tokens":${item.spentTokens},"spent_cost_micros":${item.spentCostMicros},` +
+    `"tool_starts":${item.toolStarts},"assumes_unlimited":${item.assumesUnlimited},"inbox":${JSON.stringify(item.inbox)},` +
+    `"ledger":${item.ledger ? JSON.stringify(item.ledger) : 'null'},"events":${item.eventsJson}}`
   );
 }
 
@@ -44,20 +59,36 @@ function inputJson(items: readonly FlushItem[]): string {
 /** Runs the flush statement for `items` on `db`; per item, what it got. */
 export async function flushItems(db: Queryable, items: readonly FlushItem[]): Promise<FlushOutcome[]> {
   if (items.length === 1) return [await flushOne(db, items[0]!)];
-  const result = await db.query({ name: 'looplane_flush_v3', text: FLUSH_SQL, values: [inputJson(items)] });
+  const result = await db.query(FLUSH_SQL.bind({ sessions: inputJson(items) }));
   const outcomes: FlushOutcome[] = items.map(() => null);
-  for (const row of result.rows as { k: number; last: string | number }[]) outcomes[row.k] = Number(row.last);
+  for (const row of rowsOf(FLUSH_SQL, result)) outcomes[row.position] = Number(row.last_event_no);
   return outcomes;
 }
 
 async function flushOne(db: Queryable, item: FlushItem): Promise<FlushOutcome> {
-  const values = [
-    item.sid, item.owner, item.ver, item.after, item.n, item.evJson, item.ttl, item.fin, item.res, item.err,
-    item.started, item.st, item.sc, item.tc, JSON.stringify(item.inbox), item.led ? JSON.stringify(item.led) : null, item.unl,
-  ];
-  const result = await db.query({ name: 'looplane_flush_one_v1', text: FLUSH_ONE_SQL, values });
-  const row = result.rows[0] as { ok: number; last: string | null };
-  return row.ok === 1 ? Number(row.last ?? 0) : null;
+  const result = await db.query(
+    FLUSH_ONE_SQL.bind({
+      session_id: item.sessionId,
+      lease_owner: item.leaseOwner,
+      lease_version: item.leaseVersion,
+      after_seq: item.afterSeq,
+      event_count: item.eventCount,
+      events: item.eventsJson,
+      lease_ms: item.leaseMs,
+      finish_status: item.finishStatus,
+      finish_result: item.finishResult,
+      finish_error: item.finishError,
+      run_started: item.runStarted,
+      spent_tokens: item.spentTokens,
+      spent_cost_micros: item.spentCostMicros,
+      tool_starts: item.toolStarts,
+      inbox: JSON.stringify(item.inbox),
+      ledger: item.ledger ? JSON.stringify(item.ledger) : null,
+      assumes_unlimited: item.assumesUnlimited,
+    }),
+  );
+  const row = rowsOf(FLUSH_ONE_SQL, result)[0]!;
+  return row.fenced === 1 ? Number(row.last_event_no ?? 0) : null;
 }
 
 interface Pending {

@@ -112,24 +112,31 @@ export class WriteBuffer {
     const projection = projectBatch(events);
     const ledgerChanged = ledger.entries.length > 0 || ledger.calls !== 0;
     const item: FlushItem = {
-      sid: lease.sessionId,
-      owner: lease.owner,
-      ver: lease.version,
-      after: afterSeq,
-      n: events.length,
-      ttl: leaseTtlMs,
-      fin: projection.finished?.status ?? null,
-      res: storableColumn(projection.finished?.result),
-      err: storableColumn(projection.finished?.error),
-      started: projection.started,
-      st: projection.spentTokens,
-      sc: projection.spentCostMicros,
-      tc: projection.toolCalls,
-      unl: ledger.assumesUnlimited,
-      evJson: `[${events.map((e) => `{"t":${JSON.stringify(e.type)},"v":${e.v},"a":${JSON.stringify(e.at)},"p":${payloadText(e.payload)}}`).join(',')}]`,
+      sessionId: lease.sessionId,
+      leaseOwner: lease.owner,
+      leaseVersion: lease.version,
+      afterSeq,
+      eventCount: events.length,
+      leaseMs: leaseTtlMs,
+      finishStatus: projection.finished?.status ?? null,
+      finishResult: storableColumn(projection.finished?.result),
+      finishError: storableColumn(projection.finished?.error),
+      runStarted: projection.started,
+      spentTokens: projection.spentTokens,
+      spentCostMicros: projection.spentCostMicros,
+      toolStarts: projection.toolCalls,
+      assumesUnlimited: ledger.assumesUnlimited,
+      eventsJson: `[${events.map((e) => `{"type":${JSON.stringify(e.type)},"version":${e.v},"at":${JSON.stringify(e.at)},"payload":${payloadText(e.payload)}}`).join(',')}]`,
       inbox: batches.flatMap((b) => b.inbox),
-      led: ledgerChanged
-        ? { rt: ledger.reservedTokens, rc: ledger.reservedCostMicros, st: ledger.spentTokens, sc: ledger.spentCostMicros, calls: ledger.calls, entries: ledger.entries }
+      ledger: ledgerChanged
+        ? {
+            reserved_tokens: ledger.reservedTokens,
+            reserved_cost_micros: ledger.reservedCostMicros,
+            spent_tokens: ledger.spentTokens,
+            spent_cost_micros: ledger.spentCostMicros,
+            calls: ledger.calls,
+            entries: ledger.entries,
+          }
         : null,
     };
     return { item, events, projection };

@@ -1,9 +1,10 @@
 import type { EngineEvent, NewEvent } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import type pg from 'pg';
-import { FLUSH_DIAGNOSIS_SQL } from './append-sql';
+import { FLUSH_DIAGNOSIS_SQL, LAST_SEQ_SQL } from './append-sql';
 import { flushItems, type FlushBatcher, type FlushOutcome } from './flush-batcher';
 import type { PgClient, PgPool, Queryable } from './pg-pool';
+import { rowsOf } from '../sql/named-query';
 import { WriteBuffer, type DurableAppend, type SessionLease } from './write-buffer';
 
 /** A prepared statement: `name` makes Postgres parse and plan it once per connection. */
@@ -249,7 +250,7 @@ export class WriteUnit {
       throw refused;
     }
     if (outcome === null) {
-      const error = await this.conflict(db, afterSeq, item.unl);
+      const error = await this.conflict(db, afterSeq, item.assumesUnlimited);
       await this.abandon(error);
       throw error;
     }
@@ -278,15 +279,15 @@ export class WriteUnit {
   }
 
   private async lastSeq(db: Queryable): Promise<number> {
-    const found = await db.query({ name: 'looplane_last_seq_v1', text: `SELECT "lastSeq" FROM "Session" WHERE id = $1`, values: [this.lease.sessionId] });
-    return (found.rows[0] as { lastSeq: number } | undefined)?.lastSeq ?? 0;
+    const found = await db.query(LAST_SEQ_SQL.bind({ session_id: this.lease.sessionId }));
+    return rowsOf(LAST_SEQ_SQL, found)[0]?.lastSeq ?? 0;
   }
 
   /** Explains a fenced-off flush (slow path only). */
   private async conflict(db: Queryable, afterSeq: number, assumedUnlimited: boolean): Promise<AppError> {
     const { lease } = this.options;
-    const found = await db.query({ name: 'looplane_flush_diagnosis_v1', text: FLUSH_DIAGNOSIS_SQL, values: [lease.sessionId] }).catch(() => null);
-    const row = found?.rows[0] as { leaseOwner: string | null; leaseVersion: number; live: boolean | null; lastSeq: number; limited: boolean } | undefined;
+    const found = await db.query(FLUSH_DIAGNOSIS_SQL.bind({ session_id: lease.sessionId })).catch(() => null);
+    const row = found ? rowsOf(FLUSH_DIAGNOSIS_SQL, found)[0] : undefined;
     if (!row) return new AppError('CONFLICT', `session ${lease.sessionId} is gone or unreadable`);
     if (row.leaseOwner !== lease.owner || row.leaseVersion !== lease.version || !row.live) {
       return new AppError('CONFLICT', `lost the lease on session ${lease.sessionId} (held: ${row.leaseOwner ?? 'nobody'} v${row.leaseVersion}, ours: v${lease.version})`);

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { quoteLiteral } from './sql-literal';
+import { quoteLiteral } from './literal';
 
 const escapeLiteral = (value: string) => new pg.Client().escapeLiteral(value);
 
