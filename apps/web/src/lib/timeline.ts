@@ -57,7 +57,7 @@ type NoticeTone = Extract<TimelineItem, { kind: 'notice' }>['tone'];
 /** What is open on the line, enough to say why it cannot be forked (the engine's `forkBlocker` and the server's approval check). */
 class OpenWork {
   started: boolean;
-  readonly models = new Set<string>();
+  cycle: string | null = null;
   readonly running = new Map<string, string>();
   readonly awaiting = new Map<string, string>();
   readonly names = new Map<string, string>();
@@ -71,12 +71,12 @@ class OpenWork {
       case 'run.started':
         this.started = true;
         return;
-      case 'model.requested':
-        this.models.add(event.payload.requestId);
+      // The engine's model cycle: open from the reservation to its release (after the charge).
+      case 'budget.reserved':
+        this.cycle = event.payload.requestId;
         return;
-      case 'model.responded':
-      case 'model.failed':
-        this.models.delete(event.payload.requestId);
+      case 'budget.released':
+        if (this.cycle === event.payload.requestId) this.cycle = null;
         return;
       case 'tool.requested':
         this.names.set(event.payload.callId, event.payload.name);
@@ -103,8 +103,7 @@ class OpenWork {
 
   blocker(): string | null {
     if (!this.started) return 'the run has not started at this event';
-    const [model] = this.models;
-    if (model !== undefined) return `a model call (${model}) is in flight at this event`;
+    if (this.cycle !== null) return `a model call (${this.cycle}) is in flight at this event`;
     const [running] = this.running;
     if (running) return `tool call ${running[0]} (${running[1]}) is running at this event`;
     const [waiting] = this.awaiting;
@@ -199,10 +198,15 @@ export class TimelineBuilder {
         const { status, result, error } = event.payload;
         return this.push({ kind: 'finished', key: `e${event.eventNo}`, status, result, error, at });
       }
-      case 'budget.reserved':
       case 'budget.charged':
-      case 'budget.released':
-        return; // shown as the cost of the model turn
+      case 'budget.released': {
+        // Shown as the cost of the model turn; the turn can be forked once its cycle is released.
+        const at = this.index.get(`m${event.payload.requestId}`);
+        if (at !== undefined) this.touched = at;
+        return;
+      }
+      case 'budget.reserved':
+        return;
       default:
         return this.notice(event);
     }
