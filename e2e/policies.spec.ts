@@ -1,3 +1,4 @@
+import { codeEditor } from './support/code-editor';
 import { expect, test } from './support/fixtures';
 import { stack } from './support/stack';
 import { trpcQuery } from './support/trpc-api';
@@ -14,10 +15,10 @@ test('an admin edits the policy: invalid documents are refused, rm -rf / is simu
   await page.goto(`/t/${demoTeam.slug}`);
   await page.getByTestId('nav-policies').click();
   await expect(page).toHaveURL(/\/policies$/);
-  const editor = page.getByTestId('policy-text');
-  await expect(editor).not.toHaveValue('');
+  const editor = codeEditor(page, 'policy-text');
+  await expect(page.getByTestId('policy-text-value')).not.toHaveValue('');
   await expect(page.getByTestId('policy-validity')).toHaveText('Valid');
-  const original = JSON.parse(await editor.inputValue()) as PolicyText;
+  const original = JSON.parse(await editor.value()) as PolicyText;
 
   // An invalid document: the editor names the path and line, and saving is refused.
   const invalid = { ...original, rules: [{ ...original.rules[0], outcome: 'maybe' }, ...original.rules.slice(1)] };

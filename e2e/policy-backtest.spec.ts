@@ -1,3 +1,4 @@
+import { codeEditor } from './support/code-editor';
 import { expect, test } from './support/fixtures';
 import { stack } from './support/stack';
 import { trpcMutation, trpcQuery } from './support/trpc-api';
@@ -18,8 +19,8 @@ test('a draft is backtested over recorded calls: progress, the matrix, and an ex
   await expect.poll(async () => { const run = await status(); return `${run.status}/${run.waitReason}`; }, { timeout: 30_000 }).toBe('waiting/approval');
 
   await page.goto(`/t/${demoTeam.slug}/policies`);
-  const editor = page.getByTestId('policy-text');
-  await expect(editor).not.toHaveValue('');
+  const editor = codeEditor(page, 'policy-text');
+  await expect(page.getByTestId('policy-text-value')).not.toHaveValue('');
   await editor.fill(JSON.stringify({ version: 1, name: 'deny-all', default: 'deny', rules: [] }, null, 2));
   await expect(page.getByTestId('policy-validity')).toHaveText('Valid');
 
