@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import { codeEditor } from './support/code-editor';
 import { expect, test } from './support/fixtures';
 import { stack, unique } from './support/stack';
 import { trpcMutation, trpcQuery } from './support/trpc-api';
@@ -63,7 +64,7 @@ test('make an agent from the Agents page', async ({ page, request, demoTeam }) =
   await page.getByTestId('agent-name').fill(name);
   await page.getByTestId('agent-endpoint').selectOption(endpoint.id);
   await page.getByTestId('agent-prompt').fill('Be brief.');
-  await page.getByTestId('agent-commands').fill('[{ "name": "hello", "goalTemplate": "Say hello to {{who}}", "args": [{ "name": "who", "required": true }] }]');
+  await codeEditor(page, 'agent-commands').fill('[{ "name": "hello", "goalTemplate": "Say hello to {{who}}", "args": [{ "name": "who", "required": true }] }]');
   await page.getByTestId('agent-save').click();
   await expect(page).toHaveURL(/\/t\/demo\/agents$/);
   const row = page.locator(`[data-testid="agent-row"][data-agent-name="${name}"]`);
@@ -72,9 +73,23 @@ test('make an agent from the Agents page', async ({ page, request, demoTeam }) =
 
   // A bad template is refused with the engine's own message, shown inline.
   await row.getByTestId('agent-edit').click();
-  await page.getByTestId('agent-commands').fill('[{ "name": "oops", "goalTemplate": "Do {{thing}}" }]');
+  // Marked as you type at its line (the engine's schema runs in the browser too), refused on save.
+  await codeEditor(page, 'agent-commands').fill('[{ "name": "oops", "goalTemplate": "Do {{thing}}" }]');
+  await expect(page.getByTestId('agent-commands-issues')).toContainText('line 1, column 2: 0: /oops: template uses {{thing}}');
   await page.getByTestId('agent-save').click();
   await expect(page.getByTestId('agent-form-error')).toContainText('template uses {{thing}}');
+
+  // A JSON syntax error is marked at its line and blocks saving; a value the server refuses is shown at its line.
+  await codeEditor(page, 'agent-commands').fill('[]');
+  const sandbox = codeEditor(page, 'agent-sandbox');
+  await sandbox.fill('{\n  "driver": "bwrap",\n  "memoryMb": \n}');
+  await expect(page.getByTestId('agent-sandbox-issues')).toContainText("line 4, column 1: Unexpected token '}'");
+  await expect.poll(sandbox.errorLines).toEqual({ gutter: [4], underlined: [4] });
+  await expect(page.getByTestId('agent-save')).toBeDisabled();
+  await sandbox.fill('{\n  "driver": "bwrap",\n  "memoryMb": 1\n}');
+  await expect(page.getByTestId('agent-save')).toBeEnabled();
+  await page.getByTestId('agent-save').click();
+  await expect(page.getByTestId('agent-sandbox-issues')).toContainText('line 3, column 15: memoryMb:');
 });
 
 test('start a run from the composer, watch it live, reload mid-run: no gap, no duplicate', async ({ page, request, demoTeam }) => {

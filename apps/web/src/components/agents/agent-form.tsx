@@ -3,7 +3,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Save } from 'lucide-react';
 import { useRouter } from 'next/navigation';
-import { useState, type FormEvent } from 'react';
+import { slashCommandsSchema, toolSpecSchema } from '@looplane/engine';
+import { useMemo, useState, type FormEvent } from 'react';
+import { z } from 'zod';
 import { useTeamScope } from '@/components/team-context';
 import { Button } from '@/components/ui/button';
 import { Card, CardHeader } from '@/components/ui/card';
@@ -11,6 +13,7 @@ import { Field, Input, Select, Textarea } from '@/components/ui/field';
 import { InlineError } from '@/components/ui/inline-error';
 import type { AgentView } from '@/lib/api-types';
 import { useTRPC } from '@/trpc/client';
+import { type FieldRejection, JsonField, useJsonField } from './json-field';
 
 const TOOLS_EXAMPLE = '[{ "name": "read_file", "description": "Read a workspace file", "idempotent": true }]';
 const COMMANDS_EXAMPLE = '[{ "name": "triage", "description": "Triage a report", "goalTemplate": "Triage: {{report}}", "args": [{ "name": "report", "required": true }] }]';
@@ -25,9 +28,18 @@ function parseJson(label: string, text: string): unknown {
 
 const pretty = (value: unknown) => JSON.stringify(value, null, 2);
 
+// The engine's schemas, which the server applies too; the sandbox settings are checked by the
+// server only (their schema lives with the API), and its answer is shown at the line.
+const toolsSchema = z.array(toolSpecSchema);
+
+/** The JSON fields, by the name the API gives their input. */
+const JSON_FIELDS = ['tools', 'slashCommands', 'sandbox'] as const;
+type JsonFieldName = (typeof JSON_FIELDS)[number];
+
 /**
- * Create or edit an agent template. Tools, slash commands and sandbox are JSON (validated by the
- * API with the engine's schemas, errors shown inline). Editing bumps the version; runs that exist
+ * Create or edit an agent template. Tools, slash commands and sandbox are JSON editors: syntax
+ * and the engine's schemas are checked as you type, the API's answer on save is shown at the
+ * line it is about, and a syntax error blocks saving. Editing bumps the version; runs that exist
  * keep the config they started with.
  */
 export function AgentForm({ agent }: { agent?: AgentView }) {
@@ -50,6 +62,22 @@ export function AgentForm({ agent }: { agent?: AgentView }) {
     setSaved(true);
   } }));
   const pending = create.isPending || update.isPending;
+  // What the last save sent, so the server's issues are shown while the text is still that text.
+  const [sent, setSent] = useState<Record<JsonFieldName, string> | null>(null);
+  const serverIssues = (create.error ?? update.error)?.data?.issues;
+  const rejections = useMemo(() => {
+    const byField: Record<JsonFieldName, FieldRejection | null> = { tools: null, slashCommands: null, sandbox: null };
+    if (!sent || !serverIssues) return byField;
+    for (const name of JSON_FIELDS) {
+      const issues = serverIssues.filter((issue) => issue.path[0] === name).map((issue) => ({ path: issue.path.slice(1), message: issue.message }));
+      if (issues.length > 0) byField[name] = { text: sent[name], issues };
+    }
+    return byField;
+  }, [sent, serverIssues]);
+  const tools = useJsonField(agent ? pretty(agent.tools) : '[]', toolsSchema, rejections.tools);
+  const commands = useJsonField(agent ? pretty(agent.slashCommands) : '[]', slashCommandsSchema, rejections.slashCommands);
+  const sandbox = useJsonField(agent ? pretty(agent.sandbox) : '{}', null, rejections.sandbox);
+  const blocked = tools.blocked || commands.blocked || sandbox.blocked;
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -57,6 +85,7 @@ export function AgentForm({ agent }: { agent?: AgentView }) {
     setSaved(false);
     const form = new FormData(event.currentTarget);
     const text = (name: string) => String(form.get(name) ?? '');
+    setSent({ tools: text('tools'), slashCommands: text('slashCommands'), sandbox: text('sandbox') });
     let fields;
     try {
       fields = {
@@ -106,17 +135,11 @@ export function AgentForm({ agent }: { agent?: AgentView }) {
           <Textarea id="agent-prompt" name="systemPrompt" rows={5} maxLength={50_000} defaultValue={agent?.systemPrompt} data-testid="agent-prompt" />
         </Field>
         <div className="grid gap-3 lg:grid-cols-2">
-          <Field label="Tools (JSON)" htmlFor="agent-tools" hint={`e.g. ${TOOLS_EXAMPLE}`}>
-            <Textarea id="agent-tools" name="tools" rows={6} className="font-mono text-xs" defaultValue={agent ? pretty(agent.tools) : '[]'} data-testid="agent-tools" />
-          </Field>
-          <Field label="Slash commands (JSON)" htmlFor="agent-commands" hint={`e.g. ${COMMANDS_EXAMPLE}`}>
-            <Textarea id="agent-commands" name="slashCommands" rows={6} className="font-mono text-xs" defaultValue={agent ? pretty(agent.slashCommands) : '[]'} data-testid="agent-commands" />
-          </Field>
+          <JsonField id="agent-tools" label="Tools (JSON)" name="tools" testId="agent-tools" field={tools} minHeight="7.5rem" hint={`e.g. ${TOOLS_EXAMPLE}`} />
+          <JsonField id="agent-commands" label="Slash commands (JSON)" name="slashCommands" testId="agent-commands" field={commands} minHeight="7.5rem" hint={`e.g. ${COMMANDS_EXAMPLE}`} />
         </div>
         <div className="grid gap-3 sm:grid-cols-3">
-          <Field label="Sandbox (JSON)" htmlFor="agent-sandbox" hint='e.g. { "driver": "bwrap", "memoryMb": 512 }'>
-            <Textarea id="agent-sandbox" name="sandbox" rows={3} className="font-mono text-xs" defaultValue={agent ? pretty(agent.sandbox) : '{}'} data-testid="agent-sandbox" />
-          </Field>
+          <JsonField id="agent-sandbox" label="Sandbox (JSON)" name="sandbox" testId="agent-sandbox" field={sandbox} minHeight="4rem" hint='e.g. { "driver": "bwrap", "memoryMb": 512 }' />
           <Field label="Messages while busy" htmlFor="agent-busy" hint="What a message to a working run does">
             <Select id="agent-busy" name="busyPolicy" defaultValue={agent?.busyPolicy ?? 'enqueue'} data-testid="agent-busy">
               <option value="enqueue">Queue for the next step</option>
@@ -130,9 +153,14 @@ export function AgentForm({ agent }: { agent?: AgentView }) {
         </div>
         <InlineError error={localError ?? create.error ?? update.error} testId="agent-form-error" />
         <div className="flex items-center gap-3">
-          <Button type="submit" variant="primary" disabled={pending} data-testid="agent-save">
+          <Button type="submit" variant="primary" disabled={pending || blocked} data-testid="agent-save">
             <Save aria-hidden className="size-3.5" /> {pending ? 'Saving…' : agent ? 'Save changes' : 'Create agent'}
           </Button>
+          {blocked ? (
+            <span className="text-xs text-danger" data-testid="agent-save-blocked">
+              Fix the JSON syntax errors to save.
+            </span>
+          ) : null}
           {saved ? (
             <span className="text-xs text-success" data-testid="agent-saved">
               Saved as version {update.data?.version}.
