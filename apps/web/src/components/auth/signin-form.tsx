@@ -46,7 +46,8 @@ export function SignInForm(props: { callbackUrl: string; initialError: string | 
 
   return (
     <div className="rounded-lg border border-border bg-surface p-5 shadow-sm">
-      <form onSubmit={onSubmit} className="flex flex-col gap-3.5" data-testid="signin-form">
+      {/* method="post": a form sent before the page's script runs must never put the password in the URL. */}
+      <form method="post" onSubmit={onSubmit} className="flex flex-col gap-3.5" data-testid="signin-form">
         <Field label="Email" htmlFor="signin-email">
           <Input
             id="signin-email"

@@ -66,7 +66,8 @@ export function InviteLanding({ code, signedInAs }: { code: string; signedInAs: 
           <Button onClick={() => void signOut({ callbackUrl: `/invite/${code}` })}>Sign out</Button>
         </div>
       ) : (
-        <form onSubmit={onSubmit} className="mt-4 flex flex-col gap-3.5" data-testid="invite-signup-form">
+        // method="post": a form sent before the page's script runs must never put the password in the URL.
+        <form method="post" onSubmit={onSubmit} className="mt-4 flex flex-col gap-3.5" data-testid="invite-signup-form">
           <Field label="Your name (optional)" htmlFor="invite-name">
             <Input id="invite-name" name="name" autoComplete="name" maxLength={100} data-testid="invite-name" />
           </Field>
