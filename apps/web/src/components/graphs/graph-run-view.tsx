@@ -15,6 +15,9 @@ import { useTRPC } from '@/trpc/client';
 import { EdgeGauge } from './edge-gauge';
 import type { GraphRunView } from './graph-types';
 
+/** The size each node is drawn at: given to React Flow and to the layout, so they agree. */
+const NODE_SIZE = { width: 200, height: 56 };
+
 const STATE_STYLE: Record<string, string> = {
   idle: '#94a3b8',
   running: '#3b82f6',
@@ -47,12 +50,13 @@ export function GraphRunLive({ runId }: { runId: string }) {
   const data = view.data;
   // Laid out from the structure (root on top, edges pointing down): a grid by index drew edges
   // behind other nodes.
-  const layout = layeredLayout(data.nodes.map((n) => n.key), data.edges, data.root);
+  const layout = layeredLayout(data.nodes.map((n) => ({ key: n.key, ...NODE_SIZE })), data.edges, data.root);
   const nodes: Node[] = data.nodes.map((n) => {
     const state = nodeState(data, n.key);
     return {
       id: n.key,
       position: layout.get(n.key) ?? { x: 0, y: 0 },
+      ...NODE_SIZE,
       data: { label: `${n.key}${n.key === data.root ? ' ★' : ''} — ${state.status}${state.sessions.length > 1 ? ` ×${state.sessions.length}` : ''}` },
       style: { borderColor: state.color, borderWidth: 2 },
     };
