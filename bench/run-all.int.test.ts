@@ -72,5 +72,5 @@ describe('npm run bench -- --quick', () => {
     expect(soak.soak.verdicts.ok).toBe(true);
     expect(soak.soak.verdicts.gated).toEqual(expect.arrayContaining(['memory', 'context']));
     expect(code).toBe(0);
-  }, 600_000);
+  }, 1_200_000);
 });
