@@ -31,10 +31,9 @@ test('the Files tab shows the file a write_file call wrote, at its event and not
   const write = toolCall(events, (name, args) => name === 'write_file' && args.path === 'notes/plan.md');
   const edit = toolCall(events, (name, args) => name === 'edit_file' && args.new_string === 'part 1: done');
 
-  await page.goto(`/t/demo/runs/${runId}`);
-  await page.getByTestId('run-tab-files').click();
+  // A shared link opens the tab (the URL is read once the page is interactive).
+  await page.goto(`/t/demo/runs/${runId}?tab=files`);
   await expect(page.getByTestId('run-tab-files')).toHaveAttribute('aria-selected', 'true');
-  await expect(page).toHaveURL(/[?&]tab=files(&|$)/);
   const files = page.getByTestId('run-files');
   await expect(files).toHaveAttribute('data-session-id', main);
   const panel = files.getByTestId('files-panel');
@@ -94,8 +93,11 @@ test('the Files tab shows the file a write_file call wrote, at its event and not
   await expect(planDiff.getByTestId('call-diff-lines')).toContainText('- part 1: done');
   await expect(planDiff.getByTestId('call-diff-lines')).toContainText('- part 1: todo');
 
-  // Back to the timeline: the tab leaves the URL, the timeline is there as it was.
+  // Back to the timeline: the tab leaves the URL, the timeline is there as it was; and to Files again.
   await page.getByTestId('run-tab-timeline').click();
   await expect(page.getByTestId('run-timeline')).toBeVisible();
   await expect(page).not.toHaveURL(/[?&]tab=files/);
+  await page.getByTestId('run-tab-files').click();
+  await expect(page).toHaveURL(/[?&]tab=files(&|$)/);
+  await expect(planDiff).toHaveAttribute('data-added', '1');
 });
