@@ -52,7 +52,16 @@ test('fork a finished run from a middle event with a new message, compare the br
   expect(count).toBeGreaterThan(2);
   const middle = forkable.nth(Math.floor(count / 2));
   const atSeq = Number(await middle.getAttribute('data-seq'));
-  await middle.getByTestId('fork-from-here').click();
+  // The dialog takes focus, keeps Tab inside, and Escape closes it with focus back on its opener.
+  const opener = middle.getByTestId('fork-from-here');
+  await opener.click();
+  await expect(page.getByTestId('fork-message')).toBeFocused();
+  for (let i = 0; i < 4; i++) await page.keyboard.press('Tab');
+  expect(await page.getByTestId('fork-dialog').evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('fork-dialog')).toHaveCount(0);
+  await expect(opener).toBeFocused();
+  await opener.click();
   await expect(page.getByTestId('fork-dialog')).toContainText(`#${atSeq}`);
   await page.getByTestId('fork-message').fill('Take a different route from here.');
   await page.getByTestId('fork-submit').click();

@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { GitFork } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
 import { Textarea } from '@/components/ui/field';
 import { InlineError } from '@/components/ui/inline-error';
 import { useTRPC } from '@/trpc/client';
@@ -29,26 +30,17 @@ export function ForkDialog({ teamId, sessionId, atEvent, onClose, onForked }: {
   }
 
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/30 p-4" onClick={onClose}>
-      <form
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="fork-dialog-title"
-        className="flex w-full max-w-lg flex-col gap-3 rounded-lg border border-border bg-surface p-4 shadow-lg"
-        onClick={(e) => e.stopPropagation()}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') onClose();
-        }}
-        onSubmit={onSubmit}
-        data-testid="fork-dialog"
-      >
-        <h2 id="fork-dialog-title" className="flex items-center gap-2 text-sm font-semibold">
+    <Dialog
+      testId="fork-dialog"
+      onClose={onClose}
+      title={
+        <>
           <GitFork aria-hidden className="size-4" /> Fork from event #{atEvent}
-        </h2>
-        <p className="text-xs text-muted">
-          The new branch gets this branch’s conversation up to #{atEvent} and its workspace files as they were then. Nothing after it is copied
-          or run again.
-        </p>
+        </>
+      }
+      description={`The new branch gets this branch’s conversation up to #${atEvent} and its workspace files as they were then. Nothing after it is copied or run again.`}
+    >
+      <form className="flex flex-col gap-3" onSubmit={onSubmit}>
         <Textarea
           rows={3}
           maxLength={20_000}
@@ -56,7 +48,6 @@ export function ForkDialog({ teamId, sessionId, atEvent, onClose, onForked }: {
           onChange={(e) => setMessage(e.target.value)}
           placeholder="Optional: a new instruction the branch starts with"
           aria-label="Message for the new branch"
-          autoFocus
           data-testid="fork-message"
         />
         <InlineError error={fork.error} testId="fork-error" />
@@ -69,6 +60,6 @@ export function ForkDialog({ teamId, sessionId, atEvent, onClose, onForked }: {
           </Button>
         </div>
       </form>
-    </div>
+    </Dialog>
   );
 }

@@ -4,6 +4,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { Repeat } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
 import { Label, Select, Textarea } from '@/components/ui/field';
 import { InlineError } from '@/components/ui/inline-error';
 import { useTRPC } from '@/trpc/client';
@@ -35,26 +36,17 @@ export function ReplayDialog({ teamId, sessionId, endpointId, onClose, onReplaye
   }
 
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center bg-black/30 p-4" onClick={onClose}>
-      <form
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="replay-dialog-title"
-        className="flex w-full max-w-lg flex-col gap-3 rounded-lg border border-border bg-surface p-4 shadow-lg"
-        onClick={(e) => e.stopPropagation()}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') onClose();
-        }}
-        onSubmit={onSubmit}
-        data-testid="replay-dialog"
-      >
-        <h2 id="replay-dialog-title" className="flex items-center gap-2 text-sm font-semibold">
+    <Dialog
+      testId="replay-dialog"
+      onClose={onClose}
+      title={
+        <>
           <Repeat aria-hidden className="size-4" /> Replay this branch
-        </h2>
-        <p className="text-xs text-muted">
-          The new model gets the recorded input from the branch’s start. While it asks for the same tool calls, the recorded results are served
-          from the log: nothing runs again. Its spend is its own and counts against the run’s budget.
-        </p>
+        </>
+      }
+      description="The new model gets the recorded input from the branch’s start. While it asks for the same tool calls, the recorded results are served from the log: nothing runs again. Its spend is its own and counts against the run’s budget."
+    >
+      <form className="flex flex-col gap-3" onSubmit={onSubmit}>
         <Label htmlFor="replay-endpoint">Model endpoint</Label>
         <Select id="replay-endpoint" value={endpoint} onChange={(e) => setEndpoint(e.target.value)} data-testid="replay-endpoint">
           {(endpoints.data ?? []).map((e) => (
@@ -94,6 +86,6 @@ export function ReplayDialog({ teamId, sessionId, endpointId, onClose, onReplaye
           </Button>
         </div>
       </form>
-    </div>
+    </Dialog>
   );
 }

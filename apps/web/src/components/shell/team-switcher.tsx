@@ -4,9 +4,9 @@ import type { Role } from '@looplane/shared';
 import { useQuery } from '@tanstack/react-query';
 import { Check, ChevronsUpDown } from 'lucide-react';
 import Link from 'next/link';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
-import { useDismiss } from '@/components/ui/use-dismiss';
+import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
 import { cn } from '@/lib/cn';
 import { useTRPC } from '@/trpc/client';
 
@@ -22,24 +22,12 @@ export function TeamSwitcher({ current, initialTeams }: { current: TeamItem; ini
   const trpc = useTRPC();
   const teams = useQuery(trpc.teams.list.queryOptions(undefined, { initialData: initialTeams }));
   const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  const trigger = useRef<HTMLButtonElement>(null);
-  const close = useCallback(() => setOpen(false), []);
-  useDismiss(root, open, close, trigger);
-  // Keyboard users land on the current team; Tab / Shift-Tab move through the list.
-  useEffect(() => {
-    if (open) root.current?.querySelector<HTMLElement>('[aria-current="true"]')?.focus();
-  }, [open]);
+  const close = () => setOpen(false);
 
   return (
-    <div ref={root} className="relative">
-      <button
-        ref={trigger}
-        type="button"
+    <Popover open={open} onOpenChange={setOpen}>
+      <PopoverTrigger
         data-testid="team-switcher"
-        aria-expanded={open}
-        aria-controls="team-switcher-list"
-        onClick={() => setOpen((v) => !v)}
         className="flex w-full items-center gap-2.5 rounded-md border border-border bg-surface px-2 py-1.5 text-left shadow-xs hover:bg-surface-2"
       >
         <span className="grid size-7 shrink-0 place-items-center rounded-md bg-accent text-xs font-semibold text-accent-foreground uppercase">
@@ -52,13 +40,20 @@ export function TeamSwitcher({ current, initialTeams }: { current: TeamItem; ini
           </span>
         </span>
         <ChevronsUpDown aria-hidden className="size-3.5 shrink-0 text-muted" />
-      </button>
-      {open ? (
-        <ul
-          id="team-switcher-list"
-          aria-label="Your teams"
-          className="absolute inset-x-0 top-full z-20 mt-1 max-h-72 overflow-auto rounded-md border border-border bg-surface p-1 shadow-lg"
-        >
+      </PopoverTrigger>
+      <PopoverContent
+        aria-label="Your teams"
+        className="max-h-72 w-(--radix-popover-trigger-width) overflow-auto"
+        // Keyboard users land on the current team; Tab / Shift-Tab move through the list.
+        onOpenAutoFocus={(event) => {
+          const mine = (event.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>('[aria-current="true"]');
+          if (mine) {
+            event.preventDefault();
+            mine.focus();
+          }
+        }}
+      >
+        <ul>
           {(teams.data ?? initialTeams).map((team) => (
             <li key={team.id}>
               <Link
@@ -81,7 +76,7 @@ export function TeamSwitcher({ current, initialTeams }: { current: TeamItem; ini
             </li>
           ))}
         </ul>
-      ) : null}
-    </div>
+      </PopoverContent>
+    </Popover>
   );
 }
