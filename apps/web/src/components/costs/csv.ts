@@ -1,12 +1,13 @@
-/** One CSV field: quoted when it holds a comma, quote or line break (RFC 4180). */
-function field(value: string | number): string {
-  const text = String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+import Papa from 'papaparse';
 
-/** CSV text from a header row and data rows. */
+/**
+ * CSV text (RFC 4180, CRLF rows) from a header row and data rows, by Papa Parse: fields holding a
+ * comma, quote or line break are quoted, and text starting with `=`, `+`, `-`, `@`, a tab or a
+ * carriage return is prefixed with `'` so a spreadsheet shows it instead of running it as a
+ * formula (CSV injection: agent, endpoint and run names are typed by users). Numbers stay numbers.
+ */
 export function toCsv(header: string[], rows: Array<Array<string | number>>): string {
-  return [header, ...rows].map((row) => row.map(field).join(',')).join('\r\n').concat('\r\n');
+  return Papa.unparse({ fields: header, data: rows }, { escapeFormulae: true, newline: '\r\n' }).concat('\r\n');
 }
 
 /** Offers `text` as a file download (the data is already in the page: nothing goes to a server). */

@@ -1,3 +1,6 @@
+'use client';
+
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { formatUsd } from './csv';
 
 export interface ChartSeries {
@@ -18,46 +21,43 @@ function bucket(series: ChartSeries[], days: number): ChartSeries[] {
   return [...series.slice(0, MAX_SERIES), other];
 }
 
-/** Spend per day as stacked bars (SVG), one colour per series, with a legend. */
+/** Compact dollars for the value axis: $0, $0.05, $12, $1.2k. */
+function axisUsd(micros: number): string {
+  const dollars = micros / 1_000_000;
+  if (dollars >= 1000) return `$${(dollars / 1000).toFixed(1)}k`;
+  return `$${dollars.toLocaleString('en-US', { maximumFractionDigits: dollars < 1 ? 2 : 0 })}`;
+}
+
+/**
+ * Spend per day as stacked bars (Recharts), one colour per series: a day axis, a dollar axis, a
+ * tooltip with each series' spend that day, and a legend. Colours of text, grid and tooltip come
+ * from the app's tokens, so both themes read.
+ */
 export function SpendChart({ days, series, testId }: { days: string[]; series: ChartSeries[]; testId?: string }) {
   const shown = bucket(series, days.length);
-  const totals = days.map((_, i) => shown.reduce((sum, s) => sum + (s.costMicros[i] ?? 0), 0));
-  const max = Math.max(1, ...totals);
-  const width = 720;
-  const height = 180;
-  const slot = width / days.length;
-  const bar = Math.max(2, slot * 0.7);
+  // One row per day, a key per series (by index: series ids are not safe as object paths).
+  const rows = days.map((day, i) => Object.fromEntries([['day', day], ['none', 0], ...shown.map((s, k) => [`s${k}`, s.costMicros[i] ?? 0])]));
   return (
-    <div data-testid={testId}>
-      {/* overflow-visible: the first day's label is centred on its bar and would be cut at the left edge. */}
-      <svg viewBox={`0 0 ${width} ${height + 18}`} className="w-full overflow-visible" role="img" aria-label="Spend per day">
-        {days.map((day, i) => {
-          let y = height;
-          return (
-            <g key={day}>
-              <title>{`${day}: ${formatUsd(totals[i] ?? 0)}`}</title>
-              {shown.map((s, k) => {
-                const h = ((s.costMicros[i] ?? 0) / max) * (height - 4);
-                y -= h;
-                return h > 0 ? <rect key={s.id} x={i * slot + (slot - bar) / 2} y={y} width={bar} height={h} fill={COLORS[Math.min(k, COLORS.length - 1)]} /> : null;
-              })}
-              {i % Math.ceil(days.length / 8) === 0 ? (
-                <text x={i * slot + slot / 2} y={height + 14} textAnchor="middle" className="fill-current text-[10px] opacity-60">
-                  {day.slice(5)}
-                </text>
-              ) : null}
-            </g>
-          );
-        })}
-      </svg>
-      <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs">
-        {shown.map((s, k) => (
-          <li key={s.id} className="flex items-center gap-1.5">
-            <span className="inline-block h-2.5 w-2.5 rounded-sm" style={{ background: COLORS[Math.min(k, COLORS.length - 1)] }} />
-            {s.name}
-          </li>
-        ))}
-      </ul>
+    <div data-testid={testId} className="h-64 w-full text-xs text-muted">
+      <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 720, height: 256 }}>
+        <BarChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }} title="Spend per day">
+          <CartesianGrid vertical={false} stroke="var(--border)" />
+          <XAxis dataKey="day" tickFormatter={(day: string) => day.slice(5)} tick={{ fill: 'currentColor' }} stroke="var(--border-strong)" minTickGap={16} />
+          <YAxis tickFormatter={axisUsd} domain={[0, (max: number) => (max > 0 ? max : 1_000_000)]} tick={{ fill: 'currentColor' }} stroke="var(--border-strong)" width={56} />
+          <Tooltip
+            formatter={(value) => formatUsd(Number(value))}
+            cursor={{ fill: 'var(--surface-2)' }}
+            contentStyle={{ background: 'var(--surface)', border: '1px solid var(--border)', borderRadius: 6, color: 'var(--foreground)' }}
+            labelStyle={{ color: 'var(--foreground)', fontWeight: 500 }}
+          />
+          <Legend iconType="square" iconSize={10} wrapperStyle={{ color: 'var(--foreground)' }} />
+          {/* With nothing spent there is no series: an empty one keeps the axes drawn ($0 to $1). */}
+          {shown.length === 0 ? <Bar dataKey="none" legendType="none" fill="transparent" isAnimationActive={false} /> : null}
+          {shown.map((s, k) => (
+            <Bar key={s.id} dataKey={`s${k}`} name={s.name} stackId="spend" fill={COLORS[Math.min(k, COLORS.length - 1)]} isAnimationActive={false} />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
     </div>
   );
 }

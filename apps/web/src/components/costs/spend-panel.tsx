@@ -2,12 +2,12 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useState } from 'react';
 import { useTeamScope } from '@/components/team-context';
 import { Button } from '@/components/ui/button';
 import { Card, CardHeader } from '@/components/ui/card';
 import { InlineError } from '@/components/ui/inline-error';
 import { Table, TableMessage, Td, Th, Tr } from '@/components/ui/table';
+import { useUrlState } from '@/lib/use-url-state';
 import { useTRPC } from '@/trpc/client';
 import { downloadCsv, formatUsd, toCsv } from './csv';
 import { SpendChart } from './spend-chart';
@@ -18,13 +18,21 @@ const VIEWS = [
   { id: 'byEdge', label: 'Graph edge' },
 ] as const;
 type View = (typeof VIEWS)[number]['id'];
+const PERIODS = [7, 30, 90] as const;
+
+// The period and the view live in the URL (?days=7&view=byEndpoint), so a view can be shared and
+// survives a reload; a value the page does not offer falls back to the default.
+const URL_DEFAULTS = { days: '30', view: 'byAgent' };
+const isView = (value: string): value is View => VIEWS.some((v) => v.id === value);
 
 /** The team's spend over time, by agent / endpoint / graph edge, the top runs, and CSV export. */
 export function SpendPanel() {
   const trpc = useTRPC();
   const { team } = useTeamScope();
-  const [days, setDays] = useState(30);
-  const [view, setView] = useState<View>('byAgent');
+  const url = useUrlState(URL_DEFAULTS);
+  const days = PERIODS.find((d) => String(d) === url.get('days')) ?? 30;
+  const wanted = url.get('view');
+  const view: View = isView(wanted) ? wanted : 'byAgent';
   const spend = useQuery(trpc.costs.spend.queryOptions({ teamId: team.id, days }));
   const data = spend.data;
   const series = data ? data[view] : [];
@@ -44,8 +52,8 @@ export function SpendPanel() {
           description={data ? `${data.totalTokens.toLocaleString('en-US')} tokens. Model calls as recorded in the run logs; days are UTC.` : 'Loading…'}
           actions={
             <div className="flex items-center gap-2">
-              <select aria-label="Period" className="h-7 rounded border border-border bg-surface px-2 text-xs" value={days} onChange={(e) => setDays(Number(e.target.value))} data-testid="costs-days">
-                {[7, 30, 90].map((d) => (
+              <select aria-label="Period" className="h-7 rounded border border-border bg-surface px-2 text-xs" value={days} onChange={(e) => url.set({ days: e.target.value })} data-testid="costs-days">
+                {PERIODS.map((d) => (
                   <option key={d} value={d}>{`${d} days`}</option>
                 ))}
               </select>
@@ -58,7 +66,7 @@ export function SpendPanel() {
         <InlineError error={spend.error} testId="costs-error" className="mx-4 mb-4" />
         <div className="flex gap-1 px-4" role="tablist">
           {VIEWS.map((v) => (
-            <Button key={v.id} size="sm" variant={v.id === view ? 'primary' : 'ghost'} onClick={() => setView(v.id)} role="tab" aria-selected={v.id === view} data-testid={`costs-view-${v.id}`}>
+            <Button key={v.id} size="sm" variant={v.id === view ? 'primary' : 'ghost'} onClick={() => url.set({ view: v.id })} role="tab" aria-selected={v.id === view} data-testid={`costs-view-${v.id}`}>
               {v.label}
             </Button>
           ))}

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { Suspense } from 'react';
 import { PageHeader } from '@/components/page-header';
 import { SpendPanel } from '@/components/costs/spend-panel';
 
@@ -9,7 +10,10 @@ export default function CostsPage() {
     <>
       <PageHeader title="Costs" description="Model spend over time by agent, endpoint and graph edge; the runs that spent most. Export as CSV." />
       <div className="max-w-7xl px-8 py-6">
-        <SpendPanel />
+        {/* The period and view are read from the URL (useSearchParams), which needs a boundary. */}
+        <Suspense>
+          <SpendPanel />
+        </Suspense>
       </div>
     </>
   );
