@@ -1,5 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './support/fixtures';
+import { readmeScreenshot } from './support/readme-screenshot';
 import { stack } from './support/stack';
 import { trpcMutation, trpcQuery } from './support/trpc-api';
 import { sessionEvents, toolCall } from './support/workspaces';
@@ -30,6 +31,14 @@ test('the Files tab shows the file a write_file call wrote, at its event and not
   const { events } = await sessionEvents(request, demoTeam.id, main);
   const write = toolCall(events, (name, args) => name === 'write_file' && args.path === 'notes/plan.md');
   const edit = toolCall(events, (name, args) => name === 'edit_file' && args.new_string === 'part 1: done');
+
+  // The README's run page: this run's timeline at its end.
+  if (process.env.E2E_README_SCREENSHOTS === '1') {
+    await page.goto(`/t/demo/runs/${runId}`);
+    await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded');
+    await expect(page.getByTestId('timeline-item').last()).toBeVisible();
+    await readmeScreenshot(page, 'run-page');
+  }
 
   // A shared link opens the tab (the URL is read once the page is interactive).
   await page.goto(`/t/demo/runs/${runId}?tab=files`);
