@@ -5,21 +5,7 @@ import { ApiReferenceReact } from '@scalar/api-reference-react';
 // Imported here, they load only with this page's chunk.
 import '@scalar/api-reference-react/style.css';
 import './scalar-theme.css';
-import { useEffect, useState } from 'react';
-
-/** The dashboard's theme, followed live (the toggle rewrites `data-theme` on <html>). */
-function useDarkTheme(): boolean {
-  const [dark, setDark] = useState(false);
-  useEffect(() => {
-    const root = document.documentElement;
-    const read = () => setDark(root.dataset.theme === 'dark');
-    read();
-    const observer = new MutationObserver(read);
-    observer.observe(root, { attributes: true, attributeFilter: ['data-theme'] });
-    return () => observer.disconnect();
-  }, []);
-  return dark;
-}
+import { useDarkTheme } from '@/lib/use-dark-theme';
 
 /**
  * Scalar's reference for the document the server generates. No default fonts, no telemetry and

@@ -8,7 +8,7 @@ import { InlineError } from '@/components/ui/inline-error';
 import { useTRPC } from '@/trpc/client';
 import { splitDiff, type DiffFilePart } from './diff-files';
 import { languageOf } from './highlight';
-import { useDarkTheme } from './use-dark-theme';
+import { useDarkTheme } from '@/lib/use-dark-theme';
 
 /** Lines a part adds and removes (its `+`/`-` lines, not the `+++`/`---` headers). */
 function counts(part: DiffFilePart): { added: number; removed: number } {
