@@ -5,18 +5,19 @@ import { roleAtLeast, ROLES, type Role } from '@looplane/shared';
 import { appRouter } from './root';
 import type { Meta } from './trpc';
 import type { ApiDeps } from './context';
-import { createPgPool, SecretBox, type PgPool, type Prisma } from '@looplane/db';
+import { createPgPool, SecretBox, type PgPool } from '@looplane/db';
 import { PostgresWorkspaceStore, WorkspaceReader } from '@looplane/workspaces';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { appendEvents, callerAs, createAgentFixture, createTeamFixture, createUser, issueToken, TEST_PASSWORD, type AgentFixture, type TeamFixture } from './testing/fixtures';
+import { callerAs, createAgentFixture, createTeamFixture, createUser, issueToken, TEST_PASSWORD, type AgentFixture, type TeamFixture } from './testing/fixtures';
 import { createTestLive, type TestLive } from './testing/live';
 import { graphDefinitionFor, graphFixture, graphName } from './routers/graphs.fixtures';
 import { createInvitation } from './testing/invitations';
 import { webhookCrossTeam, webhookMatrix } from './routers/webhooks.fixtures';
 import { policyMatrix } from './routers/policies.fixtures';
+import { appendCommittedCall, beginSessionLog, finishSessionLog, openApproval } from './routers/sessions.fixtures';
 
 /**
  * The authorization matrix: every procedure of the router × every kind of caller. A procedure
@@ -360,15 +361,8 @@ describe('another team’s resources', () => {
   });
 });
 
-/** A pending approval on the run's main session, as the worker opens one (each with its own request seq). */
-async function pendingApproval(forRunId: string): Promise<string> {
-  const run = await db.db.run.findUniqueOrThrow({ where: { id: forRunId }, select: { teamId: true, mainSessionId: true } });
-  const seq = 1000 + n++;
-  const row = await db.db.approval.create({
-    data: { teamId: run.teamId, runId: forRunId, sessionId: run.mainSessionId!, requestSeq: seq, toolCallId: `call-${seq}`, tool: 'shell', args: { command: 'rm -rf build' } },
-  });
-  return row.id;
-}
+/** A pending approval on the run's main session (each with its own request seq). */
+const pendingApproval = (forRunId: string) => openApproval(db.db, forRunId, 1000 + n++);
 
 let started: Promise<string> | null = null;
 
@@ -379,41 +373,21 @@ function startedSession(): Promise<string> {
 }
 
 async function beginSession(): Promise<string> {
-  const id = await startRun(fx.teamId, agent.agentId);
-  const run = await db.db.run.findUniqueOrThrow({ where: { id }, select: { mainSessionId: true, goal: true } });
-  const session = await db.db.session.findUniqueOrThrow({ where: { id: run.mainSessionId! }, select: { id: true, config: true } });
-  await appendEvents(db.db, id, session.id, [{ type: 'run.started', payload: { goal: run.goal, config: session.config as Prisma.InputJsonValue } }]);
-  return session.id;
+  return beginSessionLog(db.db, await startRun(fx.teamId, agent.agentId));
 }
 
 /** A branch that finished (its log and its row), for `sessions.resume`. */
 async function finishedSession(): Promise<string> {
   const sessionId = await beginSession();
-  const { runId: ofRun } = await db.db.session.findUniqueOrThrow({ where: { id: sessionId }, select: { runId: true } });
-  await appendEvents(db.db, ofRun, sessionId, [{ type: 'run.finished', payload: { status: 'succeeded', result: 'done' } }]);
-  await db.db.session.update({ where: { id: sessionId }, data: { status: 'succeeded', result: 'done' } });
+  await finishSessionLog(db.db, sessionId);
   return sessionId;
 }
 
 let committed: Promise<{ sessionId: string; atEvent: number }> | null = null;
 
-/**
- * A session whose log has a call that recorded a workspace commit (the seq of its `tool.finished`),
- * for `sessions.callDiff`. The commit is not in the store, so the answer is a diff-less reason: still
- * an answer, which is all authorization needs.
- */
+/** A session whose log has a call that recorded a workspace commit, for `sessions.callDiff`. */
 function committedCall(): Promise<{ sessionId: string; atEvent: number }> {
-  committed ??= (async () => {
-    const sessionId = await beginSession();
-    const { runId: ofRun } = await db.db.session.findUniqueOrThrow({ where: { id: sessionId }, select: { runId: true } });
-    const args = { path: 'a.txt', content: 'a' };
-    await appendEvents(db.db, ofRun, sessionId, [
-      { type: 'tool.requested', payload: { callId: 'call-matrix', requestId: 'req-matrix', name: 'write_file', args } },
-      { type: 'tool.started', payload: { callId: 'call-matrix', name: 'write_file', args, attempt: 1 } },
-      { type: 'tool.finished', payload: { callId: 'call-matrix', ok: true, output: 'written', truncated: false, commit: 'a'.repeat(40) } },
-    ]);
-    return { sessionId, atEvent: 4 };
-  })();
+  committed ??= beginSession().then(async (sessionId) => ({ sessionId, atEvent: await appendCommittedCall(db.db, sessionId) }));
   return committed;
 }
 

@@ -177,5 +177,5 @@ describe('swarm ledgers (property)', () => {
       }),
       { numRuns: RUNS / LANES },
     );
-  }, 120_000);
+  }, 300_000);
 });
