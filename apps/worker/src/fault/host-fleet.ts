@@ -62,13 +62,23 @@ export class HostFleet {
     const workspaces = join(host.root, 'workspaces');
     const names = existsSync(workspaces) ? readdirSync(workspaces) : [];
     for (const name of names) if (!name.startsWith('.')) this.lostSessions.add(name);
-    rmSync(host.root, { recursive: true, force: true });
+    removeTree(host.root);
     return this.add();
   }
 
   async close(): Promise<void> {
     for (const host of this.hosts) host.worker.child.kill('SIGKILL');
     await Promise.all(this.hosts.map((h) => h.worker.exited));
-    rmSync(this.dir, { recursive: true, force: true });
+    removeTree(this.dir);
   }
+}
+
+/**
+ * Deletes a lost host's disk. The worker's background probe of the other sandbox drivers starts
+ * `podman run` processes that a kill -9 of the worker does not end; one may still be writing into
+ * its rootfs under the host's root, so a directory can refill while it is removed (ENOTEMPTY).
+ * The removal is retried until those processes have finished.
+ */
+function removeTree(path: string): void {
+  rmSync(path, { recursive: true, force: true, maxRetries: 30, retryDelay: 200 });
 }

@@ -188,16 +188,28 @@ describe('policies.backtest', () => {
     expect(peak).toBeLessThan(allAtOnce / 4);
   }, 120_000);
 
-  it('gives examples per cell with run, session, event seq and a link to the run, and reads long arguments from the events', async () => {
+  it('gives each cell its latest examples, newest first, with run, session and a link to the run', async () => {
     const result = await (await tb.as('viewer')).policies.backtest({ teamId: tb.fx.teamId, document: CANDIDATE, since: SINCE, until: UNTIL, limit: 2 });
     const approvalToDeny = result.cells.find((c) => c.from === 'require_approval' && c.to === 'deny')!;
     expect(approvalToDeny.examples).toHaveLength(2);
     for (const cell of result.cells) expect(cell.examples.length).toBeLessThanOrEqual(2);
+    expect(approvalToDeny.examples[0]).toMatchObject({ runId, sessionId, toRule: 'no-rm', reason: expect.stringContaining('nothing is removed'), link: `/t/${slug}/runs/${runId}` });
+    // The latest two rm calls of the window, as the audit log orders them.
+    const latest = await sql(
+      `SELECT data->>'callId' AS "callId" FROM "AuditLog" WHERE "teamId" = $1 AND action = 'policy.decided' AND "createdAt" >= $2 AND "createdAt" < $3 AND data->'args'->>'command' = 'rm -rf build'
+       ORDER BY "createdAt" DESC, id DESC LIMIT 2`,
+      [tb.fx.teamId, SINCE, UNTIL],
+    );
+    expect(approvalToDeny.examples.map((e) => e.callId)).toEqual(latest.rows.map((r: { callId: string }) => r.callId));
+  });
+
+  it('reads an example’s long arguments from its events, and gives the seq of its decision event', async () => {
+    // The window holds the first recorded call, a row that is no decision, and the long call.
+    const result = await (await tb.as('viewer')).policies.backtest({ teamId: tb.fx.teamId, document: CANDIDATE, since: SINCE, until: new Date(SINCE.getTime() + 3000), limit: 2 });
     const long = result.cells.flatMap((c) => c.examples).find((e) => e.callId === 'long-call');
     expect(long).toMatchObject({ runId, sessionId, seq: expect.any(Number), fromRule: 'shell-safe', link: `/t/${slug}/runs/${runId}`, tool: 'shell' });
     const decided = await tb.db.event.findFirstOrThrow({ where: { sessionId, type: 'policy.decided' } });
     expect(long!.seq).toBe(decided.seq);
-    expect(approvalToDeny.examples[0]).toMatchObject({ runId, sessionId, toRule: 'no-rm', reason: expect.stringContaining('nothing is removed'), link: `/t/${slug}/runs/${runId}` });
   });
 
   it('refuses a document with a syntax error with the validator’s message, and reads nothing', async () => {

@@ -48,6 +48,7 @@ export interface BacktestCell {
   count: number;
   /** The rules responsible: the rule that decided then → the candidate's rule, most frequent first. */
   rules: Array<{ from: string; to: string; count: number }>;
+  /** The cell's latest calls in the window, newest first, at most `limit`. */
   examples: BacktestExample[];
 }
 
@@ -95,12 +96,13 @@ class Matrix {
     const rule = cell.rules.get(key);
     if (rule) rule.count += 1;
     else cell.rules.set(key, { from: before.ruleId, to: after.ruleId, count: 1 });
-    if (cell.examples.length < this.limit) {
-      cell.examples.push({
-        runId: call.runId, sessionId: call.sessionId, callId: call.callId, at: call.at, tool: call.tool, args: preview(call.args),
-        fromRule: before.ruleId, toRule: after.ruleId, reason: after.reason,
-      });
-    }
+    // Calls come oldest first; a cell keeps the latest `limit` of them, the ones a team tightening
+    // its rules recognises. Bounded: one is dropped for each one kept past the limit.
+    if (cell.examples.length === this.limit) cell.examples.shift();
+    cell.examples.push({
+      runId: call.runId, sessionId: call.sessionId, callId: call.callId, at: call.at, tool: call.tool, args: preview(call.args),
+      fromRule: before.ruleId, toRule: after.ruleId, reason: after.reason,
+    });
   }
 }
 
@@ -158,7 +160,8 @@ export async function backtestPolicy(
     return {
       from, to, count: cell.count,
       rules: [...cell.rules.values()].sort((a, b) => b.count - a.count || a.from.localeCompare(b.from) || a.to.localeCompare(b.to)),
-      examples: cell.examples.map((e) => ({ ...e, seq: seqs.get(`${e.sessionId}\u0000${e.callId}`) ?? null, link: `/t/${team.slug}/runs/${e.runId}` })),
+      // Newest first.
+      examples: cell.examples.toReversed().map((e) => ({ ...e, seq: seqs.get(`${e.sessionId}\u0000${e.callId}`) ?? null, link: `/t/${team.slug}/runs/${e.runId}` })),
     };
   });
   return { since: input.since, until, total: matrix.total, changed: matrix.changed, skipped, cells };
