@@ -79,7 +79,7 @@ describe('model output the database cannot store', () => {
     expect(await ledgerOf(run.runId)).toMatchObject({ spentTokens: 120n, spentCostMicros: 120n, reservedTokens: 0n });
   });
 
-  it('fails the run with the reason after a bounded number of model calls when Postgres refuses the answer', { timeout: 40_000 }, async () => {
+  it('fails the run with the reason at the first answer Postgres refuses, and charges that call', { timeout: 40_000 }, async () => {
     // A value this database refuses (a stricter encoding or a constraint elsewhere): however often
     // the call is retried, the append fails the same way.
     await s.worker.pool.query(`
@@ -95,11 +95,17 @@ describe('model output the database cannot store', () => {
       const run = await runAgainst([{ text: 'poison', usage }]);
       const done = await waitForRun(s.t.db, run.runId, undefined, 35_000);
       expect(done).toMatchObject({ status: 'failed', error: expect.stringMatching(/^the worker cannot continue this run: .*22P05.*character not representable/) });
-      // One call per attempt of the job (the sessions queue's `attempts`), then no more.
-      expect(server!.requests.length).toBeLessThanOrEqual(5);
-      const calls = server!.requests.length;
+      // A retry would be refused the same way and paid for again: the one call is the last.
+      expect(server!.requests).toHaveLength(1);
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      expect(server!.requests).toHaveLength(calls);
+      expect(server!.requests).toHaveLength(1);
+      // Its usage is charged (the refused answer's ledger change), its reservation released.
+      expect(await ledgerOf(run.runId)).toMatchObject({ spentTokens: 120n, spentCostMicros: 120n, reservedTokens: 0n });
+      expect(done.spentTokens).toBe(120n);
+      // The log ends with the failure in place of the refused answer.
+      const last = (await eventsOf(run.runId)).at(-1)!;
+      expect(last).toMatchObject({ type: 'run.finished', payload: { status: 'failed', error: done.error } });
+      expect(await logProblems(s.t.db, run.runId)).toEqual([]);
     } finally {
       await s.worker.pool.query('DROP TRIGGER IF EXISTS refuse_poison ON "Event"');
     }

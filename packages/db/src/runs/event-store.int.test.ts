@@ -117,12 +117,14 @@ describe('PgEventStore', () => {
     batch[1] = { ...batch[1]!, at: 'not a time' };
     await store.append(batch, 1);
     await expect(unit.flush()).rejects.toThrow(/invalid input syntax|time/);
-    // Nothing of the buffer was stored, and the unit is broken: the caller must reload (the worker retries the job).
+    // Nothing of the buffer was stored, and the unit is broken: the caller must reload.
     await expect(store.append(messages(1), 1)).rejects.toThrow(/an earlier write of this session failed/);
-    expect((await eventRows(runId)).map((r) => r.seq)).toEqual([]);
+    // A refusal for its data would repeat on every retry: the session ends failed with the
+    // reason, in place of the refused events.
+    expect(await eventRows(runId)).toEqual([{ sessionId, seq: 1, eventNo: 1, type: 'run.finished' }]);
     const session = await t.db.session.findUniqueOrThrow({ where: { id: sessionId } });
-    expect(session.lastSeq).toBe(0);
-    expect((await t.db.run.findUniqueOrThrow({ where: { id: runId } })).lastEventNo).toBe(0n);
+    expect(session).toMatchObject({ lastSeq: 1, status: 'failed', error: expect.stringMatching(/^the worker cannot continue this run: the database refused the session's events \(22007\)/) });
+    expect((await t.db.run.findUniqueOrThrow({ where: { id: runId } })).lastEventNo).toBe(1n);
   });
 
   it('keeps event numbers unique and increasing per run while two sessions append concurrently', async () => {
@@ -318,8 +320,9 @@ describe('PgEventStore', () => {
     expect(rows.filter((r) => r.sessionId === second.id).map((r) => r.seq)).toEqual([1, 2, 3]);
     for (const r of solo.slice(2)) expect((await eventRows(r.runId)).map((e) => e.eventNo)).toEqual([1, 2, 3]);
     expect(await eventRows(solo[0]!.runId)).toEqual([]);
-    expect(await eventRows(solo[1]!.runId)).toEqual([]);
-    expect(published.map((p) => p.eventNo).sort()).toEqual([3, 3, 3, 3, 3, 6].sort());
+    // The refused session's events are not stored; its failure is, alone.
+    expect(await eventRows(solo[1]!.runId)).toEqual([{ sessionId: solo[1]!.sessionId, seq: 1, eventNo: 1, type: 'run.finished' }]);
+    expect(published.map((p) => p.eventNo).sort()).toEqual([1, 3, 3, 3, 3, 3, 6].sort());
   });
 
   it('writes a batch of many sessions with one statement, numbering each run on its own', async () => {

@@ -58,7 +58,12 @@ function payloadText(payload: unknown): string {
 }
 
 /** A result or error column: `text` refuses NUL too, and the batch flush passes it through `jsonb`. */
-const storableColumn = (value: string | null | undefined): string | null => (value == null ? null : storableText(value));
+export const storableColumn = (value: string | null | undefined): string | null => (value == null ? null : storableText(value));
+
+/** The flush statement's JSON text of a batch of events. */
+export function eventsJson(events: readonly NewEvent[]): string {
+  return `[${events.map((e) => `{"type":${JSON.stringify(e.type)},"version":${e.v},"at":${JSON.stringify(e.at)},"payload":${payloadText(e.payload)}}`).join(',')}]`;
+}
 
 /** What one flush writes for a session, taken out of the buffer. */
 export interface TakenWrite {
@@ -126,7 +131,7 @@ export class WriteBuffer {
       spentCostMicros: projection.spentCostMicros,
       toolStarts: projection.toolCalls,
       assumesUnlimited: ledger.assumesUnlimited,
-      eventsJson: `[${events.map((e) => `{"type":${JSON.stringify(e.type)},"version":${e.v},"at":${JSON.stringify(e.at)},"payload":${payloadText(e.payload)}}`).join(',')}]`,
+      eventsJson: eventsJson(events),
       inbox: batches.flatMap((b) => b.inbox),
       ledger: ledgerChanged
         ? {

@@ -1,11 +1,12 @@
-import type { EngineEvent, NewEvent } from '@looplane/engine';
+import { createEvent, type EngineEvent, type NewEvent } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import type pg from 'pg';
 import { FLUSH_DIAGNOSIS_SQL, LAST_SEQ_SQL } from './append-sql';
-import { flushItems, type FlushBatcher, type FlushOutcome } from './flush-batcher';
+import { flushItems, type FlushBatcher, type FlushItem, type FlushOutcome } from './flush-batcher';
 import type { PgClient, PgPool, Queryable } from './pg-pool';
 import { rowsOf } from '../sql/named-query';
-import { WriteBuffer, type DurableAppend, type SessionLease } from './write-buffer';
+import type { BatchProjection } from './projection';
+import { eventsJson, storableColumn, WriteBuffer, type DurableAppend, type SessionLease } from './write-buffer';
 
 /** A prepared statement: `name` makes Postgres parse and plan it once per connection. */
 export interface Statement {
@@ -29,9 +30,9 @@ function ignoreIdleError(): void {}
 /**
  * A write Postgres refuses for its data (SQLSTATE class 22, data exception: a value it cannot
  * store; class 54, a program limit such as nesting depth) fails the same way however often it is
- * retried: an AppError, so the worker's last attempt fails the run with this reason instead of
- * leaving it to be retried (and its model call paid for) forever. Anything else (a lost
- * connection, a restart) may heal and stays as it is.
+ * retried: an AppError naming the reason, and the session is failed with it at once
+ * ({@link WriteUnit.failRefused}) instead of being retried (and its model call paid for) again.
+ * Anything else (a lost connection, a restart) may heal and stays as it is.
  */
 function refusedData(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
@@ -247,6 +248,7 @@ export class WriteUnit {
     } catch (error) {
       const refused = refusedData(error);
       await this.abandon(refused);
+      if (refused !== error) await this.failRefused(item, projection, refused as AppError);
       throw refused;
     }
     if (outcome === null) {
@@ -260,6 +262,34 @@ export class WriteUnit {
       this.pendingHook = { runId: lease.runId, sessionId: lease.sessionId, eventNo: outcome, type: last.type, finished: this.pendingHook?.finished ?? finished };
     }
     if (db === this.pool) this.runHooks();
+  }
+
+  /**
+   * A write refused for its data fails the same way on every retry, and every retry would pay for
+   * the model call again: the session ends here instead. Its `run.finished` (failed, with the
+   * reason) is written in place of the refused events, with the ledger change they carried, so
+   * the spend of the call that produced them is charged and its reservation released. If this
+   * write fails too, the job's retries and last attempt end the session as before.
+   */
+  private async failRefused(refused: FlushItem, projection: BatchProjection, error: AppError): Promise<void> {
+    const reason = `the worker cannot continue this run: ${error.message}`;
+    const finished = createEvent('run.finished', { status: 'failed', error: storableColumn(reason) ?? reason }, { now: Date.now });
+    const item: FlushItem = {
+      ...refused,
+      eventCount: 1,
+      eventsJson: eventsJson([finished]),
+      // An inbox message the refused events consumed stays unconsumed, as it was never recorded.
+      inbox: [],
+      finishStatus: 'failed',
+      finishResult: null,
+      finishError: storableColumn(reason),
+      spentTokens: projection.spentTokens,
+      spentCostMicros: projection.spentCostMicros,
+    };
+    const outcome = await flushItems(this.pool, [item]).then(([o]) => o ?? null, () => null);
+    if (outcome === null) return;
+    const { lease } = this.options;
+    this.options.onDurable?.({ runId: lease.runId, sessionId: lease.sessionId, eventNo: outcome, type: 'run.finished', finished: 'failed' });
   }
 
   private runHooks(): void {
