@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { weakPasswordReason } from './common-passwords';
+import { weakPasswordReason } from '@looplane/shared';
 
 /** Ids are cuids; bound their size so junk never reaches the database. */
 export const idSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'must be an id');
@@ -10,7 +10,7 @@ export const slugSchema = z
   .min(2)
   .max(40)
   .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'must be lowercase letters, digits and dashes');
-/** An account password: 8 to 200 characters, not a common one (`common-passwords.ts`). */
+/** An account password: 8 to 200 characters, not a common one (`weakPasswordReason` in @looplane/shared). */
 export const passwordSchema = z
   .string()
   .min(8, 'must be at least 8 characters')

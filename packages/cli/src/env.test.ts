@@ -60,6 +60,7 @@ describe('loadCliEnv', () => {
     [{ DATABASE_URL: 'mysql://db/x' }, 'Invalid environment: DATABASE_URL must be a postgres:// connection URL'],
     [{ REDIS_URL: 'localhost:6379' }, 'Invalid environment: REDIS_URL must be a redis:// or rediss:// URL'],
     [{ LOOPLANE_ADMIN_PASSWORD: 'short' }, 'Invalid environment: LOOPLANE_ADMIN_PASSWORD must be at least 8 characters'],
+    [{ LOOPLANE_ADMIN_PASSWORD: 'Password1' }, 'Invalid environment: LOOPLANE_ADMIN_PASSWORD is one of the most common passwords; choose another'],
     [{ NEXTAUTH_SECRET: 'too-short' }, 'Invalid environment: NEXTAUTH_SECRET must be at least 32 characters'],
     [{ LOG_LEVEL: 'verbose' }, 'Invalid environment: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "verbose")'],
   ])('names the malformed variable: %o', (source, message) => {

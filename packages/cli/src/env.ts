@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { weakPasswordReason } from '@looplane/shared';
 import { z } from 'zod';
 import type { Printer } from './printer';
 
@@ -85,7 +86,17 @@ const schema = z.object({
     .pipe(z.string().max(253).regex(/^[A-Za-z0-9.:_-]+$/, 'must be a host name or an IP address (e.g. 0.0.0.0 for every interface)').optional())
     .transform((host) => host ?? '127.0.0.1'),
   LOOPLANE_HOME: optional,
-  LOOPLANE_ADMIN_PASSWORD: optional.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
+  LOOPLANE_ADMIN_PASSWORD: optional.pipe(
+    z
+      .string()
+      .min(8, 'must be at least 8 characters')
+      .superRefine((password, ctx) => {
+        // The seeded admin signs in with it: the same rule as every account password.
+        const reason = weakPasswordReason(password);
+        if (reason) ctx.addIssue({ code: 'custom', message: reason });
+      })
+      .optional(),
+  ),
   LOOPLANE_BOOTSTRAP_TOKEN: optional.pipe(
     z
       .string()
