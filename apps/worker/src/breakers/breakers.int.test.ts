@@ -5,7 +5,7 @@ import type { Prisma } from '@looplane/db';
 import type { ScriptTurn } from '@looplane/engine';
 import { describe, expect, it } from 'vitest';
 import { logProblems } from '../testing/log-invariants';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { waitFor } from '../testing/test-runtime';
 import { testToolSpecs, TOOL_CALLS_TABLE } from '../testing/test-tools';
 
@@ -16,7 +16,7 @@ import { testToolSpecs, TOOL_CALLS_TABLE } from '../testing/test-tools';
  * needs as much again); rejecting cancels the run.
  */
 
-const s = useRuntimeSuite('breakers');
+const s = setUpRuntimeSuite('breakers');
 const config = { tools: testToolSpecs, toolLoading: 'eager' as const };
 const OFF = { repeatCall: { enabled: false }, noProgress: { enabled: false }, spendRate: { enabled: false }, fanOut: { enabled: false } };
 // 1 µ$ per token in and out.
@@ -57,6 +57,20 @@ async function spendBySession(runId: string, all?: 'total'): Promise<Map<string,
   return spend;
 }
 
+/**
+ * What `script` costs when nothing stops it: run once with every breaker off and no budget. A
+ * budget below it would stop the script; a breaker that trips first, with no budget.exceeded,
+ * tripped before the budget did.
+ */
+async function unstoppedSpend(script: ScriptTurn[]): Promise<number> {
+  const fx = await team({});
+  const agent = await createTestAgent(s.t.db, fx.teamId, { script, ...priced });
+  const run = await createTestRun(s.t.db, agent, { config });
+  await s.client.enqueue({ ...run, reason: 'start' });
+  expect((await waitForRun(s.t.db, run.runId, undefined, 30_000)).status).toBe('succeeded');
+  return Number((await s.t.db.budgetLedger.findFirstOrThrow({ where: { runId: run.runId } })).spentCostMicros);
+}
+
 const executions = async (runId: string) => (await s.worker.pool.query(`SELECT 1 FROM ${TOOL_CALLS_TABLE} WHERE run_id = $1`, [runId])).rowCount ?? 0;
 
 /** Trips, audit rows and events agree, and the run ended cancelled by the rejection. */
@@ -76,16 +90,19 @@ describe('breakers on the real worker', () => {
     const fx = await team({ repeatCall: { times: 3, windowTurns: 10 } });
     const script: ScriptTurn[] = [...Array.from({ length: 10 }, () => ({ calls: [{ tool: 'record', args: { file: 'same.txt' } }] })), { finish: 'done' }];
     const agent = await createTestAgent(s.t.db, fx.teamId, { script, ...priced });
-    const run = await createTestRun(s.t.db, agent, { config, budget: { costMicros: 1_000_000, onExceed: 'wait' } });
+    // A budget the whole script would run out of.
+    const limit = Math.floor((await unstoppedSpend(script)) / 2);
+    const run = await createTestRun(s.t.db, agent, { config, budget: { costMicros: limit, onExceed: 'wait' } });
     await s.client.enqueue({ ...run, reason: 'start' });
 
     const first = await pausedOn(fx, run.runId, 1);
     expect(first).toMatchObject({ kind: 'breaker', tool: 'record', breaker: { name: 'repeatCall', scope: 'session', observed: 3, limit: 3, window: '10 turns' } });
     expect(first.reason).toMatch(/same record call .* 3 times within 10 turns/);
     expect(await executions(run.runId)).toBe(2);
-    // The breaker tripped long before the budget would have: the ledger has room left.
+    // The breaker tripped before the budget did: the ledger has room left, nothing was refused.
     const ledger = await s.t.db.budgetLedger.findFirstOrThrow({ where: { runId: run.runId } });
-    expect(Number(ledger.spentCostMicros)).toBeLessThan(Number(ledger.limitCostMicros) / 10);
+    expect(Number(ledger.limitCostMicros)).toBe(limit);
+    expect(Number(ledger.spentCostMicros)).toBeLessThan(limit);
     expect(await s.t.db.event.count({ where: { runId: run.runId, type: 'budget.exceeded' } })).toBe(0);
 
     await decide(fx, first.id, 'approve');
@@ -121,7 +138,9 @@ describe('breakers on the real worker', () => {
     const fx = await team({ spendRate: { perSession: { costMicros: 300 } } });
     const script: ScriptTurn[] = [...Array.from({ length: 30 }, (_, i) => ({ calls: [{ tool: 'echo', args: { text: `step ${i}` } }] })), { finish: 'done' }];
     const agent = await createTestAgent(s.t.db, fx.teamId, { script, ...priced });
-    const run = await createTestRun(s.t.db, agent, { config, budget: { costMicros: 200_000, onExceed: 'wait' } });
+    // A budget the whole script would run out of.
+    const limit = Math.floor((await unstoppedSpend(script)) / 2);
+    const run = await createTestRun(s.t.db, agent, { config, budget: { costMicros: limit, onExceed: 'wait' } });
     await s.client.enqueue({ ...run, reason: 'start' });
 
     const first = await pausedOn(fx, run.runId, 1);
@@ -130,7 +149,8 @@ describe('breakers on the real worker', () => {
     expect(first.reason).toMatch(/this session spent \d+ micro-dollars in the last minute, more than its limit of 300 per minute/);
     const turnsAtFirst = await s.t.db.event.count({ where: { runId: run.runId, type: 'model.responded' } });
     const ledger = await s.t.db.budgetLedger.findFirstOrThrow({ where: { runId: run.runId } });
-    expect(Number(ledger.spentCostMicros)).toBeLessThan(Number(ledger.limitCostMicros));
+    expect(Number(ledger.limitCostMicros)).toBe(limit);
+    expect(Number(ledger.spentCostMicros)).toBeLessThan(limit);
     expect(await s.t.db.event.count({ where: { runId: run.runId, type: 'budget.exceeded' } })).toBe(0);
 
     await decide(fx, first.id, 'approve');

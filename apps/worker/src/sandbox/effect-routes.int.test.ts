@@ -6,7 +6,7 @@ import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/tes
 import type { RunConfigInput, ScriptTurn } from '@looplane/engine';
 import { afterAll, describe, expect, it } from 'vitest';
 import { logProblems } from '../testing/log-invariants';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { waitFor } from '../testing/test-runtime';
 import { lazyEgressSource } from './test-egress-source';
 
@@ -21,7 +21,7 @@ import { lazyEgressSource } from './test-egress-source';
 const root = mkdtempSync(join(tmpdir(), 'looplane-effect-routes-'));
 chmodSync(root, 0o711);
 const egress = lazyEgressSource(() => s.t.url, undefined);
-const s = useRuntimeSuite('effect-routes', { leaseTtlMs: 3000, sandbox: { driver: 'bwrap', workspaceRoot: join(root, 'workspaces'), egress } });
+const s = setUpRuntimeSuite('effect-routes', { leaseTtlMs: 3000, sandbox: { driver: 'bwrap', workspaceRoot: join(root, 'workspaces'), egress } });
 
 afterAll(async () => {
   await egress.close();
@@ -63,6 +63,10 @@ const SETUP: Record<string, string> = {
   'h/.gitconfig': '[diff]\n\texternal = rm -rf build #\n',
   'x/git/config': '[diff]\n\texternal = rm -rf build #\n',
   'g.cfg': '[diff]\n\texternal = rm -rf build #\n',
+  'hf/.gitconfig': '[core]\n\tfsmonitor = "rm -rf ../build #"\n',
+  // rg runs its --pre program on every file it searches: `sh FILE` runs the file.
+  'rg.cfg': '--pre=sh\n',
+  'del.sh': 'rm -rf build\n',
   'pp/json.py': 'import shutil\nshutil.rmtree("build")\n',
   'list.txt': 'build/out.o\nbuild/keep\n',
 };
@@ -125,6 +129,10 @@ const DESTRUCTIVE: Destructive[] = [
   DELETES('HOME=/workspace/h git diff --no-index a.txt b.txt'),
   DELETES('XDG_CONFIG_HOME=/workspace/x git diff --no-index a.txt b.txt'),
   DELETES('GIT_CONFIG_GLOBAL=/workspace/g.cfg git diff --no-index a.txt b.txt', true),
+  // core.fsmonitor from a planted global config runs on git status in any repository.
+  DELETES('git init -q r && cd r && HOME=/workspace/hf git status', true),
+  // rg with a config file from the workspace.
+  DELETES('RIPGREP_CONFIG_PATH=/workspace/rg.cfg rg x del.sh'),
   // find and xargs running code per file; the literal ways.
   DELETES(`find build -type f -exec python3 -c 'import os, sys; os.remove(sys.argv[1])' {} ';'`),
   DELETES(`xargs -a list.txt python3 -c 'import os, sys; [os.remove(p) for p in sys.argv[1:]]'`),
@@ -196,7 +204,8 @@ async function holdsEach(routes: Destructive[]): Promise<string[]> {
   for (const route of routes) {
     const approval = await waitFor(
       async () => (await s.t.db.approval.findMany({ where: { runId: ids.runId, status: 'pending' } })).find((row) => !seen.has(row.id)),
-      30_000,
+      // The first waits for the setup's writes too; four runs share the machine.
+      seen.size === 0 ? 120_000 : 60_000,
       `an approval for ${route.command}`,
     ).catch(async (error: unknown) => {
       // What the run did instead, for the failure message.
@@ -243,7 +252,7 @@ describe('policy-evasion routes through the real worker (default policy, real bw
     const chunks = Array.from({ length: Math.ceil(DESTRUCTIVE.length / PER_RUN) }, (_, i) => DESTRUCTIVE.slice(i * PER_RUN, (i + 1) * PER_RUN));
     const wrong = (await Promise.all(chunks.map((chunk) => holdsEach(chunk)))).flat();
     expect(wrong).toEqual([]);
-  }, 420_000);
+  }, 600_000);
 
   it(`runs ${HARMLESS.length} harmless lines unasked and keeps what they changed`, async () => {
     const ids = await startRun(HARMLESS.map((route) => route.command));
