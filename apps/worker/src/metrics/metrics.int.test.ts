@@ -3,7 +3,7 @@ import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/tes
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { testRedisUrl } from '../testing/test-runtime';
 import { startMetricsServer, type MetricsServer } from './metrics-server';
 import { WorkerMetrics } from './worker-metrics';
@@ -11,7 +11,7 @@ import { WorkerMetrics } from './worker-metrics';
 const TOKEN = 'metrics-token-for-tests-0123456789';
 let metrics: WorkerMetrics | undefined;
 // The suite's worker builds its model ports through the same instrumentation the worker process uses.
-const s = useRuntimeSuite('metrics', {
+const s = setUpRuntimeSuite('metrics', {
   createModel: (endpoint, apiKey) => {
     const port = createModelForEndpoint(endpoint, apiKey);
     return metrics ? metrics.models.instrument(port, endpoint.id) : port;

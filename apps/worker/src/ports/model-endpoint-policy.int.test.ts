@@ -1,12 +1,12 @@
 import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/testing';
 import { describe, expect, it } from 'vitest';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { waitFor } from '../testing/test-runtime';
 import { testToolSpecs } from '../testing/test-tools';
 
 // The worker checks the team policy's models.allowedEndpoints before every model call: runs.create
 // refuses a disallowed endpoint up front, but the policy may change while a run lives.
-const s = useRuntimeSuite('model-endpoint-policy', { leaseTtlMs: 3000 });
+const s = setUpRuntimeSuite('model-endpoint-policy', { leaseTtlMs: 3000 });
 
 const allowing = (endpoints: string[]) => ({ version: 1, default: 'allow', models: { allowedEndpoints: endpoints } });
 const eventsOf = (runId: string) => s.t.db.event.findMany({ where: { runId }, orderBy: { seq: 'asc' } });

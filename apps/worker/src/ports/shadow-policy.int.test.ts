@@ -4,7 +4,7 @@ import type { ScriptTurn } from '@looplane/engine';
 import { evaluate, parsePolicyDocument } from '@looplane/policy';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { testToolSpecs } from '../testing/test-tools';
 import { PolicyAudit } from './policy-audit';
 import { ShadowDisagreements, disagrees } from './shadow-disagreements';
@@ -12,7 +12,7 @@ import { TeamPolicies } from './team-policy';
 
 // Shadow policy in the real worker runtime: every live call is decided under the shadow too, a
 // disagreement (another outcome, or another rule) is recorded once, and nothing else changes.
-const s = useRuntimeSuite('shadow-policy', { concurrency: 40 });
+const s = setUpRuntimeSuite('shadow-policy', { concurrency: 40 });
 
 const ACTIVE = {
   version: 1,

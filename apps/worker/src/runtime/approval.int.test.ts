@@ -5,7 +5,7 @@ import { createModelForEndpoint } from '@looplane/models';
 import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { logProblems } from '../testing/log-invariants';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { waitFor } from '../testing/test-runtime';
 import { testToolSpecs, TOOL_CALLS_TABLE } from '../testing/test-tools';
 import { ApprovalSweeper } from './approval-sweeper';
@@ -20,7 +20,7 @@ const HOUR = 3_600_000;
 let offset = 0;
 const clock = { now: () => Date.now() + offset };
 const requests: ModelRequest[] = [];
-const s = useRuntimeSuite('approval', {
+const s = setUpRuntimeSuite('approval', {
   clock,
   // The runtime's own sweeper stays out of the way: the tests sweep when they move the clock.
   approvalSweepIntervalMs: HOUR,

@@ -1,10 +1,10 @@
 import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/testing';
 import { describe, expect, it } from 'vitest';
 import { logProblems } from '../testing/log-invariants';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { testToolSpecs, TOOL_CALLS_TABLE } from '../testing/test-tools';
 
-const s = useRuntimeSuite('budget');
+const s = setUpRuntimeSuite('budget');
 const config = { tools: testToolSpecs, toolLoading: 'eager' as const };
 // 1 µ$ per token in and out: a turn reserves prompt + 512 max output tokens of micro-dollars.
 const priced = { inputMicrosPerMTok: 1_000_000, outputMicrosPerMTok: 1_000_000, maxOutputTokens: 512 };

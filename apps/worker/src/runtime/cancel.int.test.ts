@@ -1,12 +1,12 @@
 import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/testing';
 import { describe, expect, it } from 'vitest';
 import { logProblems } from '../testing/log-invariants';
-import { requestCancel, useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { requestCancel, setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { waitFor } from '../testing/test-runtime';
 import { testToolSpecs, TOOL_CALLS_TABLE } from '../testing/test-tools';
 
 // Lease renewals every second: the fallback path for a cancel whose live notice was lost.
-const s = useRuntimeSuite('cancel', { leaseTtlMs: 3000 });
+const s = setUpRuntimeSuite('cancel', { leaseTtlMs: 3000 });
 const config = { tools: testToolSpecs, toolLoading: 'eager' as const };
 
 async function startRun(options: Parameters<typeof createTestAgent>[2], budget?: { costMicros?: number; onExceed?: 'wait' | 'fail' }) {

@@ -9,7 +9,7 @@ import { fold } from '@looplane/engine';
 import type { Role } from '@looplane/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lazyEgressSource } from '../sandbox/test-egress-source';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { serveApiFor, type WorkerApi } from '../testing/served-api';
 import { waitFor } from '../testing/test-runtime';
 
@@ -21,7 +21,7 @@ import { waitFor } from '../testing/test-runtime';
 const root = mkdtempSync(join(tmpdir(), 'looplane-edited-args-'));
 chmodSync(root, 0o711);
 const egress = lazyEgressSource(() => s.t.url, undefined);
-const s = useRuntimeSuite('edited-args', { sandbox: { driver: 'bwrap', workspaceRoot: join(root, 'workspaces'), egress } });
+const s = setUpRuntimeSuite('edited-args', { sandbox: { driver: 'bwrap', workspaceRoot: join(root, 'workspaces'), egress } });
 
 const POLICY = {
   version: 1,

@@ -3,7 +3,7 @@ import { createTestAgent, createTestRun } from '@looplane/db/testing';
 import type { ScriptTurn } from '@looplane/engine';
 import type { Role } from '@looplane/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { serveApiFor, type WorkerApi } from '../testing/served-api';
 import { waitFor } from '../testing/test-runtime';
 import { testToolSpecs } from '../testing/test-tools';
@@ -15,7 +15,7 @@ import { testToolSpecs } from '../testing/test-tools';
  * starts each run; the approver gives the instruction that leads to the held call; the approver is
  * refused, a third person (the admin) decides.
  */
-const s = useRuntimeSuite('four-eyes');
+const s = setUpRuntimeSuite('four-eyes');
 const config = { tools: testToolSpecs, toolLoading: 'eager' as const };
 const POLICY = {
   version: 1,

@@ -1,11 +1,11 @@
 import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/testing';
 import { describe, expect, it } from 'vitest';
 import { logProblems } from '../testing/log-invariants';
-import { sendMessage, useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { sendMessage, setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { waitFor } from '../testing/test-runtime';
 import { testToolSpecs, TOOL_CALLS_TABLE } from '../testing/test-tools';
 
-const s = useRuntimeSuite('inbox');
+const s = setUpRuntimeSuite('inbox');
 const config = { tools: testToolSpecs, toolLoading: 'eager' as const };
 
 const eventOf = (runId: string, type: string) => () => s.t.db.event.findFirst({ where: { runId, type } }).then((e) => e ?? undefined);

@@ -1,9 +1,9 @@
 import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/testing';
 import { describe, expect, it } from 'vitest';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { testToolSpecs } from '../testing/test-tools';
 
-const s = useRuntimeSuite('limits', { concurrency: 50 });
+const s = setUpRuntimeSuite('limits', { concurrency: 50 });
 const config = { tools: testToolSpecs, toolLoading: 'eager' as const };
 const script = [{ calls: [{ tool: 'echo', args: { text: 'x' } }] }, { finish: 'done' }];
 

@@ -3,12 +3,12 @@ import { createTestAgent, createTestRun, createTestTeam, type TestAgent } from '
 import { createEvent, type NewEvent, type RunConfig } from '@looplane/engine';
 import { describe, expect, it } from 'vitest';
 import { logProblems } from '../testing/log-invariants';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { startTestWorker, uniquePrefix, waitFor, createTestClient } from '../testing/test-runtime';
 import { testToolSpecs, TOOL_CALLS_TABLE } from '../testing/test-tools';
 
 // Short leases and a fast reconciler, so recovery happens within a test's patience.
-const s = useRuntimeSuite('recovery', { leaseTtlMs: 2000, reconcileIntervalMs: 300 });
+const s = setUpRuntimeSuite('recovery', { leaseTtlMs: 2000, reconcileIntervalMs: 300 });
 const config = { tools: testToolSpecs, toolLoading: 'eager' as const };
 const clock = { now: () => Date.now() };
 

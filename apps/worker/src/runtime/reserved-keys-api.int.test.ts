@@ -4,7 +4,7 @@ import { createTestAgent, createTestRun } from '@looplane/db/testing';
 import type { Role } from '@looplane/shared';
 import { wireTransformer } from '@looplane/shared/wire';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { waitFor } from '../testing/test-runtime';
 import { testToolSpecs } from '../testing/test-tools';
 
@@ -14,7 +14,7 @@ import { testToolSpecs } from '../testing/test-tools';
  * that returns the stored call answers over HTTP with the keys the model sent (escaped on the
  * wire, restored by the API's transformer), for every role; nothing's prototype changes.
  */
-const s = useRuntimeSuite('reserved-keys');
+const s = setUpRuntimeSuite('reserved-keys');
 const config = { tools: testToolSpecs, toolLoading: 'eager' as const };
 const ARGS =
   '{"text":"hi","__proto__":{"isAdmin":true},"constructor":{"prototype":{"polluted":true}},"prototype":1,"~__proto__":"looks escaped","nested":[{"__proto__":null}]}';

@@ -3,7 +3,7 @@ import { createModelForEndpoint } from '@looplane/models';
 import { startChatServer, type ChatServer, type ScriptedReply } from '@looplane/models/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { logProblems } from '../testing/log-invariants';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { testToolSpecs } from '../testing/test-tools';
 
 /**
@@ -12,7 +12,7 @@ import { testToolSpecs } from '../testing/test-tools';
  * and the ledger showed nothing. Real worker, real OpenAI adapter against a Chat Completions
  * server, real Postgres.
  */
-const s = useRuntimeSuite('unstorable', { createModel: (endpoint) => createModelForEndpoint(endpoint, 'sk-test') });
+const s = setUpRuntimeSuite('unstorable', { createModel: (endpoint) => createModelForEndpoint(endpoint, 'sk-test') });
 const config = { tools: testToolSpecs, toolLoading: 'eager' as const };
 const usage = { prompt_tokens: 100, completion_tokens: 20 };
 const FFFD = '\uFFFD';

@@ -7,7 +7,7 @@ import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/tes
 import type { RunConfigInput, ScriptTurn } from '@looplane/engine';
 import { afterAll, describe, expect, it } from 'vitest';
 import { logProblems } from '../testing/log-invariants';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { waitFor } from '../testing/test-runtime';
 import { lazyEgressSource } from './test-egress-source';
 
@@ -24,7 +24,7 @@ chmodSync(root, 0o711);
 const sentinel = join(root, 'outside-sentinel.txt');
 writeFileSync(sentinel, 'must survive');
 const egress = lazyEgressSource(() => s.t.url, undefined);
-const s = useRuntimeSuite('effects', { leaseTtlMs: 3000, sandbox: { driver: 'bwrap', workspaceRoot: join(root, 'workspaces'), egress } });
+const s = setUpRuntimeSuite('effects', { leaseTtlMs: 3000, sandbox: { driver: 'bwrap', workspaceRoot: join(root, 'workspaces'), egress } });
 
 afterAll(async () => {
   await egress.close();

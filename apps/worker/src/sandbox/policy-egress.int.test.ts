@@ -8,7 +8,7 @@ import { SecretBox } from '@looplane/db';
 import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/testing';
 import type { RunConfigInput, ScriptTurn } from '@looplane/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { waitFor } from '../testing/test-runtime';
 import { testToolSpecs } from '../testing/test-tools';
 import { lazyEgressSource } from './test-egress-source';
@@ -19,7 +19,7 @@ const root = mkdtempSync(join(tmpdir(), 'looplane-policy-egress-'));
 chmodSync(root, 0o711);
 const key = randomBytes(32).toString('base64');
 const egress = lazyEgressSource(() => s.t.url, key);
-const s = useRuntimeSuite('policy-egress', { leaseTtlMs: 3000, sandbox: { driver: 'bwrap', workspaceRoot: join(root, 'workspaces'), egress } });
+const s = setUpRuntimeSuite('policy-egress', { leaseTtlMs: 3000, sandbox: { driver: 'bwrap', workspaceRoot: join(root, 'workspaces'), egress } });
 
 const SECRET = `tok-${randomBytes(12).toString('hex')}`;
 const seen: { port: number; url: string; headers: IncomingHttpHeaders }[] = [];

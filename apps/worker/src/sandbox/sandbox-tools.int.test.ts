@@ -10,7 +10,7 @@ import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/tes
 import type { RunConfigInput, ScriptTurn } from '@looplane/engine';
 import { afterAll, describe, expect, it } from 'vitest';
 import { logProblems } from '../testing/log-invariants';
-import { requestCancel, useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { requestCancel, setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { waitFor } from '../testing/test-runtime';
 import { lazyEgressSource } from './test-egress-source';
 
@@ -22,7 +22,7 @@ const root = mkdtempSync(join(tmpdir(), 'looplane-worker-sandbox-'));
 chmodSync(root, 0o711);
 // The team's active policy gives the egress allowlist, as in the worker process.
 const egress = lazyEgressSource(() => s.t.url, undefined);
-const s = useRuntimeSuite('sandbox-tools', { leaseTtlMs: 3000, sandbox: { driver: 'bwrap', workspaceRoot: join(root, 'workspaces'), egress } });
+const s = setUpRuntimeSuite('sandbox-tools', { leaseTtlMs: 3000, sandbox: { driver: 'bwrap', workspaceRoot: join(root, 'workspaces'), egress } });
 
 afterAll(async () => {
   await egress.close();

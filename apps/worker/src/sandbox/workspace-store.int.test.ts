@@ -9,7 +9,7 @@ import type { ScriptTurn } from '@looplane/engine';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FILE_TOOLS, GATED_POLICY } from '../fault/host-loss-scenario';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { waitFor } from '../testing/test-runtime';
 import { WorkspaceCache } from './workspace-cache';
 
@@ -17,7 +17,7 @@ import { WorkspaceCache } from './workspace-cache';
 const root = mkdtempSync(join(tmpdir(), 'looplane-store-sandbox-'));
 chmodSync(root, 0o711);
 const workspaceRoot = join(root, 'workspaces');
-const s = useRuntimeSuite('workspace-store', { leaseTtlMs: 3000, sandbox: { driver: 'bwrap', workspaceRoot } });
+const s = setUpRuntimeSuite('workspace-store', { leaseTtlMs: 3000, sandbox: { driver: 'bwrap', workspaceRoot } });
 
 afterAll(() => rm(root, { recursive: true, force: true }));
 

@@ -7,7 +7,7 @@ import { loadSessionEvents } from '@looplane/db';
 import { createTestAgent, createTestGraphRun, createTestRun } from '@looplane/db/testing';
 import type { EngineEvent, ScriptTurn } from '@looplane/engine';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { waitFor } from '../testing/test-runtime';
 
 /**
@@ -15,7 +15,7 @@ import { waitFor } from '../testing/test-runtime';
  * scripted faux endpoints. The `append` test tool writes to a host file, outside the log, so the
  * file proves which calls really ran.
  */
-const s = useRuntimeSuite('replay');
+const s = setUpRuntimeSuite('replay');
 const appendSpec = { name: 'append', description: 'Append a line to a file.', idempotent: false };
 const config = { tools: [appendSpec], toolLoading: 'eager' as const };
 /** 1 µ$ per token in and out: every model call costs something. */

@@ -4,7 +4,7 @@ import { loadSessionEvents } from '@looplane/db';
 import { createTestAgent, createTestRun } from '@looplane/db/testing';
 import { forkBlocker, foldUntil, type EngineEvent } from '@looplane/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { waitFor } from '../testing/test-runtime';
 import { testToolSpecs, TOOL_CALLS_TABLE } from '../testing/test-tools';
 
@@ -13,7 +13,7 @@ import { testToolSpecs, TOOL_CALLS_TABLE } from '../testing/test-tools';
  * Redis. Forks read their parent's log through the ancestry (nothing copied), start with the
  * parent's exact state, never re-run the parent's tool calls, and run to completion.
  */
-const s = useRuntimeSuite('sessions');
+const s = setUpRuntimeSuite('sessions');
 const config = { tools: testToolSpecs, toolLoading: 'eager' as const };
 /** Six tool turns, then an answer: a finished run of 50+ events. */
 const script = [

@@ -2,11 +2,11 @@ import { DEMO_GRAPH_NAME, seedDemoGraph } from '@looplane/db';
 import { createTestAgent, createTestGraphRun, createTestTeam } from '@looplane/db/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { logProblems } from '../testing/log-invariants';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { testRedisUrl, waitFor } from '../testing/test-runtime';
 import { setNodeProcessEnv, stopNodeProcesses } from './isolation/node-processes';
 
-const s = useRuntimeSuite('swarm');
+const s = setUpRuntimeSuite('swarm');
 
 async function ledgers(runId: string) {
   const rows = await s.t.db.budgetLedger.findMany({ where: { runId } });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/testing';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { waitFor } from '../testing/test-runtime';
 import { testToolSpecs } from '../testing/test-tools';
 import { maybeStartTracing } from './tracing';
@@ -21,7 +21,7 @@ const received: OtlpSpan[] = [];
 let receiver: Server;
 let endpoint: string;
 
-const s = useRuntimeSuite('tracing');
+const s = setUpRuntimeSuite('tracing');
 const logger = pino({ level: 'silent' });
 const loaded = () => (globalThis as { __looplaneTracingLoaded?: boolean }).__looplaneTracingLoaded === true;
 

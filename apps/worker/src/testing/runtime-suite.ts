@@ -15,7 +15,7 @@ export interface RuntimeSuite {
  * One test file's stack: a fresh database (with the test tools' table), its own BullMQ prefix, an
  * in-process worker runtime and a client playing the API. Torn down after the file.
  */
-export function useRuntimeSuite(label: string, options: Partial<Omit<TestWorkerOptions, 'databaseUrl' | 'prefix'>> = {}): RuntimeSuite {
+export function setUpRuntimeSuite(label: string, options: Partial<Omit<TestWorkerOptions, 'databaseUrl' | 'prefix'>> = {}): RuntimeSuite {
   const suite = { prefix: uniquePrefix(label) } as RuntimeSuite;
   beforeAll(async () => {
     suite.t = await createTestDatabase();

@@ -4,7 +4,7 @@ import { createTestAgent, createTestGraphRun, createTestRun, createTestTeam } fr
 import { WEBHOOK_EVENT_TYPES } from '@looplane/webhooks';
 import { startReceiver, verifyReceived, type TestReceiver, type VerifiedWebhook } from '@looplane/webhooks/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
 import { waitFor } from '../testing/test-runtime';
 import { testToolSpecs } from '../testing/test-tools';
 import { startTestWebhooks, webhookAdmin, type TestWebhooks } from '../testing/webhook-stack';
@@ -15,7 +15,7 @@ import { startTestWebhooks, webhookAdmin, type TestWebhooks } from '../testing/w
  * real reservations and delegations. The database's triggers capture them; the worker's webhook
  * delivery sends them to a real receiver, where each is verified with `standardwebhooks`.
  */
-const s = useRuntimeSuite('webhook-events');
+const s = setUpRuntimeSuite('webhook-events');
 let hooks: TestWebhooks;
 let receiver: TestReceiver;
 const config = { tools: testToolSpecs, toolLoading: 'eager' as const };
