@@ -21,6 +21,7 @@ process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= path.join(repoRoot, "packages/db/bin
 // undefined keeps generate working and makes database commands fail with
 // Prisma's own clear "datasource.url property is required" error, instead of
 // reaching for a placeholder database.
+// biome-ignore lint/suspicious/noUndeclaredEnvVars: read by the Prisma CLI, which no turbo task runs, so no cached turbo output depends on it.
 const url = process.env.DATABASE_URL || undefined;
 
 export default defineConfig({
@@ -32,6 +33,7 @@ export default defineConfig({
     url,
     // Optional; without it `migrate dev` creates and drops a temporary
     // prisma_migrate_shadow_db_<uuid> database on the same server.
+    // biome-ignore lint/suspicious/noUndeclaredEnvVars: read by the Prisma CLI (migrate dev), which no turbo task runs.
     shadowDatabaseUrl: process.env.SHADOW_DATABASE_URL || undefined,
   },
 });

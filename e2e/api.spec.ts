@@ -57,7 +57,7 @@ test('REST: the cookie alone is refused, a team token starts a run once per Idem
   const first = await start();
   expect(first.status(), await first.text()).toBe(201);
   const { runId } = (await first.json()) as { runId: string };
-  expect(first.headers()['location']).toBe(`/api/v1/runs/${runId}`);
+  expect(first.headers().location).toBe(`/api/v1/runs/${runId}`);
 
   // The same key and body replays the first answer; another body with that key is 422.
   const again = await start();

@@ -35,6 +35,7 @@ test('a draft is backtested over recorded calls: progress, the matrix, and an ex
   await expect(page.getByTestId('backtest-summary')).toContainText('recorded call');
   const cell = page.getByTestId('backtest-cell-require_approval-deny');
   await expect(cell).toBeEnabled();
+  // biome-ignore lint/performance/useDomNodeTextContent: a Playwright Locator, not a DOM node: the rendered text is what the user sees (textContent() also reads hidden text and may be null).
   expect(Number((await cell.innerText()).replace(/\D/g, ''))).toBeGreaterThanOrEqual(1);
   // Nothing is allowed under the draft.
   await expect(page.getByTestId('backtest-cell-allow-allow')).toHaveText('0');

@@ -26,10 +26,10 @@ import { testToolSpecs } from '../../apps/worker/src/testing/test-tools';
 import { startApiServer } from '../sse/harness';
 
 const quick = process.argv.includes('--quick');
-const sizesArg = process.argv.find((a, i) => process.argv[i - 1] === '--sizes');
+const sizesArg = process.argv.find((_, i) => process.argv[i - 1] === '--sizes');
 const sizes = sizesArg ? sizesArg.split(',').map(Number) : quick ? [100, 500] : [100, 500, 1000, 2000];
 const timeline = process.argv.includes('--timeline');
-const warmupArg = process.argv.find((a, i) => process.argv[i - 1] === '--warmup');
+const warmupArg = process.argv.find((_, i) => process.argv[i - 1] === '--warmup');
 /** Runs the worker serves before the measured burst (quick ones), as a worker in service has: its hot paths compiled. */
 export const WARMUP_RUNS = warmupArg ? Number(warmupArg) : quick ? 0 : 200;
 const WARMUP_THINK_MS = 20;
@@ -111,12 +111,13 @@ export async function measure(n: number, warmup = WARMUP_RUNS) {
   const agentId = await densityAgent(t.db, fx.teamId, THINK_MS);
   const warmAgentId = warmup > 0 ? await densityAgent(t.db, fx.teamId, WARMUP_THINK_MS) : null;
 
+  bundle ??= buildWorker().then((b) => b['worker-with-test-tools']);
   const worker = spawnWorker(
     { DATABASE_URL: t.url, REDIS_URL: testRedisUrl, QUEUE_PREFIX: prefix, WORKER_CONCURRENCY: String(n), DATABASE_POOL_SIZE: process.env.BENCH_POOL ?? '20' },
     join(logDir, `worker-${n}.log`),
     // e.g. BENCH_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the worker
     process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? [],
-    await (bundle ??= buildWorker().then((b) => b['worker-with-test-tools'])),
+    await bundle,
   );
   const api = await startApiServer(t.url, { poolSize: 16, queuePrefix: prefix });
   await worker.ready;

@@ -80,7 +80,9 @@ async function main() {
     const storageState = await signedIn(browser, p);
     // One open first, not measured: the server's first render of the route (and its caches) is not what a supervisor waits for.
     const warm = await browser.newContext({ baseURL: p.baseURL, storageState });
-    await usable(await warm.newPage().then(async (page) => (await page.goto(`/t/demo/runs/${runId}`), page)), lastEventNo);
+    const warmPage = await warm.newPage();
+    await warmPage.goto(`/t/demo/runs/${runId}`);
+    await usable(warmPage, lastEventNo);
     await warm.close();
     const raw: Array<{ interactiveMs: number; reloadMs: number; pageBackMs: number; longestTaskMs: number; rowsInDom: number }> = [];
     for (let i = 0; i < REPEAT; i++) {

@@ -67,6 +67,7 @@ interface TestFixtures {
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   // Global setup publishes the URL after the config was read, so resolve it here.
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from its first parameter and requires an object pattern there, even an empty one.
   baseURL: async ({}, use) => use(stack.baseURL),
   adminState: [
     async ({ browser }, use, workerInfo) => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, waitForHealth } from './health';
-import { startSeparateWeb } from './separate-web';
+import { startSeparateWeb, type SeparateWeb } from './separate-web';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const STOP_TIMEOUT_MS = 30_000;
@@ -63,7 +63,7 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
     log.end();
   };
 
-  let separateWeb;
+  let separateWeb: SeparateWeb;
   try {
     await waitForHealth('looplane start', baseURL, child, logFile);
     separateWeb = await startSeparateWeb({ repoRoot: REPO_ROOT, stackHome: home, port: await freePort() });

@@ -59,7 +59,7 @@ describe('the bundled worker', () => {
     expect(await waitForRun(t.db, run.runId, undefined, 60_000)).toMatchObject({ status: 'succeeded', result: 'both done' });
 
     const returned = await t.db.auditLog.findMany({ where: { teamId, action: 'swarm.returned' } });
-    const pidOf = (edge: string) => (returned.find((a) => (a.data as { edgeId: string }).edgeId === run.edges[edge])?.data as { actedBy: { pid: number } }).actedBy.pid;
+    const pidOf = (edge: string) => (returned.find((a) => (a.data as { edgeId: string }).edgeId === run.edges[edge])!.data as { actedBy: { pid: number } }).actedBy.pid;
     expect(pidOf('planner->open')).toBe(worker.pid);
     expect(pidOf('planner->sealed')).not.toBe(worker.pid);
     expect(pidOf('planner->sealed')).toBeGreaterThan(0);

@@ -40,7 +40,9 @@ describe('Shutdown', () => {
     shutdown.register('close', 'consumers', async () => {
       throw new Error('stuck');
     });
-    shutdown.register('disconnect', 'postgres', async () => void (disconnected = true));
+    shutdown.register('disconnect', 'postgres', async () => {
+      disconnected = true;
+    });
     await shutdown.run('SIGTERM');
     expect(disconnected).toBe(true);
     expect(exits).toEqual([1]);

@@ -21,7 +21,7 @@ import { SessionWorkspaces } from './sessions/session-workspaces';
 import { WorkspaceCache } from './sandbox/workspace-cache';
 import { createWorkspaceStore } from '@looplane/workspaces';
 import { Shutdown } from './shutdown';
-import { ToolRegistry } from './tools/tool-registry';
+import type { ToolRegistry } from './tools/tool-registry';
 import { startWebhooks } from './webhooks/start-webhooks';
 
 export interface WorkerProcessOptions {

@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { AppError, type AppErrorCode } from '@looplane/shared';
 import { Prisma } from '@looplane/db';
 

@@ -6,7 +6,7 @@ describe('unstorableTextPath', () => {
     expect(unstorableTextPath({ a: 'fine', b: ['ok', { c: 'x\u0000y' }] })).toEqual(['b', '1', 'c']);
     expect(unstorableTextPath({ goal: 'broken \uD83D' })).toEqual(['goal']);
     expect(unstorableTextPath({ goal: 'broken \uDE00 low' })).toEqual(['goal']);
-    expect(unstorableTextPath({ ['k\u0000']: 1 })).toEqual(['k\\0']);
+    expect(unstorableTextPath({ 'k\u0000': 1 })).toEqual(['k\\0']);
     expect(unstorableTextPath({ goal: 'emoji 😀 and ünïcode', n: 5, t: true, z: null })).toBeNull();
     expect(unstorableTextPath('x\u0000')).toEqual([]);
     expect(unstorableTextPath(undefined)).toBeNull();

@@ -197,7 +197,7 @@ async function main() {
   console.log(`\nRefolding the whole log before every next() (200 turns): ${fmt(naive / 1000)} µs/event, ` +
     `${(naive / median(reps.map((r) => r.sizes[0]!.foldNextNsPerEvent))).toFixed(0)}x the incremental reducer; it grows with the log, the reducer does not.`);
   const windows = reps[0]!.windows.map((_, w) => median(reps.map((r) => r.windows[w]!)));
-  console.log(`Along the ${sizes[sizes.length - 1]}-turn log (${reps[0]!.sizes.at(-1)!.events} events), fold+next ns/event per tenth of the log: ` + windows.map((w) => w.toFixed(0)).join(' '));
+  console.log(`Along the ${sizes[sizes.length - 1]}-turn log (${reps[0]!.sizes.at(-1)!.events} events), fold+next ns/event per tenth of the log: ${windows.map((w) => w.toFixed(0)).join(' ')}`);
   console.log(`Last tenth vs first tenth: x${median(reps.map((r) => r.lastVsFirstTenth)).toFixed(2)} (flat = ~1).`);
 
   console.log('\nPrompt bytes with the 30-tool sample catalogue (30-turn session, 4 tools loaded):');

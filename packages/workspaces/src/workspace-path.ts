@@ -12,6 +12,7 @@ export const MAX_PATH_CHARS = 4096;
 export const workspacePathSchema = z
   .string()
   .max(MAX_PATH_CHARS, `must be at most ${MAX_PATH_CHARS} characters`)
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing NUL and other control characters in a path is the point.
   .refine((path) => !/[\u0000-\u001f\u007f]/.test(path), 'must not contain NUL or control characters')
   .refine((path) => !path.startsWith('/'), 'must be relative to the workspace root (no leading /)')
   .refine((path) => !path.includes('\\'), 'must use / as the separator')

@@ -40,8 +40,12 @@ export class AdmissionBatcher {
       team.running++;
       admitAndClaim(this.pool, teamId, batch.map((p) => p.candidate), this.owner, this.ttlMs)
         .then(
-          (verdicts) => batch.forEach((p, i) => p.resolve(verdicts[i]!)),
-          (error: unknown) => batch.forEach((p) => p.reject(error)),
+          (verdicts) => {
+            for (const [i, p] of batch.entries()) p.resolve(verdicts[i]!);
+          },
+          (error: unknown) => {
+            for (const p of batch) p.reject(error);
+          },
         )
         .finally(() => {
           team.running--;

@@ -27,7 +27,12 @@ const s = setUpRuntimeSuite('approval', {
   // Every model request is kept, to see what the model was told.
   createModel: (endpoint, key) => {
     const port = createModelForEndpoint(endpoint, key);
-    return { complete: (request, options) => (requests.push(request), port.complete(request, options)) };
+    return {
+      complete: (request, options) => {
+        requests.push(request);
+        return port.complete(request, options);
+      },
+    };
   },
 });
 const config = { tools: testToolSpecs, toolLoading: 'eager' as const };

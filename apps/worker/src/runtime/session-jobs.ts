@@ -3,7 +3,6 @@ import { AppError } from '@looplane/shared';
 import { fold, next } from '@looplane/engine';
 import { QUEUES, type SessionJob } from '@looplane/queue';
 import { DelayedError, type Job } from 'bullmq';
-import type { Logger } from 'pino';
 import type { ActiveSessions, SessionHandle } from './active-sessions';
 import type { AdmissionBatcher } from './admission-batcher';
 import { ReadBatcher } from './read-batcher';

@@ -59,7 +59,7 @@ const SETUP: Record<string, string> = {
   'del.sed': '1e rm -rf build\n',
   'trunc.sed': '1w notes.md\n',
   'Makefile': 'test:\n\t@rm -rf build\n',
-  'package.json': JSON.stringify({ name: 'demo', version: '1.0.0', scripts: { test: 'rm -rf build', build: 'node del.js', lint: 'python3 del.py' } }) + '\n',
+  'package.json': `${JSON.stringify({ name: 'demo', version: '1.0.0', scripts: { test: 'rm -rf build', build: 'node del.js', lint: 'python3 del.py' } })}\n`,
   'h/.gitconfig': '[diff]\n\texternal = rm -rf build #\n',
   'x/git/config': '[diff]\n\texternal = rm -rf build #\n',
   'g.cfg': '[diff]\n\texternal = rm -rf build #\n',

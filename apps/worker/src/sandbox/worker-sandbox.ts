@@ -268,7 +268,7 @@ export class WorkerSandbox {
     const config = context.sandbox;
     const source = this.options.egress;
     // The template decides whether the agent has network at all; the policy decides where.
-    if (!config || config.network !== 'egress' || !source) return null;
+    if (config?.network !== 'egress' || !source) return null;
     const { document } = await source.policy(context.teamId);
     const secrets = await source.secrets(context.teamId, secretRefsFor(document, config.egressHosts));
     const plan = planEgress(document, config.egressHosts, secrets);

@@ -27,14 +27,13 @@ import { SessionWorkspaces } from './session-workspaces';
 let t: TestDatabase;
 let pool: PgPool;
 let root: string;
-let workspaces: WorkspaceManager;
 let sessionWorkspaces: SessionWorkspaces;
 let hosts = 0;
 /** A new empty host for every job: its workspace root shares nothing with the ones before. */
 const prepared = new Map<string, WorkspaceManager>();
 let runtime: Runtime;
 let client: TestClient;
-let connections: Redis[] = [];
+const connections: Redis[] = [];
 let fx: TeamFixture;
 let deps: ApiDeps;
 
@@ -53,7 +52,6 @@ beforeAll(async () => {
       host = new WorkspaceManager({ root: join(root, `host-${++hosts}`), persist: sessionWorkspaces.persist });
       await sessionWorkspaces.prepare(host, context.sessionId);
       prepared.set(context.sessionId, host);
-      workspaces = host;
     }
     const workspace = await host.get(context.sessionId);
     await writeFile(join(workspace.path, String(args.path)), String(args.text));

@@ -255,7 +255,7 @@ describe('process isolation', () => {
     await s.client.enqueue({ runId: run.runId, sessionId: run.sessionId, reason: 'start' });
     expect(await waitForRun(s.t.db, run.runId, undefined, 60_000)).toMatchObject({ status: 'succeeded', result: 'both done' });
     const returned = await s.t.db.auditLog.findMany({ where: { teamId, action: 'swarm.returned' } });
-    const pidOf = (edge: string) => (returned.find((a) => (a.data as { edgeId: string }).edgeId === run.edges[edge])?.data as { actedBy: { pid: number } }).actedBy.pid;
+    const pidOf = (edge: string) => (returned.find((a) => (a.data as { edgeId: string }).edgeId === run.edges[edge])!.data as { actedBy: { pid: number } }).actedBy.pid;
     expect(pidOf('planner->open')).toBe(process.pid);
     expect(pidOf('planner->sealed')).not.toBe(process.pid);
     expect(pidOf('planner->sealed')).toBeGreaterThan(0);

@@ -27,7 +27,13 @@ afterAll(async () => {
 function countingRead(): { read: TokenRead; calls: string[][] } {
   const real = tokenReadFor(db.db);
   const calls: string[][] = [];
-  return { calls, read: (hashes) => (calls.push([...hashes]), real(hashes)) };
+  return {
+    calls,
+    read: (hashes) => {
+      calls.push([...hashes]);
+      return real(hashes);
+    },
+  };
 }
 
 /** A member of the team (own user, so role changes here touch nobody else) with a token of `role`. */
@@ -190,7 +196,7 @@ describe('tokens as principals', () => {
       await expect((await callerAs(deps, { bearer: secret })).tokens.list({ teamId: fx.teamId })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     }
     const audit = await db.db.auditLog.findFirst({ where: { teamId: fx.teamId, action: 'token.revoked', targetId: parent.id } });
-    expect((audit?.data as { alsoRevoked?: string[] }).alsoRevoked?.sort()).toEqual([child.id, grandchild.id].sort());
+    expect((audit!.data as { alsoRevoked?: string[] }).alsoRevoked?.sort()).toEqual([child.id, grandchild.id].sort());
   });
 
 });

@@ -28,7 +28,7 @@ export async function authenticateMcp(db: Db, request: Request): Promise<McpAuth
   const authorization = request.headers.get('authorization');
   if (!authorization || authorization.trim() === '') return refuse(401, 'Send a team API token: Authorization: Bearer llp_…');
   const principal = await resolvePrincipal(db, { authorization, session: null });
-  if (!principal || principal.kind !== 'token') return refuse(401, 'The API token is invalid, revoked or expired');
+  if (principal?.kind !== 'token') return refuse(401, 'The API token is invalid, revoked or expired');
   const wanted = new URL(request.url).searchParams.get('teamId');
   if (wanted !== null && wanted !== principal.teamId) return refuse(403, 'This token belongs to another team');
   const role = await resolveTeamRole(db, principal, principal.teamId);

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
+import {
+  createDocument,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathItemObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponsesObject,
+} from 'zod-openapi';
 import { MAX_BODY_BYTES } from '../http';
 import { IDEMPOTENCY_TTL_MS, MAX_IDEMPOTENCY_KEY_CHARS } from './rest-idempotency';
 import { REST_BASE } from './rest-links';
@@ -135,7 +141,8 @@ function nameJsonValueSchemas(document: OpenApiDocument): OpenApiDocument {
 function pathsOf(routes: readonly RestRoute[]): ZodOpenApiPathsObject {
   const paths: ZodOpenApiPathsObject = {};
   for (const route of routes) {
-    const item = (paths[route.path] ??= {});
+    const item: ZodOpenApiPathItemObject = paths[route.path] ?? {};
+    paths[route.path] = item;
     item[route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete'] = operationOf(route);
   }
   return paths;

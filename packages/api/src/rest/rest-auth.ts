@@ -25,7 +25,7 @@ export async function authenticateRest(deps: ApiDeps, request: Request, ip: stri
   }
   const context = await createTrpcContext(deps, { authorization, session: null, ip });
   const principal = context.principal;
-  if (!principal || principal.kind !== 'token') {
+  if (principal?.kind !== 'token') {
     throw new RestProblem(401, 'UNAUTHORIZED', 'The API token is invalid, revoked or expired', { headers: BEARER_CHALLENGE });
   }
   if (!principal.teamRole) throw new RestProblem(403, 'FORBIDDEN', 'The token’s owner is no longer a member of its team');

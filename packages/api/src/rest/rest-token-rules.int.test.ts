@@ -52,6 +52,6 @@ describe('/api/v1/tokens: child tokens', () => {
     await asAdmin.ok('revokeToken', tokenRevoked, { params: { tokenId: parent.id } });
     for (const secret of [parent.token, child.token, grandchild.token]) problemOf(await rest.client(secret).call('listTokens'), 401);
     const audit = await rest.tb.db.auditLog.findFirst({ where: { teamId: rest.tb.fx.teamId, action: 'token.revoked', targetId: parent.id } });
-    expect((audit?.data as { alsoRevoked?: string[] }).alsoRevoked?.sort()).toEqual([child.id, grandchild.id].sort());
+    expect((audit!.data as { alsoRevoked?: string[] }).alsoRevoked?.sort()).toEqual([child.id, grandchild.id].sort());
   });
 });

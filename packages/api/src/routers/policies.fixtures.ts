@@ -27,7 +27,13 @@ export function policyMatrix(db: () => Db) {
     // A fresh saved version per call (never the active one), so each allowed set names a real shadow.
     'policies.setShadow': { access: 'admin', input: async (fx: TeamFixture) => ({ teamId: fx.teamId, version: await shadowCandidate(db(), fx.teamId, false) }) },
     // A shadow set before each call, so each allowed promotion has one to promote.
-    'policies.promoteShadow': { access: 'admin', input: async (fx: TeamFixture) => (await shadowCandidate(db(), fx.teamId, true), { teamId: fx.teamId }) },
+    'policies.promoteShadow': {
+      access: 'admin',
+      input: async (fx: TeamFixture) => {
+        await shadowCandidate(db(), fx.teamId, true);
+        return { teamId: fx.teamId };
+      },
+    },
     'policies.shadowDisagreements': { access: 'viewer', input: (fx: TeamFixture) => ({ teamId: fx.teamId, limit: 5 }) },
   } as const;
 }

@@ -16,6 +16,7 @@ const secretValueSchema = z
   .string()
   .min(4, 'must be at least 4 characters')
   .max(8192)
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point (a CR or LF would inject a header).
   .regex(/^[^\u0000-\u001f\u007f]+$/, 'must not contain control characters such as newlines');
 
 /** `secrets.create`: a new secret, or (with `replace`) a new value for an existing one. */

@@ -1,4 +1,4 @@
-import { appendAudit, Prisma, type AuditActor, type Db, type Tx } from '@looplane/db';
+import { appendAudit, type Prisma, type AuditActor, type Db, type Tx } from '@looplane/db';
 import { slashCommandsSchema, type SlashCommand, type ToolSpec } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import {

@@ -27,10 +27,19 @@ export async function decideManyApprovals(deps: RunDeps, actor: PrincipalActor, 
     const byId = new Map(rows.map((row) => [row.id, row]));
     const candidates = ids.flatMap((id) => {
       const row = byId.get(id);
-      if (!row) return refused.set(id, 'No such approval in this team'), [];
-      if (row.status !== 'pending') return refused.set(id, `The approval is already ${row.status}`), [];
+      if (!row) {
+        refused.set(id, 'No such approval in this team');
+        return [];
+      }
+      if (row.status !== 'pending') {
+        refused.set(id, `The approval is already ${row.status}`);
+        return [];
+      }
       const blocker = decideBlocker(row, viewer);
-      if (blocker) return refused.set(id, `You cannot decide this approval: ${blocker}`), [];
+      if (blocker) {
+        refused.set(id, `You cannot decide this approval: ${blocker}`);
+        return [];
+      }
       return [row];
     });
     if (candidates.length === 0) return [];

@@ -1,4 +1,4 @@
-import { appendAudit, approvalRuleSchema, dataRuleSchema, edgeBudgetSchema, memoryToolSpecs, Prisma, type Db, type SwarmSnapshot, type Tx } from '@looplane/db';
+import { appendAudit, approvalRuleSchema, dataRuleSchema, edgeBudgetSchema, memoryToolSpecs, type Prisma, type Db, type SwarmSnapshot, type Tx } from '@looplane/db';
 import { parseRunConfig, type ToolSpec } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import type { CreateRunInput, RunBudget } from '../routers/runs.schema';

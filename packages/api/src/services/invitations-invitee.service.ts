@@ -79,7 +79,7 @@ export async function declineInvitation(db: Db, invitee: Invitee, invitationId: 
 /** The pending, unexpired invitation a code belongs to (NOT_FOUND otherwise, whatever the reason). */
 async function byCode(db: Db | Tx, code: string) {
   const row = await db.teamInvitation.findUnique({ where: { codeHash: hashInvitationCode(code) }, select: inviteeSelect });
-  if (!row || row.status !== 'pending' || row.expiresAt.getTime() <= Date.now()) throw new AppError('NOT_FOUND', UNUSABLE);
+  if (row?.status !== 'pending' || row.expiresAt.getTime() <= Date.now()) throw new AppError('NOT_FOUND', UNUSABLE);
   return row;
 }
 

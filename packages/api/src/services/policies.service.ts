@@ -64,7 +64,7 @@ export async function listPolicyVersions(db: Db, teamId: string) {
 export async function savePolicy(db: Db, actor: AuditActor & { userId: string }, teamId: string, input: { document: PolicyDocument; comment: string }, ip: string | null) {
   const saved = await db.$transaction(async (tx) => {
     // Two admins saving at once get consecutive versions, never the same number.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${'policy:' + teamId}, 0))`;
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`policy:${teamId}`}, 0))`;
     const policy = (await teamPolicy(tx, teamId)) ?? (await tx.policy.create({ data: { teamId, name: TEAM_POLICY_NAME, activeVersion: 0 }, select: { id: true, activeVersion: true } }));
     const previous = await loadVersion(tx, teamId, policy.activeVersion);
     const last = await tx.policyVersion.findFirst({ where: { policyId: policy.id }, orderBy: { version: 'desc' }, select: { version: true } });

@@ -20,7 +20,7 @@ type Person = AuditActor & { userId: string };
  * A team that never saved a policy has none (and only version 0, which is then active).
  */
 async function lockedPolicy(tx: Tx, teamId: string) {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${'policy:' + teamId}, 0))`;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`policy:${teamId}`}, 0))`;
   return tx.policy.findUnique({ where: { teamId_name: { teamId, name: TEAM_POLICY_NAME } } });
 }
 

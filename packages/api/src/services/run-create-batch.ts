@@ -135,8 +135,12 @@ export class RunCreateBatcher {
     for (const pending of committed) byDispatch.set(pending.dispatch, [...(byDispatch.get(pending.dispatch) ?? []), pending]);
     for (const [dispatch, group] of byDispatch) {
       void announce(dispatch, group.map((p) => p.run)).then(
-        () => group.forEach((p) => p.resolve()),
-        (error: unknown) => group.forEach((p) => p.reject(error)),
+        () => {
+          for (const p of group) p.resolve();
+        },
+        (error: unknown) => {
+          for (const p of group) p.reject(error);
+        },
       );
     }
   }

@@ -20,7 +20,7 @@ describe('SharedRead', () => {
     const answers = Promise.all([read.get('a'), read.get('a'), read.get('a'), read.get('b')]);
     await turn();
     expect(started.map((s) => s.key).sort()).toEqual(['a', 'b']);
-    started.forEach((s) => s.release());
+    for (const s of started) s.release();
     expect(await answers).toEqual(['a@0', 'a@0', 'a@0', 'b@0']);
   });
 

@@ -47,8 +47,12 @@ export class SharedRead<V> {
     slot.waiting = [];
     slot.inFlight = true;
     this.read(key).then(
-      (value) => callers.forEach((c) => c.resolve(value)),
-      (error: unknown) => callers.forEach((c) => c.reject(error)),
+      (value) => {
+        for (const c of callers) c.resolve(value);
+      },
+      (error: unknown) => {
+        for (const c of callers) c.reject(error);
+      },
     ).finally(() => {
       slot.inFlight = false;
       if (slot.waiting.length > 0) this.start(key, slot);

@@ -15,7 +15,7 @@ export async function sessionEvents(db: Db, teamId: string, sessionId: string, a
   const chain = await ancestry(db, session);
   const state = initialState();
   const events = [];
-  chain: for (const link of chain) {
+  links: for (const link of chain) {
     if (link.upTo <= link.from) continue;
     const rows = await db.event.findMany({
       where: { sessionId: link.sessionId, seq: { gt: link.from, lte: link.upTo } },
@@ -23,7 +23,7 @@ export async function sessionEvents(db: Db, teamId: string, sessionId: string, a
       select: { sessionId: true, seq: true, eventNo: true, type: true, version: true, payload: true, createdAt: true },
     });
     for (const row of rows) {
-      if (events.length >= limit) break chain;
+      if (events.length >= limit) break links;
       const event = decodeEvent({ seq: row.seq, type: row.type, v: row.version, at: row.createdAt.toISOString(), payload: row.payload });
       apply(state, event);
       if (row.seq <= after) continue;

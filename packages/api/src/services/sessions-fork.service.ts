@@ -1,4 +1,4 @@
-import { appendAudit, Prisma, type Tx } from '@looplane/db';
+import { appendAudit, type Prisma, type Tx } from '@looplane/db';
 import { forkBlocker, foldUntil, parseRunConfig, type CallStatus, type ReplayMarker, type ReplayMode, type RunConfig, type RunState } from '@looplane/engine';
 import { modelLimitsOf } from '@looplane/models';
 import { AppError } from '@looplane/shared';

@@ -49,7 +49,7 @@ async function assertAdminRemains(tx: Tx, teamId: string, userId: string): Promi
 /** Serialises membership changes of one team (inside `tx`). */
 export async function lockTeam(tx: Tx, teamId: string): Promise<void> {
   // Membership changes of one team are serialised so the last-admin check cannot race.
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${'team:' + teamId}, 0))`;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`team:${teamId}`}, 0))`;
 }
 
 export async function setMemberRole(db: Db, actor: AuditActor, teamId: string, userId: string, role: Role, ip: string | null) {

@@ -62,7 +62,9 @@ export class EventReader {
     }
     const cursors = [...slots.values()];
     const frames = await readFramesOfRuns(this.db, cursors, this.options.limit);
-    cursors.forEach((slot, i) => slot.waiting.forEach((p) => p.resolve(frames[i]!)));
+    for (const [i, slot] of cursors.entries()) {
+      for (const p of slot.waiting) p.resolve(frames[i]!);
+    }
   }
 }
 

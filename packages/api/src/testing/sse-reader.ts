@@ -54,8 +54,7 @@ export class SseReader {
   }
 
   private drain(): void {
-    let end: number;
-    while ((end = this.buffer.indexOf('\n\n')) >= 0) {
+    for (let end = this.buffer.indexOf('\n\n'); end >= 0; end = this.buffer.indexOf('\n\n')) {
       const block = this.buffer.slice(0, end);
       this.buffer = this.buffer.slice(end + 2);
       const message: SseMessage = {};

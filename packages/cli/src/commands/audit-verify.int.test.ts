@@ -30,7 +30,7 @@ afterAll(async () => {
 
 async function fileWith(name: string, content: string[]): Promise<string> {
   const path = join(dir, name);
-  await writeFile(path, content.join('\n') + '\n');
+  await writeFile(path, `${content.join('\n')}\n`);
   return path;
 }
 

@@ -17,7 +17,7 @@ export function createApiClient(remote: Remote, fetchImpl: typeof fetch = fetch)
 export type ApiClient = LooplaneClient;
 
 /** One line for a failed API call: the server's 4xx message, or what went wrong on the way. */
-export function describeApiError(error: unknown, remote: Remote): string {
+export function describeApiError(error: unknown, _remote: Remote): string {
   if (error instanceof ProblemError) {
     if (error.status === 401) return `the server refused the token (401): check LOOPLANE_TOKEN`;
     return error.message;

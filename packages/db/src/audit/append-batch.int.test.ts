@@ -31,7 +31,7 @@ async function verifiedChain(teamId: string) {
   });
   // Ids (insertion order) follow seq, and time never goes backwards along the chain.
   expect(rows.map((r) => r.id)).toEqual([...rows.map((r) => r.id)].sort((a, b) => (a < b ? -1 : 1)));
-  rows.slice(1).forEach((row, i) => expect(row.createdAt.getTime()).toBeGreaterThanOrEqual(rows[i]!.createdAt.getTime()));
+  for (const [i, row] of rows.slice(1).entries()) expect(row.createdAt.getTime()).toBeGreaterThanOrEqual(rows[i]!.createdAt.getTime());
   return rows;
 }
 

@@ -57,5 +57,5 @@ export async function exportTeamAudit(db: Db, teamId: string, now: Date = new Da
     headHash = row.hash;
   }
   const header: AuditExportHeader = { format: 'looplane.audit.v1', teamId, rows: lines.length, headHash, exportedAt: now.toISOString() };
-  return { text: [JSON.stringify(header), ...lines].join('\n') + '\n', rows: lines.length, headHash };
+  return { text: `${[JSON.stringify(header), ...lines].join('\n')}\n`, rows: lines.length, headHash };
 }

@@ -53,7 +53,7 @@ export function auditRowContent(entry: AuditEntry, seq: number): AuditRowContent
  * team serialises appends, which keeps `seq` gap-free and `prevHash` pointing at the true tail.
  */
 export async function appendAudit(tx: Tx, entry: AuditEntry): Promise<{ seq: number; hash: string }> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${'audit:' + entry.teamId}, 0))`;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`audit:${entry.teamId}`}, 0))`;
   const tail = await tx.auditLog.findFirst({
     where: { teamId: entry.teamId },
     orderBy: { seq: 'desc' },

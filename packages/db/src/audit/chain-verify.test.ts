@@ -24,7 +24,7 @@ function exportOf(rows: ChainedAuditRow[], claimed = rows.length, headHash = row
   return [header, ...rows.map(toExportLine)];
 }
 
-const verify = (lines: string[]) => verifyAuditExport(lines.join('\n') + '\n');
+const verify = (lines: string[]) => verifyAuditExport(`${lines.join('\n')}\n`);
 
 describe('offline verification of an audit export', () => {
   it('accepts an untouched export and reports its rows and head hash', () => {

@@ -4,6 +4,7 @@
  * A model can return either; what it returns must still be recorded, or its answer is lost and the
  * call is paid for again on every retry.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching NUL is the point: Postgres refuses it in text and jsonb.
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const UNSTORABLE_TEST = new RegExp(UNSTORABLE.source);
 
@@ -38,7 +39,10 @@ export function storableJson<T>(value: T): T {
     let out: unknown[] | null = null;
     value.forEach((item: unknown, i) => {
       const clean = storableJson(item);
-      if (clean !== item) (out ??= [...value])[i] = clean;
+      if (clean !== item) {
+        out ??= [...value];
+        out[i] = clean;
+      }
     });
     return (out ?? value) as T;
   }

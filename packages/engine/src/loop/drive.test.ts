@@ -13,7 +13,7 @@ const ANSWER = 'The quick brown fox jumps over the lazy dog, twice over.';
 /** Streams the answer 4 characters at a time, yielding between chunks; `onChunk` may interrupt. */
 function slowModel(onChunk: (index: number) => void = () => {}): ModelPort {
   return {
-    async complete(request, options = {}) {
+    async complete(_request, options = {}) {
       for (let i = 0; i * 4 < ANSWER.length; i++) {
         await new Promise((resolve) => setImmediate(resolve));
         options.signal?.throwIfAborted();

@@ -62,7 +62,10 @@ export function createScriptedModel(script: readonly ScriptTurn[], options: Scri
   const counted = new WeakMap<object, number>();
   const tokensOf = <T extends object>(value: T, count: (v: T) => number) => {
     let tokens = counted.get(value);
-    if (tokens === undefined) counted.set(value, (tokens = count(value)));
+    if (tokens === undefined) {
+      tokens = count(value);
+      counted.set(value, tokens);
+    }
     return tokens;
   };
   const chunk = Math.max(1, options.chunkChars ?? 8);

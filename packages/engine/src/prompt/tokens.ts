@@ -3,6 +3,7 @@ import type { PromptMessage, ToolDefinition } from '../ports/model-port';
 /** Per-message framing tokens (role markers, separators) every chat format spends. */
 const MESSAGE_OVERHEAD_TOKENS = 4;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range starts at NUL; this finds any character outside it.
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** UTF-8 byte length of a string, counted without allocating an encoded copy. */

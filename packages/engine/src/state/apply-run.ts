@@ -31,7 +31,10 @@ function defsOf(config: RunConfig, loaded: readonly string[]): ToolDefsOf {
 
 function initialDefsOf(config: RunConfig): ToolDefsOf {
   let defs = initialDefs.get(config);
-  if (!defs) initialDefs.set(config, (defs = defsOf(config, [])));
+  if (!defs) {
+    defs = defsOf(config, []);
+    initialDefs.set(config, defs);
+  }
   return defs;
 }
 

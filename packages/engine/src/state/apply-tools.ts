@@ -82,7 +82,7 @@ export const toolHandlers: HandlerGroup<ToolEvents> = {
   'approval.decided': (state, p) => {
     if (state.waiting?.reason === 'approval' && state.waiting.callId === p.callId) state.waiting = null;
     const call = callOf(state, p.callId);
-    if (!call || call.status !== 'awaiting_approval') return;
+    if (call?.status !== 'awaiting_approval') return;
     const who = p.by ? ` (${p.by})` : '';
     if (p.approved) {
       call.status = 'approved';

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import { type Route, checkRoute } from '../testing/route-check';
+import { checkRoute } from '../testing/route-check';
 
 /**
  * Everyday lines that must stay allowed. Those that run no code beyond what the line shows are

@@ -17,7 +17,9 @@ function fakeHost() {
         selfAttachFiles: () => null,
         killAll: async () => undefined,
         oomKilled: async () => false,
-        destroy: async () => void (record.destroyed = true),
+        destroy: async () => {
+          record.destroyed = true;
+        },
       };
       return group;
     },

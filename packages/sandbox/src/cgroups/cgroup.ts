@@ -54,7 +54,7 @@ export function parseMountInfo(text: string): MountInfo[] {
     const fields = left.split(' ');
     const [fsType, , options] = right.split(' ');
     if (!fields[3] || !fields[4] || !fsType) continue;
-    mounts.push({ root: unescape(fields[3]), mountPoint: unescape(fields[4]), fsType, superOptions: (options ?? '').split(',') });
+    mounts.push({ root: unescapeOctal(fields[3]), mountPoint: unescapeOctal(fields[4]), fsType, superOptions: (options ?? '').split(',') });
   }
   return mounts;
 }
@@ -79,7 +79,7 @@ export function cgroupDir(mount: MountInfo, path: string): string {
 }
 
 // mountinfo escapes space, tab, newline and backslash as octal.
-function unescape(text: string): string {
+function unescapeOctal(text: string): string {
   return text.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
 }
 

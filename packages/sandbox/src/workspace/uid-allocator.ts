@@ -20,7 +20,8 @@ export class UidAllocator {
 
   /** The uid leased to `sessionId`, leasing one if it has none. */
   async allocate(sessionId: string): Promise<number> {
-    await (this.checked ??= this.checkRange());
+    this.checked ??= this.checkRange();
+    await this.checked;
     // Again on every lease: the workspace root is a cache an operator may wipe while the worker runs.
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const start = createHash('sha256').update(sessionId).digest().readUInt32BE(0) % this.count;

@@ -42,7 +42,10 @@ function renameKeys(value: unknown, rename: (key: string) => string, ancestors: 
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
       const mapped = renameKeys(item, rename, ancestors);
-      if (mapped !== item) (out ??= value.slice())[i] = mapped;
+      if (mapped !== item) {
+        out ??= value.slice();
+        out[i] = mapped;
+      }
     }
     ancestors.delete(value);
     return out ?? value;

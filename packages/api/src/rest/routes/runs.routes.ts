@@ -16,7 +16,7 @@ import {
   runIdParams,
   runPage,
   sendMessageBody,
-  waitReason,
+  type waitReason,
 } from '../schemas/runs.schemas';
 
 type WaitReason = z.output<typeof waitReason>;
