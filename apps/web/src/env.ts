@@ -40,7 +40,7 @@ const schema = z
     OIDC_CLIENT_ID: optionalString,
     OIDC_CLIENT_SECRET: optionalString,
     OIDC_NAME: optionalString.transform((value) => value ?? 'SSO'),
-    LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS, 'must be one of ' + LOG_LEVELS.join(', ')).optional()),
+    LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).optional()),
     /** BullMQ key prefix; must match the workers' QUEUE_PREFIX (default `bull`). */
     QUEUE_PREFIX: optionalString.pipe(z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1-64 letters, digits, :, _ or -').optional()),
     /** Seals model endpoint keys (AES-256-GCM); the same value the workers use to open them. */

@@ -62,6 +62,7 @@ export function usePageShortcuts(title: string, shortcuts: PageShortcut[]): void
     latest.current = shortcuts;
   });
   const keys = shortcuts.map((s) => `${s.key}:${s.label}`).join('|');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-registers when the keys or labels change (`keys`); the handlers are read from a ref
   useEffect(() => {
     const group: Group = { title, shortcuts: latest.current.map(({ key, label }) => ({ key, label })) };
     groups.add(group);

@@ -21,8 +21,7 @@ export async function postEventStream(url: string, body: unknown, onMessage: (me
     const { done, value } = await reader.read();
     if (done) break;
     buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
       const frame = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       let event = 'message';

@@ -32,7 +32,7 @@ describe('TimelineBuilder fork points', () => {
     // An event folded into no item leaves every item as it was.
     const before = [...t.items];
     t.add(ev('budget.reserved', { requestId: 'r2', purpose: 'model', tokens: 10, costMicros: 5 }));
-    t.items.forEach((item, i) => expect(item).toBe(before[i]));
+    for (const [i, item] of t.items.entries()) expect(item).toBe(before[i]);
   });
 
   it('a page that starts after the run began is not blocked by "not started"', () => {

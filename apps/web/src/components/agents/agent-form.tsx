@@ -86,7 +86,7 @@ export function AgentForm({ agent }: { agent?: AgentView }) {
     const form = new FormData(event.currentTarget);
     const text = (name: string) => String(form.get(name) ?? '');
     setSent({ tools: text('tools'), slashCommands: text('slashCommands'), sandbox: text('sandbox') });
-    let fields;
+    let fields: Omit<Parameters<typeof create.mutate>[0], 'teamId'>;
     try {
       fields = {
         name: text('name').trim(),

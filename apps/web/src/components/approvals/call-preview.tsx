@@ -19,9 +19,11 @@ function Diff({ before, after }: { before: string; after: string }) {
   return (
     <Block testId="approval-diff">
       {before.split('\n').map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list of lines, never reordered; a line's number is its identity
         <span key={`-${i}`} className="block text-danger">{`- ${line}`}</span>
       ))}
       {after.split('\n').map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list of lines, never reordered; a line's number is its identity
         <span key={`+${i}`} className="block text-success">{`+ ${line}`}</span>
       ))}
     </Block>

@@ -17,7 +17,7 @@ export function crumbs(path: string): { name: string; path: string }[] {
   const out = [{ name: 'workspace', path: '' }];
   if (path === '') return out;
   const parts = path.split('/');
-  parts.forEach((name, i) => out.push({ name, path: parts.slice(0, i + 1).join('/') }));
+  for (const [i, name] of parts.entries()) out.push({ name, path: parts.slice(0, i + 1).join('/') });
   return out;
 }
 

@@ -40,20 +40,18 @@ export function GraphEditor({ graphId, initial, version }: { graphId: string | n
   };
   const create = useMutation(trpc.graphs.create.mutationOptions({ onSuccess: done }));
   const update = useMutation(trpc.graphs.update.mutationOptions({ onSuccess: done }));
-  const agentName = (id: string) => agents.data?.find((a) => a.id === id)?.name ?? '?';
   const edges = draft.edges ?? [];
 
-  const flowNodes: Node[] = useMemo(
-    () => draft.nodes.map((n) => ({
+  const flowNodes: Node[] = useMemo(() => {
+    const names = new Map((agents.data ?? []).map((a) => [a.id, a.name]));
+    return draft.nodes.map((n) => ({
       id: n.key,
       position: n.position ?? { x: 0, y: 0 },
       measured: measured[n.key],
-      data: { label: `${n.key}${n.key === draft.root ? ' ★' : ''} · ${agentName(n.agentId)}${n.isolation === 'process' ? ' · process' : ''}` },
+      data: { label: `${n.key}${n.key === draft.root ? ' ★' : ''} · ${names.get(n.agentId) ?? '?'}${n.isolation === 'process' ? ' · process' : ''}` },
       selected: selected?.kind === 'node' && selected.key === n.key,
-    })),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [draft, selected, agents.data, measured],
-  );
+    }));
+  }, [draft.nodes, draft.root, selected, agents.data, measured]);
   const flowEdges: Edge[] = useMemo(() => edges.map((e) => ({ id: edgeId(e), source: e.from, target: e.to, label: e.purpose, animated: false })), [edges]);
 
   const onNodesChange = (changes: NodeChange[]) => {

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Field, Input, Select, Textarea } from '@/components/ui/field';
 import type { DraftEdge, DraftNode } from './graph-types';
 
-const list = (text: string) => text.split(',').map((p) => p.trim()).filter((p, i, all) => p !== '' || all.length === 1);
+const list = (text: string) => text.split(',').map((p) => p.trim()).filter((p, _i, all) => p !== '' || all.length === 1);
 
 /** A node's agent, isolation and blackboard prefixes. */
 export function NodeInspector({ node, agents, isRoot, onChange, onRemove, onMakeRoot }: {

@@ -163,6 +163,7 @@ export function useRunEvents(options: {
 
   // Another line (a branch picked, a fork, a promote): refold what is held, nothing is fetched again.
   const lineKey = line?.key ?? '';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the line changes; refold reads the line itself (from a ref)
   useEffect(() => {
     refold();
     flush();

@@ -48,7 +48,7 @@ export function setThemePreference(preference: ThemePreference): void {
     // Storage unavailable (private mode): the choice still applies to this page.
   }
   applyTheme(preference);
-  listeners.forEach((listener) => listener());
+  for (const listener of listeners) listener();
 }
 
 /** useSyncExternalStore subscription: preference changes here, in other tabs, or in the OS. */

@@ -10,7 +10,8 @@ export function TokenSecret({ token, onDismiss }: { token: CreatedToken & { name
   const [copied, setCopied] = useState(false);
   const box = useRef<HTMLDivElement>(null);
 
-  // Move focus here so keyboard and screen-reader users land on the secret.
+  // Move focus here so keyboard and screen-reader users land on the secret (again for each new one).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs for each new token; the id is what changes
   useEffect(() => box.current?.focus(), [token.id]);
 
   async function copy() {

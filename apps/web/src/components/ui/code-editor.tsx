@@ -41,7 +41,7 @@ function toDiagnostic(doc: Text, issue: CodeIssue): Diagnostic {
   const line = doc.line(Math.min(Math.max(issue.line ?? 1, 1), doc.lines));
   const from = Math.min(line.from + Math.max((issue.column ?? 1) - 1, 0), line.to);
   const message = issue.path ? `${issue.path}: ${issue.message}` : issue.message;
-  return { from, to: from < line.to ? line.to : from, severity: 'error', message };
+  return { from, to: Math.max(from, line.to), severity: 'error', message };
 }
 
 const languageOf = (language: CodeLanguage) => (language === 'json' ? json() : yaml());
@@ -71,6 +71,7 @@ export function CodeEditor({ value, onChange, language, issues, labelledBy, labe
   };
 
   // The view is made once; the effects below push later prop changes into it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: made once with the first props; the effects below push later changes into the view
   useEffect(() => {
     if (!host.current) return;
     const { language: lang, readOnly: ro, aria } = compartments.current;
@@ -103,7 +104,6 @@ export function CodeEditor({ value, onChange, language, issues, labelledBy, labe
       created.destroy();
       view.current = null;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   // A new value from outside (a reset, a version loaded) replaces the text; typing round-trips unchanged.

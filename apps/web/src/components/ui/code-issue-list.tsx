@@ -10,8 +10,8 @@ export function CodeIssueList({ issues, id, testId }: { issues: readonly CodeIss
   if (issues.length === 0) return null;
   return (
     <ul id={id} className="flex flex-col gap-1 rounded-md border border-danger/25 bg-danger-soft px-3 py-2 text-xs text-danger" data-testid={testId}>
-      {issues.map((issue, i) => (
-        <li key={i} data-line={issue.line}>
+      {issues.map((issue) => (
+        <li key={`${issue.line}:${issue.column}:${issue.path}:${issue.message}`} data-line={issue.line}>
           {issuePlace(issue)}
           {issue.path ? <span className="font-mono">{issue.path}</span> : null}
           {issue.path ? ': ' : ''}

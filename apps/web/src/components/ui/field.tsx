@@ -34,6 +34,7 @@ export function Select({ className, containerClassName, children, ...props }: Se
 }
 
 export function Label({ className, ...props }: LabelHTMLAttributes<HTMLLabelElement>) {
+  // biome-ignore lint/a11y/noLabelWithoutControl: the callers pass htmlFor (Field requires it)
   return <label className={cn('text-xs font-medium text-muted', className)} {...props} />;
 }
 

@@ -7,6 +7,7 @@ import { cn } from '@/lib/cn';
  */
 export function Table({ children, className }: { children: ReactNode; className?: string }) {
   return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable to be scrolled without a mouse
     <div className="overflow-x-auto" tabIndex={0}>
       <table className={cn('w-full border-collapse text-left text-[13px]', className)}>{children}</table>
     </div>

@@ -17,7 +17,8 @@ export function WebhookSecret({ shown, onDismiss }: { shown: ShownSecret; onDism
   const [copied, setCopied] = useState(false);
   const box = useRef<HTMLDivElement>(null);
 
-  // Move focus here so keyboard and screen-reader users land on the secret.
+  // Move focus here so keyboard and screen-reader users land on the secret (again for each new one).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs for each new secret shown
   useEffect(() => box.current?.focus(), [shown.secret]);
 
   async function copy() {
