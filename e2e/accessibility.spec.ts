@@ -20,6 +20,8 @@ interface Screen {
   ready: (page: Page) => ReturnType<Page['getByTestId']>;
   /** Whose page it is: the admin's (the default), someone signed out, or a user in no team. */
   as?: 'guest' | 'teamless';
+  /** What to open on the page before it is scanned (a dialog, a panel). */
+  open?: (page: Page) => Promise<void>;
 }
 
 const team = '/t/demo';
@@ -31,8 +33,28 @@ const SCREENS: Screen[] = [
   { name: 'runs', path: () => `${team}/runs`, ready: (p) => p.getByTestId('run-row').first() },
   { name: 'new run', path: () => `${team}/runs/new`, ready: (p) => p.getByTestId('composer-form') },
   { name: 'run (finished)', path: (d) => `${team}/runs/${d.finishedRunId}`, ready: (p) => p.getByTestId('timeline-item').first() },
+  { name: 'run: Files tab', path: (d) => `${team}/runs/${d.finishedRunId}?tab=files`, ready: (p) => p.getByTestId('files-panel') },
+  {
+    name: 'run: fork dialog',
+    path: (d) => `${team}/runs/${d.finishedRunId}`,
+    ready: (p) => p.getByTestId('fork-dialog'),
+    open: async (p) => {
+      await p.getByTestId('timeline-item').first().waitFor();
+      await p.locator('[data-testid="fork-from-here"][aria-disabled="false"]').first().click();
+    },
+  },
   { name: 'run (waiting on approval)', path: (d) => `${team}/runs/${d.waitingRunId}`, ready: (p) => p.getByTestId('timeline-item').first() },
   { name: 'approvals', path: () => `${team}/approvals`, ready: (p) => p.getByTestId('approval-item').first() },
+  {
+    name: 'keyboard shortcuts (?)',
+    path: () => `${team}/approvals`,
+    ready: (p) => p.getByTestId('shortcuts-help'),
+    open: async (p) => {
+      await p.locator('html[data-shortcuts="ready"]').waitFor({ state: 'attached' });
+      await p.getByTestId('approval-item').first().waitFor();
+      await p.keyboard.press('?');
+    },
+  },
   { name: 'audit', path: () => `${team}/audit`, ready: (p) => p.getByTestId('audit-row').first() },
   { name: 'costs', path: () => `${team}/costs`, ready: (p) => p.getByTestId('costs-top-runs') },
   { name: 'run costs', path: (d) => `${team}/costs/${d.finishedRunId}`, ready: (p) => p.getByTestId('run-cost-calls') },
@@ -100,6 +122,7 @@ async function signInTeamless(page: Page): Promise<void> {
 async function scan(page: Page, screen: Screen, theme: 'light' | 'dark'): Promise<string[]> {
   await page.goto(screen.path(data));
   await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+  await screen.open?.(page);
   await expect(screen.ready(page)).toBeVisible();
   // No panel still loading: the dashboard's placeholders read "Loading…" or "Loading the policy…"
   // (an agent's own words in the timeline, "Loading the shell.", are data).

@@ -45,9 +45,11 @@ test('a deletion hidden in a script is held with its diff; rejecting keeps it ro
   await expect(item.getByTestId('approval-rule')).toContainText('effect-deletes');
   await expect(item.getByTestId('approval-effect-counts')).toHaveText('deleted 2');
   await expect(item.getByTestId('approval-effect-files')).toContainText('deleted build/out.o');
-  const diff = item.getByTestId('approval-effect-diff');
-  await expect(diff).toContainText('deleted file mode');
-  await expect(diff).toContainText('-object code');
+  // The diff, file by file: the deleted file with its removed line.
+  const deleted = item.getByTestId('approval-effect-diff').locator('[data-testid="call-diff-file"][data-path="build/out.o"]');
+  await expect(deleted.getByTestId('diff-file-name')).toHaveText('deleted build/out.o');
+  await expect(deleted).toHaveAttribute('data-removed', '1');
+  await expect(deleted.getByTestId('call-diff-lines')).toContainText('object code');
   // Its arguments cannot be edited: the call already ran.
   await expect(item.getByTestId('approval-edit')).toHaveCount(0);
 

@@ -6,6 +6,7 @@ import { trpcMutation, trpcQuery } from './support/trpc-api';
 
 const RUN_TIMEOUT = 60_000;
 
+// biome-ignore lint/performance/useDomNodeTextContent: a Playwright Locator, not a DOM node: the rendered text is what the user sees (textContent() also reads hidden text and may be null).
 const value = async (page: Page, testId: string) => Number(await page.getByTestId(`${testId}-value`).innerText());
 
 /**
@@ -27,6 +28,8 @@ test('the overview counts a run live as it starts, waits on an approval and fini
   await expect(page.getByTestId('overview')).toBeVisible();
   const waitingBefore = await value(page, 'overview-waiting-approval');
   const pendingBefore = await value(page, 'overview-approvals');
+  const activeBefore = await value(page, 'overview-active');
+  const succeededBefore = await value(page, 'overview-succeeded');
   // A live worker with its load and a working sandbox.
   await expect(page.getByTestId('overview-worker').first()).toContainText('sandbox ok');
   await expect(page.getByTestId('overview-worker-load').first()).toHaveText(/^\d+ \/ \d+$/);
@@ -34,6 +37,7 @@ test('the overview counts a run live as it starts, waits on an approval and fini
   const { runId } = await trpcMutation<{ runId: string }>(request, 'runs.create', token, { teamId, agentId: cleanup.id, goal: 'Clean the build directory (overview)' });
   await expect.poll(() => value(page, 'overview-waiting-approval'), { timeout: RUN_TIMEOUT }).toBe(waitingBefore + 1);
   await expect.poll(() => value(page, 'overview-approvals')).toBe(pendingBefore + 1);
+  await expect.poll(() => value(page, 'overview-active')).toBe(activeBefore + 1);
   await expect(page.getByTestId('overview-agents-row').filter({ hasText: 'demo-cleanup' })).toContainText(/[1-9]\d* active/);
   await readmeScreenshot(page, 'overview');
 
@@ -63,6 +67,8 @@ test('the overview counts a run live as it starts, waits on an approval and fini
   await expect.poll(() => value(page, 'overview-waiting-approval'), { timeout: RUN_TIMEOUT }).toBe(waitingBefore);
   await expect.poll(() => value(page, 'overview-approvals')).toBe(pendingBefore);
   await expect.poll(async () => (await trpcQuery<{ status: string }>(request, 'runs.get', token, { teamId, runId })).status, { timeout: RUN_TIMEOUT }).toBe('succeeded');
+  await expect.poll(() => value(page, 'overview-succeeded'), { timeout: RUN_TIMEOUT }).toBe(succeededBefore + 1);
+  await expect.poll(() => value(page, 'overview-active')).toBe(activeBefore);
 
   // Running, failed in 24 h, the busiest agent: each opens its list.
   await page.getByTestId('overview-running-link').click();
@@ -79,4 +85,21 @@ test('the overview counts a run live as it starts, waits on an approval and fini
   await expect(page).toHaveURL(new RegExp(`${base}/runs\\?agent=${cleanup.id}&status=active$`));
   await expect(page.getByTestId('runs-filter-agent')).toHaveValue(cleanup.id);
   await expect(page.getByTestId('runs-filter-status')).toHaveValue('active');
+
+  // The smaller figures are links too: queued, succeeded in 24 h (this run among them), paused.
+  const opens = async (testId: string, query: string, status: string) => {
+    await page.goto(base);
+    await page.getByTestId(testId).click();
+    await expect(page).toHaveURL(new RegExp(`${base}/runs\\?${query}$`));
+    await expect(page.getByTestId('runs-filter-status')).toHaveValue(status);
+  };
+  await opens('overview-queued', 'status=queued', 'queued');
+  await opens('overview-succeeded', 'status=succeeded&since=24h', 'succeeded');
+  await expect(page.locator(`[data-testid="run-row"][data-run-id="${runId}"]`)).toBeVisible();
+  await opens('overview-paused', 'status=paused', 'paused');
+  // Spend today against the last 7 days → the costs of those 7 days.
+  await page.goto(base);
+  await page.getByTestId('overview-spend-link').click();
+  await expect(page).toHaveURL(new RegExp(`${base}/costs\\?days=7$`));
+  await expect(page.getByTestId('costs-days')).toHaveValue('7');
 });

@@ -46,7 +46,7 @@ test('fork a finished run from a middle event with a new message, compare the br
 
   // A middle event the engine can fork at (its button is enabled; in-flight points are disabled with the reason).
   await timeline.evaluate((el) => el.scrollTo({ top: 0 }));
-  const forkable = timeline.locator('[data-testid="timeline-item"]:has([data-testid="fork-from-here"]:enabled)');
+  const forkable = timeline.locator('[data-testid="timeline-item"]:has([data-testid="fork-from-here"][aria-disabled="false"])');
   await expect(forkable.nth(2)).toBeAttached();
   const count = await forkable.count();
   expect(count).toBeGreaterThan(2);

@@ -178,9 +178,15 @@ test('a branch writes a file of its own: its Files tab and the branch compare sh
   // Compare: the file diff between the two workspaces.
   await page.locator(`[data-testid="session-node"][data-session-id="${main}"] [data-testid="session-compare-toggle"]`).check();
   await page.locator(`[data-testid="session-node"][data-session-id="${branch}"] [data-testid="session-compare-toggle"]`).check();
-  const files = page.getByTestId('compare-files');
-  await expect(files.locator('pre')).toContainText('b/branch.txt');
-  await expect(files.locator('pre')).toContainText('+from the branch');
-  await expect(files.locator('pre')).toContainText('-from the main line');
+  // File by file: the branch's own file is added, the main line's is not on the branch.
+  const diff = page.getByTestId('compare-files-diff');
+  const added = diff.locator('[data-testid="call-diff-file"][data-path="branch.txt"]');
+  await expect(added.getByTestId('diff-file-name')).toHaveText('added branch.txt');
+  await expect(added).toHaveAttribute('data-added', '1');
+  await expect(added.getByTestId('call-diff-lines')).toContainText('from the branch');
+  const removed = diff.locator('[data-testid="call-diff-file"][data-path="main.txt"]');
+  await expect(removed.getByTestId('diff-file-name')).toHaveText('deleted main.txt');
+  await expect(removed).toHaveAttribute('data-removed', '1');
+  await expect(removed.getByTestId('call-diff-lines')).toContainText('from the main line');
   await expectSeparateWebReadOnlyTheStore(runId);
 });

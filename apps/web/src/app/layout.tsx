@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import type { ReactNode } from 'react';
 import { THEME_SCRIPT } from '@/components/shell/theme';
+import { TooltipProvider } from '@/components/ui/tooltip';
 import { TrpcReactProvider } from '@/trpc/client';
 import './globals.css';
 
@@ -17,10 +18,13 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     // The theme script sets data-theme before hydration; React must not fight it.
     <html lang="en" data-theme="light" suppressHydrationWarning>
       <head>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own constant script (no input in it), nonced for the CSP */}
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
       </head>
       <body>
-        <TrpcReactProvider>{children}</TrpcReactProvider>
+        <TrpcReactProvider>
+          <TooltipProvider>{children}</TooltipProvider>
+        </TrpcReactProvider>
       </body>
     </html>
   );

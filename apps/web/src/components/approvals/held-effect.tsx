@@ -1,6 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import { UnifiedDiff } from '@/components/files/unified-diff';
 import { InlineError } from '@/components/ui/inline-error';
 import { useTRPC } from '@/trpc/client';
 import type { ApprovalItem } from './types';
@@ -8,15 +9,6 @@ import type { ApprovalItem } from './types';
 type Held = NonNullable<ApprovalItem['held']>;
 
 const KIND_TONE: Record<string, string> = { deleted: 'text-danger', truncated: 'text-danger', modified: 'text-foreground', moved: 'text-foreground', added: 'text-success' };
-
-/** The color of one line of a unified diff. */
-function lineClass(line: string): string {
-  if (line.startsWith('+++') || line.startsWith('---') || line.startsWith('diff ') || line.startsWith('index ')) return 'text-muted';
-  if (line.startsWith('+')) return 'text-success';
-  if (line.startsWith('-')) return 'text-danger';
-  if (line.startsWith('@@')) return 'text-accent';
-  return '';
-}
 
 /** Counts as one line: "deleted 2 · truncated 1 · modified 3". */
 function countsLine(held: Held): string {
@@ -53,12 +45,10 @@ export function HeldEffect({ item, teamId }: { item: ApprovalItem & { held: Held
       <InlineError error={diff.error} testId="approval-effect-diff-error" />
       {diff.data?.reason ? <p className="text-xs text-muted">{diff.data.reason}</p> : null}
       {diff.data?.diff ? (
-        <pre data-testid="approval-effect-diff" className="max-h-96 overflow-auto rounded-md border border-border bg-surface-2 px-3 py-2 font-mono text-xs leading-5">
-          {diff.data.diff.split('\n').map((line, i) => (
-            <span key={i} className={`block whitespace-pre ${lineClass(line)}`}>{line || ' '}</span>
-          ))}
-          {diff.data.truncated ? <span className="block text-muted">[diff cut: too large to show]</span> : null}
-        </pre>
+        <div className="max-h-96 overflow-auto">
+          <UnifiedDiff diff={diff.data.diff} testId="approval-effect-diff" />
+          {diff.data.truncated ? <p className="text-xs text-muted">[diff cut: too large to show]</p> : null}
+        </div>
       ) : null}
     </div>
   );

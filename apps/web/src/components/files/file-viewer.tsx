@@ -25,16 +25,18 @@ export function FileViewer({ file }: { file: FileNode }) {
           Truncated: showing the first {formatBytes(new TextEncoder().encode(file.content).length)} of {formatBytes(file.size)}.
         </p>
       ) : null}
-      <pre
-        className="max-h-96 overflow-auto rounded bg-surface-2 p-2 font-mono text-xs whitespace-pre"
-        tabIndex={0}
-        aria-label={`Content of ${file.path}`}
-        data-testid="file-content"
-        data-path={file.path}
-        data-language={highlighted?.language ?? ''}
-        // highlight.js escapes the file's text; its output is spans of token classes only.
-        {...(highlighted ? { dangerouslySetInnerHTML: { __html: highlighted.html } } : { children: file.content })}
-      />
+      {/* The scrolling box takes keyboard focus, so a long file can be read without a mouse. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable to be scrolled without a mouse (WCAG 2.1.1) */}
+      <section className="max-h-96 overflow-auto rounded bg-surface-2" tabIndex={0} aria-label={`Content of ${file.path}`}>
+        <pre
+          className="p-2 font-mono text-xs whitespace-pre"
+          data-testid="file-content"
+          data-path={file.path}
+          data-language={highlighted?.language ?? ''}
+          // highlight.js escapes the file's text; its output is spans of token classes only.
+          {...(highlighted ? { dangerouslySetInnerHTML: { __html: highlighted.html } } : { children: file.content })}
+        />
+      </section>
     </div>
   );
 }

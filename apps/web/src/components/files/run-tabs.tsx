@@ -3,7 +3,7 @@
 import { useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { cn } from '@/lib/cn';
 import { RunFiles } from './run-files';
-import { useFilesUrl, type FilesUrlState } from './use-files-url';
+import type { FilesUrlState } from './use-files-url';
 
 const TABS = [
   { id: 'timeline', label: 'Timeline' },
@@ -16,14 +16,16 @@ const TABS = [
  * The timeline stays mounted while Files is shown, so its stream and scroll position are kept.
  * `timeline` is the page's timeline element, laid out as a flex child (it takes the height).
  */
-export function RunTabs({ teamId, runId, sessionId = null, timeline }: {
+export function RunTabs({ teamId, runId, sessionId = null, timeline, state, setState }: {
   teamId: string;
   runId: string;
+  /** The tab, event and path, as kept in the URL by the page (`useFilesUrl`), whose keys switch tabs too. */
+  state: FilesUrlState;
+  setState: (changes: Partial<FilesUrlState>) => void;
   /** The branch whose files are shown (the run page's picked branch); null: the main line. */
   sessionId?: string | null;
   timeline: ReactNode;
 }) {
-  const [state, setState] = useFilesUrl();
   const refs = useRef<Record<FilesUrlState['tab'], HTMLButtonElement | null>>({ timeline: null, files: null });
 
   // The WAI-ARIA tabs pattern: arrow keys move between tabs (and select them).

@@ -51,7 +51,11 @@ export function OverviewPanel() {
     <div className="flex max-w-6xl flex-col gap-6 px-8 py-6" data-testid="overview">
       <InlineError error={overview.error} testId="overview-error" />
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        <StatTile href={runs('status=running')} label="Running" value={o.runs.running} note={`${o.runs.queued} queued`} testId="overview-running" />
+        <StatTile href={runs('status=running')} label="Running" value={o.runs.running} testId="overview-running">
+          <div className="mt-2 flex flex-wrap gap-1.5">
+            <SubStat href={runs('status=queued')} label="queued" value={o.runs.queued} testId="overview-queued" />
+          </div>
+        </StatTile>
         <StatTile href={runs('status=waiting')} label="Waiting" value={o.runs.waiting} note="on an approval, the budget, a child run or a message" tone={o.runs.waiting > 0 ? 'warning' : 'neutral'} testId="overview-waiting">
           <div className="mt-2 flex flex-wrap gap-1.5">
             {(Object.keys(WAIT_LABELS) as Array<keyof typeof WAIT_LABELS>).map((reason) => (
@@ -59,7 +63,11 @@ export function OverviewPanel() {
             ))}
           </div>
         </StatTile>
-        <StatTile href={runs('status=failed&since=24h')} label="Failed in the last 24 h" value={o.runs.failed24h} note={`${o.runs.succeeded24h} succeeded`} tone={o.runs.failed24h > 0 ? 'danger' : 'neutral'} testId="overview-failed" />
+        <StatTile href={runs('status=failed&since=24h')} label="Failed in the last 24 h" value={o.runs.failed24h} tone={o.runs.failed24h > 0 ? 'danger' : 'neutral'} testId="overview-failed">
+          <div className="mt-2 flex flex-wrap gap-1.5">
+            <SubStat href={runs('status=succeeded&since=24h')} label="succeeded" value={o.runs.succeeded24h} testId="overview-succeeded" />
+          </div>
+        </StatTile>
         <StatTile
           href={o.approvals.oldestId ? `${base}/approvals?approval=${o.approvals.oldestId}` : `${base}/approvals`}
           label="Waiting on you: approvals"
@@ -69,13 +77,18 @@ export function OverviewPanel() {
           testId="overview-approvals"
         />
         <StatTile
-          href={`${base}/costs`}
+          // The comparison is with the last 7 days: the costs page opens on them.
+          href={`${base}/costs?days=7`}
           label="Spend today"
           value={formatCost(o.spend.todayMicros)}
           note={spendRatio === null ? 'no spend in the last 7 days' : `${spendRatio.toFixed(1)}× the daily average of the last 7 days (${formatCost(o.spend.dailyAverageMicros)})`}
           testId="overview-spend"
         />
-        <StatTile href={runs('status=active')} label="Active runs" value={o.runs.queued + o.runs.running + o.runs.waiting + o.runs.paused} note={`${o.runs.paused} paused`} testId="overview-active" />
+        <StatTile href={runs('status=active')} label="Active runs" value={o.runs.queued + o.runs.running + o.runs.waiting + o.runs.paused} testId="overview-active">
+          <div className="mt-2 flex flex-wrap gap-1.5">
+            <SubStat href={runs('status=paused')} label="paused" value={o.runs.paused} testId="overview-paused" />
+          </div>
+        </StatTile>
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
         <FailuresCard failures={o.failures} base={base} now={now} />

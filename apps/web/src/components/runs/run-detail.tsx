@@ -3,7 +3,7 @@
 import { roleAtLeast } from '@looplane/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { useTeamActivity } from '@/components/live/team-activity';
 import { useTeamScope } from '@/components/team-context';
 import { Badge } from '@/components/ui/badge';
@@ -14,11 +14,13 @@ import { formatCost, formatDuration, formatTokens, isTerminal, runDuration, STAT
 import { useNow } from '@/lib/use-now';
 import { useTRPC } from '@/trpc/client';
 import { RunTabs } from '@/components/files/run-tabs';
+import { useFilesUrl } from '@/components/files/use-files-url';
+import { usePageShortcuts, type PageShortcut } from '@/lib/shortcuts';
 import { useBranchLine } from '@/components/sessions/branch-line';
 import { SessionsPanel } from '@/components/sessions/sessions-panel';
 import { useBranchState } from '@/components/sessions/use-branch-state';
 import { CancelRun, MessageBox, RaiseBudget } from './run-actions';
-import { RunTimeline } from './run-timeline';
+import { RunTimeline, type TimelineControls } from './run-timeline';
 import { useRunEvents } from './use-run-events';
 
 const limit = (value: number | null, format: (n: number) => string) => (value === null ? '' : ` / ${format(value)}`);
@@ -78,6 +80,11 @@ export function RunDetail({ runId }: { runId: string }) {
 
   const data = run.data;
   const canOperate = roleAtLeast(role, 'operator');
+  const [tabs, setTabs] = useFilesUrl();
+  const timeline = useRef<TimelineControls>(null);
+  // What the last key could not do, said where the keyboard user looks and to screen readers.
+  const [keyNotice, setKeyNotice] = useState<string | null>(null);
+  usePageShortcuts('Run', runShortcuts({ timeline, branch, canOperate, setTabs, notify: setKeyNotice }));
 
   return (
     <div className="flex h-[calc(100vh-1px)] flex-col">
@@ -124,8 +131,11 @@ export function RunDetail({ runId }: { runId: string }) {
         teamId={team.id}
         runId={runId}
         sessionId={branch.picked}
+        state={tabs}
+        setState={setTabs}
         timeline={
           <RunTimeline
+            controls={timeline}
             items={stream.items}
             hasEarlier={stream.firstEventNo > 1}
             loadingEarlier={stream.loadingEarlier}
@@ -155,8 +165,92 @@ export function RunDetail({ runId }: { runId: string }) {
           <span>events: {stream.stats.received}</span>
           <span>last #{stream.stats.lastEventNo}</span>
           {data?.pendingMessages ? <span>{data.pendingMessages} message(s) waiting for the agent</span> : null}
+          <span role="status" className="ml-auto text-foreground" data-testid="run-key-notice">
+            {keyNotice}
+          </span>
         </p>
       </footer>
     </div>
   );
+}
+
+/**
+ * The run page's keys (listed by `?`): move through the timeline, fork or open the files at the
+ * focused event, switch tabs, jump to the latest or earlier events, reach the branches and the
+ * message box. Each says why when it cannot act.
+ */
+function runShortcuts({ timeline, branch, canOperate, setTabs, notify }: {
+  timeline: React.RefObject<TimelineControls | null>;
+  branch: ReturnType<typeof useBranchState>;
+  canOperate: boolean;
+  setTabs: ReturnType<typeof useFilesUrl>[1];
+  notify: (text: string | null) => void;
+}): PageShortcut[] {
+  const onTimeline = (act: (controls: TimelineControls) => void) => () => {
+    setTabs({ tab: 'timeline' });
+    notify(null);
+    // The timeline panel is shown again before it is moved through.
+    requestAnimationFrame(() => {
+      if (timeline.current) act(timeline.current);
+    });
+  };
+  const focused = (what: string) => {
+    const item = timeline.current?.focusedItem() ?? null;
+    if (!item) notify(`Focus an event first (j / k) to ${what}`);
+    return item;
+  };
+  const focus = (selector: string, missing: string) => () => {
+    const element = document.querySelector<HTMLElement>(selector);
+    if (element) {
+      notify(null);
+      element.focus();
+    } else notify(missing);
+  };
+  return [
+    { key: 'j', label: 'Next event', run: onTimeline((c) => c.move(1)) },
+    { key: 'k', label: 'Previous event', run: onTimeline((c) => c.move(-1)) },
+    {
+      key: 'f',
+      label: 'Fork from the focused event',
+      run: () => {
+        if (!canOperate) return notify('Forking needs the operator role');
+        const item = focused('fork from it');
+        if (!item) return;
+        if (item.forkBlocker) return notify(`Cannot fork at event #${item.seq}: ${item.forkBlocker}`);
+        notify(null);
+        branch.forkFrom(item.seq);
+      },
+    },
+    {
+      key: 'o',
+      label: 'Open the files at the focused event',
+      run: () => {
+        const item = focused('open its files');
+        if (!item) return;
+        notify(null);
+        setTabs({ tab: 'files', at: item.seq });
+      },
+    },
+    {
+      key: '1',
+      label: 'Timeline tab',
+      run: () => {
+        notify(null);
+        setTabs({ tab: 'timeline' });
+        requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-testid="run-timeline"]')?.focus());
+      },
+    },
+    {
+      key: '2',
+      label: 'Files tab',
+      run: () => {
+        notify(null);
+        setTabs({ tab: 'files' });
+      },
+    },
+    { key: 'l', label: 'Latest event (and follow new ones)', run: onTimeline((c) => c.latest()) },
+    { key: 'e', label: 'Load earlier events', run: onTimeline((c) => c.earlier()) },
+    { key: 'b', label: 'Go to the branches', run: focus('[data-testid="session-select"][aria-current="true"], [data-testid="session-select"]', 'The branch list is hidden (Show it first)') },
+    ...(canOperate ? [{ key: 'm', label: 'Write a message to the run', run: focus('[data-testid="run-message-input"]', 'This run takes no more messages') }] : []),
+  ];
 }

@@ -2,10 +2,22 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, ArrowUp } from 'lucide-react';
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type Ref } from 'react';
 import { Button } from '@/components/ui/button';
 import type { TimelineItem } from '@/lib/timeline';
 import { RowActionsContext, TimelineEntry, type RowActions } from './timeline-view';
+
+/** What the run page's keys do with the timeline (j/k, f, o, l, e). */
+export interface TimelineControls {
+  /** Focuses the next (1) or previous (-1) row: from the focused one, else from the rows in view. */
+  move: (delta: 1 | -1) => void;
+  /** The row holding focus (a row, or a button in it), if any. */
+  focusedItem: () => TimelineItem | null;
+  /** Scrolls to the latest event and follows new ones again. */
+  latest: () => void;
+  /** Pages back to the events before the first one held, if there are any. */
+  earlier: () => void;
+}
 
 /** Within this many pixels of the end counts as "at the bottom". */
 const SLACK_PX = 48;
@@ -21,14 +33,15 @@ const USER_SCROLL_MS = 1000;
  * scrolling up stops that until they return (or press "Latest"). Above the first row held,
  * "Earlier events" pages back, keeping the row in view where it was.
  */
-export function RunTimeline({ items, empty, hasEarlier, loadingEarlier, onLoadEarlier, onFork, onShowFiles }: {
+export function RunTimeline({ items, empty, hasEarlier, loadingEarlier, onLoadEarlier, onFork, onShowFiles, controls }: {
   items: TimelineItem[];
+  controls?: Ref<TimelineControls>;
   empty: React.ReactNode;
   hasEarlier: boolean;
   loadingEarlier: boolean;
   onLoadEarlier: () => void;
 } & RowActions) {
-  const scroller = useRef<HTMLDivElement>(null);
+  const scroller = useRef<HTMLElement>(null);
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scroller.current,
@@ -88,19 +101,70 @@ export function RunTimeline({ items, empty, hasEarlier, loadingEarlier, onLoadEa
     onLoadEarlier();
   };
 
+  // A row to focus once the virtualiser has rendered it (it may be scrolled into view first).
+  const focusTarget = useRef<number | null>(null);
+  const focusPending = (framesLeft = 30) => {
+    const index = focusTarget.current;
+    if (index === null) return;
+    const row = scroller.current?.querySelector<HTMLElement>(`[data-testid="timeline-item"][data-index="${index}"]`);
+    if (row) {
+      focusTarget.current = null;
+      row.focus({ preventScroll: true });
+    } else if (framesLeft > 0) {
+      requestAnimationFrame(() => focusPending(framesLeft - 1));
+    }
+  };
+  const focusedIndex = (): number | null => {
+    const row = document.activeElement?.closest<HTMLElement>('[data-testid="timeline-item"]');
+    return row && scroller.current?.contains(row) ? Number(row.dataset.index) : null;
+  };
+  useImperativeHandle(
+    controls,
+    () => ({
+      move: (delta) => {
+        if (items.length === 0) return;
+        const inView = virtualizer.getVirtualItems();
+        const current = focusedIndex();
+        const from = current ?? (delta === 1 ? (inView[0]?.index ?? 0) - 1 : (inView.at(-1)?.index ?? items.length) + 1);
+        const index = Math.min(items.length - 1, Math.max(0, from + delta));
+        // Reading back through the log stops following new events; reaching the end resumes it.
+        stuck.current = index === items.length - 1;
+        setAtBottom(stuck.current);
+        virtualizer.scrollToIndex(index, { align: 'auto' });
+        focusTarget.current = index;
+        requestAnimationFrame(() => focusPending());
+      },
+      focusedItem: () => {
+        const index = focusedIndex();
+        return index === null ? null : (items[index] ?? null);
+      },
+      latest: () => jumpToBottom(),
+      earlier: () => {
+        if (hasEarlier && !loadingEarlier) loadEarlier();
+      },
+    }),
+  );
+
   const actions = useMemo<RowActions>(() => ({ onFork, onShowFiles }), [onFork, onShowFiles]);
   const rows = virtualizer.getVirtualItems();
 
   return (
     <div className="relative min-h-0 flex-1">
-      <div
+      <section
         ref={scroller}
         onScroll={onScroll}
         onWheel={touched}
         onTouchMove={touched}
         onKeyDown={touched}
         onPointerDown={touched}
-        className="h-full overflow-y-auto [overflow-anchor:none]" data-testid="run-timeline" data-count={items.length}>
+        // A scrolling region takes keyboard focus (arrow keys and Page Up/Down scroll it; j/k move between rows).
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable to be scrolled without a mouse (WCAG 2.1.1)
+        tabIndex={0}
+        aria-label="Run timeline"
+        className="h-full overflow-y-auto [overflow-anchor:none] focus-visible:ring-2 focus-visible:ring-ring/30 focus-visible:outline-none focus-visible:ring-inset"
+        data-testid="run-timeline"
+        data-count={items.length}
+      >
         {items.length === 0 ? (
           empty
         ) : (
@@ -114,7 +178,7 @@ export function RunTimeline({ items, empty, hasEarlier, loadingEarlier, onLoadEa
             </div>
           </RowActionsContext.Provider>
         )}
-      </div>
+      </section>
       {hasEarlier ? (
         // Outside the scroller, so row offsets start at its top (the virtualiser's reckoning).
         <Button size="sm" variant="secondary" className="absolute top-2 left-1/2 -translate-x-1/2 shadow" disabled={loadingEarlier} onClick={loadEarlier} data-testid="timeline-load-earlier">

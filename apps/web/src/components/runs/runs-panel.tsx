@@ -22,6 +22,7 @@ const STATUS_CHOICES: Record<string, { label: string; statuses?: RunStatus[] }> 
   queued: { label: 'Queued', statuses: ['queued'] },
   running: { label: 'Running', statuses: ['running'] },
   waiting: { label: 'Waiting', statuses: ['waiting'] },
+  paused: { label: 'Paused', statuses: ['paused'] },
   succeeded: { label: 'Succeeded', statuses: ['succeeded'] },
   failed: { label: 'Failed', statuses: ['failed'] },
   cancelled: { label: 'Cancelled', statuses: ['cancelled'] },

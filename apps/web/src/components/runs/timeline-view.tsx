@@ -4,6 +4,7 @@ import { Bot, CircleAlert, Flag, FolderOpen, GitFork, Info, MessageSquare, Targe
 import { createContext, memo, useContext } from 'react';
 import { Button } from '@/components/ui/button';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { Tooltip } from '@/components/ui/tooltip';
 import { cn } from '@/lib/cn';
 import { formatCost } from '@/lib/run-format';
 import type { TimelineItem, ToolStatus } from '@/lib/timeline';
@@ -40,32 +41,31 @@ interface Placement {
 function Actions({ item }: { item: TimelineItem }) {
   const { onFork, onShowFiles } = useContext(RowActionsContext);
   if (!onFork && !onShowFiles) return null;
+  const blocked = item.forkBlocker !== null;
   return (
     <span className="flex shrink-0 items-start gap-1">
       {onShowFiles ? (
-        <Button
-          size="sm"
-          variant="ghost"
-          title={`The workspace files as they were at event #${item.seq}`}
-          aria-label={`Files at event #${item.seq}`}
-          onClick={() => onShowFiles(item.seq)}
-          data-testid="files-at-event"
-        >
-          <FolderOpen aria-hidden className="size-3" />
-        </Button>
+        <Tooltip content={`The workspace files as they were at event #${item.seq}`}>
+          <Button size="sm" variant="ghost" aria-label={`Files at event #${item.seq}`} onClick={() => onShowFiles(item.seq)} data-testid="files-at-event">
+            <FolderOpen aria-hidden className="size-3" />
+          </Button>
+        </Tooltip>
       ) : null}
       {onFork ? (
-        <Button
-          size="sm"
-          variant="ghost"
-          disabled={item.forkBlocker !== null}
-          title={item.forkBlocker ?? `Fork a new branch from event #${item.seq}`}
-          aria-label={`Fork from event #${item.seq}`}
-          onClick={() => onFork(item.seq)}
-          data-testid="fork-from-here"
-        >
-          <GitFork aria-hidden className="size-3" />
-        </Button>
+        // aria-disabled, not disabled: a blocked fork stays focusable, so its reason (the tooltip) is reachable by keyboard.
+        <Tooltip content={item.forkBlocker ?? `Fork a new branch from event #${item.seq}`}>
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-disabled={blocked}
+            className={blocked ? 'cursor-not-allowed opacity-50 hover:bg-transparent' : undefined}
+            aria-label={`Fork from event #${item.seq}`}
+            onClick={() => (blocked ? undefined : onFork(item.seq))}
+            data-testid="fork-from-here"
+          >
+            <GitFork aria-hidden className="size-3" />
+          </Button>
+        </Tooltip>
       ) : null}
     </span>
   );
@@ -76,7 +76,9 @@ function Row({ icon, children, item, place }: { icon: React.ReactNode; children:
     <li
       ref={place.measure}
       data-index={place.index}
-      className="group flex gap-3 border-b border-border px-4 py-2.5"
+      // Focused by the run page's j/k (roving focus: out of the Tab order, reachable by keys).
+      tabIndex={-1}
+      className="group flex gap-3 border-b border-border px-4 py-2.5 focus:bg-surface-2/60 focus:outline-none focus-visible:ring-2 focus-visible:ring-ring/40 focus-visible:ring-inset"
       data-testid="timeline-item"
       data-kind={item.kind}
       data-seq={item.seq}

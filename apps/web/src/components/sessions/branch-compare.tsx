@@ -1,6 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import { UnifiedDiff } from '@/components/files/unified-diff';
 import { InlineError } from '@/components/ui/inline-error';
 import { cn } from '@/lib/cn';
 import { useTRPC } from '@/trpc/client';
@@ -76,7 +77,9 @@ export function BranchCompare({ teamId, a, b }: { teamId: string; a: string; b: 
             ) : data.files === '' ? (
               <p className="text-xs text-muted">{data.filesReason ?? 'No differences in the workspace files.'}</p>
             ) : (
-              <pre className="max-h-96 overflow-auto rounded bg-surface-2 p-2 font-mono text-xs">{data.files}</pre>
+              <div className="max-h-96 overflow-auto">
+                <UnifiedDiff diff={data.files} testId="compare-files-diff" />
+              </div>
             )}
           </section>
         </>

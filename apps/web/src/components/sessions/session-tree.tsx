@@ -38,7 +38,13 @@ export function SessionTreeView({ sessions, selected, compare, onSelect, onToggl
             onChange={() => onToggleCompare(node.id)}
             data-testid="session-compare-toggle"
           />
-          <button type="button" className="flex min-w-0 flex-1 items-center gap-2 text-left" onClick={() => onSelect(node.id)} data-testid="session-select">
+          <button
+            type="button"
+            className="flex min-w-0 flex-1 items-center gap-2 text-left"
+            aria-current={selected === node.id ? 'true' : undefined}
+            onClick={() => onSelect(node.id)}
+            data-testid="session-select"
+          >
             <GitBranch aria-hidden className="size-3.5 shrink-0 text-muted" />
             <span className="truncate font-medium">{node.title || (node.parentId ? 'branch' : 'main')}</span>
             {node.forkSeq !== null ? <span className="shrink-0 text-muted tabular-nums">from #{node.forkSeq}</span> : null}

@@ -27,8 +27,7 @@ export function SessionsPanel({ teamId, runId, canOperate, branch }: { teamId: s
     ...treeOptions,
     refetchInterval: (query) => (query.state.data?.sessions.some((s) => !isFinished(s.status)) ? 1500 : false),
   });
-  const { picked, pick: setPicked, forkAt, forkFrom: setForkAt } = branch;
-  const [compare, setCompare] = useState<string[]>([]);
+  const { picked, pick: setPicked, forkAt, forkFrom: setForkAt, compare, setCompare } = branch;
   const [replaying, setReplaying] = useState(false);
   const [open, setOpen] = useState(true);
   const sessions = tree.data?.sessions ?? [];
@@ -37,6 +36,8 @@ export function SessionsPanel({ teamId, runId, canOperate, branch }: { teamId: s
     void queryClient.invalidateQueries(trpc.sessions.tree.queryFilter({ teamId, runId }));
     void queryClient.invalidateQueries(trpc.runs.get.queryFilter({ teamId, runId }));
   };
+  // A pair from a shared link is shown once both are branches of this run.
+  const pair = compare.filter((id) => sessions.some((s) => s.id === id));
   const toggleCompare = (id: string) => setCompare((list) => (list.includes(id) ? list.filter((x) => x !== id) : [...list.slice(-1), id]));
 
   return (
@@ -53,15 +54,15 @@ export function SessionsPanel({ teamId, runId, canOperate, branch }: { teamId: s
       {open ? (
         <div className="flex max-h-[30vh] flex-col gap-2 overflow-y-auto px-6 pb-3">
           <SessionTreeView sessions={sessions} selected={selected?.id ?? null} compare={compare} onSelect={setPicked} onToggleCompare={toggleCompare} />
-          {compare.length === 2 ? (
+          {pair.length === 2 ? (
             <div className="rounded border border-border">
               <div className="flex items-center justify-between px-3 py-1">
                 <span className="text-xs font-semibold">Compare</span>
-                <Button size="sm" variant="ghost" onClick={() => setCompare([])}>
+                <Button size="sm" variant="ghost" onClick={() => setCompare(() => [])}>
                   Close
                 </Button>
               </div>
-              <BranchCompare teamId={teamId} a={compare[0]!} b={compare[1]!} />
+              <BranchCompare teamId={teamId} a={pair[0]!} b={pair[1]!} />
             </div>
           ) : null}
           {selected ? (
@@ -78,7 +79,7 @@ export function SessionsPanel({ teamId, runId, canOperate, branch }: { teamId: s
           onReplayed={(id) => {
             setReplaying(false);
             // The replay beside its original, in the branch compare.
-            setCompare([selected.id, id]);
+            setCompare(() => [selected.id, id]);
             setPicked(id);
             refresh();
           }}

@@ -1,7 +1,9 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogClose } from '@/components/ui/dialog';
 import { endChord, isTyping, startChord, usePageShortcutGroups } from '@/lib/shortcuts';
 import { NAV_ITEMS, SETTINGS_ITEMS } from './nav-items';
 
@@ -64,34 +66,13 @@ function Keys({ keys }: { keys: string[] }) {
   );
 }
 
-/** The `?` help: a modal dialog (focus moves in, Escape closes, focus returns) listing every shortcut. */
+/** The `?` help: the app's modal dialog (focus moves in and is trapped, Escape closes, focus returns) listing every shortcut. */
 function ShortcutsHelp({ onClose }: { onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const pageGroups = usePageShortcutGroups();
-  useEffect(() => {
-    const el = dialog.current;
-    if (!el) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    el.showModal();
-    return () => opener?.focus();
-  }, []);
   const navigation = [...NAV_ITEMS, ...SETTINGS_ITEMS].filter((item) => item.shortcut);
   return (
-    <dialog
-      ref={dialog}
-      onClose={onClose}
-      onClick={(event) => event.target === dialog.current && dialog.current?.close()}
-      aria-labelledby="shortcuts-title"
-      data-testid="shortcuts-help"
-      className="m-auto w-full max-w-lg rounded-lg border border-border bg-surface p-0 text-foreground shadow-lg backdrop:bg-black/40"
-    >
-      <div className="flex items-center justify-between border-b border-border px-4 py-3">
-        <h2 id="shortcuts-title" className="text-sm font-semibold">Keyboard shortcuts</h2>
-        <button type="button" onClick={() => dialog.current?.close()} className="rounded px-2 py-1 text-xs text-muted hover:bg-surface-2 hover:text-foreground" data-testid="shortcuts-close">
-          Close
-        </button>
-      </div>
-      <div className="grid max-h-[70vh] gap-4 overflow-y-auto px-4 py-3 text-xs">
+    <Dialog title="Keyboard shortcuts" onClose={onClose} testId="shortcuts-help">
+      <div className="grid max-h-[70vh] gap-4 overflow-y-auto text-xs">
         {pageGroups.map((group) => (
           <section key={group.title} data-testid="shortcuts-page">
             <h3 className="mb-1.5 font-medium text-muted">{group.title}</h3>
@@ -108,7 +89,10 @@ function ShortcutsHelp({ onClose }: { onClose: () => void }) {
         <section>
           <h3 className="mb-1.5 font-medium text-muted">Anywhere</h3>
           <ul className="grid gap-1">
-            <li className="flex items-center justify-between gap-4"><span>Show these shortcuts</span><Keys keys={['?']} /></li>
+            <li className="flex items-center justify-between gap-4">
+              <span>Show these shortcuts</span>
+              <Keys keys={['?']} />
+            </li>
             {navigation.map((item) => (
               <li key={item.id} className="flex items-center justify-between gap-4">
                 <span>Go to {item.label}</span>
@@ -118,6 +102,13 @@ function ShortcutsHelp({ onClose }: { onClose: () => void }) {
           </ul>
         </section>
       </div>
-    </dialog>
+      <div className="flex justify-end">
+        <DialogClose asChild>
+          <Button size="sm" variant="ghost" data-testid="shortcuts-close">
+            Close
+          </Button>
+        </DialogClose>
+      </div>
+    </Dialog>
   );
 }
