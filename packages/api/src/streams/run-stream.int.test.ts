@@ -141,6 +141,21 @@ describe('GET /api/runs/{runId}/stream', () => {
     await Promise.all([again.cancel(), viaQuery.cancel()]);
   });
 
+  it('?tail=N opens at the run’s last N events; a position given wins; a bad tail is 400', async () => {
+    const run = await newRun();
+    await append(run, 10);
+    const tail = new SseReader((await open(run.runId, { query: '?tail=3' }).response).body!);
+    expect((await tail.data<EventData>(3)).map((m) => m.data.eventNo)).toEqual([8, 9, 10]);
+    // More than the run has: all of it.
+    const all = new SseReader((await open(run.runId, { query: '?tail=50' }).response).body!);
+    expect((await all.data<EventData>(10)).map((m) => m.data.eventNo)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // A reconnect (Last-Event-ID) resumes where it was, whatever the tail says.
+    const resumed = new SseReader((await open(run.runId, { query: '?tail=3', headers: { 'last-event-id': '4' } }).response).body!);
+    expect((await resumed.data<EventData>(6)).map((m) => m.data.eventNo)).toEqual([5, 6, 7, 8, 9, 10]);
+    for (const bad of ['0', '-1', 'x', '1000001', '100001']) expect((await open(run.runId, { query: `?tail=${bad}` }).response).status).toBe(400);
+    await Promise.all([tail.cancel(), all.cancel(), resumed.cancel()]);
+  });
+
   it('no gap and no duplicate while a writer appends and the client keeps reconnecting', async () => {
     const run = await newRun();
     const total = 400;

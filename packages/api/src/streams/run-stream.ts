@@ -36,17 +36,36 @@ function lastEventIdOf(request: Request): number | null {
   return value <= MAX_EVENT_NO ? value : null;
 }
 
+/** The most events `?tail=` may ask for. */
+const MAX_TAIL = 100_000;
+
+/**
+ * `?tail=N`: start N events before the run's end (a page that holds nothing opens at once, without
+ * asking for the run's last event number first). Only when no position is given; null when absent,
+ * undefined when malformed.
+ */
+function tailOf(request: Request): number | null | undefined {
+  const raw = new URL(request.url).searchParams.get('tail');
+  if (raw === null || request.headers.has('last-event-id') || new URL(request.url).searchParams.has('lastEventId')) return null;
+  if (!/^\d{1,6}$/.test(raw.trim())) return undefined;
+  const value = Number(raw.trim());
+  return value >= 1 && value <= MAX_TAIL ? value : undefined;
+}
+
 /**
  * `GET /api/runs/{runId}/stream`: the run's events as SSE, `id:` = event number, `data:` = the
- * event JSON. 401 without a valid session or bearer token; 404 for a run the caller's team does
- * not own (or no run at all), so run ids of other teams do not leak.
+ * event JSON, after `Last-Event-ID` (or `?lastEventId=`), or the last `?tail=N` events. 401
+ * without a valid session or bearer token; 404 for a run the caller's team does not own (or no
+ * run at all), so run ids of other teams do not leak; 400 for a malformed position.
  */
 export async function handleRunStream(request: Request, runId: string, deps: StreamDeps, auth: StreamRequest): Promise<Response> {
   const principal = await resolvePrincipal(deps.db, { authorization: request.headers.get('authorization'), session: auth.session });
   if (!principal) return jsonError(401, 'Sign in or send a valid API token');
-  const run = idSchema.safeParse(runId).success ? await deps.db.run.findUnique({ where: { id: runId }, select: { teamId: true } }) : null;
+  const run = idSchema.safeParse(runId).success ? await deps.db.run.findUnique({ where: { id: runId }, select: { teamId: true, lastEventNo: true } }) : null;
   if (!run || !(await resolveTeamRole(deps.db, principal, run.teamId))) return jsonError(404, 'No such run');
-  const after = lastEventIdOf(request);
+  const tail = tailOf(request);
+  if (tail === undefined) return jsonError(400, `tail must be a number of events between 1 and ${MAX_TAIL}`);
+  const after = tail === null ? lastEventIdOf(request) : Math.max(0, Number(run.lastEventNo) - tail);
   if (after === null) return jsonError(400, `Last-Event-ID must be an event number between 0 and ${MAX_EVENT_NO}`);
   return new Response(runEventStream(deps, runId, after, request.signal), { headers: SSE_HEADERS });
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { UnifiedDiff } from '@/components/files/unified-diff';
+import { LazyUnifiedDiff as UnifiedDiff } from '@/components/files/lazy';
 import { InlineError } from '@/components/ui/inline-error';
 import { useTRPC } from '@/trpc/client';
 import type { ApprovalItem } from './types';

@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import { InlineError } from '@/components/ui/inline-error';
 import { useTRPC } from '@/trpc/client';
 import { splitDiff } from './diff-files';
-import { UnifiedDiff } from './unified-diff';
+import { LazyUnifiedDiff as UnifiedDiff } from './lazy';
 
 /**
  * What one tool call changed (`sessions.callDiff`: from the commit before its `tool.finished`

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { InlineError } from '@/components/ui/inline-error';
 import { errorMessage } from '@/lib/error-message';
 import { useTRPC } from '@/trpc/client';
-import { FileViewer } from './file-viewer';
+import { LazyFileViewer as FileViewer } from './lazy';
 import { FilesBreadcrumbs } from './files-breadcrumbs';
 import { errorCode } from './files-format';
 import { FilesListing } from './files-listing';

@@ -23,6 +23,8 @@ export interface StreamStats {
 const TAIL = 1000;
 const PAGE = 1000;
 const SAVE_DELAY_MS = 1000;
+/** The position of a stream opened with `?tail=` until its first event arrives. */
+const UNKNOWN = -1;
 
 interface Held {
   runId: string;
@@ -43,8 +45,8 @@ interface Snapshot {
  * The run's events on the page: what this tab held before a reload (sessionStorage, keyed by run
  * id), then `/api/runs/{runId}/stream` after the last of them (`?lastEventId=`; EventSource sends
  * `Last-Event-ID` itself when it reconnects), so a reload never replays from event 0. A run the
- * tab holds nothing of starts TAIL events before its end (`lastEventNo`, from `runs.get`; the hook
- * waits for it) and pages back with `runs.events` when asked (`loadEarlier`). Events are decoded by
+ * tab holds nothing of opens at once with `?tail=TAIL` (its last TAIL events; the first one that
+ * arrives is where the page starts) and pages back with `runs.events` when asked (`loadEarlier`). Events are decoded by
  * `@looplane/events`, folded into timeline items for one line (a branch: `line`; its change
  * refolds what is held, with no new request) and flushed to React once per animation frame.
  */
@@ -80,7 +82,7 @@ export function useRunEvents(options: {
     frame.current = 0;
     const wire = held.current.wire;
     stats.current.received = wire.length;
-    setSnapshot({ items: [...builder.current.items], stats: { ...stats.current }, state: status.current.state, firstEventNo: wire[0]?.eventNo ?? 1, loadingEarlier: status.current.loadingEarlier });
+    setSnapshot({ items: [...builder.current.items], stats: { ...stats.current, lastEventNo: Math.max(0, stats.current.lastEventNo) }, state: status.current.state, firstEventNo: wire[0]?.eventNo ?? 1, loadingEarlier: status.current.loadingEarlier });
   }, []);
   const flush = useCallback(() => {
     if (frame.current === 0) frame.current = requestAnimationFrame(flushNow);
@@ -94,17 +96,21 @@ export function useRunEvents(options: {
     builder.current = next;
   }, []);
 
-  const ready = lastEventNo !== undefined;
+  // A tab that holds events of this run waits for the run's last event number (to check what it
+  // holds); one that holds none opens the stream at once, at the run's last TAIL events.
+  const [holdsSome] = useState(() => loadCachedEvents(sessionStore(), runId).length > 0);
+  const ready = lastEventNo !== undefined || !holdsSome;
   useEffect(() => {
     if (!ready) return;
     const store = sessionStore();
-    const known = latest.current.lastEventNo ?? 0;
+    const known = latest.current.lastEventNo;
     let wire = loadCachedEvents(store, runId);
     // A cache from past the run's end is not this run's (a restored database): start over.
-    if (wire.length > 0 && wire[wire.length - 1]!.eventNo > known) wire = [];
-    const after = wire.length > 0 ? wire[wire.length - 1]!.eventNo : Math.max(0, known - TAIL);
+    if (wire.length > 0 && (known === undefined || wire[wire.length - 1]!.eventNo > known)) wire = [];
+    const after = wire.length > 0 ? wire[wire.length - 1]!.eventNo : null;
     held.current = { runId, wire, decoded: wire.map(decodeWireEvent) };
-    stats.current = { received: wire.length, lastEventNo: after, gaps: 0, duplicates: 0 };
+    // UNKNOWN until a tail stream's first event says where the page starts.
+    stats.current = { received: wire.length, lastEventNo: after ?? UNKNOWN, gaps: 0, duplicates: 0 };
     status.current = { state: 'connecting', loadingEarlier: false };
     refold();
     flush();
@@ -120,7 +126,7 @@ export function useRunEvents(options: {
     };
     window.addEventListener('pagehide', save);
 
-    const source = new EventSource(`/api/runs/${encodeURIComponent(runId)}/stream?lastEventId=${after}`);
+    const source = new EventSource(`/api/runs/${encodeURIComponent(runId)}/stream?${after === null ? `tail=${TAIL}` : `lastEventId=${after}`}`);
     source.onopen = () => {
       status.current.state = 'live';
       flush();
@@ -132,6 +138,9 @@ export function useRunEvents(options: {
     source.onmessage = (message: MessageEvent<string>) => {
       const data = parseWireEvent(JSON.parse(message.data));
       const s = stats.current;
+      // A tail stream's first event is where the page starts (EventSource resumes after it on reconnect).
+      const first = s.lastEventNo === UNKNOWN;
+      if (first) s.lastEventNo = data.eventNo - 1;
       if (data.eventNo <= s.lastEventNo) {
         s.duplicates++;
       } else {
@@ -146,7 +155,9 @@ export function useRunEvents(options: {
         held.current.wire.push(data);
         held.current.decoded.push(event);
         const accepts = latest.current.line;
-        if (!accepts || accepts.accepts(event)) builder.current.add(event);
+        // The first event held decides whether the fold starts at the run's beginning.
+        if (first) refold();
+        else if (!accepts || accepts.accepts(event)) builder.current.add(event);
         latest.current.onEvent?.(event);
         scheduleSave();
       }
