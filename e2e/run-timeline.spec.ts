@@ -14,7 +14,7 @@ const EVENTS = 10_000;
  * The event-reading requests a page makes: where the stream starts (its `lastEventId`, or
  * `tail:N` for the last N events) and `runs.events`' `after`.
  */
-function eventReads(page: Page): { stream: number[]; pages: number[] } {
+function eventReads(page: Page): { stream: Array<number | string>; pages: number[] } {
   const reads = { stream: [] as Array<number | string>, pages: [] as number[] };
   page.on('request', (request) => {
     const url = new URL(request.url());

@@ -8,7 +8,7 @@ import type { StepVariant } from '../runtime/step-overhead';
 import { stat } from './stats';
 
 /** Goals: the README's (p50, flat, ≥ 10× LangGraph) and issue #18's (within 3× the INSERT floor measured in the same run). */
-export const STEP_GOALS = { p50Ms: 2, timesFasterThanSync: 10, timesFloor: 3, flat: 1.2 };
+const STEP_GOALS = { p50Ms: 2, timesFasterThanSync: 10, timesFloor: 3, flat: 1.2 };
 
 const TIME = { below: 'faster', above: 'slower' };
 const SIZE = { below: 'less', above: 'more' };

@@ -45,7 +45,7 @@ export class FakeToolCallingModel extends BaseChatModel {
 }
 
 /** The tool: returns its input at once (0 ms), like Looplane's test `echo`. */
-export const echo = tool(async ({ text }: { text: string }) => text, {
+const echo = tool(async ({ text }: { text: string }) => text, {
   name: 'echo',
   description: 'Returns the text it is given.',
   schema: z.object({ text: z.string() }),

@@ -23,7 +23,7 @@ export function gitCommit(root: string): Results['commit'] {
   }
 }
 
-export function cpuModel(): string {
+function cpuModel(): string {
   try {
     const model = /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1]?.trim();
     if (model) return model;
@@ -36,7 +36,7 @@ export function cpuModel(): string {
 export const loadAverage = () => loadavg().map((x) => Number(x.toFixed(2)));
 
 /** SHOW of each setting on the benchmarks' server; null when it cannot be reached. */
-export async function postgresSettings(url = pgAdminUrl): Promise<Results['machine']['postgres']> {
+async function postgresSettings(url = pgAdminUrl): Promise<Results['machine']['postgres']> {
   const client = new pg.Client({ connectionString: url });
   try {
     await client.connect();

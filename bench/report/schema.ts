@@ -5,16 +5,15 @@
 import { z } from 'zod';
 
 /** One figure over repetitions: median with min–max (bench/compare/stats.ts `stat`). */
-export const StatSchema = z.object({ median: z.number(), min: z.number(), max: z.number(), n: z.number().int().positive() });
+const StatSchema = z.object({ median: z.number(), min: z.number(), max: z.number(), n: z.number().int().positive() });
 export type Stat = z.infer<typeof StatSchema>;
 
-export const GoalSchema = z.object({
+const GoalSchema = z.object({
   /** The goal as a reader would state it: "p50 ≤ 2 ms", "≥ 10× faster than LangGraph `sync`". */
   text: z.string().min(1),
   /** Judged on the medians. */
   met: z.boolean(),
 });
-export type Goal = z.infer<typeof GoalSchema>;
 
 export const FigureSchema = z.object({
   /** Stable id of the figure ("step-overhead.strict-vs-sync"). */
@@ -39,7 +38,7 @@ export type FigureInput = z.input<typeof FigureSchema>;
 /** A benchmark's JSON line in the results format (other keys, such as raw repetitions, are kept as printed). */
 export const FigureReportSchema = z.looseObject({ bench: z.string(), figures: z.array(FigureSchema) });
 
-export const PostgresSettingsSchema = z.object({
+const PostgresSettingsSchema = z.object({
   version: z.string(),
   shared_buffers: z.string(),
   synchronous_commit: z.string(),
@@ -47,7 +46,7 @@ export const PostgresSettingsSchema = z.object({
   wal_level: z.string(),
 });
 
-export const MachineSchema = z.object({
+const MachineSchema = z.object({
   cpu: z.string(),
   cores: z.number().int(),
   memoryBytes: z.number(),
@@ -57,9 +56,8 @@ export const MachineSchema = z.object({
   /** SHOW on the database server the benchmarks use. */
   postgres: PostgresSettingsSchema.nullable(),
 });
-export type Machine = z.infer<typeof MachineSchema>;
 
-export const OutcomeSchema = z.object({
+const OutcomeSchema = z.object({
   name: z.string(),
   command: z.string(),
   exitCode: z.number().int().nullable(),

@@ -9,10 +9,10 @@ export const BEGIN_MARKER = '<!-- bench:begin -->';
 export const END_MARKER = '<!-- bench:end -->';
 
 /** Figures with fewer repetitions than this are marked as such. */
-export const MIN_REPETITIONS = 5;
+const MIN_REPETITIONS = 5;
 
 /** About three significant figures (two decimals under 10); thousands grouped. */
-export function formatNumber(x: number): string {
+function formatNumber(x: number): string {
   const abs = Math.abs(x);
   if (abs > 0 && abs < 0.01) return x.toPrecision(2);
   const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : 2;
@@ -23,7 +23,7 @@ const unitSuffix = (unit: string) => (unit === '' ? '' : unit === '×' ? '×' : 
 const range = (s: Stat, unit: string) => `${formatNumber(s.min)}–${formatNumber(s.max)}${unit === '×' ? '×' : ''}`;
 
 /** "**6.04 ms** (5.81–6.52)"; `markFew`: say so when there are fewer than {@link MIN_REPETITIONS} repetitions. */
-export function formatStat(s: Stat, unit: string, options: { bold?: boolean; markFew?: boolean } = {}): string {
+function formatStat(s: Stat, unit: string, options: { bold?: boolean; markFew?: boolean } = {}): string {
   const { bold = false, markFew = false } = options;
   const median = `${formatNumber(s.median)}${unitSuffix(unit)}`;
   const few = markFew && s.n < MIN_REPETITIONS ? `, n = ${s.n}: fewer than ${MIN_REPETITIONS} repetitions` : '';

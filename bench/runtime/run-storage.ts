@@ -28,7 +28,7 @@ const RUN_TABLES: Array<{ table: string; where: string }> = [
   { table: 'IdempotencyKey', where: '"teamId" = $2' },
 ];
 
-export interface TableStorage {
+interface TableStorage {
   rows: number;
   bytes: number;
 }

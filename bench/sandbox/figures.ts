@@ -17,7 +17,7 @@ export interface Row {
   n: number;
 }
 
-export const SANDBOX_GOALS = { driverP50Ms: 15, timesFasterThanPodman: 10 };
+const SANDBOX_GOALS = { driverP50Ms: 15, timesFasterThanPodman: 10 };
 
 const TIME = { below: 'faster', above: 'slower' };
 

@@ -111,7 +111,7 @@ export async function bucketFigures(pool: PgPool, sessionId: string, ledgerIds: 
 }
 
 /** The tables a run writes to, as Postgres stores them (heap, indexes and TOAST, dead rows included). */
-export const WRITTEN_TABLES = ['Event', 'AuditLog', 'BudgetEntry', 'BudgetLedger', 'Session', 'Run'] as const;
+const WRITTEN_TABLES = ['Event', 'AuditLog', 'BudgetEntry', 'BudgetLedger', 'Session', 'Run'] as const;
 
 /** `pg_total_relation_size` of each table the run writes to, bytes (the database holds this run only). */
 export async function tableSizes(pool: PgPool): Promise<Record<string, number>> {

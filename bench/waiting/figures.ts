@@ -7,7 +7,7 @@ import { stat } from '../compare/stats';
 import { FigureSchema, type Figure, type FigureInput } from '../report/schema';
 
 /** "~0 added": a parked run kept in memory would hold its state and its log, tens of KB. */
-export const WAITING_GOALS = { liveHeapKbPerWaitingRun: 1 };
+const WAITING_GOALS = { liveHeapKbPerWaitingRun: 1 };
 
 /** What one repetition measured (the benchmark's result object, in part). */
 export interface WaitingRepetition {

@@ -36,7 +36,7 @@ function appended(i: number, last: boolean): { type: string; payload: unknown } 
  * length would take the faux model minutes), numbered on from the run's last event, in batches.
  * Returns the run's new last event number.
  */
-export async function appendEvents(databaseUrl: string, runId: string, count: number): Promise<number> {
+async function appendEvents(databaseUrl: string, runId: string, count: number): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {

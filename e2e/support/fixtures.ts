@@ -9,7 +9,7 @@ import { trpcQuery, type Me } from './trpc-api';
  * init script, which CSP does not govern, reports `securitypolicyviolation` events too). Returns
  * the check to run when the test is done: the dashboard must work under its CSP, not just load.
  */
-export function watchCsp(page: Page): () => void {
+function watchCsp(page: Page): () => void {
   const violations: string[] = [];
   page.on('console', (message) => {
     if (/content security policy/i.test(message.text())) violations.push(message.text());

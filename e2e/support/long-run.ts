@@ -10,7 +10,7 @@ import { trpcMutation, trpcQuery } from './trpc-api';
  * The database of the stack under test: the DATABASE_URL `looplane start` gave its web, read
  * from /proc (the web's pid is in `<home>/run.json`), as the separate web does.
  */
-export async function stackDatabaseUrl(stackHome: string): Promise<string> {
+async function stackDatabaseUrl(stackHome: string): Promise<string> {
   const run = JSON.parse(await readFile(join(stackHome, 'run.json'), 'utf8')) as { children: Array<{ name: string; pid: number }> };
   const web = run.children.find((child) => child.name === 'web');
   if (!web) throw new Error(`${stackHome}/run.json records no web process`);
@@ -51,7 +51,7 @@ function appended(i: number, last: boolean): { type: string; payload: unknown } 
  * length would take the faux model minutes), numbered on from the run's last event, in batches.
  * Returns the run's new last event number.
  */
-export async function appendEvents(databaseUrl: string, runId: string, count: number): Promise<number> {
+async function appendEvents(databaseUrl: string, runId: string, count: number): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {

@@ -10,7 +10,7 @@ import { trpcQuery } from './trpc-api';
  * so deleting this copy is how a spec shows the dashboard reads session files from the workspace
  * store, as a web on another host (another LOOPLANE_HOME) would have to.
  */
-export function workerWorkspaceDir(sessionId: string): string {
+function workerWorkspaceDir(sessionId: string): string {
   return join(process.env.LOOPLANE_WORKSPACE_ROOT ?? join(stack.home, 'workspaces'), sessionId);
 }
 

@@ -112,7 +112,6 @@ const schema = z.object({
 });
 
 export type WorkerEnv = z.infer<typeof schema>;
-export type SandboxDriverName = (typeof SANDBOX_DRIVERS)[number];
 
 /** The workspace root: LOOPLANE_WORKSPACE_ROOT, or `workspaces` under the worker's data directory. */
 export function workspaceRootOf(env: Pick<WorkerEnv, 'LOOPLANE_HOME' | 'LOOPLANE_WORKSPACE_ROOT'>): string {

@@ -1,7 +1,7 @@
 import type { Printer } from './printer';
 
 /** What a command gets when it runs. */
-export interface CommandContext {
+interface CommandContext {
   /** Arguments after the command name. */
   args: string[];
   printer: Printer;

@@ -82,5 +82,3 @@ export function createResponseChecker(document: OpenApi) {
     return (validate.errors ?? []).map((e) => `${key}: ${e.instancePath || '(body)'} ${e.message ?? 'is invalid'} ${JSON.stringify(e.params)}`);
   };
 }
-
-export type ResponseChecker = ReturnType<typeof createResponseChecker>;

@@ -8,7 +8,7 @@ import { seedDemoContent } from './seed-demo';
 
 export const ADMIN_EMAIL = 'admin@looplane.local';
 export const DEMO_TEAM_SLUG = 'demo';
-export const FAUX_ENDPOINT_NAME = 'faux';
+const FAUX_ENDPOINT_NAME = 'faux';
 
 export interface SeedOptions {
   adminEmail?: string;

@@ -27,7 +27,7 @@ export interface Violation {
 }
 
 /** Node modules and packages that perform IO; the engine must reach them only through ports. */
-export const IO_MODULES = [
+const IO_MODULES = [
   'fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'child_process', 'dgram', 'dns', 'tls', 'worker_threads', 'cluster',
   'pg', 'ioredis', 'bullmq', 'openai', 'undici', 'node-fetch',
 ];
@@ -101,7 +101,7 @@ function listSources(dir: string): string[] {
 }
 
 /** Loads every workspace under apps/ and packages/ with its source files. */
-export function loadWorkspaces(root: string): { workspaces: Workspace[]; files: SourceFile[] } {
+function loadWorkspaces(root: string): { workspaces: Workspace[]; files: SourceFile[] } {
   const workspaces: Workspace[] = [];
   for (const [folder, kind] of [['apps', 'app'], ['packages', 'package']] as const) {
     for (const entry of readdirSync(join(root, folder), { withFileTypes: true })) {

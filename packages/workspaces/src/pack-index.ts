@@ -27,7 +27,6 @@ WITH RECURSIVE c AS (
 SELECT "runId", "commit", "base", "sessionId", "depth", "bytes" FROM c ORDER BY n`;
 
 const HAS_SQL = `SELECT 1 FROM "WorkspacePack" WHERE "runId" = $1 AND "commit" = $2`;
-const DEPTH_SQL = `SELECT "depth" FROM "WorkspacePack" WHERE "runId" = $1 AND "commit" = $2`;
 const REMOVAL_SQL = `SELECT "removedAt", "reason" FROM "WorkspaceRemoval" WHERE "runId" = $1`;
 const REMOVE_SQL = `
 WITH gone AS (DELETE FROM "WorkspacePack" WHERE "runId" = $1)
@@ -64,12 +63,6 @@ export async function packChain(db: Queryable, runId: string, commit: string): P
 export async function hasPack(db: Queryable, runId: string, commit: string): Promise<boolean> {
   const result = await db.query({ name: 'looplane_workspace_pack_has_v1', text: HAS_SQL, values: [runId, commit] });
   return (result.rowCount ?? 0) > 0;
-}
-
-/** The depth of a stored commit, or null when it is not stored. */
-export async function packDepth(db: Queryable, runId: string, commit: string): Promise<number | null> {
-  const result = await db.query({ name: 'looplane_workspace_pack_depth_v1', text: DEPTH_SQL, values: [runId, commit] });
-  return (result.rows[0] as { depth: number } | undefined)?.depth ?? null;
 }
 
 /** Drops a run's index rows (chunks go with them) and records the removal, in one statement. */

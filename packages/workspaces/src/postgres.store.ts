@@ -4,7 +4,7 @@ import { expiredRuns, hasPack, insertPack, packChain, removeRunPacks, runRemoval
 import type { PackEntry, RemovalNote, WorkspaceStore } from './workspace-store';
 
 /** Pack bytes are stored in chunks of this size (one bytea value each). */
-export const CHUNK_BYTES = 4 * 1024 * 1024;
+const CHUNK_BYTES = 4 * 1024 * 1024;
 
 const CHUNK_SQL = `INSERT INTO "WorkspacePackChunk" ("runId", "commit", "idx", "data") VALUES ($1, $2, $3, $4)`;
 const READ_SQL = `SELECT "data" FROM "WorkspacePackChunk" WHERE "runId" = $1 AND "commit" = $2 ORDER BY "idx"`;

@@ -24,7 +24,7 @@ export async function applyPack(gitDir: string, pack: Buffer): Promise<void> {
 }
 
 /** Which of `commits` a repository holds (one `cat-file --batch-check`). */
-export async function presentCommits(gitDir: string, commits: readonly string[]): Promise<Set<string>> {
+async function presentCommits(gitDir: string, commits: readonly string[]): Promise<Set<string>> {
   if (commits.length === 0) return new Set();
   const { stdout } = await gitBytes(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { gitDir, input: commits.map((c) => `${c}\n`).join('') });
   const present = new Set<string>();

@@ -7,7 +7,7 @@ export type ToolStatus = 'requested' | 'awaiting_approval' | 'running' | 'ok' | 
  * `sessions.fork` takes as `atEvent`) and why the line cannot be forked right after it (null:
  * it can), mirrored from the engine's check; the server checks again.
  */
-export interface ForkPoint {
+interface ForkPoint {
   seq: number;
   sessionId: string;
   eventNo: number;

@@ -7,7 +7,8 @@ import { createTRPCContext } from '@trpc/tanstack-react-query';
 import { useState, type ReactNode } from 'react';
 import { wireTransformer } from '@looplane/shared/wire';
 
-export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
+const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
+export { useTRPC };
 
 function makeQueryClient(): QueryClient {
   return new QueryClient({

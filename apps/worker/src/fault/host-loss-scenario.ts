@@ -31,7 +31,7 @@ export const GATED_POLICY = {
 };
 
 /** Six turns over several files, parking once on an approval; the shell line reads files written before the wait. */
-export function fileScript(n: number): ScriptTurn[] {
+function fileScript(n: number): ScriptTurn[] {
   return [
     { calls: [{ tool: 'write_file', args: { path: 'a.txt', content: `run ${n} a\n` } }] },
     { calls: [{ tool: 'write_file', args: { path: 'dir/b.txt', content: `run ${n} b\n` } }] },

@@ -14,7 +14,7 @@ export interface ActivePolicy {
 }
 
 /** A saved version every call is also decided under, never enforced (`shadowId`: which setting of it). */
-export interface ShadowPolicy {
+interface ShadowPolicy {
   document: PolicyDocument;
   versionId: string | null;
   version: number;

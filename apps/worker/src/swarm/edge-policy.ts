@@ -3,7 +3,7 @@ import { DELEGATE, type PolicyDecision, type PolicyPort } from '@looplane/engine
 import { swarmDeps } from './swarm-deps';
 
 /** Whether a delegation over the edge needs a person first (see `approvalRuleSchema`). */
-export function edgeNeedsApproval(rule: ApprovalRule, budget: SwarmSnapshotEdge['budget']): boolean {
+function edgeNeedsApproval(rule: ApprovalRule, budget: SwarmSnapshotEdge['budget']): boolean {
   if (rule.mode === 'never') return false;
   if (rule.mode === 'always') return true;
   // What the subtree may spend over this edge is its cost budget; unlimited is above any amount.

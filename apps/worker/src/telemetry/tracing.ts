@@ -8,7 +8,7 @@ import type { Shutdown } from '../shutdown';
 const EXPORT_INTERVAL_MS = 2000;
 
 /** The OTLP endpoint tracing is on for, or null: LOOPLANE_OTEL_ENDPOINT wins over the standard variable. */
-export function tracingEndpoint(env: Pick<WorkerEnv, 'LOOPLANE_OTEL_ENDPOINT' | 'OTEL_EXPORTER_OTLP_ENDPOINT'>): string | null {
+function tracingEndpoint(env: Pick<WorkerEnv, 'LOOPLANE_OTEL_ENDPOINT' | 'OTEL_EXPORTER_OTLP_ENDPOINT'>): string | null {
   return env.LOOPLANE_OTEL_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_ENDPOINT ?? null;
 }
 

@@ -164,7 +164,7 @@ function postgresBinDir(): string {
 }
 
 /** Applies prisma/migrations/* in order to an empty database (what `prisma migrate deploy` runs). */
-export async function applyMigrations(url: string): Promise<void> {
+async function applyMigrations(url: string): Promise<void> {
   const dir = join(repoRoot, 'prisma', 'migrations');
   const names = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
   const pool = createPgPool(url, { max: 1 });

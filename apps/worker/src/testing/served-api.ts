@@ -4,7 +4,7 @@ import type { Db } from '@looplane/db';
 import type { RuntimeSuite } from './runtime-suite';
 
 /** What a tRPC call over HTTP answered: the status, the data on success, the error otherwise. */
-export interface HttpAnswer {
+interface HttpAnswer {
   status: number;
   data: unknown;
   error: { message: string; code: string } | null;

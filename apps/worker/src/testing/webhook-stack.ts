@@ -10,7 +10,7 @@ import { startWebhooks, type Webhooks, type WebhooksOptions } from '../webhooks/
 import { testRedisUrl } from './test-runtime';
 
 /** The key that seals endpoint secrets in webhook tests (the API seals with it, the worker opens with it). */
-export const TEST_ENCRYPTION_KEY = randomBytes(32).toString('base64');
+const TEST_ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
 /** What the tests' webhooks run with: the schedule in milliseconds (5 ms, 30 ms, 120 ms, …), quick polls. */
 export const FAST_WEBHOOKS = { pollIntervalMs: 50, sweepIntervalMs: 500, retryScale: 0.001, attemptTimeoutMs: 2000, stalledIntervalMs: 500 } as const;

@@ -32,7 +32,7 @@ export interface EndedSession {
 }
 
 /** A held call an approver kept, and the commit of its result. */
-export type HeldCall = ToolInvocation & { commit: string };
+type HeldCall = ToolInvocation & { commit: string };
 
 /** Applies a held result to the session's workspace. */
 export type HeldApplier = (call: HeldCall, context: ToolContext) => Promise<void>;

@@ -16,7 +16,7 @@ export interface SignInLimits {
   windowMs: number;
 }
 
-export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
+const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
   accountFailures: 5,
   addressFailures: 20,
   lockoutMs: 30_000,
@@ -24,7 +24,7 @@ export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
   windowMs: 15 * 60_000,
 };
 
-export type SignInScope = 'account' | 'address';
+type SignInScope = 'account' | 'address';
 
 /** An attempt that may check its password. Until {@link SignInLimiter.succeeded}, it counts as failed. */
 export interface AdmittedAttempt {

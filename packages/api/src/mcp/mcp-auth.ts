@@ -3,7 +3,7 @@ import type { Role } from '@looplane/shared';
 import { resolvePrincipal, resolveTeamRole } from '../auth/principal';
 
 /** A caller of `/api/mcp` that passed authentication: always an API token, always one team. */
-export interface McpCaller {
+interface McpCaller {
   authorization: string;
   teamId: string;
   role: Role;

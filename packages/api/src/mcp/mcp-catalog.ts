@@ -11,7 +11,7 @@ const manifestToolSchema = z.object({
 });
 
 /** The catalogue name of an MCP tool: what agents call and what policies match. */
-export function mcpToolName(server: string, tool: string): string {
+function mcpToolName(server: string, tool: string): string {
   return `mcp:${server}:${tool}`;
 }
 

@@ -8,7 +8,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
  * A key still in flight after this long belongs to a request that died (a crash between the run
  * commit and the key's completion); a retry may take it over. Far beyond any request's time.
  */
-export const IDEMPOTENCY_STALE_MS = 5 * 60 * 1000;
+const IDEMPOTENCY_STALE_MS = 5 * 60 * 1000;
 export const MAX_IDEMPOTENCY_KEY_CHARS = 255;
 
 /** Whose keys these are: a key means the same only for the same token of the same team. */

@@ -12,7 +12,7 @@ export function toJsonValue(value: unknown): unknown {
 }
 
 /** JSON with object keys sorted at every level: the same data always gives the same text. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)

@@ -41,7 +41,7 @@ function problem(status: number, code: string, detail: string, errors?: Problem[
 }
 
 /** An `application/problem+json` response. */
-export function problemResponse(status: number, code: string, detail: string, extra: RestProblem['extra'] = {}): Response {
+function problemResponse(status: number, code: string, detail: string, extra: RestProblem['extra'] = {}): Response {
   return new Response(JSON.stringify(problem(status, code, detail, extra.errors)), {
     status,
     headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...extra.headers },
@@ -49,7 +49,7 @@ export function problemResponse(status: number, code: string, detail: string, ex
 }
 
 /** Each failed check of a zod error, located in `part`; unknown keys are named one by one. */
-export function issuesOf(error: z.ZodError, part: RequestPart): NonNullable<Problem['errors']> {
+function issuesOf(error: z.ZodError, part: RequestPart): NonNullable<Problem['errors']> {
   return error.issues.flatMap((issue) => {
     const path = issue.path.map(String);
     if (issue.code === 'unrecognized_keys') {

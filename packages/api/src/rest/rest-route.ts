@@ -9,7 +9,6 @@ export type RestCaller = ReturnType<typeof createCaller>;
 export { createCaller as createRestCaller };
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PATCH', 'DELETE'];
 
 /** Tags group the operations in the document (and in a generated client). */
 export const REST_TAGS = {
@@ -23,13 +22,13 @@ export const REST_TAGS = {
   tokens: 'Team API tokens',
   mcpServers: 'MCP servers the team’s agents may use',
 } as const;
-export type RestTag = keyof typeof REST_TAGS;
+type RestTag = keyof typeof REST_TAGS;
 
 /** Statuses a route may answer with a problem besides the ones every route has (400, 401, 403). */
-export type ProblemStatus = 404 | 409 | 412 | 413 | 415 | 422 | 429;
+type ProblemStatus = 404 | 409 | 412 | 413 | 415 | 422 | 429;
 
 /** What a route's handler gets: the token's caller and team, and the parsed request. */
-export interface RouteInput<P, Q, B> {
+interface RouteInput<P, Q, B> {
   caller: RestCaller;
   teamId: string;
   params: P;
@@ -42,7 +41,7 @@ export interface RouteInput<P, Q, B> {
  * still be a Date and any number a bigint (JSON serialisation turns them into ISO text and
  * numbers). A procedure whose output drifts from its documented schema fails to compile.
  */
-export type Serialisable<T> = T extends string
+type Serialisable<T> = T extends string
   ? T | Date
   : T extends number
     ? T | bigint

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from '../schemas';
 
-export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'expired', 'cancelled'] as const;
+const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'expired', 'cancelled'] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 const commentSchema = z.string().trim().max(2000);

@@ -43,7 +43,7 @@ const edgeSchema = z.strictObject({
  * recurse without end, and a path's ledgers are the edges from the root, which a cycle makes
  * unbounded); every node is reachable from the root (an unreachable node could never run).
  */
-export const graphDefinitionSchema = z
+const graphDefinitionSchema = z
   .strictObject({
     root: nodeKeySchema,
     nodes: z.array(nodeSchema).min(1).max(MAX_NODES),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idSchema } from '../schemas';
 
 /** Part of every tool name (`mcp:<name>:<tool>`), so kept to what a policy pattern can name plainly. */
-export const mcpServerNameSchema = z
+const mcpServerNameSchema = z
   .string()
   .min(1)
   .max(40)

@@ -15,7 +15,7 @@ const documentInput = z.union([z.string().max(MAX_POLICY_TEXT), z.record(z.strin
  * the input schema, so a bad document is an ordinary 400 whose message names the path (and line)
  * of each problem, and nothing runs with it.
  */
-export const policyDocumentInput = documentInput.transform((value, ctx): PolicyDocument => {
+const policyDocumentInput = documentInput.transform((value, ctx): PolicyDocument => {
   const result = validatePolicyDocument(value);
   if (result.ok) return result.document;
   for (const issue of result.issues.slice(0, 20)) {
@@ -67,7 +67,7 @@ export const diffPolicyInput = z.object({ from: versionNumber, to: versionNumber
 const instant = z.union([z.date(), z.iso.datetime({ offset: true })]).transform((value) => new Date(value)).refine((d) => !Number.isNaN(d.getTime()), 'must be a valid date');
 
 /** Examples kept per cell of a backtest's matrix. */
-export const MAX_BACKTEST_EXAMPLES = 50;
+const MAX_BACKTEST_EXAMPLES = 50;
 
 /**
  * A backtest: the candidate document (as `save` takes it: a syntax or schema error is refused

@@ -4,7 +4,7 @@ import { idSchema } from '../schemas';
 const RUN_STATUSES = ['queued', 'running', 'waiting', 'paused', 'succeeded', 'failed', 'cancelled'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 const runStatusSchema = z.enum(RUN_STATUSES);
-export const WAIT_REASONS = ['approval', 'child', 'budget', 'message'] as const;
+const WAIT_REASONS = ['approval', 'child', 'budget', 'message'] as const;
 /** A run in one of these is finished: it cannot be cancelled or have its budget raised. */
 export const TERMINAL_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** What a policy's `egress.credentials[].secretRef` names: letters, digits, "_", "-" and ".". */
-export const secretNameSchema = z
+const secretNameSchema = z
   .string()
   .trim()
   .min(1)

@@ -3,8 +3,6 @@ import { createRouter, teamProcedure } from '../trpc';
 
 import { LIVE_WORKER_WINDOW_MS } from '../services/live-workers';
 
-export { LIVE_WORKER_WINDOW_MS };
-
 const LIMITS = ['wallTimeMs', 'cpus', 'memoryBytes', 'pids', 'outputBytes', 'workspaceBytes', 'workspaceFiles', 'tmpBytes'] as const;
 const DRIVERS = ['bwrap', 'podman', 'dangerous-none'] as const;
 
@@ -18,7 +16,7 @@ const driverProbeSchema = z.object({
   limitsEnforced: z.record(z.string(), limitSchema).catch({}),
 });
 
-export interface SandboxLimitView {
+interface SandboxLimitView {
   limit: (typeof LIMITS)[number];
   enforced: boolean;
   by: string | null;

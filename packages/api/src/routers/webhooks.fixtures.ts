@@ -5,7 +5,7 @@ import type { TeamFixture } from '../testing/fixtures';
 let made = 0;
 
 /** A webhook endpoint of the team, straight in the database (its secret sealed elsewhere: these tests never deliver). */
-export async function webhookOf(db: Db, teamId: string): Promise<string> {
+async function webhookOf(db: Db, teamId: string): Promise<string> {
   const row = await db.webhookEndpoint.create({
     data: { teamId, url: `https://hooks.example.test/${made++}`, events: ['run.finished'], secretCiphertext: 'v1.sealed-elsewhere' },
   });
@@ -13,7 +13,7 @@ export async function webhookOf(db: Db, teamId: string): Promise<string> {
 }
 
 /** A failed delivery of a fresh endpoint of the team (one that may be redelivered). */
-export async function failedDeliveryOf(db: Db, teamId: string): Promise<string> {
+async function failedDeliveryOf(db: Db, teamId: string): Promise<string> {
   const endpointId = await webhookOf(db, teamId);
   const row = await db.webhookDelivery.create({
     data: { id: newDeliveryId(), teamId, endpointId, eventType: 'webhook.test', body: '{}', status: 'failed', attempts: 11 },

@@ -7,7 +7,7 @@ type WaitReason = (typeof WAIT_REASONS)[number];
 
 const n = (value: bigint | number | null | undefined) => Number(value ?? 0);
 
-export interface OverviewWorker {
+interface OverviewWorker {
   workerId: string;
   hostname: string;
   /** Running sessions it holds the lease of now (every team's: workers are shared). */
@@ -21,7 +21,7 @@ export interface OverviewWorker {
   lastSeenAt: Date;
 }
 
-export interface OverviewFailure {
+interface OverviewFailure {
   runId: string;
   goal: string;
   error: string | null;
@@ -30,7 +30,7 @@ export interface OverviewFailure {
   finishedAt: Date | null;
 }
 
-export interface OverviewBusy {
+interface OverviewBusy {
   id: string;
   name: string;
   /** Runs now queued, running or waiting. */

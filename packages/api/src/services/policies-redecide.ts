@@ -41,7 +41,7 @@ export async function recentToolCalls(db: Db, teamId: string): Promise<RecentCal
 }
 
 /** A decision without the shell analysis (the page shows outcome, rule and reason). */
-export function brief(decision: Decision) {
+function brief(decision: Decision) {
   return { outcome: decision.outcome, ruleId: decision.ruleId, reason: decision.reason, approverRole: decision.approverRole ?? null, risk: decision.risk };
 }
 

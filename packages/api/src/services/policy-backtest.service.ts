@@ -26,7 +26,7 @@ export interface BacktestProgress {
   at: Date;
 }
 
-export interface BacktestExample {
+interface BacktestExample {
   runId: string;
   sessionId: string;
   callId: string;
@@ -42,7 +42,7 @@ export interface BacktestExample {
   link: string;
 }
 
-export interface BacktestCell {
+interface BacktestCell {
   from: Outcome;
   to: Outcome;
   count: number;

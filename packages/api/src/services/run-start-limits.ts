@@ -15,7 +15,7 @@ export interface RunStartLimits {
 export const DEFAULT_RUN_START_LIMITS: RunStartLimits = { perMinute: 120, maxQueued: 1000 };
 
 /** What counts as a start: the audit actions of every way a person starts agent work. */
-export const RUN_START_ACTIONS = ['run.created', 'session.forked', 'session.replayed', 'session.resumed'] as const;
+const RUN_START_ACTIONS = ['run.created', 'session.forked', 'session.replayed', 'session.resumed'] as const;
 
 const WINDOW_MS = 60_000;
 /** The hint a full queue gives: it drains as the team's runs start, at no predictable time. */

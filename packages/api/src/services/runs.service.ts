@@ -12,7 +12,3 @@ export interface RunDeps {
 
 /** The run-start limits a service applies. */
 export const runLimitsOf = (deps: RunDeps): RunStartLimits => deps.runLimits ?? DEFAULT_RUN_START_LIMITS;
-
-// runs.create lives in run-create.ts (validation) and run-create-batch.ts (group commit); this
-// module keeps exporting it for the callers that import it from here.
-export { createRun } from './run-create';

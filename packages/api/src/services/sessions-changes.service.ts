@@ -15,7 +15,7 @@ interface ChangesDeps {
 }
 
 /** One tool call that recorded a workspace commit: where it finished, what it was, what it made. */
-export interface SessionChange {
+interface SessionChange {
   /** The seq of its `tool.finished` (the event the Files tab shows the call's files at). */
   seq: number;
   /** The seq of its `tool.requested`; null when the request is not in this link of the log. */

@@ -11,7 +11,7 @@ import { forkSession } from './sessions-fork.service';
  * `run.started` or `session.forked` and the messages it began with), or its last event when it
  * never called the model. A replay from there gives the new model exactly the recorded input.
  */
-export function sessionStart(events: readonly EngineEvent[], forkSeq: number | null): number {
+function sessionStart(events: readonly EngineEvent[], forkSeq: number | null): number {
   const ownFrom = (forkSeq ?? 0) + 1;
   const first = events.find((e) => e.seq >= ownFrom && (e.type === 'budget.reserved' || e.type === 'budget.exceeded' || e.type === 'model.requested'));
   return first ? first.seq - 1 : (events.at(-1)?.seq ?? 0);

@@ -15,7 +15,7 @@ export interface ApiTestbedOptions {
   deps?: Omit<ApiDeps, 'db' | 'dispatch'>;
 }
 
-export type TestCaller = Awaited<ReturnType<typeof callerAs>>;
+type TestCaller = Awaited<ReturnType<typeof callerAs>>;
 
 export interface ApiTestbed {
   /** The Prisma client of this file's own throwaway database. */

@@ -5,7 +5,7 @@ import { escapeReservedKey, wireTransformer } from '@looplane/shared/wire';
  * The JSON columns whose content comes from outside (a model's tool calls and what they led to,
  * remote MCP catalogues, what people typed), with the SQL that names a row in the report.
  */
-export const STORED_JSON_COLUMNS: ReadonlyArray<{ table: string; column: string; rowKey: string }> = [
+const STORED_JSON_COLUMNS: ReadonlyArray<{ table: string; column: string; rowKey: string }> = [
   { table: 'Event', column: 'payload', rowKey: 'id::text' },
   { table: 'Approval', column: 'args', rowKey: 'id' },
   { table: 'Approval', column: 'editedArgs', rowKey: 'id' },
@@ -23,7 +23,7 @@ export const STORED_JSON_COLUMNS: ReadonlyArray<{ table: string; column: string;
 const CANDIDATE = '"~*(__proto__|constructor|prototype)"\\s*:';
 
 /** A stored value that does not come back from the wire as it was stored (an empty list: all do). */
-export interface UnreadableRow {
+interface UnreadableRow {
   table: string;
   column: string;
   id: string;

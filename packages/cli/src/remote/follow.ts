@@ -47,7 +47,7 @@ function eventOf(data: string): ClientEvent | null {
 }
 
 /** 0 for a run that succeeded, 1 for failed or cancelled. */
-export function exitCodeFor(status: string): number {
+function exitCodeFor(status: string): number {
   return status === 'succeeded' ? EXIT.ok : EXIT.failure;
 }
 

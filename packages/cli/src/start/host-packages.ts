@@ -10,7 +10,7 @@ export interface HostTool {
 }
 
 /** The private Redis of `looplane start` (only when REDIS_URL is not set). */
-export const REDIS_TOOL: HostTool = { binary: 'redis-server', package: 'redis-server' };
+const REDIS_TOOL: HostTool = { binary: 'redis-server', package: 'redis-server' };
 
 /**
  * What the worker's sandbox needs: bubblewrap runs the tools (only for the bwrap driver), socat

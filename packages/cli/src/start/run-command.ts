@@ -15,7 +15,7 @@ export interface RunCommandOptions {
 }
 
 /** A one-shot command failed; the message carries the end of its output. */
-export class CommandFailedError extends Error {
+class CommandFailedError extends Error {
   override readonly name = 'CommandFailedError';
 }
 

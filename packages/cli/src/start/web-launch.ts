@@ -5,7 +5,7 @@ import { paths } from './paths';
 import { runCommand } from './run-command';
 
 /** The web's HTTP server in front of Next (`apps/web/server/main.ts`, bundled), run with plain node. */
-export const webServerBundle = join(paths.webDir, 'dist', 'server.mjs');
+const webServerBundle = join(paths.webDir, 'dist', 'server.mjs');
 
 /** Bundles the web's server from the current sources (apps/web/server/build.mjs, under a second). */
 export async function buildWebServerBundle(options: { env: Record<string, string>; signal: AbortSignal }): Promise<void> {

@@ -5,10 +5,10 @@ import { paths } from './paths';
 import { runCommand } from './run-command';
 
 /** The worker's own shutdown has a 10 s hard timeout; SIGKILL only if it is stuck beyond that. */
-export const WORKER_STOP_GRACE_MS = 15_000;
+const WORKER_STOP_GRACE_MS = 15_000;
 
 /** The bundled worker (`apps/worker/dist/main.mjs`), run by `looplane start` and `looplane worker`. */
-export const workerBundle = join(paths.workerDir, 'dist', 'main.mjs');
+const workerBundle = join(paths.workerDir, 'dist', 'main.mjs');
 
 /** Bundles the worker into plain JavaScript from the current sources (apps/worker/build.mjs, under a second). */
 export async function buildWorkerBundle(options: { env: Record<string, string>; signal: AbortSignal }): Promise<void> {

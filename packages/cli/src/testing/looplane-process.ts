@@ -48,7 +48,7 @@ export interface Proc {
 }
 
 /** Every live (non-zombie) process. */
-export function processes(): Proc[] {
+function processes(): Proc[] {
   const result: Proc[] = [];
   for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
     try {

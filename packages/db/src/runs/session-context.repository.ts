@@ -1,7 +1,7 @@
 import type { Queryable } from './pg-pool';
 import type { SessionStatusValue, WaitReasonValue } from './lease.repository';
 
-export type RunStatusValue = 'queued' | 'running' | 'waiting' | 'paused' | 'succeeded' | 'failed' | 'cancelled';
+type RunStatusValue = 'queued' | 'running' | 'waiting' | 'paused' | 'succeeded' | 'failed' | 'cancelled';
 
 /** The `ModelEndpoint` columns a worker builds the model port from (the key still sealed). */
 export interface EndpointRow {

@@ -43,12 +43,12 @@ export const param = {
 type ParamSpec = Record<string, ParamType>;
 
 /** The object a query's parameters are bound from, derived from its declared types. */
-export type ParamsOf<S extends ParamSpec> = {
+type ParamsOf<S extends ParamSpec> = {
   [K in keyof S]: S[K] extends ParamType<infer T, infer N> ? TsTypes[T] | (N extends true ? null : never) : never;
 };
 
 /** A statement for the extended protocol; `name` makes Postgres parse and plan it once per connection. */
-export interface BoundQuery {
+interface BoundQuery {
   name: string;
   text: string;
   values: unknown[];

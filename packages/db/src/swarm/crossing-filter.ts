@@ -32,7 +32,7 @@ function cut(text: string, maxBytes: number): string {
 }
 
 /** Replaces every match of every pattern with `[redacted]` (patterns were validated on the way in). */
-export function redact(text: string, patterns: readonly string[]): { text: string; redactions: number } {
+function redact(text: string, patterns: readonly string[]): { text: string; redactions: number } {
   let out = text;
   let redactions = 0;
   for (const pattern of patterns) {

@@ -36,7 +36,7 @@ function refusal(rows: PathLedgerRow[], amount: BudgetAmount): string {
 }
 
 /** The edges crossed from the root to a session, root first order not guaranteed (a set is what matters). */
-export async function pathEdges(db: Queryable, sessionId: string): Promise<string[]> {
+async function pathEdges(db: Queryable, sessionId: string): Promise<string[]> {
   const result = await db.query({ name: 'looplane_path_edges_v1', text: PATH_EDGES_SQL, values: [sessionId] });
   return (result.rows[0] as { edges: string[] } | undefined)?.edges ?? [];
 }

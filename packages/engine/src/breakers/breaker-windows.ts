@@ -5,7 +5,7 @@ import { callFingerprint } from './canonical-call';
 
 /** The breakers a policy can set (see `@looplane/policy`'s `breakers` section). */
 export const BREAKERS = ['repeatCall', 'noProgress', 'spendRate', 'fanOut'] as const;
-export type BreakerName = (typeof BREAKERS)[number];
+type BreakerName = (typeof BREAKERS)[number];
 
 /** The longest repeatCall window a policy may ask for; the fold keeps no more turns than this. */
 export const BREAKER_MAX_WINDOW_TURNS = 100;

@@ -14,7 +14,7 @@ function summaryBody(item: ContextItem): string {
 }
 
 /** Plain-text rendering of items for a summariser: who said what, which tools ran, what came back. */
-export function renderTranscript(items: readonly ContextItem[], clipAt = Number.POSITIVE_INFINITY): string[] {
+function renderTranscript(items: readonly ContextItem[], clipAt = Number.POSITIVE_INFINITY): string[] {
   const lines: string[] = [];
   for (const item of items) {
     const m = item.message;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { delegateTargetSchema, toolSpecSchema } from './tool-spec';
 
 /** The endpoint limits and prices the engine plans with (ModelEndpoint columns). Money: micro-dollars per million tokens. */
-export const modelLimitsSchema = z.object({
+const modelLimitsSchema = z.object({
   model: z.string().min(1),
   contextWindow: z.int().positive().default(128_000),
   maxOutputTokens: z.int().positive().default(4096),
@@ -12,7 +12,7 @@ export const modelLimitsSchema = z.object({
 });
 export type ModelLimits = z.output<typeof modelLimitsSchema>;
 
-export const compactionConfigSchema = z.object({
+const compactionConfigSchema = z.object({
   /** Compact when prompt + max output would exceed this share of the context window. */
   threshold: z.number().gt(0).lte(1).default(0.8),
   /** Most recent turns always kept verbatim (fewer if nothing else can be compacted). */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 const PLACEHOLDER = /\{\{\s*([a-z][a-z0-9_]*)\s*\}\}/g;
 
-export const slashCommandArgSchema = z.object({
+const slashCommandArgSchema = z.object({
   name: z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'argument names are lowercase letters, digits and _'),
   required: z.boolean().default(false),
   description: z.string().default(''),

@@ -2,7 +2,7 @@ import type { EngineEvent } from '../events/event-types';
 import type { ToolArgs } from '../ports/tool-port';
 
 /** How a recorded call ended, as far as a replay can use it. */
-export type RecordedOutcome =
+type RecordedOutcome =
   | { kind: 'finished'; seq: number; ok: boolean; output: string; truncated: boolean; commit?: string; exitCode?: number }
   | { kind: 'returned'; seq: number; ok: boolean; result: string }
   /** Ended inside the engine with no side effect: a replay lets the engine decide it again. */
@@ -10,7 +10,7 @@ export type RecordedOutcome =
   /** No result the log can serve (denied, refused by an approver, interrupted, never finished). */
   | { kind: 'unservable'; status: string };
 
-export interface RecordedCall {
+interface RecordedCall {
   callId: string;
   /** seq of its `tool.requested`. */
   seq: number;

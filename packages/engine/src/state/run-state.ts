@@ -50,7 +50,7 @@ export interface ToolCallState {
 }
 
 /** What a held call produced, kept until an approver decides: applied as it is, or dropped. */
-export interface HeldResult {
+interface HeldResult {
   commit: string;
   ok: boolean;
   output: string;
@@ -75,7 +75,7 @@ export interface ModelCycle {
 
 export type Wait = { reason: 'approval'; callId: string } | { reason: 'budget'; requestId: string };
 
-export type RunStatus = 'new' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+type RunStatus = 'new' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 /**
  * The fold of a session's events. It is mutated in place by `apply` (one owner, the driver), which

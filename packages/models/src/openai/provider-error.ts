@@ -2,7 +2,7 @@ import type { ProviderError } from '@looplane/engine';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 
 /** Removes the key (and anything shaped like an OpenAI key) from text bound for events and logs. */
-export function redact(text: string, apiKey: string): string {
+function redact(text: string, apiKey: string): string {
   const withoutKey = apiKey ? text.split(apiKey).join('[redacted]') : text;
   return withoutKey.replace(/\bsk-[A-Za-z0-9_*.-]{6,}/g, 'sk-[redacted]');
 }

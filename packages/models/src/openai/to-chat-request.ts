@@ -2,7 +2,7 @@ import type { ModelRequest, PromptMessage, ToolDefinition } from '@looplane/engi
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 
 /** Maps an engine message onto the Chat Completions wire format. */
-export function toChatMessage(message: PromptMessage): ChatCompletionMessageParam {
+function toChatMessage(message: PromptMessage): ChatCompletionMessageParam {
   switch (message.role) {
     case 'system':
       return { role: 'system', content: message.content };

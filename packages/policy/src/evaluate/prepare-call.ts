@@ -6,7 +6,7 @@ import { DEFAULT_WORKSPACE_ROOT, normalizeAbsolute, resolvePath } from '../works
 import type { PolicyCall, PolicyContext } from './decision';
 
 /** A file tool's `path`, relative to the workspace (null: outside it), or why it could not be read. */
-export type PreparedPath = { ok: true; relative: string | null; given: string } | { ok: false; problem: string };
+type PreparedPath = { ok: true; relative: string | null; given: string } | { ok: false; problem: string };
 
 /** A call with its arguments interpreted once, so every rule (and every document, in `redecide`) reuses them. */
 export interface PreparedCall {

@@ -31,7 +31,7 @@ function strip(decision: Decision & { trace?: unknown }): Decision {
 }
 
 /** Whether two decisions of one call differ in what happens to it (outcome or approver role). */
-export function decisionChanged(before: RecordedDecision, after: RecordedDecision): boolean {
+function decisionChanged(before: RecordedDecision, after: RecordedDecision): boolean {
   return before.outcome !== after.outcome || (before.approverRole ?? null) !== (after.approverRole ?? null);
 }
 

@@ -17,7 +17,7 @@ export interface OptionSpec {
 }
 
 /** One option read from argv: its name (`-u` or `--user`) and value when it takes one. */
-export interface ParsedOption {
+interface ParsedOption {
   name: string;
   value: ResolvedWord | null;
 }

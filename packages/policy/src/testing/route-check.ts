@@ -5,7 +5,7 @@ import type { Decision } from '../evaluate/decision';
 import type { ShellAnalysis } from '../shell/analysis-types';
 
 /** The classes of the pre-check, as a route table names them (`'runsCode+destructive'`, `''` for none). */
-export type Classes = string;
+type Classes = string;
 
 /** One line with what the pre-check must say about it and the default policy's rule for it. */
 export type Route = [line: string, classes: Classes, rule: string, args?: Record<string, unknown>];

@@ -2,7 +2,7 @@
 
 /** Where the egress proxy socket appears inside, and the local port socat serves it on. */
 export const EGRESS_SOCKET = '/run/egress.sock';
-export const EGRESS_PORT = 3128;
+const EGRESS_PORT = 3128;
 
 /**
  * The first process inside the sandbox. With egress it starts socat on 127.0.0.1 in the sandbox's

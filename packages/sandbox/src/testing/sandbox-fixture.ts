@@ -10,7 +10,7 @@ import type { ExecResult } from '../types';
 import { WorkspaceManager, type Workspace } from '../workspace/workspace-manager';
 
 /** Small limits, so bombs end fast and the suite fits two cores. */
-export const TEST_LIMITS: SandboxLimitsInput = {
+const TEST_LIMITS: SandboxLimitsInput = {
   wallTimeMs: 5000,
   memoryBytes: 128 * 1024 * 1024,
   pids: 64,

@@ -1,7 +1,7 @@
 import type { ExecResult } from '../types';
 
 /** Says why the sandbox ended a command, in words the model can act on. */
-export function killNote(result: ExecResult, wallTimeMs: number): string | null {
+function killNote(result: ExecResult, wallTimeMs: number): string | null {
   if (result.oomKilled) return 'a process was killed for exceeding the memory limit';
   switch (result.killedBy) {
     case 'timeout':

@@ -10,7 +10,7 @@ const ApiReferenceView = dynamic(() => import('./api-reference-view'), {
   loading: () => <p className="text-[13px] text-muted">Loading the API reference…</p>,
 });
 
-export const OPENAPI_PATH = '/api/openapi.json';
+const OPENAPI_PATH = '/api/openapi.json';
 
 /** Settings → API: how to call the REST API, and its reference rendered from the live document. */
 export function ApiPanel() {

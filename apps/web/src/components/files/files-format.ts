@@ -1,7 +1,7 @@
 import type { RouterOutputs } from '@/lib/api-types';
 
-export type FilesView = RouterOutputs['sessions']['files'];
-export type FilesNode = FilesView['node'];
+type FilesView = RouterOutputs['sessions']['files'];
+type FilesNode = FilesView['node'];
 export type FilesEntry = Extract<FilesNode, { kind: 'dir' }>['entries'][number];
 export type FileNode = Extract<FilesNode, { kind: 'file' }>;
 

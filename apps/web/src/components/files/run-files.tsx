@@ -14,7 +14,7 @@ import type { FilesUrlState } from './use-files-url';
 type Change = RouterOutputs['sessions']['changes']['changes'][number];
 
 /** "write_file notes/plan.md", "shell mkdir build": a call by its tool and the argument that says most. */
-export function changeLabel(change: Pick<Change, 'tool' | 'args'>): string {
+function changeLabel(change: Pick<Change, 'tool' | 'args'>): string {
   const args = (change.args ?? {}) as Record<string, unknown>;
   const what = [args.path, args.command, Array.isArray(args.paths) ? args.paths.join(', ') : undefined].find((v) => typeof v === 'string' && v !== '');
   return `${change.tool ?? 'a tool call'}${what ? ` ${String(what).slice(0, 80)}` : ''}`;

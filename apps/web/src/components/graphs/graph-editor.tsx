@@ -22,7 +22,7 @@ const edgeId = (e: { from: string; to: string }) => `${e.from}->${e.to}`;
  * handle to another to add an edge, click one to edit it. Saving makes a new version (the server
  * validates: one root, no edge to a missing node, no cycles, valid rules).
  */
-export function GraphEditor({ graphId, initial, version }: { graphId: string | null; initial: GraphDefinitionInput; version: number | null }) {
+function GraphEditor({ graphId, initial, version }: { graphId: string | null; initial: GraphDefinitionInput; version: number | null }) {
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();

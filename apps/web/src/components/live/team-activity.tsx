@@ -4,7 +4,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import type { RunStatus } from '@/lib/run-format';
 
 /** Messages of `/api/teams/{teamId}/activity`. `ready` means "refetch what you show". */
-export type TeamActivity =
+type TeamActivity =
   | { kind: 'ready' }
   | { kind: 'run.status'; runId: string; status: RunStatus; waitReason?: string | null }
   | { kind: 'approvals.count'; pending: number }

@@ -35,7 +35,7 @@ export function nextThemePreference(current: ThemePreference, systemDark: boolea
 }
 
 /** Applies the preference to <html> (resolving "system" through the media query). */
-export function applyTheme(preference: ThemePreference): void {
+function applyTheme(preference: ThemePreference): void {
   const dark = preference === 'dark' || (preference === 'system' && systemPrefersDark());
   document.documentElement.dataset.theme = dark ? 'dark' : 'light';
 }

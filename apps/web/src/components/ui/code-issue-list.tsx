@@ -1,7 +1,7 @@
 import type { CodeIssue } from '@/lib/code-issues';
 
 /** "line 3, column 7: " for an issue with a position; nothing for one about the whole document. */
-export function issuePlace(issue: CodeIssue): string {
+function issuePlace(issue: CodeIssue): string {
   return issue.line === undefined ? '' : `line ${issue.line}, column ${issue.column ?? 1}: `;
 }
 

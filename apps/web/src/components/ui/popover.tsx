@@ -11,7 +11,6 @@ import { cn } from '@/lib/cn';
  */
 export const Popover = RadixPopover.Root;
 export const PopoverTrigger = RadixPopover.Trigger;
-export const PopoverClose = RadixPopover.Close;
 
 export function PopoverContent({ className, sideOffset = 4, align = 'start', ...props }: ComponentProps<typeof RadixPopover.Content>) {
   return (

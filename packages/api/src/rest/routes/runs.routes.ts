@@ -25,7 +25,7 @@ const EXAMPLE_ID = 'cmexampleid0000000000000';
 const runParams = { runId: EXAMPLE_ID };
 
 /** The SSE stream of a run's events after `after` (the existing `/api/runs/{runId}/stream`). */
-export function runStreamPath(runId: string, after: number): string {
+function runStreamPath(runId: string, after: number): string {
   return `/api/runs/${encodeURIComponent(runId)}/stream?lastEventId=${after}`;
 }
 

@@ -18,7 +18,7 @@ export const roleEnum = z.enum(['viewer', 'operator', 'approver', 'admin']).meta
 export const userRef = z.strictObject({ id, email: z.string(), name: z.string().nullable() }).meta({ id: 'UserRef' });
 
 /** One failed check of a request, named by where it was and its path inside it. */
-export const problemIssue = z
+const problemIssue = z
   .strictObject({
     in: z.enum(['path', 'query', 'body', 'header']),
     /** Dotted path inside that part (`budget.tokens`), empty for the part as a whole. */

@@ -8,7 +8,7 @@ export const getGraphQuery = z.strictObject({
   version: intQuery(1, 1_000_000).optional().meta({ description: 'A version of the graph (default: its current one)' }),
 });
 
-export const graphSummary = z
+const graphSummary = z
   .strictObject({
     id,
     name: z.string(),
