@@ -20,8 +20,8 @@ export const ENTRIES = {
   'worker-with-test-tools': 'src/testing/worker-with-test-tools.ts',
 };
 
-/** Every npm dependency of every workspace package: left external. */
-function npmDependencies() {
+/** Every npm dependency of every workspace package: left external (the benchmarks' bundles use it too). */
+export function npmDependencies() {
   const names = new Set();
   for (const group of ['apps', 'packages']) {
     for (const name of readdirSync(join(repoRoot, group))) {

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
 import { createAgentFixture, createTeamFixture, issueToken } from '@looplane/api/testing';
+import { apiServerBundle } from './build-server';
 
 export interface Bench {
   db: TestDatabase;
@@ -34,7 +35,8 @@ export interface ApiServer {
 export async function startApiServer(databaseUrl: string, options: { poolSize?: number; queuePrefix?: string } = {}): Promise<ApiServer> {
   // BENCH_PROFILE=dir writes a V8 CPU profile of the server there (for finding where time goes).
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', new URL('./server.ts', import.meta.url).pathname], {
+  // Plain JavaScript, like the worker: no TypeScript loader in the process being measured.
+  const child = spawn(process.execPath, [...profile, await apiServerBundle()], {
     env: { ...process.env, DATABASE_URL: databaseUrl, BENCH_POOL_SIZE: String(options.poolSize ?? 10), ...(options.queuePrefix ? { QUEUE_PREFIX: options.queuePrefix } : {}) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
