@@ -2,9 +2,9 @@
 //
 // Connection URLs live here, not in schema.prisma (Prisma 7 removed `url` from
 // the datasource block). The app itself connects through @prisma/adapter-pg.
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { defineConfig } from "prisma/config";
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'prisma/config';
 
 const repoRoot = path.dirname(fileURLToPath(import.meta.url));
 
@@ -14,7 +14,7 @@ const repoRoot = path.dirname(fileURLToPath(import.meta.url));
 // @prisma/schema-engine-wasm + @prisma/adapter-pg (see the file's header).
 // Set here so every entry point (npm scripts, npx, postinstall, tests) gets
 // it; an explicit env value still wins, e.g. to try a native binary.
-process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= path.join(repoRoot, "packages/db/bin/schema-engine.mjs");
+process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= path.join(repoRoot, 'packages/db/bin/schema-engine.mjs');
 
 // Not `env("DATABASE_URL")`: that throws when the variable is unset, and
 // `prisma generate` (run by postinstall) needs no database. Leaving `url`
@@ -25,9 +25,9 @@ process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= path.join(repoRoot, "packages/db/bin
 const url = process.env.DATABASE_URL || undefined;
 
 export default defineConfig({
-  schema: path.join(repoRoot, "prisma/schema.prisma"),
+  schema: path.join(repoRoot, 'prisma/schema.prisma'),
   migrations: {
-    path: path.join(repoRoot, "prisma/migrations"),
+    path: path.join(repoRoot, 'prisma/migrations'),
   },
   datasource: {
     url,

@@ -67,7 +67,9 @@ describe('npm run bench -- --quick', () => {
 
     // The soak at its small size stays within its bounds (it exits 1 otherwise, checked above) and
     // says which it judged.
-    const soak = results.outcomes.find((o) => o.name === 'soak')!.reports[0] as { soak: { turns: number; toolCalls: number; verdicts: { ok: boolean; gated: string[] } } };
+    const soak = results.outcomes.find((o) => o.name === 'soak')!.reports[0] as {
+      soak: { turns: number; toolCalls: number; verdicts: { ok: boolean; gated: string[] } };
+    };
     expect(soak.soak.toolCalls).toBe(soak.soak.turns);
     expect(soak.soak.verdicts.ok).toBe(true);
     expect(soak.soak.verdicts.gated).toEqual(expect.arrayContaining(['memory', 'context']));

@@ -78,7 +78,10 @@ for (let i = 2; existsSync(file); i++) file = join(out, base.replace(/\.json$/, 
 writeFileSync(file, `${JSON.stringify(results, null, 1)}\n`);
 
 console.log(`\n${'benchmark'.padEnd(22)} exit  seconds  figures`);
-for (const o of outcomes) console.log(`${o.name.padEnd(22)} ${String(o.exitCode).padStart(4)}  ${o.seconds.toFixed(0).padStart(7)}  ${o.figures.length}${o.formatErrors.length ? ` (format errors: ${o.formatErrors.join(' | ')})` : ''}`);
+for (const o of outcomes)
+  console.log(
+    `${o.name.padEnd(22)} ${String(o.exitCode).padStart(4)}  ${o.seconds.toFixed(0).padStart(7)}  ${o.figures.length}${o.formatErrors.length ? ` (format errors: ${o.formatErrors.join(' | ')})` : ''}`,
+  );
 console.log(`\nResults: ${file}${quick ? ' (--quick: not for the README)' : '; npm run bench:report puts them in the README'}`);
 if (commit.dirty) console.log(`Note: the tree had uncommitted changes (${commit.dirtyPaths.length} paths); the results file lists them.`);
 // A report that claims figures the format does not accept is a broken benchmark too.

@@ -142,7 +142,9 @@ for (const theme of ['light', 'dark'] as const) {
 
     test(`every page: no serious or critical WCAG 2.1 AA violation`, async ({ page, browser }) => {
       test.setTimeout(SCREENS.length * 20_000);
-      const contexts = await Promise.all([0, 1].map(() => browser.newContext({ baseURL: stack.baseURL, colorScheme: theme, storageState: { cookies: [], origins: [] } })));
+      const contexts = await Promise.all(
+        [0, 1].map(() => browser.newContext({ baseURL: stack.baseURL, colorScheme: theme, storageState: { cookies: [], origins: [] } })),
+      );
       const [guest, teamless] = await Promise.all(contexts.map((context) => context.newPage()));
       await signInTeamless(teamless!);
       const pages = { guest: guest!, teamless: teamless! };

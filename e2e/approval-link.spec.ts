@@ -25,16 +25,18 @@ test('an approval.requested webhook links straight to the decision in the inbox'
     const agents = await trpcQuery<Array<{ id: string; name: string }>>(request, 'agents.list', stack.bootstrapToken, { teamId });
     const agent = agents.find((a) => a.name === 'demo-cleanup');
     if (!agent) throw new Error('the seed has no demo-cleanup agent');
-    const { runId } = await trpcMutation<{ runId: string }>(request, 'runs.create', stack.bootstrapToken, { teamId, agentId: agent.id, goal: unique('Clean up, asked by a webhook') });
+    const { runId } = await trpcMutation<{ runId: string }>(request, 'runs.create', stack.bootstrapToken, {
+      teamId,
+      agentId: agent.id,
+      goal: unique('Clean up, asked by a webhook'),
+    });
 
     // The run asks for `rm -rf build`; its approval.requested delivery names the run and links to the approval.
     let event: VerifiedWebhook | undefined;
     await expect
       .poll(
         () => {
-          event = receiver.requests
-            .map((r) => verifyReceived(r, hook.secret))
-            .find((e) => e.type === 'approval.requested' && e.data.runId === runId);
+          event = receiver.requests.map((r) => verifyReceived(r, hook.secret)).find((e) => e.type === 'approval.requested' && e.data.runId === runId);
           return event !== undefined;
         },
         { timeout: RUN_TIMEOUT },
@@ -60,7 +62,9 @@ test('an approval.requested webhook links straight to the decision in the inbox'
 
     await card.getByTestId('approval-reject').click();
     await expect(card).toHaveAttribute('data-status', 'rejected');
-    await expect.poll(async () => (await trpcQuery<{ status: string }>(request, 'approvals.get', stack.bootstrapToken, { teamId, approvalId })).status).toBe('rejected');
+    await expect
+      .poll(async () => (await trpcQuery<{ status: string }>(request, 'approvals.get', stack.bootstrapToken, { teamId, approvalId })).status)
+      .toBe('rejected');
 
     // A link to an approval this team does not have says so, and the inbox still works below it.
     await page.goto(`/t/${demoTeam.slug}/approvals?approval=cmnosuchapproval00000000`);

@@ -16,7 +16,12 @@ interface RunEvent {
   payload: Record<string, unknown>;
 }
 
-test('an operator\'s run hits rm -rf; the approver sees it live, edits the command, approves; the run continues', async ({ page, browser, request, demoTeam }) => {
+test("an operator's run hits rm -rf; the approver sees it live, edits the command, approves; the run continues", async ({
+  page,
+  browser,
+  request,
+  demoTeam,
+}) => {
   const teamId = demoTeam.id;
   const agents = await trpcQuery<Array<{ id: string; name: string }>>(request, 'agents.list', stack.bootstrapToken, { teamId });
   const agent = agents.find((a) => a.name === 'demo-cleanup');
@@ -35,14 +40,24 @@ test('an operator\'s run hits rm -rf; the approver sees it live, edits the comma
   const operator = await browser.newContext({ baseURL: stack.baseURL, storageState: { cookies: [], origins: [] } });
   const operatorPage = await operator.newPage();
   await signIn(operatorPage, email, password);
-  const created = await operatorPage.request.post('/api/trpc/runs.create', { data: { json: { teamId, agentId: agent.id, goal: 'Clean the build directory' } } });
+  const created = await operatorPage.request.post('/api/trpc/runs.create', {
+    data: { json: { teamId, agentId: agent.id, goal: 'Clean the build directory' } },
+  });
   expect(created.status(), await created.text()).toBe(200);
   const runId = ((await created.json()) as { result: { data: { json: { runId: string } } } }).result.data.json.runId;
   await operator.close();
 
   // The run parks on the approval (the worker holds nothing while it waits)...
-  const status = async () => (await trpcQuery<{ status: string; waitReason: string | null }>(request, 'runs.get', stack.bootstrapToken, { teamId, runId }));
-  await expect.poll(async () => { const run = await status(); return `${run.status}/${run.waitReason}`; }, { timeout: 30_000 }).toBe('waiting/approval');
+  const status = async () => await trpcQuery<{ status: string; waitReason: string | null }>(request, 'runs.get', stack.bootstrapToken, { teamId, runId });
+  await expect
+    .poll(
+      async () => {
+        const run = await status();
+        return `${run.status}/${run.waitReason}`;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe('waiting/approval');
   // ...and the approver sees it appear without a reload: the exact command, the rule, the risk, the run.
   const item = page.getByTestId('approval-item').filter({ has: page.locator(`a[href="/t/demo/runs/${runId}"]`) });
   await expect(item).toBeVisible();

@@ -26,14 +26,19 @@ test('a tripped breaker pauses the run into the inbox with its reason; approve r
 
     await page.goto(`/t/${demoTeam.slug}/approvals`);
     await expect(page.getByTestId('activity-live')).toHaveAttribute('data-connected', 'true');
-    const pending = page.getByTestId('approval-item').filter({ has: page.locator(`a[href="/t/${demoTeam.slug}/runs/${runId}"]`) }).and(page.locator('[data-status="pending"]'));
+    const pending = page
+      .getByTestId('approval-item')
+      .filter({ has: page.locator(`a[href="/t/${demoTeam.slug}/runs/${runId}"]`) })
+      .and(page.locator('[data-status="pending"]'));
 
     // The first governed call (write_file; loading tools is the engine's own) waits: the turns before it spent more than the limit.
     await expect(pending).toHaveCount(1, { timeout: 30_000 });
     await expect(pending.getByTestId('approval-breaker')).toHaveAttribute('data-breaker', 'spendRate');
     await expect(pending.getByTestId('approval-breaker')).toContainText('Breaker tripped: Spend rate (spendRate)');
     await expect(pending.getByTestId('approval-breaker-numbers')).toContainText('micro-dollars per minute (limit 1), the last minute');
-    await expect(pending.getByTestId('approval-reason')).toContainText(/this session spent \d+ micro-dollars in the last minute, more than its limit of 1 per minute/);
+    await expect(pending.getByTestId('approval-reason')).toContainText(
+      /this session spent \d+ micro-dollars in the last minute, more than its limit of 1 per minute/,
+    );
     await expect(pending.getByTestId('approval-tool')).toHaveText('write_file');
     expect(await runStatus()).toBe('waiting');
 

@@ -23,10 +23,14 @@ test('a deletion hidden in a script is held with its diff; rejecting keeps it ro
 
   await page.goto('/t/demo/approvals');
   await expect(page.getByTestId('activity-live')).toHaveAttribute('data-connected', 'true');
-  const { runId } = await trpcMutation<{ runId: string }>(request, 'runs.create', stack.bootstrapToken, { teamId, agentId: agent.id, goal: 'Tidy up the workspace' });
+  const { runId } = await trpcMutation<{ runId: string }>(request, 'runs.create', stack.bootstrapToken, {
+    teamId,
+    agentId: agent.id,
+    goal: 'Tidy up the workspace',
+  });
 
   // The call ran and its result waits (the run parks on it)...
-  const status = async () => (await trpcQuery<{ status: string; waitReason: string | null }>(request, 'runs.get', stack.bootstrapToken, { teamId, runId }));
+  const status = async () => await trpcQuery<{ status: string; waitReason: string | null }>(request, 'runs.get', stack.bootstrapToken, { teamId, runId });
   const events = async () => (await trpcQuery<{ events: RunEvent[] }>(request, 'runs.events', stack.bootstrapToken, { teamId, runId, limit: 500 })).events;
   const parked = async () => {
     const run = await status();

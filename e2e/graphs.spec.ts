@@ -74,7 +74,11 @@ test('build a 3-node graph, run it, watch the live graph and its gauges, raise a
   await expect(reviewer).toHaveAttribute('data-status', 'succeeded');
   const run = await trpcQuery<{ status: string }>(request, 'runs.get', stack.bootstrapToken, { teamId, runId });
   expect(run.status).toBe('succeeded');
-  const raised = await trpcQuery<{ rows: Array<{ action: string; targetId: string | null }> }>(request, 'audit.list', stack.bootstrapToken, { teamId, action: 'budget.raised', limit: 20 });
+  const raised = await trpcQuery<{ rows: Array<{ action: string; targetId: string | null }> }>(request, 'audit.list', stack.bootstrapToken, {
+    teamId,
+    action: 'budget.raised',
+    limit: 20,
+  });
   expect(raised.rows.some((r) => r.targetId === runId)).toBe(true);
   const versions = await trpcQuery<{ currentVersion: number }>(request, 'graphs.get', stack.bootstrapToken, { teamId, graphId: graph.id });
   expect(versions.currentVersion).toBe(2);

@@ -17,7 +17,11 @@ test('approvals are decided from the keyboard, `?` lists the keys, and inbox and
   const agents = await trpcQuery<Array<{ id: string; name: string }>>(request, 'agents.list', token, { teamId });
   const cleanup = agents.find((a) => a.name === 'demo-cleanup');
   if (!cleanup) throw new Error('the seed has no demo-cleanup agent');
-  const { runId } = await trpcMutation<{ runId: string }>(request, 'runs.create', token, { teamId, agentId: cleanup.id, goal: 'Clean the build directory (keyboard)' });
+  const { runId } = await trpcMutation<{ runId: string }>(request, 'runs.create', token, {
+    teamId,
+    agentId: cleanup.id,
+    goal: 'Clean the build directory (keyboard)',
+  });
   const pending = async () => (await trpcQuery<{ items: Array<{ id: string; status: string }> }>(request, 'approvals.list', token, { teamId, runId })).items;
   await expect.poll(async () => (await pending()).filter((a) => a.status === 'pending').length, { timeout: RUN_TIMEOUT }).toBe(1);
   const approvalId = (await pending())[0]!.id;
@@ -59,7 +63,9 @@ test('approvals are decided from the keyboard, `?` lists the keys, and inbox and
   await item.focus();
   await page.keyboard.press('a');
   await expect.poll(async () => (await pending())[0]!.status, { timeout: RUN_TIMEOUT }).toBe('approved');
-  await expect.poll(async () => (await trpcQuery<{ status: string }>(request, 'runs.get', token, { teamId, runId })).status, { timeout: RUN_TIMEOUT }).toBe('succeeded');
+  await expect
+    .poll(async () => (await trpcQuery<{ status: string }>(request, 'runs.get', token, { teamId, runId })).status, { timeout: RUN_TIMEOUT })
+    .toBe('succeeded');
 
   // The audit log's filters: applied, they are in the URL; reloaded, the form and the rows keep them.
   await page.goto(`${base}/audit`);

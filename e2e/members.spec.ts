@@ -69,7 +69,12 @@ test('an admin invites a new address; the invitee signs up with the link, joins 
   await expect(page.locator(`[data-testid="member-row"][data-email="${email}"]`)).toBeVisible();
 });
 
-test('a signed-in person sees invitations in a banner: accept opens the new team, decline ends the other; revoked ones vanish', async ({ page, browser, request, demoTeam }) => {
+test('a signed-in person sees invitations in a banner: accept opens the new team, decline ends the other; revoked ones vanish', async ({
+  page,
+  browser,
+  request,
+  demoTeam,
+}) => {
   const email = `${unique('banner')}@example.test`;
   const password = 'banner-password-1';
   await inviteAndSignUp(request, demoTeam.id, email, 'viewer', password);

@@ -15,7 +15,11 @@ const value = async (page: Page, testId: string) => Number(await page.getByTestI
  * waiting-on-approval and pending-approval counts go up and down with it, live. Each figure's link
  * opens the filtered list behind it (the filter in the URL, kept on reload).
  */
-test('the overview counts a run live as it starts, waits on an approval and finishes; every figure opens its filtered list', async ({ page, request, demoTeam }) => {
+test('the overview counts a run live as it starts, waits on an approval and finishes; every figure opens its filtered list', async ({
+  page,
+  request,
+  demoTeam,
+}) => {
   const teamId = demoTeam.id;
   const token = stack.bootstrapToken;
   const base = `/t/${demoTeam.slug}`;
@@ -34,7 +38,11 @@ test('the overview counts a run live as it starts, waits on an approval and fini
   await expect(page.getByTestId('overview-worker').first()).toContainText('sandbox ok');
   await expect(page.getByTestId('overview-worker-load').first()).toHaveText(/^\d+ \/ \d+$/);
 
-  const { runId } = await trpcMutation<{ runId: string }>(request, 'runs.create', token, { teamId, agentId: cleanup.id, goal: 'Clean the build directory (overview)' });
+  const { runId } = await trpcMutation<{ runId: string }>(request, 'runs.create', token, {
+    teamId,
+    agentId: cleanup.id,
+    goal: 'Clean the build directory (overview)',
+  });
   await expect.poll(() => value(page, 'overview-waiting-approval'), { timeout: RUN_TIMEOUT }).toBe(waitingBefore + 1);
   await expect.poll(() => value(page, 'overview-approvals')).toBe(pendingBefore + 1);
   await expect.poll(() => value(page, 'overview-active')).toBe(activeBefore + 1);
@@ -66,7 +74,9 @@ test('the overview counts a run live as it starts, waits on an approval and fini
   await trpcMutation(request, 'approvals.decide', token, { teamId, approvalId: approval.id, decision: 'approve', comment: 'overview spec' });
   await expect.poll(() => value(page, 'overview-waiting-approval'), { timeout: RUN_TIMEOUT }).toBe(waitingBefore);
   await expect.poll(() => value(page, 'overview-approvals')).toBe(pendingBefore);
-  await expect.poll(async () => (await trpcQuery<{ status: string }>(request, 'runs.get', token, { teamId, runId })).status, { timeout: RUN_TIMEOUT }).toBe('succeeded');
+  await expect
+    .poll(async () => (await trpcQuery<{ status: string }>(request, 'runs.get', token, { teamId, runId })).status, { timeout: RUN_TIMEOUT })
+    .toBe('succeeded');
   await expect.poll(() => value(page, 'overview-succeeded'), { timeout: RUN_TIMEOUT }).toBe(succeededBefore + 1);
   await expect.poll(() => value(page, 'overview-active')).toBe(activeBefore);
 

@@ -14,9 +14,21 @@ test('a draft is backtested over recorded calls: progress, the matrix, and an ex
   const agents = await trpcQuery<Array<{ id: string; name: string }>>(request, 'agents.list', stack.bootstrapToken, { teamId });
   const agent = agents.find((a) => a.name === 'demo-cleanup');
   if (!agent) throw new Error('the seed has no demo-cleanup agent');
-  const { runId } = await trpcMutation<{ runId: string }>(request, 'runs.create', stack.bootstrapToken, { teamId, agentId: agent.id, goal: 'Clean the build directory' });
+  const { runId } = await trpcMutation<{ runId: string }>(request, 'runs.create', stack.bootstrapToken, {
+    teamId,
+    agentId: agent.id,
+    goal: 'Clean the build directory',
+  });
   const status = async () => trpcQuery<{ status: string; waitReason: string | null }>(request, 'runs.get', stack.bootstrapToken, { teamId, runId });
-  await expect.poll(async () => { const run = await status(); return `${run.status}/${run.waitReason}`; }, { timeout: 30_000 }).toBe('waiting/approval');
+  await expect
+    .poll(
+      async () => {
+        const run = await status();
+        return `${run.status}/${run.waitReason}`;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe('waiting/approval');
 
   await page.goto(`/t/${demoTeam.slug}/policies`);
   const editor = codeEditor(page, 'policy-text');

@@ -59,7 +59,10 @@ test('a syntax error is shown at its line and blocks saving; fixed, the policy s
     await expect.poll(editor.errorLines).toEqual({ gutter: [outcomeLine], underlined: [outcomeLine] });
 
     // Fixed: valid, saved as a new version.
-    const edited = { ...original, rules: [...original.rules, { id: 'e2e-editor-probe', match: { tool: 'e2e_editor_probe' }, outcome: 'deny', reason: 'probes are refused' }] };
+    const edited = {
+      ...original,
+      rules: [...original.rules, { id: 'e2e-editor-probe', match: { tool: 'e2e_editor_probe' }, outcome: 'deny', reason: 'probes are refused' }],
+    };
     await editor.fill(JSON.stringify(edited, null, 2));
     await expect(page.getByTestId('policy-validity')).toHaveText('Valid');
     await expect(issues).toHaveCount(0);

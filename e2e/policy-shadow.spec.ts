@@ -24,7 +24,11 @@ test('a shadow version counts the live calls it decides otherwise, without chang
     rules: [{ id: 'shadow-no-reading', match: { tool: ['list_files', 'read_file'] }, outcome: 'deny', reason: 'the shadow refuses reads' }, ...original.rules],
   };
   // Saved, then the original saved again: the candidate is a saved version that is not active.
-  const { version: shadowVersion } = await trpcMutation<{ version: number }>(request, 'policies.save', token, { teamId, document: candidate, comment: 'e2e shadow candidate' });
+  const { version: shadowVersion } = await trpcMutation<{ version: number }>(request, 'policies.save', token, {
+    teamId,
+    document: candidate,
+    comment: 'e2e shadow candidate',
+  });
   await trpcMutation(request, 'policies.save', token, { teamId, document: original, comment: 'e2e: back to the original' });
 
   try {

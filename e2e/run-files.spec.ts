@@ -17,7 +17,11 @@ async function finishedStepsRun(request: APIRequestContext, teamId: string): Pro
   const agents = await trpcQuery<Array<{ id: string; name: string }>>(request, 'agents.list', stack.bootstrapToken, { teamId });
   const agent = agents.find((a) => a.name === 'demo-steps');
   if (!agent) throw new Error(`the seed has no demo-steps agent; agents: ${agents.map((a) => a.name).join(', ')}`);
-  const { runId } = await trpcMutation<{ runId: string }>(request, 'runs.create', stack.bootstrapToken, { teamId, agentId: agent.id, goal: 'Write the plan for the Files tab' });
+  const { runId } = await trpcMutation<{ runId: string }>(request, 'runs.create', stack.bootstrapToken, {
+    teamId,
+    agentId: agent.id,
+    goal: 'Write the plan for the Files tab',
+  });
   await expect
     .poll(async () => (await trpcQuery<{ status: string }>(request, 'runs.get', stack.bootstrapToken, { teamId, runId })).status, { timeout: RUN_TIMEOUT })
     .toBe('succeeded');

@@ -16,7 +16,11 @@ async function finishedRun(request: APIRequestContext, teamId: string): Promise<
   const agents = await trpcQuery<Array<{ id: string; name: string }>>(request, 'agents.list', stack.bootstrapToken, { teamId });
   const agent = agents.find((a) => a.name === 'demo-steps');
   if (!agent) throw new Error('the seed has no demo-steps agent');
-  const { runId } = await trpcMutation<{ runId: string }>(request, 'runs.create', stack.bootstrapToken, { teamId, agentId: agent.id, goal: 'A run to walk through with the keyboard' });
+  const { runId } = await trpcMutation<{ runId: string }>(request, 'runs.create', stack.bootstrapToken, {
+    teamId,
+    agentId: agent.id,
+    goal: 'A run to walk through with the keyboard',
+  });
   await expect
     .poll(async () => (await trpcQuery<{ status: string }>(request, 'runs.get', stack.bootstrapToken, { teamId, runId })).status, { timeout: RUN_TIMEOUT })
     .toBe('succeeded');
@@ -107,7 +111,11 @@ test('the run page works from the keyboard: rows, fork, files, tabs, branches, m
   await expect(page.getByTestId('run-message-input')).toHaveValue('');
 
   // A branch (forked over the API) picked and compared: both in the URL, kept over a reload.
-  const { sessionId: branch } = await trpcMutation<{ sessionId: string }>(request, 'sessions.fork', stack.bootstrapToken, { teamId: demoTeam.id, sessionId: main, atEvent: forkSeq });
+  const { sessionId: branch } = await trpcMutation<{ sessionId: string }>(request, 'sessions.fork', stack.bootstrapToken, {
+    teamId: demoTeam.id,
+    sessionId: main,
+    atEvent: forkSeq,
+  });
   await page.goto(url);
   const branchNode = page.locator(`[data-testid="session-node"][data-session-id="${branch}"]`);
   await branchNode.getByTestId('session-select').click();

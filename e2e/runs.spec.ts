@@ -37,7 +37,9 @@ async function stepsAgent(request: APIRequestContext, teamId: string): Promise<{
     name,
     endpointId: endpoint.id,
     systemPrompt: 'Work in small steps.',
-    slashCommands: [{ name: 'steps', description: 'Walk through the steps', goalTemplate: 'Walk through the steps for {{topic}}', args: [{ name: 'topic', required: true }] }],
+    slashCommands: [
+      { name: 'steps', description: 'Walk through the steps', goalTemplate: 'Walk through the steps for {{topic}}', args: [{ name: 'topic', required: true }] },
+    ],
   });
   return agent;
 }

@@ -14,11 +14,14 @@ test('the Sandbox settings page shows bwrap working on the live worker, with its
   // The worker records its probe at start and the other drivers shortly after: wait for all three.
   let found: SandboxView['workers'][number] | undefined;
   await expect
-    .poll(async () => {
-      const view = await trpcQuery<SandboxView>(request, 'system.sandbox', stack.bootstrapToken, { teamId: demoTeam.id });
-      found = view.workers.find((w) => w.drivers.length === 3);
-      return found !== undefined;
-    }, { timeout: 45_000 })
+    .poll(
+      async () => {
+        const view = await trpcQuery<SandboxView>(request, 'system.sandbox', stack.bootstrapToken, { teamId: demoTeam.id });
+        found = view.workers.find((w) => w.drivers.length === 3);
+        return found !== undefined;
+      },
+      { timeout: 45_000 },
+    )
     .toBe(true);
   const worker = found!;
   expect(worker).toMatchObject({ selectedDriver: 'bwrap', available: true });

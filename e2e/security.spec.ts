@@ -51,7 +51,14 @@ test.describe('security headers', () => {
     const headers = response.headers();
     const csp = headers['content-security-policy'] ?? '';
     expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/]+=*' 'strict-dynamic'/);
-    for (const directive of ["default-src 'self'", "object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'", "connect-src 'self'"]) {
+    for (const directive of [
+      "default-src 'self'",
+      "object-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
+      "connect-src 'self'",
+    ]) {
       expect(csp).toContain(directive);
     }
     expect(csp).not.toContain('unsafe-eval');
@@ -93,7 +100,20 @@ test.describe('security headers', () => {
 
 test('the dashboard works under its CSP: every page hydrates and nothing is blocked', async ({ page }) => {
   // The page fixture fails the test on any CSP violation Chromium reports.
-  for (const path of ['', '/runs', '/runs/new', '/agents', '/approvals', '/graphs', '/policies', '/endpoints', '/costs', '/audit', '/settings/members', '/settings/account']) {
+  for (const path of [
+    '',
+    '/runs',
+    '/runs/new',
+    '/agents',
+    '/approvals',
+    '/graphs',
+    '/policies',
+    '/endpoints',
+    '/costs',
+    '/audit',
+    '/settings/members',
+    '/settings/account',
+  ]) {
     await page.goto(`/t/demo${path}`);
     await page.locator('html[data-shortcuts="ready"]').waitFor({ state: 'attached' });
   }
@@ -103,7 +123,11 @@ test('the dashboard works under its CSP: every page hydrates and nothing is bloc
 });
 
 test.describe('cross-site requests', () => {
-  test('a cookie-authenticated mutation from another site gets 403 and changes nothing; the dashboard’s own and Bearer ones go through', async ({ page, request, demoTeam }) => {
+  test('a cookie-authenticated mutation from another site gets 403 and changes nothing; the dashboard’s own and Bearer ones go through', async ({
+    page,
+    request,
+    demoTeam,
+  }) => {
     const forgedName = unique('forged');
     const forged = await page.request.post('/api/trpc/tokens.create', {
       headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
@@ -170,7 +194,11 @@ test.describe('sessions end on the server', () => {
 });
 
 test.describe('sign-in limit', () => {
-  test('wrong passwords lock the account: 429 with Retry-After, the right password refused too, the lockout audited with the client’s address', async ({ browser, request, demoTeam }) => {
+  test('wrong passwords lock the account: 429 with Retry-After, the right password refused too, the lockout audited with the client’s address', async ({
+    browser,
+    request,
+    demoTeam,
+  }) => {
     const member = await newMember(request, demoTeam.id);
     // Through the second web, whose trusted proxy (127.0.0.1) names a client address of this test's own.
     const client = `203.0.113.${Math.floor(Math.random() * 250) + 1}`;

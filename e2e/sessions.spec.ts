@@ -22,8 +22,16 @@ async function finishedRun(request: APIRequestContext, teamId: string): Promise<
   const endpoints = await trpcQuery<Array<{ id: string; name: string }>>(request, 'agents.endpointOptions', stack.bootstrapToken, { teamId });
   const endpoint = endpoints.find((e) => e.name === 'faux-steps');
   if (!endpoint) throw new Error(`the seed has no faux-steps endpoint; endpoints: ${endpoints.map((e) => e.name).join(', ')}`);
-  const agent = await trpcMutation<{ id: string }>(request, 'agents.create', stack.bootstrapToken, { teamId, name: unique('e2e-branches'), endpointId: endpoint.id });
-  const { runId } = await trpcMutation<{ runId: string }>(request, 'runs.create', stack.bootstrapToken, { teamId, agentId: agent.id, goal: 'Walk through the steps' });
+  const agent = await trpcMutation<{ id: string }>(request, 'agents.create', stack.bootstrapToken, {
+    teamId,
+    name: unique('e2e-branches'),
+    endpointId: endpoint.id,
+  });
+  const { runId } = await trpcMutation<{ runId: string }>(request, 'runs.create', stack.bootstrapToken, {
+    teamId,
+    agentId: agent.id,
+    goal: 'Walk through the steps',
+  });
   await expect
     .poll(async () => (await trpcQuery<{ status: string }>(request, 'runs.get', stack.bootstrapToken, { teamId, runId })).status, { timeout: RUN_TIMEOUT })
     .toBe('succeeded');
@@ -78,7 +86,11 @@ test('fork a finished run from a middle event with a new message, compare the br
   // The timeline now shows the picked branch: the inherited events, the fork, its message, its own end.
   const line = async () => {
     const rows = await scanTimeline(timeline);
-    return { forked: rows.filter((r) => r.seq === atSeq + 1 && r.text.includes('Branch forked')).length, message: rows.filter((r) => r.text.includes('Take a different route')).length, finished: rows.filter((r) => r.kind === 'finished').length };
+    return {
+      forked: rows.filter((r) => r.seq === atSeq + 1 && r.text.includes('Branch forked')).length,
+      message: rows.filter((r) => r.text.includes('Take a different route')).length,
+      finished: rows.filter((r) => r.kind === 'finished').length,
+    };
   };
   await expect.poll(line).toEqual({ forked: 1, message: 1, finished: 1 });
   // Picking the main line shows its events only: the branch's are not mixed into it.

@@ -44,12 +44,7 @@ test('create a token, see it once, use it, revoke it', async ({ page, request })
 
 test('a token role above your own is not offered, and API errors show inline', async ({ page }) => {
   await page.goto('/t/demo/settings/tokens');
-  await expect(page.getByTestId('token-create-role').locator('option')).toHaveText([
-    'viewer',
-    'operator',
-    'approver',
-    'admin',
-  ]);
+  await expect(page.getByTestId('token-create-role').locator('option')).toHaveText(['viewer', 'operator', 'approver', 'admin']);
   // 101 characters: the input's maxLength stops typing, so submit through the API error path instead.
   await page.getByTestId('token-create-name').evaluate((el) => el.removeAttribute('maxlength'));
   await page.getByTestId('token-create-name').fill('x'.repeat(101));

@@ -40,7 +40,11 @@ test.describe('Settings → Webhooks', () => {
     await receiver.close();
   });
 
-  test('an admin creates an endpoint, sees its secret once, follows a test event through a retry and a redelivery, disables it, rotates its secret and deletes it', async ({ page, request, demoTeam }) => {
+  test('an admin creates an endpoint, sees its secret once, follows a test event through a retry and a redelivery, disables it, rotates its secret and deletes it', async ({
+    page,
+    request,
+    demoTeam,
+  }) => {
     test.setTimeout(150_000);
     await page.goto(`/t/${demoTeam.slug}`);
     await page.getByTestId('nav-settings').click();
@@ -140,7 +144,10 @@ test.describe('Settings → Webhooks', () => {
     await expect(row).toHaveAttribute('data-state', 'disabled-by-admin');
     await expect(row.getByTestId('webhook-row-reason')).toContainText('disabled by an admin');
     await expect(row.getByTestId('webhook-test')).toBeDisabled();
-    const refused = await request.post('/api/trpc/webhooks.test', { headers: bearer(stack.bootstrapToken), data: { json: { teamId: demoTeam.id, webhookId } } });
+    const refused = await request.post('/api/trpc/webhooks.test', {
+      headers: bearer(stack.bootstrapToken),
+      data: { json: { teamId: demoTeam.id, webhookId } },
+    });
     expect(refused.status()).toBe(412);
     expect(JSON.stringify(await refused.json())).toContain('The webhook is disabled (disabled by an admin); enable it first');
     await row.getByTestId('webhook-log').click();

@@ -31,7 +31,8 @@ async function startRun(request: APIRequestContext, teamId: string, agentName: s
   return runId;
 }
 
-const tree = (request: APIRequestContext, teamId: string, runId: string) => trpcQuery<TreeView>(request, 'sessions.tree', stack.bootstrapToken, { teamId, runId });
+const tree = (request: APIRequestContext, teamId: string, runId: string) =>
+  trpcQuery<TreeView>(request, 'sessions.tree', stack.bootstrapToken, { teamId, runId });
 
 async function sessionStatus(request: APIRequestContext, teamId: string, runId: string, sessionId: string): Promise<string | undefined> {
   return (await tree(request, teamId, runId)).sessions.find((s) => s.id === sessionId)?.status;
@@ -42,16 +43,23 @@ async function approveWith(request: APIRequestContext, teamId: string, sessionId
   type Pending = { items: Array<{ id: string; sessionId: string }> };
   let approvalId: string | undefined;
   await expect
-    .poll(async () => {
-      const pending = await trpcQuery<Pending>(request, 'approvals.list', stack.bootstrapToken, { teamId, status: 'pending', limit: 100 });
-      approvalId = pending.items.find((a) => a.sessionId === sessionId)?.id;
-      return approvalId !== undefined;
-    }, { timeout: RUN_TIMEOUT })
+    .poll(
+      async () => {
+        const pending = await trpcQuery<Pending>(request, 'approvals.list', stack.bootstrapToken, { teamId, status: 'pending', limit: 100 });
+        approvalId = pending.items.find((a) => a.sessionId === sessionId)?.id;
+        return approvalId !== undefined;
+      },
+      { timeout: RUN_TIMEOUT },
+    )
     .toBe(true);
   await trpcMutation(request, 'approvals.decide', stack.bootstrapToken, { teamId, approvalId, decision: 'approve', editedArgs: { command } });
 }
 
-test('the Files tab shows a finished run\'s workspace at any event, without the worker\'s disk, and downloads it', async ({ separatePage: page, request, demoTeam }) => {
+test("the Files tab shows a finished run's workspace at any event, without the worker's disk, and downloads it", async ({
+  separatePage: page,
+  request,
+  demoTeam,
+}) => {
   test.setTimeout(RUN_TIMEOUT * 2);
   const teamId = demoTeam.id;
   const runId = await startRun(request, teamId, 'demo-steps', 'Walk through the steps for the files panel');

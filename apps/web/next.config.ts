@@ -6,7 +6,19 @@ const apiHeaders = [{ key: 'Content-Security-Policy', value: API_CONTENT_SECURIT
 
 const nextConfig: NextConfig = {
   // Workspace packages ship TypeScript source with extensionless imports.
-  transpilePackages: ['@looplane/api', '@looplane/db', '@looplane/shared', '@looplane/queue', '@looplane/engine', '@looplane/events', '@looplane/models', '@looplane/telemetry', '@looplane/policy', '@looplane/workspaces', '@looplane/webhooks'],
+  transpilePackages: [
+    '@looplane/api',
+    '@looplane/db',
+    '@looplane/shared',
+    '@looplane/queue',
+    '@looplane/engine',
+    '@looplane/events',
+    '@looplane/models',
+    '@looplane/telemetry',
+    '@looplane/policy',
+    '@looplane/workspaces',
+    '@looplane/webhooks',
+  ],
   // BullMQ loads its Lua scripts from files next to its own modules: keep it out of the bundle.
   // mvdan-sh (the policy package's shell parser) is one large GopherJS file: load it as is.
   // The AWS SDK (the s3 workspace store) is large and loads parts of itself at run time: not bundled.

@@ -45,7 +45,14 @@ export async function measureLangGraphDensity(n: number, thinkMs = THINK_MS): Pr
   await postgresSaver(setupPool);
   await setupPool.end();
   const child = spawn(process.execPath, [await langGraphChildBundle()], {
-    env: { PATH: process.env.PATH ?? '', DATABASE_URL: database.url, BENCH_N: String(n), BENCH_THINK_MS: String(thinkMs), BENCH_POOL: process.env.BENCH_POOL ?? '20', BENCH_WARMUP: String(WARMUP_RUNS) },
+    env: {
+      PATH: process.env.PATH ?? '',
+      DATABASE_URL: database.url,
+      BENCH_N: String(n),
+      BENCH_THINK_MS: String(thinkMs),
+      BENCH_POOL: process.env.BENCH_POOL ?? '20',
+      BENCH_WARMUP: String(WARMUP_RUNS),
+    },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });
@@ -69,7 +76,16 @@ export async function measureLangGraphDensity(n: number, thinkMs = THINK_MS): Pr
 /** N Looplane runs in one worker process (bench/runtime/density.ts), created over HTTP inside the window. */
 export async function measureLooplaneDensity(n: number): Promise<DensityRow> {
   const r = await measureLooplane(n);
-  return { system: 'looplane', n, wall: r.wall, peak: r.peak, idle: r.idle, cpu: { process: r.cpu.worker, postgres: r.cpu.postgres, api: r.cpu.api }, created: r.created, failed: r.failed };
+  return {
+    system: 'looplane',
+    n,
+    wall: r.wall,
+    peak: r.peak,
+    idle: r.idle,
+    cpu: { process: r.cpu.worker, postgres: r.cpu.postgres, api: r.cpu.api },
+    created: r.created,
+    failed: r.failed,
+  };
 }
 
 const perAgentKb = (r: DensityRow) => ((r.peak - r.idle) * 1024) / r.n;
@@ -84,8 +100,14 @@ function summary(rows: DensityRow[]) {
   return {
     wall: stat(rows.map((r) => r.wall)),
     xIdeal: stat(rows.map((r) => r.wall / IDEAL_S)),
-    peakMb: stat(rows.map((r) => r.peak), 1),
-    idleMb: stat(rows.map((r) => r.idle), 1),
+    peakMb: stat(
+      rows.map((r) => r.peak),
+      1,
+    ),
+    idleMb: stat(
+      rows.map((r) => r.idle),
+      1,
+    ),
     kbPerAgent: stat(rows.map(perAgentKb), 1),
     cpuS: stat(rows.map((r) => r.cpu.process)),
     postgresCpuS: stat(rows.map((r) => r.cpu.postgres)),
@@ -99,8 +121,12 @@ async function main() {
   const quick = process.argv.includes('--quick');
   const sizes = (option('sizes') ?? (quick ? '100,500' : '100,500,1000,2000')).split(',').map(Number);
   const repeat = Number(option('repeat') ?? (quick ? 1 : 5));
-  console.log(`Density, side by side: N agents started together, 3 turns each, model thinking ${THINK_MS} ms per turn (ideal ${IDEAL_S} s); each system in its own process, after a warm-up of ${WARMUP_RUNS} quick agents; ${repeat} repetition(s) per size, the two systems alternating\n`);
-  console.log('    N  system                        wall s  x ideal  peak RSS MB  idle RSS MB  KB/agent (peak-idle)  CPU s  CPU ms/agent  pg CPU s  API CPU s  failed');
+  console.log(
+    `Density, side by side: N agents started together, 3 turns each, model thinking ${THINK_MS} ms per turn (ideal ${IDEAL_S} s); each system in its own process, after a warm-up of ${WARMUP_RUNS} quick agents; ${repeat} repetition(s) per size, the two systems alternating\n`,
+  );
+  console.log(
+    '    N  system                        wall s  x ideal  peak RSS MB  idle RSS MB  KB/agent (peak-idle)  CPU s  CPU ms/agent  pg CPU s  API CPU s  failed',
+  );
   const rows: DensityRow[] = [];
   const bySize: Array<{ n: number; looplane: ReturnType<typeof summary>; langgraph: ReturnType<typeof summary> }> = [];
   for (const n of sizes) {
@@ -114,7 +140,9 @@ async function main() {
     }
     const a = summary(ours);
     const b = summary(theirs);
-    console.log(`       medians, Looplane ÷ LangGraph: wall ${(a.wall.median / b.wall.median).toFixed(2)} (${versus(a.wall.median, b.wall.median)}), peak RSS ${(a.peakMb.median / b.peakMb.median).toFixed(2)} (${versus(a.peakMb.median, b.peakMb.median, 'less', 'more')}), CPU ${(a.cpuS.median / b.cpuS.median).toFixed(2)}`);
+    console.log(
+      `       medians, Looplane ÷ LangGraph: wall ${(a.wall.median / b.wall.median).toFixed(2)} (${versus(a.wall.median, b.wall.median)}), peak RSS ${(a.peakMb.median / b.peakMb.median).toFixed(2)} (${versus(a.peakMb.median, b.peakMb.median, 'less', 'more')}), CPU ${(a.cpuS.median / b.cpuS.median).toFixed(2)}`,
+    );
     rows.push(...ours, ...theirs);
     bySize.push({ n, looplane: a, langgraph: b });
   }
@@ -144,7 +172,20 @@ async function main() {
       },
     ];
   });
-  const raw = rows.map((r) => ({ system: r.system, n: r.n, wall: round(r.wall), xIdeal: round(r.wall / IDEAL_S), peakMb: round(r.peak, 1), idleMb: round(r.idle, 1), kbPerAgent: round(perAgentKb(r), 1), cpuS: round(r.cpu.process), postgresCpuS: round(r.cpu.postgres), ...(r.cpu.api !== undefined ? { apiCpuS: round(r.cpu.api) } : {}), ...(r.created !== undefined ? { createdS: round(r.created) } : {}), failed: r.failed }));
+  const raw = rows.map((r) => ({
+    system: r.system,
+    n: r.n,
+    wall: round(r.wall),
+    xIdeal: round(r.wall / IDEAL_S),
+    peakMb: round(r.peak, 1),
+    idleMb: round(r.idle, 1),
+    kbPerAgent: round(perAgentKb(r), 1),
+    cpuS: round(r.cpu.process),
+    postgresCpuS: round(r.cpu.postgres),
+    ...(r.cpu.api !== undefined ? { apiCpuS: round(r.cpu.api) } : {}),
+    ...(r.created !== undefined ? { createdS: round(r.created) } : {}),
+    failed: r.failed,
+  }));
   console.log(JSON.stringify({ bench: 'density', figures, idealS: IDEAL_S, warmupRuns: WARMUP_RUNS, repeat, sizes: bySize, rows: raw }));
 }
 

@@ -19,7 +19,11 @@ export interface TurnSummary {
 export function summarize(perTurn: number[]): TurnSummary {
   const sorted = [...perTurn].sort((a, b) => a - b);
   const tenth = Math.max(1, Math.floor(perTurn.length / 10));
-  const median = (values: number[]) => quantile([...values].sort((a, b) => a - b), 0.5);
+  const median = (values: number[]) =>
+    quantile(
+      [...values].sort((a, b) => a - b),
+      0.5,
+    );
   return {
     p50: quantile(sorted, 0.5),
     p95: quantile(sorted, 0.95),

@@ -19,7 +19,12 @@ export function stepFigures(c: StepComparison): Figure[] {
   const reps = c.repetitions;
   const p50 = (pick: (r: StepRepetition) => { summary: { p50: number } }) => reps.map((r) => pick(r).summary.p50);
   const ratios = (a: number[], b: number[]) => stat(a.map((x, i) => x / b[i]!));
-  const peerLabel = { 'postgres-sync': 'LangGraph + PostgresSaver, durability `sync`', 'postgres-async': 'LangGraph + PostgresSaver, durability `async` (its default)', memory: 'LangGraph + MemorySaver', none: 'LangGraph, no checkpointer' } as const;
+  const peerLabel = {
+    'postgres-sync': 'LangGraph + PostgresSaver, durability `sync`',
+    'postgres-async': 'LangGraph + PostgresSaver, durability `async` (its default)',
+    memory: 'LangGraph + MemorySaver',
+    none: 'LangGraph, no checkpointer',
+  } as const;
 
   const strict = p50(ours('strict'));
   const sync = p50(peer('postgres-sync'));
@@ -27,7 +32,8 @@ export function stepFigures(c: StepComparison): Figure[] {
   const floor = reps.map((r) => r.floor.p50);
   const strictVsSync = ratios(strict, sync);
   const strictVsFloor = ratios(strict, floor);
-  const flatness = (pick: (r: StepRepetition) => { summary: { firstTenth: number; lastTenth: number } }) => stat(reps.map((r) => pick(r).summary.lastTenth / pick(r).summary.firstTenth));
+  const flatness = (pick: (r: StepRepetition) => { summary: { firstTenth: number; lastTenth: number } }) =>
+    stat(reps.map((r) => pick(r).summary.lastTenth / pick(r).summary.firstTenth));
   const strictFlat = flatness(ours('strict'));
   const strictBytes = reps.map((r) => ours('strict')(r).storage.bytes);
   const syncBytes = reps.map((r) => peer('postgres-sync')(r).bytes ?? 0);
@@ -65,9 +71,19 @@ export function stepFigures(c: StepComparison): Figure[] {
       goals: [{ text: `≤ ${STEP_GOALS.timesFloor}× the INSERT floor`, met: strictVsFloor.median <= STEP_GOALS.timesFloor }],
     },
   ];
-  for (const [key, what] of [['nonIdempotent', 'non-idempotent tool, unlimited budget (the model call may start before the tool result commits)'], ['idempotent', 'idempotent tool, unlimited budget (the tool call may start before its turn commits)']] as const) {
+  for (const [key, what] of [
+    ['nonIdempotent', 'non-idempotent tool, unlimited budget (the model call may start before the tool result commits)'],
+    ['idempotent', 'idempotent tool, unlimited budget (the tool call may start before its turn commits)'],
+  ] as const) {
     const values = p50(ours(key));
-    figures.push({ key: `step-overhead.${key}-vs-async`, label: `${what} vs \`async\``, unit: 'ms', looplane: stat(values), peer: { label: peerLabel['postgres-async'], value: stat(asyncP50) }, ratio: { value: ratios(values, asyncP50), ...TIME } });
+    figures.push({
+      key: `step-overhead.${key}-vs-async`,
+      label: `${what} vs \`async\``,
+      unit: 'ms',
+      looplane: stat(values),
+      peer: { label: peerLabel['postgres-async'], value: stat(asyncP50) },
+      ratio: { value: ratios(values, asyncP50), ...TIME },
+    });
   }
   figures.push(
     {

@@ -66,34 +66,63 @@ const cell = (values: number[], digits = 2) => {
 
 function print(c: StepComparison) {
   const n = c.repetitions.length;
-  console.log(`Durable step overhead, side by side (Postgres fsync=${c.settings.fsync}, synchronous_commit=${c.settings.sync}; ${c.turns} turns, 1 tool call each, model and tool 0 ms; median (min–max) over ${n} repetitions)\n`);
+  console.log(
+    `Durable step overhead, side by side (Postgres fsync=${c.settings.fsync}, synchronous_commit=${c.settings.sync}; ${c.turns} turns, 1 tool call each, model and tool 0 ms; median (min–max) over ${n} repetitions)\n`,
+  );
   console.log(`${'system'.padEnd(80)} ${'p50 ms'.padEnd(22)} ${'p95 ms'.padEnd(22)} ${'last ÷ first tenth'.padEnd(22)} stored (rows, MB)`);
   const first = c.repetitions[0]!;
   for (const v of first.looplane) {
     const runs = c.repetitions.map((r) => r.looplane.find((x) => x.key === v.key)!);
-    console.log(`${`Looplane, ${v.label}`.padEnd(80)} ${cell(runs.map((r) => r.summary.p50))} ${cell(runs.map((r) => r.summary.p95))} ${cell(runs.map((r) => r.summary.lastTenth / r.summary.firstTenth))} ${v.storage.rows}, ${cell(runs.map((r) => r.storage.bytes / 1e6))}`);
+    console.log(
+      `${`Looplane, ${v.label}`.padEnd(80)} ${cell(runs.map((r) => r.summary.p50))} ${cell(runs.map((r) => r.summary.p95))} ${cell(runs.map((r) => r.summary.lastTenth / r.summary.firstTenth))} ${v.storage.rows}, ${cell(runs.map((r) => r.storage.bytes / 1e6))}`,
+    );
   }
   for (const v of first.langgraph) {
     const runs = c.repetitions.map((r) => r.langgraph.find((x) => x.key === v.key)!);
     const stored = v.bytes === null ? '-' : `${Object.values(v.storage ?? {}).reduce((a, t) => a + t.rows, 0)}, ${cell(runs.map((r) => (r.bytes ?? 0) / 1e6))}`;
-    console.log(`${v.label.padEnd(80)} ${cell(runs.map((r) => r.summary.p50))} ${cell(runs.map((r) => r.summary.p95))} ${cell(runs.map((r) => r.summary.lastTenth / r.summary.firstTenth))} ${stored}`);
+    console.log(
+      `${v.label.padEnd(80)} ${cell(runs.map((r) => r.summary.p50))} ${cell(runs.map((r) => r.summary.p95))} ${cell(runs.map((r) => r.summary.lastTenth / r.summary.firstTenth))} ${stored}`,
+    );
   }
-  console.log(`${'floor: plain 1 KB JSON INSERT per step (pg)'.padEnd(80)} ${cell(c.repetitions.map((r) => r.floor.p50), 3)} ${cell(c.repetitions.map((r) => r.floor.p95), 3)}`);
+  console.log(
+    `${'floor: plain 1 KB JSON INSERT per step (pg)'.padEnd(80)} ${cell(
+      c.repetitions.map((r) => r.floor.p50),
+      3,
+    )} ${cell(
+      c.repetitions.map((r) => r.floor.p95),
+      3,
+    )}`,
+  );
   const figures = stepFigures(c);
   console.log('');
   for (const f of figures) {
     const ratio = f.ratio ? `, Looplane ÷ peer ${f.ratio.value.median}` : '';
-    console.log(`${f.label}: ${f.looplane.median} ${f.unit}${f.peer ? ` vs ${f.peer.label} ${f.peer.value.median}` : ''}${ratio}${f.goals.map((g) => `; goal ${g.text}: ${g.met ? 'met' : 'MISSED'}`).join('')}`);
+    console.log(
+      `${f.label}: ${f.looplane.median} ${f.unit}${f.peer ? ` vs ${f.peer.label} ${f.peer.value.median}` : ''}${ratio}${f.goals.map((g) => `; goal ${g.text}: ${g.met ? 'met' : 'MISSED'}`).join('')}`,
+    );
   }
   const raw = c.repetitions.map((r) => ({
-    looplane: r.looplane.map((x) => ({ key: x.key, events: x.events, notices: x.notices, toolCalls: x.toolCalls, storage: x.storage, summary: rounded(x.summary) })),
+    looplane: r.looplane.map((x) => ({
+      key: x.key,
+      events: x.events,
+      notices: x.notices,
+      toolCalls: x.toolCalls,
+      storage: x.storage,
+      summary: rounded(x.summary),
+    })),
     langgraph: r.langgraph.map((x) => ({ key: x.key, checkpoints: x.checkpoints, messages: x.messages, storage: x.storage, summary: rounded(x.summary) })),
     floor: { p50: round(r.floor.p50, 3), p95: round(r.floor.p95, 3) },
   }));
   console.log(JSON.stringify({ bench: 'step-overhead', turns: c.turns, settings: c.settings, figures, repetitions: raw }));
 }
 
-const rounded = (s: TurnSummary) => ({ p50: round(s.p50, 3), p95: round(s.p95, 3), mean: round(s.mean, 3), firstTenth: round(s.firstTenth, 3), lastTenth: round(s.lastTenth, 3) });
+const rounded = (s: TurnSummary) => ({
+  p50: round(s.p50, 3),
+  p95: round(s.p95, 3),
+  mean: round(s.mean, 3),
+  firstTenth: round(s.firstTenth, 3),
+  lastTenth: round(s.lastTenth, 3),
+});
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const quick = process.argv.includes('--quick');

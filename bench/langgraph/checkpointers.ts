@@ -40,10 +40,15 @@ export async function createCheckpointer(kind: CheckpointerKind, poolSize = 20):
   async function threadStorage(threadId: string) {
     // Every row LangGraph keeps for the thread, in every table `setup()` made that is keyed by thread
     // (checkpoints, channel blobs, pending writes in 1.0.5), found rather than listed.
-    const found = await pool.query(`SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'thread_id' ORDER BY table_name`);
+    const found = await pool.query(
+      `SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() AND column_name = 'thread_id' ORDER BY table_name`,
+    );
     const storage: Record<string, { rows: number; bytes: number }> = {};
     for (const { table_name: table } of found.rows as Array<{ table_name: string }>) {
-      const result = await pool.query(`SELECT count(*)::bigint AS rows, coalesce(sum(pg_column_size(t.*)), 0)::bigint AS bytes FROM "${table}" t WHERE thread_id = $1`, [threadId]);
+      const result = await pool.query(
+        `SELECT count(*)::bigint AS rows, coalesce(sum(pg_column_size(t.*)), 0)::bigint AS bytes FROM "${table}" t WHERE thread_id = $1`,
+        [threadId],
+      );
       const row = result.rows[0] as { rows: string; bytes: string };
       storage[table] = { rows: Number(row.rows), bytes: Number(row.bytes) };
     }

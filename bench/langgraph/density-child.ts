@@ -46,7 +46,19 @@ const cpu = process.cpuUsage(cpuBefore);
 const succeeded = results.filter((r) => r.status === 'fulfilled' && r.value.length === 2 * TOOL_TURNS + 2).length;
 const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
 const checkpoints = Number(((await pool.query('SELECT count(*)::bigint AS n FROM checkpoints')).rows[0] as { n: string }).n);
-console.log(JSON.stringify({ n, wall, peak: memory().peak, maxRss: Math.max(maxRss, memory().rss), idle: idle.rss, cpuSeconds: (cpu.user + cpu.system) / 1e6, succeeded, checkpoints, error: failure ? String(failure.reason) : null }));
+console.log(
+  JSON.stringify({
+    n,
+    wall,
+    peak: memory().peak,
+    maxRss: Math.max(maxRss, memory().rss),
+    idle: idle.rss,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    succeeded,
+    checkpoints,
+    error: failure ? String(failure.reason) : null,
+  }),
+);
 // Connections stay open until the parent has read Postgres's CPU: an ended backend's CPU leaves /proc.
 await input.next();
 await pool.end();

@@ -25,7 +25,11 @@ export interface LangGraphStepRun {
  * Runs a warm-up thread of `warmupTurns`, then the measured thread of `turns`, with a fresh
  * checkpointer of `kind` (for Postgres, a fresh database, dropped afterwards).
  */
-export async function measureLangGraph(kind: CheckpointerKind, turns: number, options: { durability?: Durability; warmupTurns?: number } = {}): Promise<LangGraphStepRun> {
+export async function measureLangGraph(
+  kind: CheckpointerKind,
+  turns: number,
+  options: { durability?: Durability; warmupTurns?: number } = {},
+): Promise<LangGraphStepRun> {
   const durability = options.durability ?? 'async';
   const checkpointer = await createCheckpointer(kind);
   try {
@@ -40,7 +44,16 @@ export async function measureLangGraph(kind: CheckpointerKind, turns: number, op
     const label = `LangGraph + ${kind === 'postgres' ? 'PostgresSaver' : kind === 'memory' ? 'MemorySaver' : 'no checkpointer'}${kind === 'none' ? '' : ` (durability ${durability})`}`;
     const storage = await checkpointer.threadStorage(threadId);
     const bytes = storage === null ? null : Object.values(storage).reduce((a, t) => a + t.bytes, 0);
-    return { label, checkpointer: kind, durability, perTurn, messages: messages.length, checkpoints: await checkpointer.checkpointCount(threadId), bytes, storage };
+    return {
+      label,
+      checkpointer: kind,
+      durability,
+      perTurn,
+      messages: messages.length,
+      checkpoints: await checkpointer.checkpointCount(threadId),
+      bytes,
+      storage,
+    };
   } finally {
     await checkpointer.close();
   }

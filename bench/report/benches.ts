@@ -10,8 +10,20 @@ export interface Bench {
 }
 
 export const BENCHES: Bench[] = [
-  { name: 'step-overhead', title: 'durable step overhead, side by side with LangGraph JS', script: 'bench/compare/step-overhead.ts', full: [], quick: ['--quick'] },
-  { name: 'density', title: 'density: N agents in one process, side by side with LangGraph JS', script: 'bench/compare/density.ts', full: [], quick: ['--sizes', '100', '--warmup', '10', '--repeat', '1'] },
+  {
+    name: 'step-overhead',
+    title: 'durable step overhead, side by side with LangGraph JS',
+    script: 'bench/compare/step-overhead.ts',
+    full: [],
+    quick: ['--quick'],
+  },
+  {
+    name: 'density',
+    title: 'density: N agents in one process, side by side with LangGraph JS',
+    script: 'bench/compare/density.ts',
+    full: [],
+    quick: ['--sizes', '100', '--warmup', '10', '--repeat', '1'],
+  },
   { name: 'sse-latency', title: 'live latency (SSE)', script: 'bench/sse/sse-latency.ts', full: [], quick: ['--quick'] },
   { name: 'api-throughput', title: 'API throughput (`runs.create`)', script: 'bench/sse/create-throughput.ts', full: [], quick: ['--quick'] },
   { name: 'sandbox-start', title: 'sandbox start', script: 'bench/sandbox/start-latency.ts', full: [], quick: ['--quick'] },

@@ -42,7 +42,13 @@ async function postgresSettings(url = pgAdminUrl): Promise<Results['machine']['p
     await client.connect();
     const values: Record<string, string> = {};
     for (const name of POSTGRES_SETTINGS) values[name] = String(((await client.query(`SHOW ${name}`)).rows[0] as Record<string, unknown>)[name]);
-    return { version: values.server_version!, shared_buffers: values.shared_buffers!, synchronous_commit: values.synchronous_commit!, fsync: values.fsync!, wal_level: values.wal_level! };
+    return {
+      version: values.server_version!,
+      shared_buffers: values.shared_buffers!,
+      synchronous_commit: values.synchronous_commit!,
+      fsync: values.fsync!,
+      wal_level: values.wal_level!,
+    };
   } catch {
     return null;
   } finally {
@@ -53,5 +59,12 @@ async function postgresSettings(url = pgAdminUrl): Promise<Results['machine']['p
 /** The machine, its load average at the start; `end` is filled in when the run ends. */
 export async function describeMachine(): Promise<Results['machine']> {
   const load = loadAverage();
-  return { cpu: cpuModel(), cores: cpus().length, memoryBytes: totalmem(), node: process.versions.node, loadAverage: { start: load, end: load }, postgres: await postgresSettings() };
+  return {
+    cpu: cpuModel(),
+    cores: cpus().length,
+    memoryBytes: totalmem(),
+    node: process.versions.node,
+    loadAverage: { start: load, end: load },
+    postgres: await postgresSettings(),
+  };
 }

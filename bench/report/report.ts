@@ -33,11 +33,15 @@ const readme = readFileSync(readmePath, 'utf8');
 const updated = replaceBetweenMarkers(readme, benchmarkTable(BENCHES, source));
 if (process.argv.includes('--check')) {
   if (updated !== readme) {
-    console.error(`${relative(root, readmePath)}: the benchmark table is not the one ${file ? relative(root, file) : 'no results file'} gives; run npm run bench:report.`);
+    console.error(
+      `${relative(root, readmePath)}: the benchmark table is not the one ${file ? relative(root, file) : 'no results file'} gives; run npm run bench:report.`,
+    );
     process.exit(1);
   }
   console.log(`${relative(root, readmePath)}: the benchmark table is up to date.`);
 } else {
   writeFileSync(readmePath, updated);
-  console.log(`${relative(root, readmePath)}: benchmark table ${updated === readme ? 'unchanged' : 'regenerated'} from ${file ? relative(root, file) : 'no results file (every row says so)'}.`);
+  console.log(
+    `${relative(root, readmePath)}: benchmark table ${updated === readme ? 'unchanged' : 'regenerated'} from ${file ? relative(root, file) : 'no results file (every row says so)'}.`,
+  );
 }

@@ -56,7 +56,14 @@ function results(overrides: Partial<Results> = {}): Results {
     outcomes: [
       { name: 'step-overhead', command: 'npx tsx bench/compare/step-overhead.ts', exitCode: 0, seconds: 120, reports, ...figuresOf(reports) },
       // A benchmark that prints JSON lines, but not in the results format yet.
-      { name: 'density', command: 'npx tsx bench/compare/density.ts', exitCode: 0, seconds: 90, reports: [{ bench: 'density', wall: 7.1 }], ...figuresOf([{ bench: 'density', wall: 7.1 }]) },
+      {
+        name: 'density',
+        command: 'npx tsx bench/compare/density.ts',
+        exitCode: 0,
+        seconds: 90,
+        reports: [{ bench: 'density', wall: 7.1 }],
+        ...figuresOf([{ bench: 'density', wall: 7.1 }]),
+      },
       { name: 'sandbox-start', command: 'npx tsx bench/sandbox/start-latency.ts', exitCode: 1, seconds: 3, reports: [], figures: [], formatErrors: [] },
     ],
     ...overrides,
@@ -66,8 +73,12 @@ function results(overrides: Partial<Results> = {}): Results {
 describe('the README benchmark table', () => {
   it('writes each figure as median (min–max), the peer beside it, the ratio worded, and a missed goal as MISSED', () => {
     const table = benchmarkTable(benches, { results: results(), link: 'bench/results/2026-12-03-abc1234.json' }).split('\n');
-    expect(table[1]).toBe('From [`bench/results/2026-12-03-abc1234.json`](bench/results/2026-12-03-abc1234.json): a full run of 2026-12-03 at commit `abc1234` (clean tree);');
-    expect(table[2]).toBe('2 × AMD EPYC, 24.0 GiB, Node 20.20.2, Postgres 15.20 (fsync on, synchronous_commit on, shared_buffers 128MB, wal_level replica); load average 0.3 at the start, 1.2 at the end.');
+    expect(table[1]).toBe(
+      'From [`bench/results/2026-12-03-abc1234.json`](bench/results/2026-12-03-abc1234.json): a full run of 2026-12-03 at commit `abc1234` (clean tree);',
+    );
+    expect(table[2]).toBe(
+      '2 × AMD EPYC, 24.0 GiB, Node 20.20.2, Postgres 15.20 (fsync on, synchronous_commit on, shared_buffers 128MB, wal_level replica); load average 0.3 at the start, 1.2 at the end.',
+    );
     expect(table.slice(7)).toEqual([
       '| durable step overhead (`bench/compare/step-overhead.ts`) | ms per turn p50, strict vs `sync` | **6.04 ms** (5.81–6.52) | LangGraph `sync`: 33.2 ms (31.0–35.5) | 5.49× faster (5.00–5.88) | p50 ≤ 2 ms: **MISSED**; ≥ 10× faster than `sync`: **MISSED** |',
       '| durable step overhead (`bench/compare/step-overhead.ts`) | strict vs `async` | **6.04 ms** (5.81–6.52) | LangGraph `async`: 4.77 ms (4.50–5.10) | 1.27× slower (1.20–1.40) | — |',
@@ -91,7 +102,10 @@ describe('the README benchmark table', () => {
     expect(table[1]).toContain('No full results file');
     expect(table.slice(5)).toHaveLength(benches.length);
     for (const row of table.slice(5)) expect(row).toContain('| no full results file yet |');
-    const quick = benchmarkTable(benches, { results: results({ quick: true, commit: { sha: 'a', short: 'a', dirty: true, dirtyPaths: ['x', 'y'] } }), link: 'q.json' });
+    const quick = benchmarkTable(benches, {
+      results: results({ quick: true, commit: { sha: 'a', short: 'a', dirty: true, dirtyPaths: ['x', 'y'] } }),
+      link: 'q.json',
+    });
     expect(quick).toContain('**a `--quick` run (small sizes; not for quoting)**');
     expect(quick).toContain('(with uncommitted changes in 2 paths)');
   });
@@ -110,7 +124,10 @@ describe('the README benchmark table', () => {
   });
 
   it('keeps the figures of a report in the format and says why one is not', () => {
-    expect(figuresOf([stepReport, { bench: 'other', p50: 3 }]).figures.map((f) => f.key)).toEqual(['step-overhead.strict-vs-sync', 'step-overhead.strict-vs-async']);
+    expect(figuresOf([stepReport, { bench: 'other', p50: 3 }]).figures.map((f) => f.key)).toEqual([
+      'step-overhead.strict-vs-sync',
+      'step-overhead.strict-vs-async',
+    ]);
     const bad = figuresOf([{ bench: 'x', figures: [{ key: 'k', label: 'l', unit: 'ms', looplane: { median: 1 } }] }]);
     expect(bad.figures).toEqual([]);
     expect(bad.formatErrors[0]).toContain('figures.0.looplane.min');

@@ -71,7 +71,12 @@ export function memory(pid: number): { rss: number; peak: number } {
 const CREATE_CONNECTIONS = 64;
 // Loads the tool, then two echo calls and the answer: 3 model turns, two tool calls, as the peer's graph.
 const SCRIPT: ScriptTurn[] = [
-  { calls: [{ tool: 'load_tools', args: { names: ['echo'] } }, { tool: 'echo', args: { text: 'one' } }] },
+  {
+    calls: [
+      { tool: 'load_tools', args: { names: ['echo'] } },
+      { tool: 'echo', args: { text: 'one' } },
+    ],
+  },
   { calls: [{ tool: 'echo', args: { text: 'two' } }] },
   { finish: 'done' },
 ];
@@ -88,12 +93,24 @@ function createRuns(url: string, token: string, agentId: string, count: number, 
   const one = (i: number) =>
     new Promise<string>((resolve, reject) => {
       const body = JSON.stringify({ agentId, goal: `density run ${i}` });
-      const req = request(`${url}/api/v1/runs`, { method: 'POST', agent: connections, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => (res.statusCode === 201 ? resolve((JSON.parse(text) as { runId: string }).runId) : reject(new Error(`POST /api/v1/runs answered ${res.statusCode}: ${text.slice(0, 200)}`))));
-      });
+      const req = request(
+        `${url}/api/v1/runs`,
+        {
+          method: 'POST',
+          agent: connections,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () =>
+            res.statusCode === 201
+              ? resolve((JSON.parse(text) as { runId: string }).runId)
+              : reject(new Error(`POST /api/v1/runs answered ${res.statusCode}: ${text.slice(0, 200)}`)),
+          );
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -188,7 +205,19 @@ export async function measure(n: number, warmup = WARMUP_RUNS) {
   await pool.end();
   await t.drop();
   const shape = spread.rows[0] as { starts: string; last: string; median: string };
-  return { n, wall, created: created ?? wall, ratio: wall / IDEAL_S, peak, idle: idle.rss, maxRss, cpu, shape: { starts: Number(shape.starts), last: Number(shape.last), median: Number(shape.median) }, events: (events.rows[0] as { n: number }).n, failed: (failed.rows[0] as { n: number }).n };
+  return {
+    n,
+    wall,
+    created: created ?? wall,
+    ratio: wall / IDEAL_S,
+    peak,
+    idle: idle.rss,
+    maxRss,
+    cpu,
+    shape: { starts: Number(shape.starts), last: Number(shape.last), median: Number(shape.median) },
+    events: (events.rows[0] as { n: number }).n,
+    failed: (failed.rows[0] as { n: number }).n,
+  };
 }
 
 /** Each event's time since the enqueue, per seq and type (percentiles): where the delay comes from. */
@@ -201,13 +230,19 @@ async function printTimeline(pool: ReturnType<typeof createPgPool>, startedAt: n
   });
   console.log('   seq  type                      first ms    p10 ms    p25 ms    p50 ms    p75 ms    p90 ms   last ms   payload bytes');
   for (const row of rows.rows as { seq: number; type: string; p: number[]; bytes: number }[]) {
-    console.log(`${String(row.seq).padStart(6)}  ${row.type.padEnd(24)} ${row.p.map((v) => v.toFixed(0).padStart(9)).join(' ')}   ${String(row.bytes).padStart(13)}`);
+    console.log(
+      `${String(row.seq).padStart(6)}  ${row.type.padEnd(24)} ${row.p.map((v) => v.toFixed(0).padStart(9)).join(' ')}   ${String(row.bytes).padStart(13)}`,
+    );
   }
 }
 
 async function main() {
-  console.log(`Density: N faux loops in one worker process, model thinking ${THINK_MS} ms per turn, 3 turns each (ideal ${IDEAL_S} s), after a warm-up of ${WARMUP_RUNS} quick runs\n`);
-  console.log('    N   wall s   created s   x ideal   peak RSS MB   idle RSS MB   events   events/s   worker CPU s   API CPU s   postgres CPU s   starts spread s   run median s   not succeeded');
+  console.log(
+    `Density: N faux loops in one worker process, model thinking ${THINK_MS} ms per turn, 3 turns each (ideal ${IDEAL_S} s), after a warm-up of ${WARMUP_RUNS} quick runs\n`,
+  );
+  console.log(
+    '    N   wall s   created s   x ideal   peak RSS MB   idle RSS MB   events   events/s   worker CPU s   API CPU s   postgres CPU s   starts spread s   run median s   not succeeded',
+  );
   for (const n of sizes) {
     const r = await measure(n);
     console.log(

@@ -65,7 +65,10 @@ export async function storageBaseline(db: Queryable, teamId: string): Promise<St
 /** Everything the run left, after it ended. */
 export async function runStorage(db: Queryable, runId: string, teamId: string, baseline: StorageBaseline): Promise<RunStorage> {
   const result = await db.query({
-    text: RUN_TABLES.map(({ table, where }) => `SELECT '${table}' AS t, count(*)::bigint AS rows, coalesce(sum(pg_column_size(x.*)), 0)::bigint AS bytes FROM "${table}" x WHERE ${where}`).join(' UNION ALL '),
+    text: RUN_TABLES.map(
+      ({ table, where }) =>
+        `SELECT '${table}' AS t, count(*)::bigint AS rows, coalesce(sum(pg_column_size(x.*)), 0)::bigint AS bytes FROM "${table}" x WHERE ${where}`,
+    ).join(' UNION ALL '),
     values: [runId, teamId, baseline.auditSeq],
   });
   const tables: Record<string, TableStorage> = {};

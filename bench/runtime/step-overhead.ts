@@ -56,7 +56,11 @@ export interface StepOverhead {
 }
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-const median = (values: number[]) => quantile([...values].sort((a, b) => a - b), 0.5);
+const median = (values: number[]) =>
+  quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 const fmt = (ms: number) => ms.toFixed(2).padStart(6);
 
 /** Start times (ms, high resolution) of every model call, per run. */
@@ -94,7 +98,9 @@ export async function runStepOverhead(turnCount: number = TURNS, warmupTurns = 2
     // A team per run, so its audit rows are the run's alone. Every turn echoes, changing no file with
     // no new tool: by design a loop the noProgress breaker would pause after 40 turns. The other
     // breakers stay on (and are checked on every call).
-    const teamId = await createTestTeam(t.db, { policy: { version: 1, name: 'bench: allow all', default: 'allow', breakers: { noProgress: { enabled: false } } } });
+    const teamId = await createTestTeam(t.db, {
+      policy: { version: 1, name: 'bench: allow all', default: 'allow', breakers: { noProgress: { enabled: false } } },
+    });
     // `echo` answers at once; declared idempotent or not, which decides whether the call waits for its commit.
     const tools = testToolSpecs.map((t) => (t.name === 'echo' ? { ...t, idempotent: variant.idempotentTool } : t));
     const config = { tools, toolLoading: 'eager' as const, limits: { maxTurns: 100_000 } };
@@ -147,7 +153,9 @@ export async function runStepOverhead(turnCount: number = TURNS, warmupTurns = 2
 
 async function main() {
   const { settings, runs, floor } = await runStepOverhead();
-  console.log(`Durable step overhead (Postgres fsync=${settings.fsync}, synchronous_commit=${settings.sync}; ${TURNS} turns, each 1 model call + 1 tool call, 0 ms each)\n`);
+  console.log(
+    `Durable step overhead (Postgres fsync=${settings.fsync}, synchronous_commit=${settings.sync}; ${TURNS} turns, each 1 model call + 1 tool call, 0 ms each)\n`,
+  );
   console.log(`${'variant'.padEnd(66)}  events/turn  commits/turn  mean ms   p50 ms   p95 ms   first tenth   last tenth   turn 1   turn N`);
   for (const r of runs) {
     const sorted = [...r.perTurn].sort((a, b) => a - b);
@@ -158,8 +166,15 @@ async function main() {
   }
   if (process.env.BENCH_SERIES) for (const r of runs) console.log(r.label, r.perTurn.map((x) => x.toFixed(1)).join(' '));
   console.log(`\nfloor: a plain 1 KB JSON INSERT, autocommitted (one fsync): p50 ${fmt(quantile(floor, 0.5))} ms, p95 ${fmt(quantile(floor, 0.95))} ms`);
-  for (const r of runs) console.log(`stored, ${r.key}: ${r.storage.rows} rows, ${(r.storage.bytes / 1e6).toFixed(2)} MB (${Object.entries(r.storage.tables).map(([t, s]) => `${t} ${s.rows}`).join(', ')})`);
-  console.log('commits/turn = live notices received per turn (one is published per commit). "first/last tenth": median ms per turn over the first and last tenth of the turns.');
+  for (const r of runs)
+    console.log(
+      `stored, ${r.key}: ${r.storage.rows} rows, ${(r.storage.bytes / 1e6).toFixed(2)} MB (${Object.entries(r.storage.tables)
+        .map(([t, s]) => `${t} ${s.rows}`)
+        .join(', ')})`,
+    );
+  console.log(
+    'commits/turn = live notices received per turn (one is published per commit). "first/last tenth": median ms per turn over the first and last tenth of the turns.',
+  );
 }
 
 // Run as a script; imported (bench/compare), it only exports the measurement.

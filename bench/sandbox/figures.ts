@@ -83,8 +83,15 @@ export function sandboxFigures(repetitions: readonly Row[][], commands: readonly
   const p95 = over('BwrapDriver (', 'true', (r) => r.p95, 'off');
   if (p95) figures.push({ key: 'sandbox-start.driver-p95', label: 'BwrapDriver cold start of `true`, p95', unit: 'ms', looplane: stat(p95) });
   const cli = over('bwrap CLI', 'true', (r) => r.p50);
-  if (cli) figures.push({ key: 'sandbox-start.bwrap-cli-p50', label: 'the bwrap CLI alone (no launcher, cgroup or status channel), `true`, p50', unit: 'ms', looplane: stat(cli) });
+  if (cli)
+    figures.push({
+      key: 'sandbox-start.bwrap-cli-p50',
+      label: 'the bwrap CLI alone (no launcher, cgroup or status channel), `true`, p50',
+      unit: 'ms',
+      looplane: stat(cli),
+    });
   const off = over('BwrapDriver (cgroups off)', 'true', (r) => r.p50);
-  if (off) figures.push({ key: 'sandbox-start.driver-cgroups-off-p50', label: "BwrapDriver with `cgroups: 'off'`, `true`, p50", unit: 'ms', looplane: stat(off) });
+  if (off)
+    figures.push({ key: 'sandbox-start.driver-cgroups-off-p50', label: "BwrapDriver with `cgroups: 'off'`, `true`, p50", unit: 'ms', looplane: stat(off) });
   return FigureSchema.array().parse(figures);
 }

@@ -83,10 +83,42 @@ async function measure(variants: Variant[]): Promise<Row[]> {
 /** The flags of STACK.md's measurement: bwrap alone, no launcher, no cgroup, no status channel. */
 function rawBwrapArgs(workspace: string, argv: string[]): string[] {
   return [
-    '--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--clearenv',
-    '--ro-bind', '/usr', '/usr', '--symlink', 'usr/bin', '/bin', '--symlink', 'usr/lib', '/lib', '--symlink', 'usr/lib64', '/lib64',
-    '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp', '--bind', workspace, '/workspace', '--chdir', '/workspace',
-    '--setenv', 'PATH', '/usr/bin:/bin', '--', ...argv,
+    '--unshare-all',
+    '--unshare-user',
+    '--disable-userns',
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop',
+    'ALL',
+    '--clearenv',
+    '--ro-bind',
+    '/usr',
+    '/usr',
+    '--symlink',
+    'usr/bin',
+    '/bin',
+    '--symlink',
+    'usr/lib',
+    '/lib',
+    '--symlink',
+    'usr/lib64',
+    '/lib64',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--tmpfs',
+    '/tmp',
+    '--bind',
+    workspace,
+    '/workspace',
+    '--chdir',
+    '/workspace',
+    '--setenv',
+    'PATH',
+    '/usr/bin:/bin',
+    '--',
+    ...argv,
   ];
 }
 
@@ -111,7 +143,13 @@ async function main() {
       variants.push(
         { variant: 'plain spawn (floor)', command, start: 'cold', rounds: ROUNDS.fast, fn: () => run(argv[0] as string, argv.slice(1), asUid) },
         { variant: 'bwrap CLI alone', command, start: 'cold', rounds: ROUNDS.fast, fn: () => run('bwrap', rawBwrapArgs(ws.path, argv), asUid) },
-        { variant: `BwrapDriver (${bwrapProbe.limitsEnforced.memoryBytes.by ?? 'no'} limits)`, command, start: 'cold', rounds: ROUNDS.fast, fn: exec(bwrap, ws, argv) },
+        {
+          variant: `BwrapDriver (${bwrapProbe.limitsEnforced.memoryBytes.by ?? 'no'} limits)`,
+          command,
+          start: 'cold',
+          rounds: ROUNDS.fast,
+          fn: exec(bwrap, ws, argv),
+        },
         { variant: 'BwrapDriver (cgroups off)', command, start: 'cold', rounds: ROUNDS.fast, fn: exec(bwrapNoCgroups, ws, argv) },
       );
     }
@@ -120,8 +158,14 @@ async function main() {
     if (!podmanProbe.available) {
       process.stdout.write(`podman skipped: ${podmanProbe.reason}\n`);
     } else {
-      const owner = process.getuid?.() === 0 ? execFileSync('sh', ['-c', 'id -u looplane-podman; id -g looplane-podman']).toString().trim().split('\n').map(Number) : [process.getuid?.() ?? 0, process.getgid?.() ?? 0];
-      const podmanWs = await new WorkspaceManager({ root: join(dir, 'pws'), owners: { kind: 'fixed', uid: owner[0] as number, gid: owner[1] as number } }).create('bench');
+      const owner =
+        process.getuid?.() === 0
+          ? execFileSync('sh', ['-c', 'id -u looplane-podman; id -g looplane-podman']).toString().trim().split('\n').map(Number)
+          : [process.getuid?.() ?? 0, process.getgid?.() ?? 0];
+      const podmanWs = await new WorkspaceManager({
+        root: join(dir, 'pws'),
+        owners: { kind: 'fixed', uid: owner[0] as number, gid: owner[1] as number },
+      }).create('bench');
       for (const [command, argv] of Object.entries(COMMANDS)) {
         variants.push({ variant: 'PodmanDriver (rootless, runc)', command, start: 'cold', rounds: ROUNDS.podman, fn: exec(podman, podmanWs, argv) });
       }
@@ -145,12 +189,15 @@ async function main() {
   ];
   for (const r of rows) {
     const floor = findRow(rows, 'plain', r.command);
-    lines.push(`| ${r.variant} | ${r.start} | ${r.command} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${floor ? `${(r.p50 / floor.p50).toFixed(1)}x` : '-'} | ${r.cpu.toFixed(1)} | ${r.n} |`);
+    lines.push(
+      `| ${r.variant} | ${r.start} | ${r.command} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${floor ? `${(r.p50 / floor.p50).toFixed(1)}x` : '-'} | ${r.cpu.toFixed(1)} | ${r.n} |`,
+    );
   }
   const figures = sandboxFigures(repetitions, Object.keys(COMMANDS));
   lines.push('');
   for (const f of figures) {
-    const range = (s: { median: number; min: number; max: number }, digits = 1) => `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
+    const range = (s: { median: number; min: number; max: number }, digits = 1) =>
+      `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
     const versus = f.peer && f.ratio ? `; ${f.peer.label} ${range(f.peer.value)} ms, ratio ${range(f.ratio.value, 3)}` : '';
     const goals = f.goals.map((g) => `${g.text}: ${g.met ? 'met' : 'MISSED'}`).join('; ');
     lines.push(`${f.label}: ${range(f.looplane)} ${f.unit}${versus}${goals ? ` — ${goals}` : ''}`);

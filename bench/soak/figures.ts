@@ -56,7 +56,12 @@ export function soakFigures(s: SoakSummary): Figure[] {
       peer: { label: 'compaction bound', value: one(v.context.boundTokens, 0) },
       goals: [{ text: 'bounded by compaction: at most the bound, at least one compaction', met: v.context.ok }],
     },
-    { key: 'soak.bytes-per-1000-turns', label: 'bytes stored per 1,000 turns (events, audit rows, budget entries; pg_column_size)', unit: 'MB', looplane: one((s.bytesStored / s.turns) * 1000 / 1e6) },
+    {
+      key: 'soak.bytes-per-1000-turns',
+      label: 'bytes stored per 1,000 turns (events, audit rows, budget entries; pg_column_size)',
+      unit: 'MB',
+      looplane: one(((s.bytesStored / s.turns) * 1000) / 1e6),
+    },
   ];
   return FigureSchema.array().parse(figures);
 }

@@ -51,10 +51,20 @@ async function modelRequests(pool: PgPool, sessionId: string): Promise<ModelRequ
  * run's start) count in the first bucket, rows after the last one's end (the final answer, the
  * run's end) in the last.
  */
-export async function bucketFigures(pool: PgPool, sessionId: string, ledgerIds: string[], turns: number, bucket: number): Promise<{ buckets: BucketFigures[]; oneTurnTokens: number }> {
+export async function bucketFigures(
+  pool: PgPool,
+  sessionId: string,
+  ledgerIds: string[],
+  turns: number,
+  bucket: number,
+): Promise<{ buckets: BucketFigures[]; oneTurnTokens: number }> {
   const requests = await modelRequests(pool, sessionId);
   // What one turn adds to the prompt (its tool call and result): the median growth between turns.
-  const growth = requests.slice(1).map((r, i) => r.prompt - requests[i]!.prompt).filter((d) => d > 0).sort((a, b) => a - b);
+  const growth = requests
+    .slice(1)
+    .map((r, i) => r.prompt - requests[i]!.prompt)
+    .filter((d) => d > 0)
+    .sort((a, b) => a - b);
   const oneTurnTokens = growth[Math.floor(growth.length / 2)] ?? 0;
   const at = (turn: number) => {
     const request = requests[turn];
@@ -90,7 +100,10 @@ export async function bucketFigures(pool: PgPool, sessionId: string, ledgerIds: 
   const buckets = bounds.map((b, i) => {
     const row = rows[i]!;
     const prompts = requests.slice(b.from, b.to).map((r) => r.prompt);
-    const durations = requests.slice(b.from, b.to).map((r, k) => requests[b.from + k + 1]!.ms - r.ms).sort((x, y) => x - y);
+    const durations = requests
+      .slice(b.from, b.to)
+      .map((r, k) => requests[b.from + k + 1]!.ms - r.ms)
+      .sort((x, y) => x - y);
     const middle = durations.slice(Math.floor(durations.length * 0.1), Math.ceil(durations.length * 0.9));
     const bytes = { events: Number(row.events_bytes), audit: Number(row.audit_bytes), budgetEntries: Number(row.budget_bytes) };
     return {

@@ -49,7 +49,12 @@ const prefix = uniquePrefix('soak');
 // limits out of reach (a model answering in 0 ms sends millions of prompt tokens a minute).
 const unreachable = { costMicros: 1e15, tokens: 1e15 };
 const teamId = await createTestTeam(t.db, {
-  policy: { version: 1, name: 'bench: soak', default: 'allow', breakers: { noProgress: { enabled: false }, spendRate: { perSession: unreachable, perGraphRun: unreachable } } },
+  policy: {
+    version: 1,
+    name: 'bench: soak',
+    default: 'allow',
+    breakers: { noProgress: { enabled: false }, spendRate: { perSession: unreachable, perGraphRun: unreachable } },
+  },
 });
 const script: ScriptTurn[] = Array.from({ length: TURNS }, (_, i) => ({ calls: [{ tool: 'echo', args: { text: `turn ${i} `.padEnd(TEXT_CHARS, 'x') } }] }));
 script.push({ finish: 'done' });
@@ -78,7 +83,9 @@ const client = await createTestClient(prefix);
 const cold = await sampleWorker(worker);
 const readsBefore = await rowsRead();
 
-console.log(`Soak: one session of ${TURNS} turns (model and echo tool at 0 ms), context window ${CONTEXT_WINDOW} tokens, compaction at ${compaction.threshold}, buckets of ${BUCKET} turns\n`);
+console.log(
+  `Soak: one session of ${TURNS} turns (model and echo tool at 0 ms), context window ${CONTEXT_WINDOW} tokens, compaction at ${compaction.threshold}, buckets of ${BUCKET} turns\n`,
+);
 const started = performance.now();
 await client.enqueue({ ...run, reason: 'start' });
 
@@ -96,7 +103,9 @@ async function latestTurn(): Promise<number> {
 }
 /** Rows Postgres has read from each table so far (sequential and index fetches), from its statistics. */
 async function rowsRead(): Promise<Record<string, number>> {
-  const found = await pool.query({ text: `SELECT relname AS name, (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::bigint AS n FROM pg_stat_user_tables` });
+  const found = await pool.query({
+    text: `SELECT relname AS name, (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::bigint AS n FROM pg_stat_user_tables`,
+  });
   return Object.fromEntries((found.rows as { name: string; n: string }[]).map((r) => [r.name, Number(r.n)]));
 }
 const status = async () => (await t.db.run.findUniqueOrThrow({ where: { id: run.runId }, select: { status: true } })).status;
@@ -113,12 +122,15 @@ for (let next = Math.min(BUCKET, TURNS); samples.length < Math.ceil(TURNS / BUCK
     sampledAtTurn.push(turn);
     reads.push(await rowsRead());
     const b = samples.length;
-    console.log(`  turn ${String(turn).padStart(6)}: ${((performance.now() - started) / 1000).toFixed(1)} s, worker RSS ${samples.at(-1)!.rss.toFixed(0)} MB, live heap ${samples.at(-1)!.gcHeapUsed.toFixed(1)} MB`);
+    console.log(
+      `  turn ${String(turn).padStart(6)}: ${((performance.now() - started) / 1000).toFixed(1)} s, worker RSS ${samples.at(-1)!.rss.toFixed(0)} MB, live heap ${samples.at(-1)!.gcHeapUsed.toFixed(1)} MB`,
+    );
     next = Math.min(TURNS, (b + 1) * BUCKET);
     continue;
   }
   // A run that stopped (failed, cancelled, or waiting on a breaker or a budget) will not reach the turn.
-  if (['failed', 'cancelled', 'waiting'].includes(await status()) || performance.now() > deadline) throw new Error(`the run is ${await status()} at turn ${turn} after ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  if (['failed', 'cancelled', 'waiting'].includes(await status()) || performance.now() > deadline)
+    throw new Error(`the run is ${await status()} at turn ${turn} after ${((performance.now() - started) / 1000).toFixed(0)} s`);
   await sleep(100);
 }
 while ((await status()) !== 'succeeded') {
@@ -128,7 +140,13 @@ while ((await status()) !== 'succeeded') {
 const wallSeconds = (performance.now() - started) / 1000;
 const workerCpuSeconds = samples.at(-1)!.cpuSeconds - cold.cpuSeconds;
 
-const { buckets, oneTurnTokens } = await bucketFigures(pool, run.sessionId, ledgers.map((l) => l.id), TURNS, BUCKET);
+const { buckets, oneTurnTokens } = await bucketFigures(
+  pool,
+  run.sessionId,
+  ledgers.map((l) => l.id),
+  TURNS,
+  BUCKET,
+);
 const toolCalls = await t.db.event.count({ where: { runId: run.runId, type: 'tool.finished' } });
 const rows = {
   events: await t.db.event.count({ where: { runId: run.runId } }),
@@ -136,7 +154,11 @@ const rows = {
   budgetEntries: await t.db.budgetEntry.count({ where: { ledgerId: { in: ledgers.map((l) => l.id) } } }),
 };
 const tables = await tableSizes(pool);
-const settings = (await pool.query({ text: `SELECT current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS "synchronousCommit", current_setting('shared_buffers') AS "sharedBuffers"` })).rows[0] as Record<string, string>;
+const settings = (
+  await pool.query({
+    text: `SELECT current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS "synchronousCommit", current_setting('shared_buffers') AS "sharedBuffers"`,
+  })
+).rows[0] as Record<string, string>;
 
 const peakRss = memory(worker.pid).peak;
 worker.child.kill('SIGTERM');
@@ -145,10 +167,18 @@ await client.close();
 await pool.end();
 await t.drop();
 
-const cpuMsPerTurn = samples.map((sample, i) => ((sample.cpuSeconds - (i === 0 ? cold : samples[i - 1]!).cpuSeconds) * 1000) / (sampledAtTurn[i]! - (i === 0 ? 0 : sampledAtTurn[i - 1]!)));
+const cpuMsPerTurn = samples.map(
+  (sample, i) => ((sample.cpuSeconds - (i === 0 ? cold : samples[i - 1]!).cpuSeconds) * 1000) / (sampledAtTurn[i]! - (i === 0 ? 0 : sampledAtTurn[i - 1]!)),
+);
 // At a quick size a bucket lasts about a second, so on a shared machine its wall time is set by the
 // neighbours: the wall-time goal is reported there, and the worker's CPU per turn is what gates.
-const verdicts = judge(buckets, samples, cpuMsPerTurn, { threshold: compaction.threshold, contextWindow: CONTEXT_WINDOW, oneTurnTokens }, { gateWallTime: !quick });
+const verdicts = judge(
+  buckets,
+  samples,
+  cpuMsPerTurn,
+  { threshold: compaction.threshold, contextWindow: CONTEXT_WINDOW, oneTurnTokens },
+  { gateWallTime: !quick },
+);
 const series = buckets.map((b, i) => ({
   ...b,
   workerCpuMsPerTurn: cpuMsPerTurn[i]!,
@@ -156,7 +186,13 @@ const series = buckets.map((b, i) => ({
   /** Rows Postgres read per turn, by table (its statistics, flushed within about a second: approximate). */
   rowsReadPerTurn: Object.fromEntries(
     Object.keys(reads[i]!)
-      .map((name) => [name, (reads[i]![name]! - ((i === 0 ? readsBefore : reads[i - 1]!)[name] ?? 0)) / (sampledAtTurn[i]! - (i === 0 ? 0 : sampledAtTurn[i - 1]!))] as const)
+      .map(
+        (name) =>
+          [
+            name,
+            (reads[i]![name]! - ((i === 0 ? readsBefore : reads[i - 1]!)[name] ?? 0)) / (sampledAtTurn[i]! - (i === 0 ? 0 : sampledAtTurn[i - 1]!)),
+          ] as const,
+      )
       .filter(([, n]) => n > 0),
   ),
 }));
@@ -203,7 +239,11 @@ console.log(
     `  worker CPU per turn: later half of the buckets ${v.workerCost.lateVsEarly.toFixed(2)}x the earlier half (first bucket left out), goal <= ${MAX_GROWTH}: ${mark(v.workerCost.ok)}`,
     `  memory: RSS ${v.memory.rssLastVsSecond.toFixed(2)}x and live heap ${v.memory.gcHeapLastVsSecond.toFixed(2)}x the end of the second bucket (slopes ${v.memory.rssSlopeMbPerBucket.toFixed(2)} / ${v.memory.gcHeapSlopeMbPerBucket.toFixed(2)} MB per bucket), goal <= ${MAX_GROWTH}: ${mark(v.memory.ok)}`,
     `  context: at most ${v.context.maxTokens} tokens sent, bound ${v.context.boundTokens} (${compaction.threshold} x ${CONTEXT_WINDOW} + one turn, ${oneTurnTokens}), ${v.context.compactions} compactions: ${mark(v.context.ok)}`,
-    `  stored: ${rows.events} events, ${rows.audit} audit rows, ${rows.budgetEntries} budget entries = ${(result.soak.bytesStored / 1024 / 1024).toFixed(1)} MB of rows; tables on disk ${Object.entries(tables).map(([k, n]) => `${k} ${(n / 1024 / 1024).toFixed(1)} MB`).join(', ')}`,
+    `  stored: ${rows.events} events, ${rows.audit} audit rows, ${rows.budgetEntries} budget entries = ${(result.soak.bytesStored / 1024 / 1024).toFixed(1)} MB of rows; tables on disk ${Object.entries(
+      tables,
+    )
+      .map(([k, n]) => `${k} ${(n / 1024 / 1024).toFixed(1)} MB`)
+      .join(', ')}`,
     `  ${wallSeconds.toFixed(1)} s in all, ${result.soak.msPerTurn.toFixed(2)} ms per turn, worker CPU ${result.soak.workerCpuMsPerTurn.toFixed(2)} ms per turn; load average ${loadavg()[0]!.toFixed(1)}`,
     '',
     JSON.stringify(result),

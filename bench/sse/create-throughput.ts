@@ -34,16 +34,20 @@ const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
 
 function post(path: string, payload: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${target.url}${path}`, {
-      method: 'POST',
-      agent,
-      headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-    }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
+    const req = request(
+      `${target.url}${path}`,
+      {
+        method: 'POST',
+        agent,
+        headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -81,7 +85,8 @@ async function phase(seconds: number, record: boolean) {
 await phase(WARMUP_SECONDS, false);
 // --repeat measured windows (5; 1 at --quick) back to back on the same server, each reported alone.
 const REPEAT = Number(option('repeat') ?? (quick ? 1 : 5));
-const windows: Array<{ accepted: number; perSecond: number; p50: number; p99: number; serverCpuMsPerCreate: number | null; errors: Record<string, number> }> = [];
+const windows: Array<{ accepted: number; perSecond: number; p50: number; p99: number; serverCpuMsPerCreate: number | null; errors: Record<string, number> }> =
+  [];
 const clientCpuBefore = process.cpuUsage();
 let acceptedTotal = 0;
 for (let i = 0; i < REPEAT; i++) {
@@ -106,9 +111,18 @@ const os = await import('node:os');
 const loadAverage = os.loadavg()[0] ?? 0;
 const errors = windows.reduce((n, w) => n + Object.values(w.errors).reduce((a, b) => a + b, 0), 0);
 const cpuPerCreate = windows.map((w) => w.serverCpuMsPerCreate).filter((x): x is number => x !== null);
-const perSecond = stat(windows.map((w) => w.perSecond), 0);
+const perSecond = stat(
+  windows.map((w) => w.perSecond),
+  0,
+);
 const figures: FigureInput[] = [
-  { key: 'api.runs-create-per-second', label: `runs.create accepted per second over HTTP (${CLIENTS} clients)`, unit: 'runs/s', looplane: perSecond, goals: [{ text: `≥ 1,000 runs/s with ${CLIENTS} clients`, met: perSecond.median >= 1000 }] },
+  {
+    key: 'api.runs-create-per-second',
+    label: `runs.create accepted per second over HTTP (${CLIENTS} clients)`,
+    unit: 'runs/s',
+    looplane: perSecond,
+    goals: [{ text: `≥ 1,000 runs/s with ${CLIENTS} clients`, met: perSecond.median >= 1000 }],
+  },
   { key: 'api.runs-create-p99', label: 'runs.create latency, p99', unit: 'ms', looplane: stat(windows.map((w) => w.p99)) },
 ];
 const result = {
@@ -132,7 +146,10 @@ const result = {
 process.stdout.write(
   [
     `runs.create over HTTP: ${CLIENTS} concurrent clients, ${REPEAT} window(s) of ${SECONDS} s against ${option('url') ?? 'the bundled API server'}`,
-    ...windows.map((w, i) => `  #${i + 1}: accepted ${w.accepted} (${w.perSecond}/s); latency p50 ${fmt(w.p50)}, p99 ${fmt(w.p99)}; errors ${Object.keys(w.errors).length === 0 ? 0 : JSON.stringify(w.errors)}`),
+    ...windows.map(
+      (w, i) =>
+        `  #${i + 1}: accepted ${w.accepted} (${w.perSecond}/s); latency p50 ${fmt(w.p50)}, p99 ${fmt(w.p99)}; errors ${Object.keys(w.errors).length === 0 ? 0 : JSON.stringify(w.errors)}`,
+    ),
     `  median ${result.perSecond.median}/s (${result.perSecond.min}–${result.perSecond.max}); server CPU ${result.serverCpuMsPerCreate?.median.toFixed(2) ?? '?'} ms per create, client ${result.clientCpuMsPerCreate.toFixed(2)} ms; load average ${loadAverage.toFixed(1)} on ${os.cpus().length} cores`,
     `  ${JSON.stringify(result)}`,
     '',

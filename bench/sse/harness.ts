@@ -37,7 +37,12 @@ export async function startApiServer(databaseUrl: string, options: { poolSize?: 
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   // Plain JavaScript, like the worker: no TypeScript loader in the process being measured.
   const child = spawn(process.execPath, [...profile, await apiServerBundle()], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, BENCH_POOL_SIZE: String(options.poolSize ?? 10), ...(options.queuePrefix ? { QUEUE_PREFIX: options.queuePrefix } : {}) },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      BENCH_POOL_SIZE: String(options.poolSize ?? 10),
+      ...(options.queuePrefix ? { QUEUE_PREFIX: options.queuePrefix } : {}),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });

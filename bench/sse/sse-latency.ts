@@ -41,7 +41,10 @@ const now = () => performance.timeOrigin + performance.now();
 // Turn 1 loads the tool; every turn streams a short answer and makes one echo call; then the answer.
 const loadEcho: NonNullable<ScriptTurn['calls']> = [{ tool: 'load_tools', args: { names: ['echo'] } }];
 const script: ScriptTurn[] = [
-  ...Array.from({ length: TURNS }, (_, i): ScriptTurn => ({ say: `Step ${i + 1}: checking.`, calls: [...(i === 0 ? loadEcho : []), { tool: 'echo', args: { text: `step ${i + 1}` } }] })),
+  ...Array.from(
+    { length: TURNS },
+    (_, i): ScriptTurn => ({ say: `Step ${i + 1}: checking.`, calls: [...(i === 0 ? loadEcho : []), { tool: 'echo', args: { text: `step ${i + 1}` } }] }),
+  ),
   { finish: 'done' },
 ];
 
@@ -93,7 +96,8 @@ async function repetition(bundle: string, index: number): Promise<Repetition> {
   const finished = new Set<string>();
   const sources: EventSource[] = [];
   // Fetch with the token, as the CLI or any API client sends it (the dashboard sends its cookie).
-  const authorized: typeof fetch = (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${token}` } });
+  const authorized: typeof fetch = (input, init) =>
+    fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), authorization: `Bearer ${token}` } });
   await Promise.all(
     runIds.map(
       (runId) =>
@@ -102,7 +106,8 @@ async function repetition(bundle: string, index: number): Promise<Repetition> {
           const source = new EventSource(`${api.url}/api/runs/${runId}/stream`, { fetch: authorized });
           sources.push(source);
           source.onopen = () => resolve();
-          source.onerror = (error) => (source.readyState === EventSource.CLOSED ? reject(new Error(`stream of ${runId} closed: ${error.message ?? ''}`)) : undefined);
+          source.onerror = (error) =>
+            source.readyState === EventSource.CLOSED ? reject(new Error(`stream of ${runId} closed: ${error.message ?? ''}`)) : undefined;
           source.onmessage = (message) => {
             const at = now();
             const event = JSON.parse(message.data) as { eventNo: number; type: string; createdAt: string };
@@ -119,7 +124,12 @@ async function repetition(bundle: string, index: number): Promise<Repetition> {
   );
 
   const cpuBefore = await api.cpuMs();
-  const worker = spawnWorker({ DATABASE_URL: t.url, REDIS_URL: testRedisUrl, QUEUE_PREFIX: prefix, WORKER_CONCURRENCY: String(RUNS) }, join(logDir, `worker-${index}.log`), [], bundle);
+  const worker = spawnWorker(
+    { DATABASE_URL: t.url, REDIS_URL: testRedisUrl, QUEUE_PREFIX: prefix, WORKER_CONCURRENCY: String(RUNS) },
+    join(logDir, `worker-${index}.log`),
+    [],
+    bundle,
+  );
   await worker.ready;
   const started = performance.now();
   const deadline = started + (SECONDS + 60) * 1000;
@@ -154,7 +164,9 @@ async function repetition(bundle: string, index: number): Promise<Repetition> {
 
 const bundle = (await buildWorker())['worker-with-test-tools'];
 const repetitions: Repetition[] = [];
-console.log(`SSE latency: ${RUNS} runs on the real worker, one turn every ${THINK_MS} ms (${TURNS} turns each), ${RUNS} EventSource clients; ${REPEAT} repetition(s)`);
+console.log(
+  `SSE latency: ${RUNS} runs on the real worker, one turn every ${THINK_MS} ms (${TURNS} turns each), ${RUNS} EventSource clients; ${REPEAT} repetition(s)`,
+);
 for (let i = 0; i < REPEAT; i++) {
   const r = await repetition(bundle, i);
   repetitions.push(r);
@@ -172,7 +184,12 @@ const figures: FigureInput[] = [
     goals: [{ text: 'p99 ≤ 50 ms', met: over((r) => r.commitToClient.p99).median <= 50 }],
   },
   { key: 'sse.commit-to-client-p50', label: 'commit → EventSource client, p50', unit: 'ms', looplane: over((r) => r.commitToClient.p50) },
-  { key: 'sse.event-to-client-p99', label: 'event made → EventSource client, p99 (the session flush and commit included)', unit: 'ms', looplane: over((r) => r.eventToClient.p99) },
+  {
+    key: 'sse.event-to-client-p99',
+    label: 'event made → EventSource client, p99 (the session flush and commit included)',
+    unit: 'ms',
+    looplane: over((r) => r.eventToClient.p99),
+  },
   { key: 'sse.events-per-second', label: 'events delivered per second', unit: 'events/s', looplane: over((r) => r.eventsPerSecond) },
 ];
 const result = {
@@ -192,6 +209,8 @@ const result = {
   repetitions,
   loadAverage: (await import('node:os')).loadavg()[0] ?? 0,
 };
-console.log(`  medians: commit → client p99 ${fmt(result.commitToClientP99.median)} (${fmt(result.commitToClientP99.min)}–${fmt(result.commitToClientP99.max)}); event → client p99 ${fmt(result.eventToClientP99.median)}`);
+console.log(
+  `  medians: commit → client p99 ${fmt(result.commitToClientP99.median)} (${fmt(result.commitToClientP99.min)}–${fmt(result.commitToClientP99.max)}); event → client p99 ${fmt(result.eventToClientP99.median)}`,
+);
 console.log(JSON.stringify(result));
 process.exit(result.gapsOrDuplicates === 0 ? 0 : 1);

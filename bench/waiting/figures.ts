@@ -35,8 +35,18 @@ export function waitingFigures(reps: readonly WaitingRepetition[]): Figure[] {
       looplane: heap,
       goals: [{ text: `~0 added: ≤ ${WAITING_GOALS.liveHeapKbPerWaitingRun} KB per waiting run`, met: heap.median <= WAITING_GOALS.liveHeapKbPerWaitingRun }],
     },
-    { key: 'waiting.live-heap-added', label: `worker live heap after a full GC, added by the ${n(runs)} parked runs`, unit: 'MB', looplane: over((r) => r.gcHeapUsedMb.added) },
-    { key: 'waiting.rss-per-waiting-run', label: 'worker RSS added per waiting run (after 3 s idle; V8 keeps or returns heap at its own pace)', unit: 'KB', looplane: over((r) => r.addedKbPerWaitingRun.rss) },
+    {
+      key: 'waiting.live-heap-added',
+      label: `worker live heap after a full GC, added by the ${n(runs)} parked runs`,
+      unit: 'MB',
+      looplane: over((r) => r.gcHeapUsedMb.added),
+    },
+    {
+      key: 'waiting.rss-per-waiting-run',
+      label: 'worker RSS added per waiting run (after 3 s idle; V8 keeps or returns heap at its own pace)',
+      unit: 'KB',
+      looplane: over((r) => r.addedKbPerWaitingRun.rss),
+    },
     { key: 'waiting.rss', label: `worker RSS with ${n(runs)} runs parked`, unit: 'MB', looplane: over((r) => r.rssMb.after, 1) },
     {
       key: 'waiting.held-while-waiting',
@@ -45,8 +55,18 @@ export function waitingFigures(reps: readonly WaitingRepetition[]): Figure[] {
       looplane: held,
       goals: [{ text: 'nothing held: 0 leases, 0 active jobs in every repetition', met: held.max === 0 }],
     },
-    { key: 'waiting.resume', label: `${n(resumed)} approved by approvals.decideMany (100 per call): until all succeeded, from the first call`, unit: 's', looplane: over((r) => r.resumeSeconds) },
-    { key: 'waiting.parked-per-second', label: 'runs parked per second (claim, model turn, policy decision, approval and audit rows, release)', unit: 'runs/s', looplane: over((r) => r.parkedPerSecond, 1) },
+    {
+      key: 'waiting.resume',
+      label: `${n(resumed)} approved by approvals.decideMany (100 per call): until all succeeded, from the first call`,
+      unit: 's',
+      looplane: over((r) => r.resumeSeconds),
+    },
+    {
+      key: 'waiting.parked-per-second',
+      label: 'runs parked per second (claim, model turn, policy decision, approval and audit rows, release)',
+      unit: 'runs/s',
+      looplane: over((r) => r.parkedPerSecond, 1),
+    },
   ];
   return FigureSchema.array().parse(figures);
 }

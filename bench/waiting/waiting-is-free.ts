@@ -83,21 +83,31 @@ async function repetition() {
   // If the benchmark dies, its worker must not outlive it.
   process.on('exit', () => worker.child.kill('SIGTERM'));
   // A worker that cannot start would otherwise leave the benchmark waiting for "worker ready" forever.
-  await Promise.race([worker.ready, worker.exited.then((code) => Promise.reject(new Error(`the worker exited with ${code}:\n${worker.output().slice(-2000)}`)))]);
+  await Promise.race([
+    worker.ready,
+    worker.exited.then((code) => Promise.reject(new Error(`the worker exited with ${code}:\n${worker.output().slice(-2000)}`))),
+  ]);
   const cold = memory(worker.pid).rss;
 
   const api = await callerAs({ db: t.db, dispatch: live.dispatch }, { userId: approver.id });
 
   const count = async (sql: string, values: unknown[] = []) => ((await pool.query({ text: sql, values })).rows[0] as { n: number }).n;
   const parked = (ids: string[]) =>
-    count(`SELECT count(*)::int AS n FROM "Run" r JOIN "Approval" a ON a."runId" = r.id AND a.status = 'pending' WHERE r.status = 'waiting' AND r."waitReason" = 'approval' AND r.id = ANY($1)`, [ids]);
+    count(
+      `SELECT count(*)::int AS n FROM "Run" r JOIN "Approval" a ON a."runId" = r.id AND a.status = 'pending' WHERE r.status = 'waiting' AND r."waitReason" = 'approval' AND r.id = ANY($1)`,
+      [ids],
+    );
 
   /** Enqueues the runs' start jobs in bulk adds of 100 and waits until every one is parked on its approval. */
   async function park(batch: typeof runs): Promise<number> {
     const started = performance.now();
     const jobs = batch.map((run) => ({ ...run, reason: 'start' as const }));
     for (let i = 0; i < jobs.length; i += 1000) {
-      await Promise.all(Array.from({ length: Math.ceil(Math.min(1000, jobs.length - i) / 100) }, (_, k) => enqueueSessions(queue, jobs.slice(i + k * 100, Math.min(i + (k + 1) * 100, jobs.length)))));
+      await Promise.all(
+        Array.from({ length: Math.ceil(Math.min(1000, jobs.length - i) / 100) }, (_, k) =>
+          enqueueSessions(queue, jobs.slice(i + k * 100, Math.min(i + (k + 1) * 100, jobs.length))),
+        ),
+      );
     }
     const ids = batch.map((r) => r.runId);
     while ((await parked(ids)) < batch.length) {
@@ -114,7 +124,11 @@ async function repetition() {
     const seen = worker.output().length;
     worker.child.kill('SIGUSR2');
     for (let waited = 0; ; waited += 50) {
-      const line = worker.output().slice(seen).split('\n').find((l) => l.startsWith('{"gcProbe"'));
+      const line = worker
+        .output()
+        .slice(seen)
+        .split('\n')
+        .find((l) => l.startsWith('{"gcProbe"'));
       if (line) {
         const probe = (JSON.parse(line) as { gcProbe: { heapUsed: number; rss: number } }).gcProbe;
         return { rss, gcHeapUsed: probe.heapUsed, gcRss: probe.rss };
@@ -186,7 +200,9 @@ async function repetition() {
   };
 }
 
-console.log(`Waiting is free: ${RUNS} runs parked on an approval in one worker (concurrency ${CONCURRENCY}), ${RESUME} resumed by approvals.decideMany; ${REPEAT} repetition(s)\n`);
+console.log(
+  `Waiting is free: ${RUNS} runs parked on an approval in one worker (concurrency ${CONCURRENCY}), ${RESUME} resumed by approvals.decideMany; ${REPEAT} repetition(s)\n`,
+);
 const mb = (x: number) => `${x.toFixed(0)} MB`;
 const repetitions: Array<Awaited<ReturnType<typeof repetition>>> = [];
 for (let i = 0; i < REPEAT; i++) {
@@ -205,7 +221,9 @@ for (let i = 0; i < REPEAT; i++) {
   );
 }
 const figures = waitingFigures(repetitions);
-for (const f of figures) for (const g of f.goals) console.log(`goal: ${f.label}: ${f.looplane.median} ${f.unit} (${f.looplane.min}–${f.looplane.max}), ${g.text}: ${g.met ? 'met' : 'MISSED'}`);
+for (const f of figures)
+  for (const g of f.goals)
+    console.log(`goal: ${f.label}: ${f.looplane.median} ${f.unit} (${f.looplane.min}–${f.looplane.max}), ${g.text}: ${g.met ? 'met' : 'MISSED'}`);
 // The raw repetitions beside the figures, without the samples the lines above already summarised.
 const raw = repetitions.map(({ cold: _cold, before: _before, after: _after, peakWhileParking: _peak, afterResume: _afterResume, ok: _ok, ...r }) => r);
 console.log(JSON.stringify({ bench: 'waiting-is-free', figures, runs: RUNS, resumed: RESUME, repeat: REPEAT, repetitions: raw }));

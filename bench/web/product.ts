@@ -39,7 +39,10 @@ async function waitForHealth(baseURL: string, child: ChildProcess, logFile: stri
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`looplane start exited (${child.exitCode ?? child.signalCode}):\n${(await readFile(logFile, 'utf8').catch(() => '')).slice(-4000)}`);
     }
-    const ok = await fetch(`${baseURL}/api/health`, { signal: AbortSignal.timeout(3000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(`${baseURL}/api/health`, { signal: AbortSignal.timeout(3000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 1000));
   }
@@ -66,7 +69,13 @@ export async function startProduct(): Promise<Product> {
   const token = `llp_bench_${randomBytes(24).toString('base64url')}`;
   const logFile = join(home, 'looplane-start.log');
   const log = createWriteStream(logFile);
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), LOOPLANE_HOME: home, LOOPLANE_ADMIN_PASSWORD: password, LOOPLANE_BOOTSTRAP_TOKEN: token };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    LOOPLANE_HOME: home,
+    LOOPLANE_ADMIN_PASSWORD: password,
+    LOOPLANE_BOOTSTRAP_TOKEN: token,
+  };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
   const child = spawn(process.execPath, ['packages/cli/bin/looplane.mjs', 'start'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

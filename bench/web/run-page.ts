@@ -27,7 +27,16 @@ const quick = args.includes('--quick');
 const REPEAT = Number(arg('repeat') ?? (quick ? 1 : 5));
 const EVENTS = Number(arg('events') ?? 10_000);
 const GOAL_MS = 2000;
-const LAUNCH_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const LAUNCH_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 async function product(): Promise<Product> {
   const baseURL = arg('base-url');
@@ -106,7 +115,9 @@ async function main() {
       const before = await held(page);
       started = performance.now();
       await page.getByTestId('timeline-load-earlier').click();
-      await page.waitForFunction((n) => Number(document.querySelector('[data-testid="run-stream-stats"]')?.getAttribute('data-received')) > n, before, { polling: 'raf' });
+      await page.waitForFunction((n) => Number(document.querySelector('[data-testid="run-stream-stats"]')?.getAttribute('data-received')) > n, before, {
+        polling: 'raf',
+      });
       const pageBackMs = performance.now() - started;
 
       // The page saves what it holds a second after a change, and on pagehide.
@@ -124,10 +135,27 @@ async function main() {
       return { key: `run-page.${key}`, label, unit: 'ms', looplane, goals: goal ? [{ text: goal, met: looplane.median <= GOAL_MS }] : [] };
     };
     const figures = [
-      figure('interactive', `run page of a ${EVENTS.toLocaleString('en')}-event run: interactive (at the end, a control answers)`, raw.map((r) => r.interactiveMs), `median ≤ ${GOAL_MS} ms`),
-      figure('reload', 'run page reload: interactive again (resumed from the events held)', raw.map((r) => r.reloadMs)),
-      figure('page-back', 'run page: one page of earlier events', raw.map((r) => r.pageBackMs)),
-      figure('longest-task', 'run page: longest main-thread task while opening', raw.map((r) => r.longestTaskMs)),
+      figure(
+        'interactive',
+        `run page of a ${EVENTS.toLocaleString('en')}-event run: interactive (at the end, a control answers)`,
+        raw.map((r) => r.interactiveMs),
+        `median ≤ ${GOAL_MS} ms`,
+      ),
+      figure(
+        'reload',
+        'run page reload: interactive again (resumed from the events held)',
+        raw.map((r) => r.reloadMs),
+      ),
+      figure(
+        'page-back',
+        'run page: one page of earlier events',
+        raw.map((r) => r.pageBackMs),
+      ),
+      figure(
+        'longest-task',
+        'run page: longest main-thread task while opening',
+        raw.map((r) => r.longestTaskMs),
+      ),
     ];
     console.log(JSON.stringify({ bench: 'run-page', events: EVENTS, lastEventNo, repeat: REPEAT, quick, figures, raw }));
   } finally {

@@ -11,7 +11,15 @@ export const SNAPSHOT_GOALS = { smallOneFileP50Ms: 5, scaleFactor: 2 };
 /** One value per repetition of each figure. */
 export interface SnapshotSeries {
   small: { label: string; oneFileSaveP50: number[] };
-  big: { label: string; oneFileSaveP50: number[]; tenFileSaveP50: number[]; oneFileCommitP50: number[]; oneFileBytes: number[]; restoreMs: number[]; packs: number };
+  big: {
+    label: string;
+    oneFileSaveP50: number[];
+    tenFileSaveP50: number[];
+    oneFileCommitP50: number[];
+    oneFileBytes: number[];
+    restoreMs: number[];
+    packs: number;
+  };
   spawnFloorP50: number[];
 }
 
@@ -33,13 +41,43 @@ export function snapshotFigures(s: SnapshotSeries): Figure[] {
       looplane: stat(s.big.oneFileSaveP50),
       peer: { label: s.small.label, value: small },
       ratio: { value: bigVsSmall, below: 'faster', above: 'slower' },
-      goals: [{ text: `within ${SNAPSHOT_GOALS.scaleFactor}× the small workspace's (grows with the change, not the workspace)`, met: bigVsSmall.median <= SNAPSHOT_GOALS.scaleFactor }],
+      goals: [
+        {
+          text: `within ${SNAPSHOT_GOALS.scaleFactor}× the small workspace's (grows with the change, not the workspace)`,
+          met: bigVsSmall.median <= SNAPSHOT_GOALS.scaleFactor,
+        },
+      ],
     },
-    { key: 'workspace-snapshots.big-ten-file-save-p50', label: `${s.big.label}, ten-file call: snapshot p50`, unit: 'ms', looplane: stat(s.big.tenFileSaveP50) },
-    { key: 'workspace-snapshots.big-one-file-commit-p50', label: `${s.big.label}, one-file call: commit (git add/diff/commit) p50`, unit: 'ms', looplane: stat(s.big.oneFileCommitP50) },
-    { key: 'workspace-snapshots.big-one-file-bytes', label: `${s.big.label}, one-file call: bytes added to the store (median call)`, unit: 'B', looplane: stat(s.big.oneFileBytes, 0) },
-    { key: 'workspace-snapshots.big-restore', label: `${s.big.label}: cold restore of ${s.big.packs} packs on an empty host (init + fetch + reset --hard)`, unit: 'ms', looplane: stat(s.big.restoreMs, 0) },
-    { key: 'workspace-snapshots.spawn-floor-p50', label: 'floor under every git step: spawn `true` from the bench process and wait, p50', unit: 'ms', looplane: stat(s.spawnFloorP50) },
+    {
+      key: 'workspace-snapshots.big-ten-file-save-p50',
+      label: `${s.big.label}, ten-file call: snapshot p50`,
+      unit: 'ms',
+      looplane: stat(s.big.tenFileSaveP50),
+    },
+    {
+      key: 'workspace-snapshots.big-one-file-commit-p50',
+      label: `${s.big.label}, one-file call: commit (git add/diff/commit) p50`,
+      unit: 'ms',
+      looplane: stat(s.big.oneFileCommitP50),
+    },
+    {
+      key: 'workspace-snapshots.big-one-file-bytes',
+      label: `${s.big.label}, one-file call: bytes added to the store (median call)`,
+      unit: 'B',
+      looplane: stat(s.big.oneFileBytes, 0),
+    },
+    {
+      key: 'workspace-snapshots.big-restore',
+      label: `${s.big.label}: cold restore of ${s.big.packs} packs on an empty host (init + fetch + reset --hard)`,
+      unit: 'ms',
+      looplane: stat(s.big.restoreMs, 0),
+    },
+    {
+      key: 'workspace-snapshots.spawn-floor-p50',
+      label: 'floor under every git step: spawn `true` from the bench process and wait, p50',
+      unit: 'ms',
+      looplane: stat(s.spawnFloorP50),
+    },
   ];
   return FigureSchema.array().parse(figures);
 }

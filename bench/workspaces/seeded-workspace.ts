@@ -24,4 +24,5 @@ export const pathOf = (i: number) => `d${Math.floor(i / 500)}/s${Math.floor(i / 
  * File `i`'s size: 0.2–1.8 × the mean, spread evenly (a fixed permutation of n equal steps, 37 being
  * prime to 10, 500 and 5,000), so every workspace holds exactly its bytes and the same mix of sizes.
  */
-export const sizeOf = (ws: { files: number; bytes: number }, i: number) => Math.round((ws.bytes / ws.files) * (0.2 + (1.6 * (((i * 37) % ws.files) + 0.5)) / ws.files));
+export const sizeOf = (ws: { files: number; bytes: number }, i: number) =>
+  Math.round((ws.bytes / ws.files) * (0.2 + (1.6 * (((i * 37) % ws.files) + 0.5)) / ws.files));

@@ -43,7 +43,11 @@ const GOAL_SCALE_FACTOR = SNAPSHOT_GOALS.scaleFactor;
 // ---------- statistics ----------
 
 /** Nearest-rank quantile of unsorted numbers (the side-by-side benches' definition). */
-const quantileOf = (values: number[], q: number) => quantile([...values].sort((a, b) => a - b), q);
+const quantileOf = (values: number[], q: number) =>
+  quantile(
+    [...values].sort((a, b) => a - b),
+    q,
+  );
 const median = (values: number[]) => quantileOf(values, 0.5);
 interface Range {
   median: number;
@@ -139,7 +143,9 @@ async function scenario(env: Env, name: WorkspaceName, rep: number, calls = CALL
     const spawnFloorMs: number[] = [];
     for (let i = 0; i < 20; i++) {
       const t = performance.now();
-      await new Promise<void>((resolve, reject) => execFile('true', [], { cwd: '/', env: { PATH: '/usr/bin:/bin' } }, (error) => (error ? reject(error) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        execFile('true', [], { cwd: '/', env: { PATH: '/usr/bin:/bin' } }, (error) => (error ? reject(error) : resolve())),
+      );
       spawnFloorMs.push(performance.now() - t);
     }
     const rssBytes = process.memoryUsage.rss();
@@ -150,7 +156,8 @@ async function scenario(env: Env, name: WorkspaceName, rep: number, calls = CALL
       for (let c = 0; c < count; c++, callNo++) {
         // The tool's own work (not timed): rewrite `filesPerCall` distinct files with new content of their size.
         const picked = new Set<number>();
-        for (let k = 0; picked.size < Math.min(filesPerCall, spec.files); k++) picked.add(Math.floor(seededUnit(`${rep}/${name}/pick/${callNo}/${k}`) * spec.files));
+        for (let k = 0; picked.size < Math.min(filesPerCall, spec.files); k++)
+          picked.add(Math.floor(seededUnit(`${rep}/${name}/pick/${callNo}/${k}`) * spec.files));
         for (const i of picked) await writeFile(join(options.workTree!, pathOf(i)), seededText(`${rep}/${name}/call/${callNo}/${i}`, sizes[i]!));
         let t = performance.now();
         const made = await commitAll(options, `tool call ${callNo}`);
@@ -207,7 +214,9 @@ async function main() {
   const reps: Array<Record<WorkspaceName, ScenarioResult>> = [];
   let postgres: Record<string, string>;
   try {
-    const settings = await pool.query(`SELECT current_setting('server_version') AS version, current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS synchronous_commit, current_setting('shared_buffers') AS shared_buffers, current_setting('wal_level') AS wal_level`);
+    const settings = await pool.query(
+      `SELECT current_setting('server_version') AS version, current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS synchronous_commit, current_setting('shared_buffers') AS shared_buffers, current_setting('wal_level') AS wal_level`,
+    );
     postgres = settings.rows[0] as Record<string, string>;
     const teamId = await createTestTeam(database.db);
     const agent = await createTestAgent(database.db, teamId);
@@ -218,7 +227,9 @@ async function main() {
       const small = await scenario(env, 'small', rep);
       const big = await scenario(env, 'big', rep);
       reps.push({ small, big });
-      process.stderr.write(`repetition ${rep + 1}/${REPETITIONS}: small one-file save p50 ${median(small.oneFile.saveMs).toFixed(2)} ms, big ${median(big.oneFile.saveMs).toFixed(2)} ms, big restore ${(big.restore.totalMs / 1000).toFixed(2)} s\n`);
+      process.stderr.write(
+        `repetition ${rep + 1}/${REPETITIONS}: small one-file save p50 ${median(small.oneFile.saveMs).toFixed(2)} ms, big ${median(big.oneFile.saveMs).toFixed(2)} ms, big restore ${(big.restore.totalMs / 1000).toFixed(2)} s\n`,
+      );
     }
   } finally {
     await pool.end();
@@ -235,31 +246,108 @@ async function main() {
     return range(values);
   };
   const summary: Record<string, Range> = {};
-  const workspaceLabel = (name: WorkspaceName) => `${name} workspace (${of(name)[0]!.files.toLocaleString('en')} files, ${(of(name)[0]!.workTreeBytes / 1e6).toFixed(1)} MB)`;
+  const workspaceLabel = (name: WorkspaceName) =>
+    `${name} workspace (${of(name)[0]!.files.toLocaleString('en')} files, ${(of(name)[0]!.workTreeBytes / 1e6).toFixed(1)} MB)`;
   for (const name of ['small', 'big'] as const) {
     const rs = of(name);
     const ws = `${name} (${rs[0]!.files.toLocaleString('en')} files, ${(rs[0]!.workTreeBytes / 1e6).toFixed(1)} MB)`;
-    for (const [kind, pick] of [['one-file', (r: ScenarioResult) => r.oneFile], ['ten-file', (r: ScenarioResult) => r.tenFile]] as const) {
-      summary[`${name} ${kind} save p50 ms`] = add(`${ws}, ${kind} call: snapshot (save) p50`, 'ms', perRep(rs, (r) => pick(r).saveMs, 0.5));
-      summary[`${name} ${kind} save p95 ms`] = add(`${ws}, ${kind} call: snapshot (save) p95`, 'ms', perRep(rs, (r) => pick(r).saveMs, 0.95));
-      summary[`${name} ${kind} put p50 ms`] = add(`${ws}, ${kind} call: of which store.put p50`, 'ms', perRep(rs, (r) => pick(r).putMs, 0.5));
-      summary[`${name} ${kind} pack p50 ms`] = add(`${ws}, ${kind} call: of which git pack-objects (save − put) p50`, 'ms', perRep(rs, (r) => pick(r).saveMs.map((ms, i) => ms - pick(r).putMs[i]!), 0.5));
-      summary[`${name} ${kind} commit p50 ms`] = add(`${ws}, ${kind} call: commit (git add/diff/commit) p50`, 'ms', perRep(rs, (r) => pick(r).commitMs, 0.5));
-      summary[`${name} ${kind} commit p95 ms`] = add(`${ws}, ${kind} call: commit (git add/diff/commit) p95`, 'ms', perRep(rs, (r) => pick(r).commitMs, 0.95));
-      summary[`${name} ${kind} bytes`] = add(`${ws}, ${kind} call: bytes added to the store (median)`, 'B', perRep(rs, (r) => pick(r).bytes, 0.5), 0);
+    for (const [kind, pick] of [
+      ['one-file', (r: ScenarioResult) => r.oneFile],
+      ['ten-file', (r: ScenarioResult) => r.tenFile],
+    ] as const) {
+      summary[`${name} ${kind} save p50 ms`] = add(
+        `${ws}, ${kind} call: snapshot (save) p50`,
+        'ms',
+        perRep(rs, (r) => pick(r).saveMs, 0.5),
+      );
+      summary[`${name} ${kind} save p95 ms`] = add(
+        `${ws}, ${kind} call: snapshot (save) p95`,
+        'ms',
+        perRep(rs, (r) => pick(r).saveMs, 0.95),
+      );
+      summary[`${name} ${kind} put p50 ms`] = add(
+        `${ws}, ${kind} call: of which store.put p50`,
+        'ms',
+        perRep(rs, (r) => pick(r).putMs, 0.5),
+      );
+      summary[`${name} ${kind} pack p50 ms`] = add(
+        `${ws}, ${kind} call: of which git pack-objects (save − put) p50`,
+        'ms',
+        perRep(rs, (r) => pick(r).saveMs.map((ms, i) => ms - pick(r).putMs[i]!), 0.5),
+      );
+      summary[`${name} ${kind} commit p50 ms`] = add(
+        `${ws}, ${kind} call: commit (git add/diff/commit) p50`,
+        'ms',
+        perRep(rs, (r) => pick(r).commitMs, 0.5),
+      );
+      summary[`${name} ${kind} commit p95 ms`] = add(
+        `${ws}, ${kind} call: commit (git add/diff/commit) p95`,
+        'ms',
+        perRep(rs, (r) => pick(r).commitMs, 0.95),
+      );
+      summary[`${name} ${kind} bytes`] = add(
+        `${ws}, ${kind} call: bytes added to the store (median)`,
+        'B',
+        perRep(rs, (r) => pick(r).bytes, 0.5),
+        0,
+      );
     }
-    summary[`${name} initial save ms`] = add(`${ws}: initial full snapshot (save)`, 'ms', rs.map((r) => r.initial.saveMs), 0);
-    summary[`${name} initial commit ms`] = add(`${ws}: initial commit of every file`, 'ms', rs.map((r) => r.initial.commitMs), 0);
-    summary[`${name} initial bytes`] = add(`${ws}: initial full snapshot, bytes`, 'B', rs.map((r) => r.initial.bytes), 0);
+    summary[`${name} initial save ms`] = add(
+      `${ws}: initial full snapshot (save)`,
+      'ms',
+      rs.map((r) => r.initial.saveMs),
+      0,
+    );
+    summary[`${name} initial commit ms`] = add(
+      `${ws}: initial commit of every file`,
+      'ms',
+      rs.map((r) => r.initial.commitMs),
+      0,
+    );
+    summary[`${name} initial bytes`] = add(
+      `${ws}: initial full snapshot, bytes`,
+      'B',
+      rs.map((r) => r.initial.bytes),
+      0,
+    );
     const packs = rs[0]!.restore.packs;
-    summary[`${name} restore total ms`] = add(`${ws}: cold restore of ${packs} packs (init + fetch + reset --hard)`, 'ms', rs.map((r) => r.restore.totalMs), 0);
-    summary[`${name} restore fetch ms`] = add(`${ws}: cold restore, restoreCommit (fetch + index-pack)`, 'ms', rs.map((r) => r.restore.fetchMs), 0);
-    summary[`${name} restore checkout ms`] = add(`${ws}: cold restore, git reset --hard`, 'ms', rs.map((r) => r.restore.checkoutMs), 0);
-    summary[`${name} restore bytes fetched`] = add(`${ws}: cold restore, bytes fetched from the store`, 'B', rs.map((r) => r.restore.bytesFetched), 0);
+    summary[`${name} restore total ms`] = add(
+      `${ws}: cold restore of ${packs} packs (init + fetch + reset --hard)`,
+      'ms',
+      rs.map((r) => r.restore.totalMs),
+      0,
+    );
+    summary[`${name} restore fetch ms`] = add(
+      `${ws}: cold restore, restoreCommit (fetch + index-pack)`,
+      'ms',
+      rs.map((r) => r.restore.fetchMs),
+      0,
+    );
+    summary[`${name} restore checkout ms`] = add(
+      `${ws}: cold restore, git reset --hard`,
+      'ms',
+      rs.map((r) => r.restore.checkoutMs),
+      0,
+    );
+    summary[`${name} restore bytes fetched`] = add(
+      `${ws}: cold restore, bytes fetched from the store`,
+      'B',
+      rs.map((r) => r.restore.bytesFetched),
+      0,
+    );
   }
 
-  summary['spawn floor p50 ms'] = add('floor: spawn `true` from this process and wait (p50 of 20, each scenario)', 'ms', [...of('small'), ...of('big')].map((r) => quantileOf(r.spawnFloorMs, 0.5)));
-  summary['rss bytes'] = add('this process\'s RSS (fork cost grows with it)', 'B', [...of('small'), ...of('big')].map((r) => r.rssBytes), 0);
+  summary['spawn floor p50 ms'] = add(
+    'floor: spawn `true` from this process and wait (p50 of 20, each scenario)',
+    'ms',
+    [...of('small'), ...of('big')].map((r) => quantileOf(r.spawnFloorMs, 0.5)),
+  );
+  summary['rss bytes'] = add(
+    "this process's RSS (fork cost grows with it)",
+    'B',
+    [...of('small'), ...of('big')].map((r) => r.rssBytes),
+    0,
+  );
 
   const smallP50 = summary['small one-file save p50 ms']!.median;
   const bigP50 = summary['big one-file save p50 ms']!.median;
@@ -291,7 +379,13 @@ async function main() {
       goal: `the big workspace's snapshot cost grows with the change, not the workspace: its one-file p50 within ${GOAL_SCALE_FACTOR}x the small workspace's, the median of the repetitions' ratios (the workspace is ${Math.round(sizeRatio)}x bigger)`,
       value: round(ratio),
       met: ratio <= GOAL_SCALE_FACTOR,
-      detail: { bigOneFileP50: round(bigP50), smallOneFileP50: round(smallP50), bigTenFileP50: round(bigTenP50), tenFileOverOneFile: round(bigTenP50 / bigP50), oneFileBytesBigOverSmall: round(bytesRatio) },
+      detail: {
+        bigOneFileP50: round(bigP50),
+        smallOneFileP50: round(smallP50),
+        bigTenFileP50: round(bigTenP50),
+        tenFileOverOneFile: round(bigTenP50 / bigP50),
+        oneFileBytesBigOverSmall: round(bytesRatio),
+      },
     },
   ];
 

@@ -31,7 +31,10 @@ export function codeEditor(page: Page, testId: string): CodeEditorHandle {
         if (scroller) scroller.scrollTop = 0;
         // CodeMirror draws the lines now in view on the next frame.
         await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-        const numbers = [...el.querySelectorAll('.cm-lineNumbers .cm-gutterElement')].map((e) => ({ n: Number(e.textContent), top: e.getBoundingClientRect().top }));
+        const numbers = [...el.querySelectorAll('.cm-lineNumbers .cm-gutterElement')].map((e) => ({
+          n: Number(e.textContent),
+          top: e.getBoundingClientRect().top,
+        }));
         const lineAt = (node: Element | null) => {
           const top = node?.getBoundingClientRect().top;
           return top === undefined ? NaN : (numbers.find((x) => Math.abs(x.top - top) < 3)?.n ?? NaN);

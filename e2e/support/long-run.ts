@@ -32,7 +32,16 @@ function appended(i: number, last: boolean): { type: string; payload: unknown } 
     case 1:
       return { type: 'model.delta', payload: { requestId, index: 0, text: `Turn ${turn}: ` } };
     case 2:
-      return { type: 'model.responded', payload: { requestId, text: `Turn ${turn}: run a command.`, finishReason: 'tool_calls', usage: { inputTokens: 40, outputTokens: 8, estimated: false }, costMicros: 12 } };
+      return {
+        type: 'model.responded',
+        payload: {
+          requestId,
+          text: `Turn ${turn}: run a command.`,
+          finishReason: 'tool_calls',
+          usage: { inputTokens: 40, outputTokens: 8, estimated: false },
+          costMicros: 12,
+        },
+      };
     case 3:
       return { type: 'budget.charged', payload: { requestId, tokens: 48, costMicros: 12 } };
     case 4:
@@ -40,7 +49,16 @@ function appended(i: number, last: boolean): { type: string; payload: unknown } 
     case 5:
       return { type: 'tool.started', payload: { callId, name: 'run_shell', args: { command: `echo ${turn}` }, attempt: 1 } };
     case 6:
-      return { type: 'tool.finished', payload: { callId, ok: true, output: Array.from({ length: 1 + (turn % 6) }, (_, l) => `line ${l} of turn ${turn}`).join('\n'), truncated: false, exitCode: 0 } };
+      return {
+        type: 'tool.finished',
+        payload: {
+          callId,
+          ok: true,
+          output: Array.from({ length: 1 + (turn % 6) }, (_, l) => `line ${l} of turn ${turn}`).join('\n'),
+          truncated: false,
+          exitCode: 0,
+        },
+      };
     default:
       return { type: 'message.added', payload: { role: 'user', text: `Note ${turn}: ${'more words '.repeat(turn % 30)}` } };
   }
@@ -56,7 +74,9 @@ async function appendEvents(databaseUrl: string, runId: string, count: number): 
   await client.connect();
   try {
     const run = await client.query<{ lastEventNo: string }>('SELECT "lastEventNo" FROM "Run" WHERE id = $1', [runId]);
-    const session = await client.query<{ id: string; lastSeq: number }>('SELECT id, "lastSeq" FROM "Session" WHERE "runId" = $1 AND "parentId" IS NULL', [runId]);
+    const session = await client.query<{ id: string; lastSeq: number }>('SELECT id, "lastSeq" FROM "Session" WHERE "runId" = $1 AND "parentId" IS NULL', [
+      runId,
+    ]);
     const [first, main] = [run.rows[0], session.rows[0]];
     if (!first || !main) throw new Error(`no run ${runId} with a main session`);
     const eventNo0 = Number(first.lastEventNo);
@@ -66,7 +86,14 @@ async function appendEvents(databaseUrl: string, runId: string, count: number): 
       await client.query(
         `INSERT INTO "Event" ("runId", "sessionId", seq, "eventNo", type, version, payload)
          SELECT $1, $2, s, n, t, 1, p FROM unnest($3::int[], $4::bigint[], $5::text[], $6::jsonb[]) AS x(s, n, t, p)`,
-        [runId, main.id, rows.map((i) => main.lastSeq + i + 1), rows.map((i) => eventNo0 + i + 1), events.map((e) => e.type), events.map((e) => JSON.stringify(e.payload))],
+        [
+          runId,
+          main.id,
+          rows.map((i) => main.lastSeq + i + 1),
+          rows.map((i) => eventNo0 + i + 1),
+          events.map((e) => e.type),
+          events.map((e) => JSON.stringify(e.payload)),
+        ],
       );
     }
     await client.query('UPDATE "Session" SET "lastSeq" = "lastSeq" + $2 WHERE id = $1', [main.id, count]);
@@ -85,7 +112,11 @@ export async function longRun(request: APIRequestContext, teamId: string, count:
   const agents = await trpcQuery<Array<{ id: string; name: string }>>(request, 'agents.list', stack.bootstrapToken, { teamId });
   const demo = agents.find((a) => a.name === 'demo');
   if (!demo) throw new Error(`the seed has no demo agent; agents: ${agents.map((a) => a.name).join(', ')}`);
-  const { runId } = await trpcMutation<{ runId: string }>(request, 'runs.create', stack.bootstrapToken, { teamId, agentId: demo.id, goal: `A long run of ${count} events` });
+  const { runId } = await trpcMutation<{ runId: string }>(request, 'runs.create', stack.bootstrapToken, {
+    teamId,
+    agentId: demo.id,
+    goal: `A long run of ${count} events`,
+  });
   await expect
     .poll(async () => (await trpcQuery<{ status: string }>(request, 'runs.get', stack.bootstrapToken, { teamId, runId })).status, { timeout: 30_000 })
     .toBe('succeeded');

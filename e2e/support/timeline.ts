@@ -23,7 +23,12 @@ export async function scanTimeline(timeline: Locator): Promise<SeenRow[]> {
       await frame();
       for (const row of el.querySelectorAll('[data-testid="timeline-item"]')) {
         const eventNo = row.getAttribute('data-event-no') ?? '';
-        seen.set(eventNo, { eventNo: Number(eventNo), seq: Number(row.getAttribute('data-seq')), kind: row.getAttribute('data-kind') ?? '', text: row.textContent ?? '' });
+        seen.set(eventNo, {
+          eventNo: Number(eventNo),
+          seq: Number(row.getAttribute('data-seq')),
+          kind: row.getAttribute('data-kind') ?? '',
+          text: row.textContent ?? '',
+        });
       }
       if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) break;
       el.scrollTop += Math.max(40, el.clientHeight * 0.8);

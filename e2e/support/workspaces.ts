@@ -45,7 +45,10 @@ export async function sessionEvents(request: APIRequestContext, teamId: string, 
 }
 
 /** The seq of the first `tool.requested` the predicate picks, and of the `tool.finished` with a commit after it. */
-export function toolCall(events: readonly SessionEvent[], pick: (name: string, args: Record<string, unknown>) => boolean): { requested: number; finished: number } {
+export function toolCall(
+  events: readonly SessionEvent[],
+  pick: (name: string, args: Record<string, unknown>) => boolean,
+): { requested: number; finished: number } {
   const requested = events.find((e) => e.type === 'tool.requested' && pick(String(e.payload.name), (e.payload.args ?? {}) as Record<string, unknown>));
   if (!requested) throw new Error(`no such tool call among ${events.map((e) => e.type).join(', ')}`);
   const finished = events.find((e) => e.type === 'tool.finished' && e.seq > requested.seq && e.payload.callId === requested.payload.callId);

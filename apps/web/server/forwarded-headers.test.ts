@@ -29,10 +29,20 @@ describe('rewriteForwardedHeaders', () => {
   });
 
   it('a trusted proxy names the client, the scheme and the host', () => {
-    const headers: IncomingHttpHeaders = { host: '127.0.0.1:3000', 'x-forwarded-for': '203.0.113.5', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'looplane.example.com' };
+    const headers: IncomingHttpHeaders = {
+      host: '127.0.0.1:3000',
+      'x-forwarded-for': '203.0.113.5',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'looplane.example.com',
+    };
     const facts = rewriteForwardedHeaders(headers, '127.0.0.1', parseTrustedProxies('127.0.0.1'));
     expect(facts).toEqual({ client: '203.0.113.5', https: true });
-    expect(headers).toEqual({ host: '127.0.0.1:3000', 'x-forwarded-for': '203.0.113.5', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'looplane.example.com' });
+    expect(headers).toEqual({
+      host: '127.0.0.1:3000',
+      'x-forwarded-for': '203.0.113.5',
+      'x-forwarded-proto': 'https',
+      'x-forwarded-host': 'looplane.example.com',
+    });
   });
 
   it('walks the chain from the nearest hop: what the client put in front of it is ignored', () => {
@@ -43,7 +53,12 @@ describe('rewriteForwardedHeaders', () => {
   });
 
   it('ignores junk in the chain and in the other headers', () => {
-    const headers: IncomingHttpHeaders = { 'x-forwarded-for': ['unknown', '203.0.113.5'], 'x-forwarded-proto': 'gopher', 'x-forwarded-host': 'bad host/\r\n', 'x-forwarded-port': 'x' };
+    const headers: IncomingHttpHeaders = {
+      'x-forwarded-for': ['unknown', '203.0.113.5'],
+      'x-forwarded-proto': 'gopher',
+      'x-forwarded-host': 'bad host/\r\n',
+      'x-forwarded-port': 'x',
+    };
     const facts = rewriteForwardedHeaders(headers, '127.0.0.1', parseTrustedProxies('127.0.0.1'));
     expect(facts).toEqual({ client: '203.0.113.5', https: false });
     expect(headers).toEqual({ 'x-forwarded-for': '203.0.113.5' });

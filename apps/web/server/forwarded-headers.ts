@@ -15,7 +15,10 @@ export interface ForwardedFacts {
 
 function values(header: string | string[] | undefined): string[] {
   const joined = Array.isArray(header) ? header.join(',') : (header ?? '');
-  return joined.split(',').map((value) => value.trim()).filter((value) => value !== '');
+  return joined
+    .split(',')
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
 }
 
 /**
@@ -31,7 +34,11 @@ function values(header: string | string[] | undefined): string[] {
 export function rewriteForwardedHeaders(headers: IncomingHttpHeaders, socketPeer: string | undefined, proxies: TrustedProxies): ForwardedFacts {
   const peer = socketPeer ? plainAddress(socketPeer) : null;
   const fromProxy = peer !== null && proxies.trusts(peer);
-  const claimedChain = fromProxy ? values(headers['x-forwarded-for']).map(plainAddress).filter((address) => isIP(address) !== 0) : [];
+  const claimedChain = fromProxy
+    ? values(headers['x-forwarded-for'])
+        .map(plainAddress)
+        .filter((address) => isIP(address) !== 0)
+    : [];
   const proto = fromProxy ? values(headers['x-forwarded-proto'])[0]?.toLowerCase() : undefined;
   const host = fromProxy ? values(headers['x-forwarded-host'])[0] : undefined;
   const port = fromProxy ? values(headers['x-forwarded-port'])[0] : undefined;

@@ -22,10 +22,23 @@ export const listenerShape = {
   NEXTAUTH_URL: optionalString.pipe(z.url('must be an absolute URL').optional()),
   /** Interface to listen on; default 127.0.0.1 (this machine only). */
   HOST: optionalString
-    .pipe(z.string().max(253).regex(/^[A-Za-z0-9.:_-]+$/, 'must be a host name or an IP address (e.g. 0.0.0.0 for every interface)').optional())
+    .pipe(
+      z
+        .string()
+        .max(253)
+        .regex(/^[A-Za-z0-9.:_-]+$/, 'must be a host name or an IP address (e.g. 0.0.0.0 for every interface)')
+        .optional(),
+    )
     .transform((host) => host ?? '127.0.0.1'),
   PORT: optionalString
-    .pipe(z.string().regex(/^\d{1,5}$/, PORT_MESSAGE).transform(Number).pipe(z.int().min(1, PORT_MESSAGE).max(65535, PORT_MESSAGE)).optional())
+    .pipe(
+      z
+        .string()
+        .regex(/^\d{1,5}$/, PORT_MESSAGE)
+        .transform(Number)
+        .pipe(z.int().min(1, PORT_MESSAGE).max(65535, PORT_MESSAGE))
+        .optional(),
+    )
     .transform((port) => port ?? 3000),
   /** Proxies whose X-Forwarded-For / -Proto / -Host are believed (IPs and CIDR blocks); none by default. */
   LOOPLANE_TRUSTED_PROXIES: optionalString.transform((text, ctx) => {

@@ -26,22 +26,16 @@ describe('parseEnv', () => {
   });
 
   it('names a missing variable in one line', () => {
-    expect(failure({ ...valid, DATABASE_URL: undefined })).toBe(
-      'Invalid environment: DATABASE_URL is required (a postgres:// connection URL)',
-    );
+    expect(failure({ ...valid, DATABASE_URL: undefined })).toBe('Invalid environment: DATABASE_URL is required (a postgres:// connection URL)');
     expect(failure({ ...valid, REDIS_URL: undefined })).toBe('Invalid environment: REDIS_URL is required (a redis:// URL)');
   });
 
   it('refuses a short NEXTAUTH_SECRET', () => {
-    expect(failure({ ...valid, NEXTAUTH_SECRET: 'short' })).toBe(
-      'Invalid environment: NEXTAUTH_SECRET is required (at least 32 characters)',
-    );
+    expect(failure({ ...valid, NEXTAUTH_SECRET: 'short' })).toBe('Invalid environment: NEXTAUTH_SECRET is required (at least 32 characters)');
   });
 
   it('refuses malformed URLs and log levels', () => {
-    expect(failure({ ...valid, DATABASE_URL: 'mysql://x' })).toBe(
-      'Invalid environment: DATABASE_URL must be a postgres:// connection URL',
-    );
+    expect(failure({ ...valid, DATABASE_URL: 'mysql://x' })).toBe('Invalid environment: DATABASE_URL must be a postgres:// connection URL');
     expect(failure({ ...valid, NEXTAUTH_URL: 'not a url' })).toBe('Invalid environment: NEXTAUTH_URL must be an absolute URL');
     expect(failure({ ...valid, LOG_LEVEL: 'loud' })).toMatch(/^Invalid environment: LOG_LEVEL must be one of fatal, error/);
   });
@@ -74,7 +68,11 @@ describe('parseEnv', () => {
     const env = parseEnv(valid);
     expect({ host: env.HOST, port: env.PORT, proxies: env.LOOPLANE_TRUSTED_PROXIES.entries }).toEqual({ host: '127.0.0.1', port: 3000, proxies: [] });
     const open = parseEnv({ ...valid, HOST: '0.0.0.0', PORT: '8080', LOOPLANE_TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1' });
-    expect({ host: open.HOST, port: open.PORT, proxies: open.LOOPLANE_TRUSTED_PROXIES.entries }).toEqual({ host: '0.0.0.0', port: 8080, proxies: ['10.0.0.0/8', '127.0.0.1'] });
+    expect({ host: open.HOST, port: open.PORT, proxies: open.LOOPLANE_TRUSTED_PROXIES.entries }).toEqual({
+      host: '0.0.0.0',
+      port: 8080,
+      proxies: ['10.0.0.0/8', '127.0.0.1'],
+    });
     expect(failure({ ...valid, LOOPLANE_TRUSTED_PROXIES: '10.0.0.0/8,proxy.internal' })).toBe(
       'Invalid environment: LOOPLANE_TRUSTED_PROXIES: "proxy.internal" is not an IP address or CIDR block (a comma-separated list of IPs and CIDR blocks)',
     );
@@ -83,9 +81,17 @@ describe('parseEnv', () => {
 
   it('has sensible sign-in limits, each configurable', () => {
     const env = parseEnv(valid);
-    expect([env.LOOPLANE_SIGNIN_ACCOUNT_FAILURES, env.LOOPLANE_SIGNIN_ADDRESS_FAILURES, env.LOOPLANE_SIGNIN_LOCKOUT_SECONDS, env.LOOPLANE_SIGNIN_MAX_LOCKOUT_SECONDS, env.LOOPLANE_SIGNIN_WINDOW_SECONDS]).toEqual([5, 20, 30, 900, 900]);
+    expect([
+      env.LOOPLANE_SIGNIN_ACCOUNT_FAILURES,
+      env.LOOPLANE_SIGNIN_ADDRESS_FAILURES,
+      env.LOOPLANE_SIGNIN_LOCKOUT_SECONDS,
+      env.LOOPLANE_SIGNIN_MAX_LOCKOUT_SECONDS,
+      env.LOOPLANE_SIGNIN_WINDOW_SECONDS,
+    ]).toEqual([5, 20, 30, 900, 900]);
     expect(parseEnv({ ...valid, LOOPLANE_SIGNIN_ACCOUNT_FAILURES: '3' }).LOOPLANE_SIGNIN_ACCOUNT_FAILURES).toBe(3);
-    expect(failure({ ...valid, LOOPLANE_SIGNIN_ACCOUNT_FAILURES: '0' })).toBe('Invalid environment: LOOPLANE_SIGNIN_ACCOUNT_FAILURES must be a whole number between 1 and 1000');
+    expect(failure({ ...valid, LOOPLANE_SIGNIN_ACCOUNT_FAILURES: '0' })).toBe(
+      'Invalid environment: LOOPLANE_SIGNIN_ACCOUNT_FAILURES must be a whole number between 1 and 1000',
+    );
     expect(failure({ ...valid, LOOPLANE_SIGNIN_LOCKOUT_SECONDS: '600', LOOPLANE_SIGNIN_MAX_LOCKOUT_SECONDS: '60' })).toBe(
       'Invalid environment: LOOPLANE_SIGNIN_MAX_LOCKOUT_SECONDS must be at least LOOPLANE_SIGNIN_LOCKOUT_SECONDS',
     );
@@ -94,8 +100,13 @@ describe('parseEnv', () => {
   it('limits the work a team may start, 0 turning a limit off', () => {
     const env = parseEnv(valid);
     expect([env.LOOPLANE_RUNS_PER_MINUTE, env.LOOPLANE_MAX_QUEUED_RUNS]).toEqual([120, 1000]);
-    expect(parseEnv({ ...valid, LOOPLANE_RUNS_PER_MINUTE: '0', LOOPLANE_MAX_QUEUED_RUNS: '50' })).toMatchObject({ LOOPLANE_RUNS_PER_MINUTE: 0, LOOPLANE_MAX_QUEUED_RUNS: 50 });
-    expect(failure({ ...valid, LOOPLANE_RUNS_PER_MINUTE: 'lots' })).toBe('Invalid environment: LOOPLANE_RUNS_PER_MINUTE must be a whole number between 0 and 1000000');
+    expect(parseEnv({ ...valid, LOOPLANE_RUNS_PER_MINUTE: '0', LOOPLANE_MAX_QUEUED_RUNS: '50' })).toMatchObject({
+      LOOPLANE_RUNS_PER_MINUTE: 0,
+      LOOPLANE_MAX_QUEUED_RUNS: 50,
+    });
+    expect(failure({ ...valid, LOOPLANE_RUNS_PER_MINUTE: 'lots' })).toBe(
+      'Invalid environment: LOOPLANE_RUNS_PER_MINUTE must be a whole number between 0 and 1000000',
+    );
   });
 
   it('lets webhooks point at public addresses only unless LOOPLANE_WEBHOOKS_ALLOW_PRIVATE=true', () => {

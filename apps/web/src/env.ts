@@ -25,15 +25,9 @@ function wholeNumber(fallback: number, min: number, max: number) {
 
 const schema = z
   .object({
-    DATABASE_URL: z
-      .string({ error: 'is required (a postgres:// connection URL)' })
-      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection URL'),
-    REDIS_URL: z
-      .string({ error: 'is required (a redis:// URL)' })
-      .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
-    NEXTAUTH_SECRET: z
-      .string({ error: 'is required (at least 32 characters)' })
-      .min(32, 'is required (at least 32 characters)'),
+    DATABASE_URL: z.string({ error: 'is required (a postgres:// connection URL)' }).regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection URL'),
+    REDIS_URL: z.string({ error: 'is required (a redis:// URL)' }).regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL'),
+    NEXTAUTH_SECRET: z.string({ error: 'is required (at least 32 characters)' }).min(32, 'is required (at least 32 characters)'),
     /** NEXTAUTH_URL, HOST, PORT, LOOPLANE_TRUSTED_PROXIES: what the server in front of Next reads too. */
     ...listenerShape,
     OIDC_ISSUER: optionalString.pipe(z.url('must be an absolute URL').optional()),
@@ -42,7 +36,12 @@ const schema = z
     OIDC_NAME: optionalString.transform((value) => value ?? 'SSO'),
     LOG_LEVEL: optionalString.pipe(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).optional()),
     /** BullMQ key prefix; must match the workers' QUEUE_PREFIX (default `bull`). */
-    QUEUE_PREFIX: optionalString.pipe(z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1-64 letters, digits, :, _ or -').optional()),
+    QUEUE_PREFIX: optionalString.pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1-64 letters, digits, :, _ or -')
+        .optional(),
+    ),
     /** Seals model endpoint keys (AES-256-GCM); the same value the workers use to open them. */
     LOOPLANE_ENCRYPTION_KEY: optionalString.pipe(
       z
@@ -59,14 +58,9 @@ const schema = z
      * Size cap of this server's local cache of workspace repositories (filled from the store on
      * demand; the least recently read runs are dropped past it). Default 2048.
      */
-    LOOPLANE_WORKSPACE_CACHE_MB: optionalString.pipe(
-      z
-        .string()
-        .regex(/^\d+$/, CACHE_MB_MESSAGE)
-        .transform(Number)
-        .pipe(z.int().min(1, CACHE_MB_MESSAGE).max(100_000_000, CACHE_MB_MESSAGE))
-        .optional(),
-    ).transform((mb) => mb ?? 2048),
+    LOOPLANE_WORKSPACE_CACHE_MB: optionalString
+      .pipe(z.string().regex(/^\d+$/, CACHE_MB_MESSAGE).transform(Number).pipe(z.int().min(1, CACHE_MB_MESSAGE).max(100_000_000, CACHE_MB_MESSAGE)).optional())
+      .transform((mb) => mb ?? 2048),
     /** The instance's home; the workspace cache is `<LOOPLANE_HOME>/web-cache/workspaces` (unset: a temp dir). */
     LOOPLANE_HOME: optionalString.pipe(z.string().startsWith('/', 'must be an absolute path').optional()),
     /** The restart counts file of `looplane start` (set by it) for `looplane_process_restarts_total`. */
@@ -86,9 +80,7 @@ const schema = z
     /** Queued runs one team may have; a new run beyond it is refused (0: no limit). */
     LOOPLANE_MAX_QUEUED_RUNS: wholeNumber(1000, 0, 10_000_000),
     /** Webhook endpoints may point at private, loopback, link-local (…) addresses too; default: public addresses only. */
-    LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: optionalString
-      .pipe(z.enum(['true', 'false'], 'must be true or false').optional())
-      .transform((value) => value === 'true'),
+    LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: optionalString.pipe(z.enum(['true', 'false'], 'must be true or false').optional()).transform((value) => value === 'true'),
     /** Bearer token for `/metrics` (Prometheus); unset: `/metrics` answers 401 to everyone. */
     LOOPLANE_METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   })

@@ -30,7 +30,10 @@ beforeAll(async () => {
     [],
     bundles['worker-with-test-tools'],
   );
-  await Promise.race([worker.ready, worker.exited.then((code) => Promise.reject(new Error(`the worker exited with ${code}:\n${worker.output().slice(-2000)}`)))]);
+  await Promise.race([
+    worker.ready,
+    worker.exited.then((code) => Promise.reject(new Error(`the worker exited with ${code}:\n${worker.output().slice(-2000)}`))),
+  ]);
 }, 60_000);
 
 afterAll(async () => {
@@ -47,19 +50,29 @@ describe('the bundled worker', () => {
     expect(cmdline).not.toContain('tsx');
 
     const teamId = await createTestTeam(t.db);
-    const planner = await createTestAgent(t.db, teamId, { script: [{ delegate: { to: 'sealed', goal: 'work alone' } }, { delegate: { to: 'open', goal: 'work here' } }, { finish: 'both done' }] });
+    const planner = await createTestAgent(t.db, teamId, {
+      script: [{ delegate: { to: 'sealed', goal: 'work alone' } }, { delegate: { to: 'open', goal: 'work here' } }, { finish: 'both done' }],
+    });
     const sealed = await createTestAgent(t.db, teamId, { script: [{ finish: 'sealed result' }] });
     const open = await createTestAgent(t.db, teamId, { script: [{ finish: 'open result' }] });
     const run = await createTestGraphRun(t.db, {
       root: 'planner',
-      nodes: [{ key: 'planner', agent: planner }, { key: 'sealed', agent: sealed, isolation: 'process' }, { key: 'open', agent: open }],
-      edges: [{ from: 'planner', to: 'sealed' }, { from: 'planner', to: 'open' }],
+      nodes: [
+        { key: 'planner', agent: planner },
+        { key: 'sealed', agent: sealed, isolation: 'process' },
+        { key: 'open', agent: open },
+      ],
+      edges: [
+        { from: 'planner', to: 'sealed' },
+        { from: 'planner', to: 'open' },
+      ],
     });
     await client.enqueue({ runId: run.runId, sessionId: run.sessionId, reason: 'start' });
     expect(await waitForRun(t.db, run.runId, undefined, 60_000)).toMatchObject({ status: 'succeeded', result: 'both done' });
 
     const returned = await t.db.auditLog.findMany({ where: { teamId, action: 'swarm.returned' } });
-    const pidOf = (edge: string) => (returned.find((a) => (a.data as { edgeId: string }).edgeId === run.edges[edge])!.data as { actedBy: { pid: number } }).actedBy.pid;
+    const pidOf = (edge: string) =>
+      (returned.find((a) => (a.data as { edgeId: string }).edgeId === run.edges[edge])!.data as { actedBy: { pid: number } }).actedBy.pid;
     expect(pidOf('planner->open')).toBe(worker.pid);
     expect(pidOf('planner->sealed')).not.toBe(worker.pid);
     expect(pidOf('planner->sealed')).toBeGreaterThan(0);

@@ -28,10 +28,15 @@ describe('loadWorkerEnv', () => {
     expect(loadWorkerEnv(base).LOOPLANE_PUBLIC_URL).toBeUndefined();
     expect(loadWorkerEnv({ ...base, LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: 'true' }).LOOPLANE_WEBHOOKS_ALLOW_PRIVATE).toBe(true);
     expect(loadWorkerEnv({ ...base, LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: 'false', LOOPLANE_PUBLIC_URL: 'https://looplane.example.com' })).toMatchObject({
-      LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: false, LOOPLANE_PUBLIC_URL: 'https://looplane.example.com',
+      LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: false,
+      LOOPLANE_PUBLIC_URL: 'https://looplane.example.com',
     });
-    expect(() => loadWorkerEnv({ ...base, LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: 'yes' })).toThrow('Invalid environment: LOOPLANE_WEBHOOKS_ALLOW_PRIVATE must be true or false');
-    expect(() => loadWorkerEnv({ ...base, LOOPLANE_PUBLIC_URL: 'looplane.example.com' })).toThrow('Invalid environment: LOOPLANE_PUBLIC_URL must be an http(s) URL');
+    expect(() => loadWorkerEnv({ ...base, LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: 'yes' })).toThrow(
+      'Invalid environment: LOOPLANE_WEBHOOKS_ALLOW_PRIVATE must be true or false',
+    );
+    expect(() => loadWorkerEnv({ ...base, LOOPLANE_PUBLIC_URL: 'looplane.example.com' })).toThrow(
+      'Invalid environment: LOOPLANE_PUBLIC_URL must be an http(s) URL',
+    );
   });
 
   it('accepts explicit values', () => {

@@ -42,74 +42,89 @@ const directory = optional.pipe(
     .optional(),
 );
 
-const schema = z.object({
-  DATABASE_URL: optional.pipe(
-    z.string({ error: 'is required (a postgres:// connection URL)' }).regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// connection URL'),
-  ),
-  REDIS_URL: optional.pipe(
-    z.string({ error: 'is required (a redis:// URL)' }).regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL'),
-  ),
-  LOOPLANE_ENCRYPTION_KEY: optional.pipe(
-    z
-      .string()
-      .refine(
-        (value) => /^[A-Za-z0-9+/_-]+={0,2}$/.test(value) && Buffer.from(value, 'base64').length === 32,
-        'must be 32 random bytes, base64-encoded',
+const schema = z
+  .object({
+    DATABASE_URL: optional.pipe(
+      z.string({ error: 'is required (a postgres:// connection URL)' }).regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// connection URL'),
+    ),
+    REDIS_URL: optional.pipe(z.string({ error: 'is required (a redis:// URL)' }).regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL')),
+    LOOPLANE_ENCRYPTION_KEY: optional.pipe(
+      z
+        .string()
+        .refine((value) => /^[A-Za-z0-9+/_-]+={0,2}$/.test(value) && Buffer.from(value, 'base64').length === 32, 'must be 32 random bytes, base64-encoded')
+        .optional(),
+    ),
+    WORKER_CONCURRENCY: wholeNumber(1, 10_000, 50),
+    LEASE_TTL_MS: wholeNumber(1000, 600_000, 30_000),
+    RECONCILE_INTERVAL_MS: wholeNumber(100, 600_000, 5000),
+    RECONCILE_IDLE_MS: wholeNumber(100, 86_400_000, 30_000),
+    SHUTDOWN_DRAIN_MS: wholeNumber(0, 600_000, 5000),
+    DATABASE_POOL_SIZE: wholeNumber(1, 500, 20),
+    QUEUE_PREFIX: optional
+      .pipe(
+        z
+          .string()
+          .regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1-64 letters, digits, :, _ or -')
+          .optional(),
       )
-      .optional(),
-  ),
-  WORKER_CONCURRENCY: wholeNumber(1, 10_000, 50),
-  LEASE_TTL_MS: wholeNumber(1000, 600_000, 30_000),
-  RECONCILE_INTERVAL_MS: wholeNumber(100, 600_000, 5000),
-  RECONCILE_IDLE_MS: wholeNumber(100, 86_400_000, 30_000),
-  SHUTDOWN_DRAIN_MS: wholeNumber(0, 600_000, 5000),
-  DATABASE_POOL_SIZE: wholeNumber(1, 500, 20),
-  QUEUE_PREFIX: optional.pipe(z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/, 'must be 1-64 letters, digits, :, _ or -').optional()).transform((p) => p ?? 'bull'),
-  /** Which sandbox runs the agent tools; a driver that does not work on this host fails the calls, never the worker. */
-  LOOPLANE_SANDBOX_DRIVER: optional
-    .pipe(z.enum(SANDBOX_DRIVERS, `must be one of ${SANDBOX_DRIVERS.join(', ')}`).optional())
-    .transform((driver) => driver ?? 'bwrap'),
-  /** The worker's data directory (shared with `looplane start`); default ./.looplane. */
-  LOOPLANE_HOME: directory.transform((dir) => dir ?? resolve('.looplane')),
-  /** Where this host keeps its local copies of session workspaces (default <LOOPLANE_HOME>/workspaces): a cache of the store. */
-  LOOPLANE_WORKSPACE_ROOT: directory,
-  /** The local copies are trimmed (least recently used first) past this many megabytes. */
-  LOOPLANE_WORKSPACE_CACHE_MB: wholeNumber(1, 100_000_000, 10_240),
-  /** The store of record for session files (postgres or s3) and its settings. */
-  ...workspaceStoreEnv,
-  /** A session's workspace (and its sandbox uid) is removed this many days after its run ended. */
-  LOOPLANE_WORKSPACE_RETENTION_DAYS: wholeNumber(1, 3650, 7),
-  /** dangerous-none runs only when this is `development`. */
-  NODE_ENV: optional.transform((value) => value ?? 'production'),
-  /** Port of the worker's `/metrics` listener (Prometheus text); unset: no listener. 0 picks a free port. */
-  LOOPLANE_WORKER_METRICS_PORT: optional.pipe(z.string().regex(/^\d+$/, 'must be a port number').transform(Number).refine((n) => n <= 65_535, 'must be a port number').optional()),
-  /** Interface the metrics listener binds (default 127.0.0.1, this machine only; 0.0.0.0 opens it, as the container does). */
-  HOST: optional.pipe(z.string().max(253).regex(/^[A-Za-z0-9.:_-]+$/, 'must be a host name or an IP address').optional()).transform((host) => host ?? '127.0.0.1'),
-  /** Bearer token every `/metrics` scrape must send; required when a metrics port is set. */
-  LOOPLANE_METRICS_TOKEN: optional.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
-  /** The restart counts file of `looplane start` (set by it) for `looplane_process_restarts_total`. */
-  LOOPLANE_SUPERVISOR_STATE: optional.pipe(z.string().startsWith('/', 'must be an absolute path').optional()),
-  /** OTLP HTTP endpoint for traces (e.g. http://collector:4318); unset: tracing is off and never loaded. */
-  LOOPLANE_OTEL_ENDPOINT: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
-  OTEL_EXPORTER_OTLP_ENDPOINT: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
-  LOG_LEVEL: optional
-    .pipe(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).optional())
-    .transform((level) => level ?? 'info'),
-  /** Deliver webhooks to private, loopback, link-local (…) addresses too; default: public addresses only. */
-  LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: optional
-    .pipe(z.enum(['true', 'false'], 'must be true or false').optional())
-    .transform((value) => value === 'true'),
-  /** The dashboard's public URL, for the links in webhook payloads (default: NEXTAUTH_URL; neither: no links). */
-  LOOPLANE_PUBLIC_URL: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
-  NEXTAUTH_URL: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
-}).superRefine((env, ctx) => {
-  const store = workspaceStoreProblem(env);
-  if (store) ctx.addIssue({ code: 'custom', path: [store.variable], message: store.message });
-  // Metrics are never public: a listener without a token would be.
-  if (env.LOOPLANE_WORKER_METRICS_PORT !== undefined && !env.LOOPLANE_METRICS_TOKEN) {
-    ctx.addIssue({ code: 'custom', path: ['LOOPLANE_METRICS_TOKEN'], message: 'is required when LOOPLANE_WORKER_METRICS_PORT is set' });
-  }
-});
+      .transform((p) => p ?? 'bull'),
+    /** Which sandbox runs the agent tools; a driver that does not work on this host fails the calls, never the worker. */
+    LOOPLANE_SANDBOX_DRIVER: optional
+      .pipe(z.enum(SANDBOX_DRIVERS, `must be one of ${SANDBOX_DRIVERS.join(', ')}`).optional())
+      .transform((driver) => driver ?? 'bwrap'),
+    /** The worker's data directory (shared with `looplane start`); default ./.looplane. */
+    LOOPLANE_HOME: directory.transform((dir) => dir ?? resolve('.looplane')),
+    /** Where this host keeps its local copies of session workspaces (default <LOOPLANE_HOME>/workspaces): a cache of the store. */
+    LOOPLANE_WORKSPACE_ROOT: directory,
+    /** The local copies are trimmed (least recently used first) past this many megabytes. */
+    LOOPLANE_WORKSPACE_CACHE_MB: wholeNumber(1, 100_000_000, 10_240),
+    /** The store of record for session files (postgres or s3) and its settings. */
+    ...workspaceStoreEnv,
+    /** A session's workspace (and its sandbox uid) is removed this many days after its run ended. */
+    LOOPLANE_WORKSPACE_RETENTION_DAYS: wholeNumber(1, 3650, 7),
+    /** dangerous-none runs only when this is `development`. */
+    NODE_ENV: optional.transform((value) => value ?? 'production'),
+    /** Port of the worker's `/metrics` listener (Prometheus text); unset: no listener. 0 picks a free port. */
+    LOOPLANE_WORKER_METRICS_PORT: optional.pipe(
+      z
+        .string()
+        .regex(/^\d+$/, 'must be a port number')
+        .transform(Number)
+        .refine((n) => n <= 65_535, 'must be a port number')
+        .optional(),
+    ),
+    /** Interface the metrics listener binds (default 127.0.0.1, this machine only; 0.0.0.0 opens it, as the container does). */
+    HOST: optional
+      .pipe(
+        z
+          .string()
+          .max(253)
+          .regex(/^[A-Za-z0-9.:_-]+$/, 'must be a host name or an IP address')
+          .optional(),
+      )
+      .transform((host) => host ?? '127.0.0.1'),
+    /** Bearer token every `/metrics` scrape must send; required when a metrics port is set. */
+    LOOPLANE_METRICS_TOKEN: optional.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+    /** The restart counts file of `looplane start` (set by it) for `looplane_process_restarts_total`. */
+    LOOPLANE_SUPERVISOR_STATE: optional.pipe(z.string().startsWith('/', 'must be an absolute path').optional()),
+    /** OTLP HTTP endpoint for traces (e.g. http://collector:4318); unset: tracing is off and never loaded. */
+    LOOPLANE_OTEL_ENDPOINT: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+    OTEL_EXPORTER_OTLP_ENDPOINT: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+    LOG_LEVEL: optional.pipe(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).optional()).transform((level) => level ?? 'info'),
+    /** Deliver webhooks to private, loopback, link-local (…) addresses too; default: public addresses only. */
+    LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: optional.pipe(z.enum(['true', 'false'], 'must be true or false').optional()).transform((value) => value === 'true'),
+    /** The dashboard's public URL, for the links in webhook payloads (default: NEXTAUTH_URL; neither: no links). */
+    LOOPLANE_PUBLIC_URL: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+    NEXTAUTH_URL: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+  })
+  .superRefine((env, ctx) => {
+    const store = workspaceStoreProblem(env);
+    if (store) ctx.addIssue({ code: 'custom', path: [store.variable], message: store.message });
+    // Metrics are never public: a listener without a token would be.
+    if (env.LOOPLANE_WORKER_METRICS_PORT !== undefined && !env.LOOPLANE_METRICS_TOKEN) {
+      ctx.addIssue({ code: 'custom', path: ['LOOPLANE_METRICS_TOKEN'], message: 'is required when LOOPLANE_WORKER_METRICS_PORT is set' });
+    }
+  });
 
 export type WorkerEnv = z.infer<typeof schema>;
 

@@ -22,7 +22,14 @@ describe('createLogger', () => {
   it('redacts secret keys at the top level and one level down', () => {
     const { logger, entries, raw } = capture();
     logger.info({ password: 'p1', token: 't1', apiKey: 'k1', endpoint: { apiKey: 'k2', name: 'openai' }, DATABASE_URL: 'postgres://a:b@c/d' }, 'hello');
-    expect(entries()[0]).toMatchObject({ password: '[redacted]', token: '[redacted]', apiKey: '[redacted]', endpoint: { apiKey: '[redacted]', name: 'openai' }, DATABASE_URL: '[redacted]', msg: 'hello' });
+    expect(entries()[0]).toMatchObject({
+      password: '[redacted]',
+      token: '[redacted]',
+      apiKey: '[redacted]',
+      endpoint: { apiKey: '[redacted]', name: 'openai' },
+      DATABASE_URL: '[redacted]',
+      msg: 'hello',
+    });
     for (const secret of ['p1', 't1', 'k1', 'k2', 'a:b']) expect(raw()).not.toContain(secret);
   });
 

@@ -50,7 +50,10 @@ describe('worker process', () => {
   it('announces itself with a heartbeat key and removes it on SIGTERM, exiting 0', async () => {
     const worker = runWorker({ DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, LOG_LEVEL: 'info', QUEUE_PREFIX: uniquePrefix('main') });
     const ready = await until(() => {
-      const line = worker.stdout().split('\n').find((l) => l.includes('"worker ready"'));
+      const line = worker
+        .stdout()
+        .split('\n')
+        .find((l) => l.includes('"worker ready"'));
       return line ? (JSON.parse(line) as { heartbeatKey: string; worker: { pid: number } }) : undefined;
     }, 30_000);
     expect(ready.worker.pid).toBe(worker.child.pid);
@@ -61,7 +64,11 @@ describe('worker process', () => {
     worker.child.kill('SIGTERM');
     expect(await worker.exited).toBe(0);
     expect(await redis.exists(ready.heartbeatKey)).toBe(0);
-    const messages = worker.stdout().trim().split('\n').map((l) => (JSON.parse(l) as { msg: string }).msg);
+    const messages = worker
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { msg: string }).msg);
     expect(messages.slice(-2)).toEqual(['shutting down', 'worker stopped']);
   });
 

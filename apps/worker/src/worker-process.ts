@@ -96,17 +96,39 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     });
     const probeStore = await recordSandboxProbe(
       pool,
-      { workerId: info.id, hostname: info.hostname, pid: info.pid, concurrency: info.concurrency, selectedDriver: sandbox.selected, available: sandbox.unavailable === null, reason: sandbox.unavailable, drivers: [sandbox.probe] },
+      {
+        workerId: info.id,
+        hostname: info.hostname,
+        pid: info.pid,
+        concurrency: info.concurrency,
+        selectedDriver: sandbox.selected,
+        available: sandbox.unavailable === null,
+        reason: sandbox.unavailable,
+        drivers: [sandbox.probe],
+      },
       logger,
     );
     // The other drivers are probed in the background (podman takes seconds) and recorded when known.
     void sandbox.allProbes().then((all) => probeStore.update(all));
     shutdown.register('stop-intake', 'sandbox probe', () => probeStore.stop());
     // Workspaces of runs that ended more than LOOPLANE_WORKSPACE_RETENTION_DAYS ago go, with their uids.
-    const retention = new WorkspaceRetention({ pool, store, workspaces: sandbox.workspaces, root: workspaceRootOf(env), retentionDays: env.LOOPLANE_WORKSPACE_RETENTION_DAYS, logger });
+    const retention = new WorkspaceRetention({
+      pool,
+      store,
+      workspaces: sandbox.workspaces,
+      root: workspaceRootOf(env),
+      retentionDays: env.LOOPLANE_WORKSPACE_RETENTION_DAYS,
+      logger,
+    });
     retention.start();
     shutdown.register('stop-intake', 'workspace retention', () => retention.stop());
-    const cache = new WorkspaceCache({ root: workspaceRootOf(env), workspaces: sandbox.workspaces, capMb: env.LOOPLANE_WORKSPACE_CACHE_MB, inUse: (id) => sandbox.inUse(id), logger });
+    const cache = new WorkspaceCache({
+      root: workspaceRootOf(env),
+      workspaces: sandbox.workspaces,
+      capMb: env.LOOPLANE_WORKSPACE_CACHE_MB,
+      inUse: (id) => sandbox.inUse(id),
+      logger,
+    });
     sandbox.onPrepared = (id) => cache.touched(id);
     sandbox.onEnded = (id) => cache.released(id);
     shutdown.register('stop-intake', 'workspace cache', async () => cache.stop());
@@ -134,8 +156,15 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     shutdown.register('stop-intake', 'queue intake', () => runtime.stopIntake());
     // Signed webhooks: the outbox the database's triggers fill, delivered with retries.
     const webhooks = await startWebhooks({
-      pool, redis, queuePrefix: env.QUEUE_PREFIX, workerId: info.id, encryptionKey: env.LOOPLANE_ENCRYPTION_KEY,
-      allowPrivate: env.LOOPLANE_WEBHOOKS_ALLOW_PRIVATE, publicUrl: env.LOOPLANE_PUBLIC_URL ?? env.NEXTAUTH_URL ?? null, drainMs: env.SHUTDOWN_DRAIN_MS, logger,
+      pool,
+      redis,
+      queuePrefix: env.QUEUE_PREFIX,
+      workerId: info.id,
+      encryptionKey: env.LOOPLANE_ENCRYPTION_KEY,
+      allowPrivate: env.LOOPLANE_WEBHOOKS_ALLOW_PRIVATE,
+      publicUrl: env.LOOPLANE_PUBLIC_URL ?? env.NEXTAUTH_URL ?? null,
+      drainMs: env.SHUTDOWN_DRAIN_MS,
+      logger,
     });
     shutdown.register('stop-intake', 'webhook outbox', () => webhooks.stopIntake());
     await observability.attach(runtime);
@@ -144,7 +173,16 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     shutdown.register('close', 'webhook deliveries', () => webhooks.close());
     shutdown.register('close', 'egress proxies', () => sandbox.close());
     shutdown.register('flush', 'logger', async () => logger.flush());
-    logger.info({ worker: info, heartbeatKey: heartbeat.key, tools: tools.names(), sandbox: { driver: sandbox.selected, unavailable: sandbox.unavailable }, workspaceStore: store.driver }, 'worker ready');
+    logger.info(
+      {
+        worker: info,
+        heartbeatKey: heartbeat.key,
+        tools: tools.names(),
+        sandbox: { driver: sandbox.selected, unavailable: sandbox.unavailable },
+        workspaceStore: store.driver,
+      },
+      'worker ready',
+    );
   } catch (error) {
     logger.fatal({ err: error }, 'worker failed to start');
     await shutdown.run('startup failed', 1);

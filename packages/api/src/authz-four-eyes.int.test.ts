@@ -27,8 +27,16 @@ async function forkedByApprover() {
   const instructedByIds = [branch.createdById!, run.createdById!];
   const approval = await tb.db.approval.create({
     data: {
-      teamId: tb.fx.teamId, runId, sessionId: fork.sessionId, requestSeq, toolCallId: `call-${requestSeq}`, tool: 'shell', args: { command: 'rm -rf build' },
-      fourEyes: true, requestedById: instructedByIds[0], instructedByIds,
+      teamId: tb.fx.teamId,
+      runId,
+      sessionId: fork.sessionId,
+      requestSeq,
+      toolCallId: `call-${requestSeq}`,
+      tool: 'shell',
+      args: { command: 'rm -rf build' },
+      fourEyes: true,
+      requestedById: instructedByIds[0],
+      instructedByIds,
     },
   });
   return { approvalId: approval.id, instructedByIds };
@@ -46,7 +54,10 @@ describe('four-eyes by fork', () => {
     expect((await approver.approvals.decideMany({ teamId: tb.fx.teamId, approvalIds: [approvalId], decision: 'approve' })).results).toEqual([
       { approvalId, ok: false, error: expect.stringContaining('four-eyes') },
     ]);
-    expect(await approver.approvals.get({ teamId: tb.fx.teamId, approvalId })).toMatchObject({ canDecide: false, blocker: expect.stringContaining('four-eyes') });
+    expect(await approver.approvals.get({ teamId: tb.fx.teamId, approvalId })).toMatchObject({
+      canDecide: false,
+      blocker: expect.stringContaining('four-eyes'),
+    });
     expect((await tb.db.approval.findUniqueOrThrow({ where: { id: approvalId } })).status).toBe('pending');
   });
 

@@ -11,7 +11,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { callerAs, createAgentFixture, createTeamFixture, createUser, issueToken, TEST_PASSWORD, type AgentFixture, type TeamFixture } from './testing/fixtures';
+import {
+  callerAs,
+  createAgentFixture,
+  createTeamFixture,
+  createUser,
+  issueToken,
+  TEST_PASSWORD,
+  type AgentFixture,
+  type TeamFixture,
+} from './testing/fixtures';
 import { createTestLive, type TestLive } from './testing/live';
 import { graphDefinitionFor, graphFixture, graphName } from './routers/graphs.fixtures';
 import { createInvitation } from './testing/invitations';
@@ -23,11 +32,7 @@ import { appendCommittedCall, beginSessionLog, finishSessionLog, openApproval } 
  * The authorization matrix: every procedure of the router × every kind of caller. A procedure
  * without an entry here fails the first test, so nothing ships unchecked.
  */
-type Who =
-  | { kind: 'signedOut' }
-  | { kind: 'outsider' }
-  | { kind: 'member'; role: Role }
-  | { kind: 'token'; role: Role };
+type Who = { kind: 'signedOut' } | { kind: 'outsider' } | { kind: 'member'; role: Role } | { kind: 'token'; role: Role };
 
 interface Entry {
   /** Minimum access, stated independently of the router's own metadata. */
@@ -41,7 +46,11 @@ let n = 0;
 const matrix: Record<string, Entry> = {
   me: { access: 'authed', input: () => undefined },
   // Each member changes their own password once; later cases sign in afresh (callerAs).
-  'account.changePassword': { access: 'authed', tokensDenied: true, input: () => ({ currentPassword: TEST_PASSWORD, newPassword: `matrix passphrase ${n++}` }) },
+  'account.changePassword': {
+    access: 'authed',
+    tokensDenied: true,
+    input: () => ({ currentPassword: TEST_PASSWORD, newPassword: `matrix passphrase ${n++}` }),
+  },
   'teams.list': { access: 'authed', input: () => undefined },
   'teams.create': {
     access: 'authed',
@@ -51,10 +60,21 @@ const matrix: Record<string, Entry> = {
   'teams.members': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
   'teams.invite': { access: 'admin', input: (fx) => ({ teamId: fx.teamId, email: `invited-${Date.now()}-${n++}@example.test`, role: 'viewer' }) },
   'teams.invitations': { access: 'admin', input: (fx) => ({ teamId: fx.teamId }) },
-  'teams.revokeInvitation': { access: 'admin', input: async (fx) => ({ teamId: fx.teamId, invitationId: (await createInvitation(db.db, { teamId: fx.teamId })).id }) },
+  'teams.revokeInvitation': {
+    access: 'admin',
+    input: async (fx) => ({ teamId: fx.teamId, invitationId: (await createInvitation(db.db, { teamId: fx.teamId })).id }),
+  },
   'invitations.mine': { access: 'authed', tokensDenied: true, input: () => undefined },
-  'invitations.accept': { access: 'authed', tokensDenied: true, input: async (_fx, caller) => ({ invitationId: (await createInvitation(db.db, { userId: caller?.userId })).id }) },
-  'invitations.decline': { access: 'authed', tokensDenied: true, input: async (_fx, caller) => ({ invitationId: (await createInvitation(db.db, { userId: caller?.userId })).id }) },
+  'invitations.accept': {
+    access: 'authed',
+    tokensDenied: true,
+    input: async (_fx, caller) => ({ invitationId: (await createInvitation(db.db, { userId: caller?.userId })).id }),
+  },
+  'invitations.decline': {
+    access: 'authed',
+    tokensDenied: true,
+    input: async (_fx, caller) => ({ invitationId: (await createInvitation(db.db, { userId: caller?.userId })).id }),
+  },
   'invitations.preview': { access: 'public', input: async () => ({ code: (await createInvitation(db.db)).code }) },
   'invitations.signUp': { access: 'public', input: async () => ({ code: (await createInvitation(db.db)).code, password: 'long enough pw' }) },
   'teams.removeMember': {
@@ -96,7 +116,10 @@ const matrix: Record<string, Entry> = {
   'approvals.get': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, approvalId: await pendingApproval(runId) }) },
   'approvals.diff': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, approvalId: await pendingApproval(runId) }) },
   // A fresh pending approval per call, so each allowed decision is a first one.
-  'approvals.decide': { access: 'approver', input: async (fx) => ({ teamId: fx.teamId, approvalId: await pendingApproval(runId), decision: 'reject', comment: 'matrix' }) },
+  'approvals.decide': {
+    access: 'approver',
+    input: async (fx) => ({ teamId: fx.teamId, approvalId: await pendingApproval(runId), decision: 'reject', comment: 'matrix' }),
+  },
   'approvals.decideMany': { access: 'approver', input: async (fx) => ({ teamId: fx.teamId, approvalIds: [await pendingApproval(runId)], decision: 'reject' }) },
   ...policyMatrix(() => db.db),
   'endpoints.list': { access: 'operator', input: (fx) => ({ teamId: fx.teamId }) },
@@ -105,7 +128,10 @@ const matrix: Record<string, Entry> = {
   // A fresh, unused endpoint per call, so each allowed delete is a first one.
   'endpoints.delete': {
     access: 'admin',
-    input: async (fx) => ({ teamId: fx.teamId, endpointId: (await db.db.modelEndpoint.create({ data: { teamId: fx.teamId, name: `doomed-${n++}`, kind: 'faux', model: 'faux-1' } })).id }),
+    input: async (fx) => ({
+      teamId: fx.teamId,
+      endpointId: (await db.db.modelEndpoint.create({ data: { teamId: fx.teamId, name: `doomed-${n++}`, kind: 'faux', model: 'faux-1' } })).id,
+    }),
   },
   'endpoints.test': { access: 'admin', input: (fx) => ({ teamId: fx.teamId, endpointId: agent.endpointId }) },
   'audit.list': { access: 'admin', input: (fx) => ({ teamId: fx.teamId }) },
@@ -119,12 +145,24 @@ const matrix: Record<string, Entry> = {
   'mcp.add': { access: 'admin', input: (fx) => ({ teamId: fx.teamId, name: `matrix-${n++}`, transport: 'stdio', command: 'true' }) },
   'mcp.refresh': {
     access: 'admin',
-    input: async (fx) => ({ teamId: fx.teamId, serverId: (await db.db.mcpServer.upsert({ where: { teamId_name: { teamId: fx.teamId, name: 'refreshed' } }, create: { teamId: fx.teamId, name: 'refreshed', transport: 'stdio', command: 'true' }, update: {} })).id }),
+    input: async (fx) => ({
+      teamId: fx.teamId,
+      serverId: (
+        await db.db.mcpServer.upsert({
+          where: { teamId_name: { teamId: fx.teamId, name: 'refreshed' } },
+          create: { teamId: fx.teamId, name: 'refreshed', transport: 'stdio', command: 'true' },
+          update: {},
+        })
+      ).id,
+    }),
   },
   // A fresh server per call, so each allowed remove is a first one.
   'mcp.remove': {
     access: 'admin',
-    input: async (fx) => ({ teamId: fx.teamId, serverId: (await db.db.mcpServer.create({ data: { teamId: fx.teamId, name: `doomed-${n++}`, transport: 'stdio', command: 'true' } })).id }),
+    input: async (fx) => ({
+      teamId: fx.teamId,
+      serverId: (await db.db.mcpServer.create({ data: { teamId: fx.teamId, name: `doomed-${n++}`, transport: 'stdio', command: 'true' } })).id,
+    }),
   },
   'secrets.list': { access: 'admin', input: (fx) => ({ teamId: fx.teamId }) },
   'secrets.create': { access: 'admin', input: (fx) => ({ teamId: fx.teamId, name: `MATRIX_${n++}`, value: 'matrix-secret-value' }) },
@@ -140,7 +178,10 @@ const matrix: Record<string, Entry> = {
   'sessions.tree': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId, runId }) },
   'sessions.events': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, sessionId: await startedSession() }) },
   'sessions.fork': { access: 'operator', input: async (fx) => ({ teamId: fx.teamId, sessionId: await startedSession(), atEvent: 1 }) },
-  'sessions.replay': { access: 'operator', input: async (fx) => ({ teamId: fx.teamId, sessionId: await startedSession(), atEvent: 1, systemPrompt: 'Be brief.', mode: 'stop' }) },
+  'sessions.replay': {
+    access: 'operator',
+    input: async (fx) => ({ teamId: fx.teamId, sessionId: await startedSession(), atEvent: 1, systemPrompt: 'Be brief.', mode: 'stop' }),
+  },
   // A freshly finished branch per call, so each allowed resume is a first one.
   'sessions.resume': { access: 'operator', input: async (fx) => ({ teamId: fx.teamId, sessionId: await finishedSession(), message: 'go on' }) },
   'sessions.diff': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, a: await startedSession(), b: await startedSession() }) },
@@ -151,9 +192,15 @@ const matrix: Record<string, Entry> = {
   'graphs.list': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
   'graphs.get': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, graphId: (await ownGraph(fx)).graphId }) },
   'graphs.create': { access: 'operator', input: (fx) => ({ teamId: fx.teamId, name: graphName(), definition: graphDefinitionFor(agent.agentId) }) },
-  'graphs.update': { access: 'operator', input: async (fx) => ({ teamId: fx.teamId, graphId: (await ownGraph(fx)).graphId, definition: graphDefinitionFor(agent.agentId) }) },
+  'graphs.update': {
+    access: 'operator',
+    input: async (fx) => ({ teamId: fx.teamId, graphId: (await ownGraph(fx)).graphId, definition: graphDefinitionFor(agent.agentId) }),
+  },
   'graphs.run': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, runId: (await ownGraph(fx)).runId }) },
-  'graphs.raiseEdgeBudget': { access: 'approver', input: async (fx) => ({ teamId: fx.teamId, runId: (await ownGraph(fx)).runId, edgeId: (await ownGraph(fx)).edgeId, tokens: 1 }) },
+  'graphs.raiseEdgeBudget': {
+    access: 'approver',
+    input: async (fx) => ({ teamId: fx.teamId, runId: (await ownGraph(fx)).runId, edgeId: (await ownGraph(fx)).edgeId, tokens: 1 }),
+  },
   ...webhookMatrix(() => db.db),
 };
 /** The team's graph, one run of it and its edge (made once, by the admin). */
@@ -250,9 +297,7 @@ describe('authorization matrix', () => {
         }
         const api = await callerAs(deps, auth);
         const input = await entry.input(fx, caller);
-        const call = path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], api) as (
-          input: unknown,
-        ) => Promise<unknown>;
+        const call = path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], api) as (input: unknown) => Promise<unknown>;
         const outcome = await call(input).then(
           () => 'ok',
           (error: unknown) => (error instanceof TRPCError ? error.code : `unexpected ${String(error)}`),
@@ -344,9 +389,7 @@ describe('another team’s resources', () => {
   for (const [path, input] of Object.entries(crossTeam)) {
     it(`${path} with another team’s id is NOT_FOUND, and changes nothing there`, async () => {
       const api = await callerAs(deps, { userId: fx.members.admin.id });
-      const call = path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], api) as (
-        input: unknown,
-      ) => Promise<unknown>;
+      const call = path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], api) as (input: unknown) => Promise<unknown>;
       await expect(call(await input(fx))).rejects.toMatchObject({ code: 'NOT_FOUND' });
     });
   }

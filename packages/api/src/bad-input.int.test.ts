@@ -43,7 +43,12 @@ const validInputs: Record<string, () => Record<string, unknown>> = {
   'agents.get': () => ({ teamId: fx.teamId, agentId: agent.agentId }),
   'agents.endpointOptions': () => ({ teamId: fx.teamId }),
   'agents.create': () => ({
-    teamId: fx.teamId, name: 'new-agent', endpointId: agent.endpointId, systemPrompt: 'Be brief.', busyPolicy: 'enqueue', maxConcurrentRuns: 3,
+    teamId: fx.teamId,
+    name: 'new-agent',
+    endpointId: agent.endpointId,
+    systemPrompt: 'Be brief.',
+    busyPolicy: 'enqueue',
+    maxConcurrentRuns: 3,
   }),
   'agents.update': () => ({ teamId: fx.teamId, agentId: agent.agentId, description: 'Sharper', expectedVersion: 1 }),
   'runs.create': () => ({ teamId: fx.teamId, agentId: agent.agentId, goal: 'Do the thing' }),
@@ -74,11 +79,27 @@ const validInputs: Record<string, () => Record<string, unknown>> = {
   'policies.validate': () => ({ teamId: fx.teamId, document: 'version: 1\nname: strict\ndefault: deny\nrules: []\n' }),
   'policies.simulate': () => ({ teamId: fx.teamId, tool: 'shell', args: { command: 'rm -rf /' } }),
   'policies.diff': () => ({ teamId: fx.teamId, from: 0, to: 0 }),
-  'policies.backtest': () => ({ teamId: fx.teamId, document: 'version: 1\nname: strict\ndefault: deny\nrules: []\n', since: '2026-11-01T00:00:00.000Z', until: '2026-12-01T00:00:00.000Z', limit: 5 }),
+  'policies.backtest': () => ({
+    teamId: fx.teamId,
+    document: 'version: 1\nname: strict\ndefault: deny\nrules: []\n',
+    since: '2026-11-01T00:00:00.000Z',
+    until: '2026-12-01T00:00:00.000Z',
+    limit: 5,
+  }),
   'endpoints.list': () => ({ teamId: fx.teamId }),
   'endpoints.create': () => ({
-    teamId: fx.teamId, name: 'local-llm', kind: 'openai', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-test-12345678', model: 'small',
-    inputMicrosPerMTok: 150_000, outputMicrosPerMTok: 600_000, contextWindow: 32_000, maxOutputTokens: 2048, timeoutMs: 30_000, maxRetries: 1,
+    teamId: fx.teamId,
+    name: 'local-llm',
+    kind: 'openai',
+    baseUrl: 'http://127.0.0.1:9/v1',
+    apiKey: 'sk-test-12345678',
+    model: 'small',
+    inputMicrosPerMTok: 150_000,
+    outputMicrosPerMTok: 600_000,
+    contextWindow: 32_000,
+    maxOutputTokens: 2048,
+    timeoutMs: 30_000,
+    maxRetries: 1,
   }),
   'endpoints.update': () => ({ teamId: fx.teamId, endpointId: agent.endpointId, name: 'renamed', model: 'faux-2', maxOutputTokens: 512 }),
   'endpoints.delete': () => ({ teamId: fx.teamId, endpointId: agent.endpointId }),
@@ -108,8 +129,20 @@ const validInputs: Record<string, () => Record<string, unknown>> = {
   'policies.shadowDisagreements': () => ({ teamId: fx.teamId, cursor: 'cmshadowmissing', limit: 20 }),
   'webhooks.list': () => ({ teamId: fx.teamId }),
   'webhooks.get': () => ({ teamId: fx.teamId, webhookId: 'whk-missing' }),
-  'webhooks.create': () => ({ teamId: fx.teamId, url: 'https://hooks.example.test/looplane', events: ['run.finished', 'approval.requested'], description: 'ops channel' }),
-  'webhooks.update': () => ({ teamId: fx.teamId, webhookId: 'whk-missing', url: 'https://hooks.example.test/other', events: ['run.waiting'], description: 'moved', enabled: true }),
+  'webhooks.create': () => ({
+    teamId: fx.teamId,
+    url: 'https://hooks.example.test/looplane',
+    events: ['run.finished', 'approval.requested'],
+    description: 'ops channel',
+  }),
+  'webhooks.update': () => ({
+    teamId: fx.teamId,
+    webhookId: 'whk-missing',
+    url: 'https://hooks.example.test/other',
+    events: ['run.waiting'],
+    description: 'moved',
+    enabled: true,
+  }),
   'webhooks.delete': () => ({ teamId: fx.teamId, webhookId: 'whk-missing' }),
   'webhooks.rotateSecret': () => ({ teamId: fx.teamId, webhookId: 'whk-missing' }),
   'webhooks.test': () => ({ teamId: fx.teamId, webhookId: 'whk-missing' }),
@@ -226,10 +259,12 @@ describe('bad input', () => {
       for (const [what, input] of variants(valid(), optionalKeys[path] ?? [])) {
         const isQuery = (appRouter._def.procedures as unknown as Record<string, { _def: { type: string } }>)[path]?._def.type === 'query';
         const response = isQuery
-          ? await handleTrpcRequest(
-              new Request(`http://localhost/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(superjson.serialize(input)))}`),
-              { deps, endpoint: '/api/trpc', session: sessionOf(fx.members.admin.id), ip: null },
-            )
+          ? await handleTrpcRequest(new Request(`http://localhost/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify(superjson.serialize(input)))}`), {
+              deps,
+              endpoint: '/api/trpc',
+              session: sessionOf(fx.members.admin.id),
+              ip: null,
+            })
           : await post(path, JSON.stringify(superjson.serialize(input)));
         const payload = (await response.json()) as { error?: { json?: { message?: string } } };
         expect(response.status, `${path} with ${what}`).toBe(400);
@@ -267,7 +302,10 @@ describe('bad input', () => {
     }
     // In range for the schema, past the session's log: the message names the range.
     const api = await callerAs(deps, { userId: fx.members.viewer.id });
-    await expect(api.sessions.files({ teamId: fx.teamId, sessionId, atEvent: 7 })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/no committed events yet|between 1 and/) });
+    await expect(api.sessions.files({ teamId: fx.teamId, sessionId, atEvent: 7 })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/no committed events yet|between 1 and/),
+    });
     expect(await tableCounts()).toEqual(before);
   });
 

@@ -42,7 +42,12 @@ export interface Context {
 export async function createTrpcContext(deps: ApiDeps, request: RequestInfo): Promise<Context> {
   const principal = await resolvePrincipal(deps.db, request);
   return {
-    db: deps.db, dispatch: deps.dispatch, workspaces: deps.workspaces ?? null, principal, ip: request.ip, secretBox: deps.secretBox ?? null,
+    db: deps.db,
+    dispatch: deps.dispatch,
+    workspaces: deps.workspaces ?? null,
+    principal,
+    ip: request.ip,
+    secretBox: deps.secretBox ?? null,
     runLimits: deps.runLimits ?? DEFAULT_RUN_START_LIMITS,
     webhooks: deps.webhooks ?? { allowPrivate: false },
   };

@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { weakPasswordReason } from '@looplane/shared';
 
 /** Ids are cuids; bound their size so junk never reaches the database. */
-export const idSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'must be an id');
+export const idSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'must be an id');
 export const emailSchema = z.string().trim().toLowerCase().max(254).pipe(z.email());
 export const nameSchema = z.string().trim().min(1).max(100);
 export const slugSchema = z

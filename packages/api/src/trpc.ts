@@ -27,16 +27,15 @@ const t = initTRPC
     errorFormatter({ shape, error }) {
       const zodError = error.cause instanceof z.ZodError ? error.cause : null;
       // 5xx details stay in the logs; clients get a generic message.
-      const message =
-        error.code === 'INTERNAL_SERVER_ERROR'
-          ? 'Internal server error'
-          : zodError
-            ? describeZodError(zodError)
-            : shape.message;
+      const message = error.code === 'INTERNAL_SERVER_ERROR' ? 'Internal server error' : zodError ? describeZodError(zodError) : shape.message;
       return {
         ...shape,
         message,
-        data: { ...shape.data, stack: undefined, issues: zodError ? zodError.issues.map((i) => ({ path: i.path.map(String), message: i.message })) : undefined },
+        data: {
+          ...shape.data,
+          stack: undefined,
+          issues: zodError ? zodError.issues.map((i) => ({ path: i.path.map(String), message: i.message })) : undefined,
+        },
       };
     },
   });
@@ -62,7 +61,10 @@ const storableText = t.middleware(async ({ getRawInput, next }) => {
   return next();
 });
 
-export const publicProcedure = t.procedure.meta({ access: { kind: 'public' } }).use(errorMapping).use(storableText);
+export const publicProcedure = t.procedure
+  .meta({ access: { kind: 'public' } })
+  .use(errorMapping)
+  .use(storableText);
 
 /** Narrows the context for a signed-in caller. */
 export const authedProcedure = publicProcedure.meta({ access: { kind: 'authed' } }).use(({ ctx, next }) => {
@@ -89,7 +91,5 @@ export function teamProcedure(role: Role) {
 }
 
 function actorOf(principal: Principal): PrincipalActor {
-  return principal.kind === 'token'
-    ? { type: 'token', tokenId: principal.tokenId, userId: principal.userId }
-    : { type: 'user', userId: principal.userId };
+  return principal.kind === 'token' ? { type: 'token', tokenId: principal.tokenId, userId: principal.userId } : { type: 'user', userId: principal.userId };
 }

@@ -68,12 +68,16 @@ describe('loadCliEnv', () => {
   });
 
   it('rejects a bootstrap token that is too short or contains spaces', () => {
-    expect(messageOf({ LOOPLANE_BOOTSTRAP_TOKEN: 'llp_short' })).toMatch(/^Invalid environment: LOOPLANE_BOOTSTRAP_TOKEN must be 16 to 200 printable characters/);
+    expect(messageOf({ LOOPLANE_BOOTSTRAP_TOKEN: 'llp_short' })).toMatch(
+      /^Invalid environment: LOOPLANE_BOOTSTRAP_TOKEN must be 16 to 200 printable characters/,
+    );
     expect(messageOf({ LOOPLANE_BOOTSTRAP_TOKEN: 'has a space in it, 0123456789' })).toMatch(/LOOPLANE_BOOTSTRAP_TOKEN/);
   });
 
   it('rejects an encryption key that is not 32 bytes of base64', () => {
-    expect(messageOf({ LOOPLANE_ENCRYPTION_KEY: randomBytes(16).toString('base64') })).toMatch(/^Invalid environment: LOOPLANE_ENCRYPTION_KEY must be 32 random bytes/);
+    expect(messageOf({ LOOPLANE_ENCRYPTION_KEY: randomBytes(16).toString('base64') })).toMatch(
+      /^Invalid environment: LOOPLANE_ENCRYPTION_KEY must be 32 random bytes/,
+    );
     expect(messageOf({ LOOPLANE_ENCRYPTION_KEY: 'not base64 at all!!' })).toMatch(/LOOPLANE_ENCRYPTION_KEY/);
   });
 
@@ -107,17 +111,20 @@ describe('loadCliEnv', () => {
   });
 
   it('hands product settings (SSO, metrics, tracing, queue) to web and worker, and nothing else of the environment', () => {
-    const env = loadCliEnv({
-      OIDC_ISSUER: 'https://idp.example.test',
-      OIDC_CLIENT_ID: 'looplane',
-      OIDC_CLIENT_SECRET: 'shh',
-      LOOPLANE_METRICS_TOKEN: 'a-metrics-token-123456',
-      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
-      WORKER_CONCURRENCY: ' 50 ',
-      QUEUE_PREFIX: '',
-      AWS_SECRET_ACCESS_KEY: 'never-passed',
-      PATH: '/usr/bin',
-    }, '/tmp');
+    const env = loadCliEnv(
+      {
+        OIDC_ISSUER: 'https://idp.example.test',
+        OIDC_CLIENT_ID: 'looplane',
+        OIDC_CLIENT_SECRET: 'shh',
+        LOOPLANE_METRICS_TOKEN: 'a-metrics-token-123456',
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318',
+        WORKER_CONCURRENCY: ' 50 ',
+        QUEUE_PREFIX: '',
+        AWS_SECRET_ACCESS_KEY: 'never-passed',
+        PATH: '/usr/bin',
+      },
+      '/tmp',
+    );
     expect(env.productSettings).toEqual({
       OIDC_ISSUER: 'https://idp.example.test',
       OIDC_CLIENT_ID: 'looplane',
@@ -132,12 +139,18 @@ describe('loadCliEnv', () => {
   it('listens on this machine only by default; HOST opens it and is validated', () => {
     expect(load({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
     expect(load({ HOST: ' ' }).HOST).toBe('127.0.0.1');
-    expect(messageOf({ HOST: 'not a host' })).toBe('Invalid environment: HOST must be a host name or an IP address (e.g. 0.0.0.0 for every interface) (got "not a host")');
+    expect(messageOf({ HOST: 'not a host' })).toBe(
+      'Invalid environment: HOST must be a host name or an IP address (e.g. 0.0.0.0 for every interface) (got "not a host")',
+    );
   });
 
   it('hands the trusted proxies and the sign-in limits on to the web', () => {
     const env = loadCliEnv({ LOOPLANE_TRUSTED_PROXIES: '10.0.0.0/8', LOOPLANE_SIGNIN_ACCOUNT_FAILURES: '3', LOOPLANE_SIGNIN_LOCKOUT_SECONDS: '60' }, '/tmp');
-    expect(env.productSettings).toEqual({ LOOPLANE_TRUSTED_PROXIES: '10.0.0.0/8', LOOPLANE_SIGNIN_ACCOUNT_FAILURES: '3', LOOPLANE_SIGNIN_LOCKOUT_SECONDS: '60' });
+    expect(env.productSettings).toEqual({
+      LOOPLANE_TRUSTED_PROXIES: '10.0.0.0/8',
+      LOOPLANE_SIGNIN_ACCOUNT_FAILURES: '3',
+      LOOPLANE_SIGNIN_LOCKOUT_SECONDS: '60',
+    });
   });
 
   it('hands the workspace store settings on, and the AWS credentials only for the s3 store', () => {

@@ -11,7 +11,21 @@ import type { Printer } from './printer';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Environment variables a child process may inherit from the CLI's own environment. */
-const INHERITED = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'TERM', 'LOOPLANE_SANDBOX_DRIVER', 'LOOPLANE_WORKSPACE_ROOT'];
+const INHERITED = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'TMPDIR',
+  'TERM',
+  'LOOPLANE_SANDBOX_DRIVER',
+  'LOOPLANE_WORKSPACE_ROOT',
+];
 
 /**
  * Product settings `looplane start` hands to the web app and the worker it starts (and to no other
@@ -69,8 +83,18 @@ const optional = z
   .optional();
 
 const schema = z.object({
-  DATABASE_URL: optional.pipe(z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// connection URL').optional()),
-  REDIS_URL: optional.pipe(z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').optional()),
+  DATABASE_URL: optional.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// connection URL')
+      .optional(),
+  ),
+  REDIS_URL: optional.pipe(
+    z
+      .string()
+      .regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL')
+      .optional(),
+  ),
   PORT: optional
     .pipe(
       z
@@ -83,7 +107,13 @@ const schema = z.object({
     .transform((port) => port ?? 3000),
   /** Interface the dashboard (and the worker's metrics listener) binds: this machine only unless set (0.0.0.0: every interface). */
   HOST: optional
-    .pipe(z.string().max(253).regex(/^[A-Za-z0-9.:_-]+$/, 'must be a host name or an IP address (e.g. 0.0.0.0 for every interface)').optional())
+    .pipe(
+      z
+        .string()
+        .max(253)
+        .regex(/^[A-Za-z0-9.:_-]+$/, 'must be a host name or an IP address (e.g. 0.0.0.0 for every interface)')
+        .optional(),
+    )
     .transform((host) => host ?? '127.0.0.1'),
   LOOPLANE_HOME: optional,
   LOOPLANE_ADMIN_PASSWORD: optional.pipe(
@@ -113,15 +143,23 @@ const schema = z.object({
       )
       .optional(),
   ),
-  LOG_LEVEL: optional
-    .pipe(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).optional())
-    .transform((level) => level ?? 'info'),
+  LOG_LEVEL: optional.pipe(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).optional()).transform((level) => level ?? 'info'),
   /** The Looplane server `run` and `tail` talk to. */
   LOOPLANE_URL: optional
-    .pipe(z.string().regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'must be an http:// or https:// URL').optional())
+    .pipe(
+      z
+        .string()
+        .regex(/^https?:\/\/[^\s/]+(\/\S*)?$/, 'must be an http:// or https:// URL')
+        .optional(),
+    )
     .transform((url) => (url ?? 'http://localhost:3000').replace(/\/+$/, '')),
   /** A team API token (Bearer) for `run` and `tail`. */
-  LOOPLANE_TOKEN: optional.pipe(z.string().regex(/^[\x21-\x7e]{1,200}$/, 'must be an API token (printable characters, no spaces)').optional()),
+  LOOPLANE_TOKEN: optional.pipe(
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{1,200}$/, 'must be an API token (printable characters, no spaces)')
+      .optional(),
+  ),
 });
 
 /** The CLI's validated environment. */

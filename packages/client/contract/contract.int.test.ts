@@ -37,20 +37,27 @@ describe('every documented operation, called with the generated client', () => {
     const agentId = rest.tb.agent.agentId;
     expect((await unwrap(as('viewer').GET('/agents'))).map((a) => a.id)).toContain(agentId);
     expect((await unwrap(as('viewer').GET('/agents/{agentId}', { params: { path: { agentId } } }))).id).toBe(agentId);
-    const updated = await unwrap(as('operator').PATCH('/agents/{agentId}', { params: { path: { agentId } }, body: { description: 'Checked by the contract test' } }));
+    const updated = await unwrap(
+      as('operator').PATCH('/agents/{agentId}', { params: { path: { agentId } }, body: { description: 'Checked by the contract test' } }),
+    );
     expect(updated.description).toBe('Checked by the contract test');
 
     const graphId = await fixtures.graph();
     expect((await unwrap(as('viewer').GET('/graphs'))).map((g) => g.id)).toContain(graphId);
     expect((await unwrap(as('viewer').GET('/graphs/{graphId}', { params: { path: { graphId } } }))).id).toBe(graphId);
     const started = await unwrap(
-      as('operator').POST('/graphs/{graphId}/runs', { params: { path: { graphId }, header: { 'Idempotency-Key': 'contract-graph-run' } }, body: { goal: 'Plan the release' } }),
+      as('operator').POST('/graphs/{graphId}/runs', {
+        params: { path: { graphId }, header: { 'Idempotency-Key': 'contract-graph-run' } },
+        body: { goal: 'Plan the release' },
+      }),
     );
     expect((await rest.tb.db.run.findUniqueOrThrow({ where: { id: started.runId } })).graphId).toBe(graphId);
   });
 
   it('runs and their events', async () => {
-    const { runId } = await unwrap(as('operator').POST('/runs', { body: { agentId: rest.tb.agent.agentId, goal: 'Summarise the open issues', budget: { tokens: 5000, onExceed: 'wait' } } }));
+    const { runId } = await unwrap(
+      as('operator').POST('/runs', { body: { agentId: rest.tb.agent.agentId, goal: 'Summarise the open issues', budget: { tokens: 5000, onExceed: 'wait' } } }),
+    );
     const page = await unwrap(as('viewer').GET('/runs', { params: { query: { status: ['queued', 'running'], limit: 5 } } }));
     expect(page.runs.map((r) => r.id)).toContain(runId);
     expect(await unwrap(as('viewer').GET('/runs/{runId}', { params: { path: { runId } } }))).toMatchObject({ id: runId, status: 'queued' });
@@ -72,20 +79,32 @@ describe('every documented operation, called with the generated client', () => {
     const { runId, approvalId } = await fixtures.pendingApproval();
     const page = await unwrap(as('viewer').GET('/approvals', { params: { query: { runId, limit: 10 } } }));
     expect(page.items.map((a) => a.id)).toEqual([approvalId]);
-    expect(await unwrap(as('approver').GET('/approvals/{approvalId}', { params: { path: { approvalId } } }))).toMatchObject({ id: approvalId, status: 'pending', canDecide: true });
-    const decided = await unwrap(as('approver').POST('/approvals/{approvalId}/decision', { params: { path: { approvalId } }, body: { decision: 'approve', comment: 'ship it' } }));
+    expect(await unwrap(as('approver').GET('/approvals/{approvalId}', { params: { path: { approvalId } } }))).toMatchObject({
+      id: approvalId,
+      status: 'pending',
+      canDecide: true,
+    });
+    const decided = await unwrap(
+      as('approver').POST('/approvals/{approvalId}/decision', { params: { path: { approvalId } }, body: { decision: 'approve', comment: 'ship it' } }),
+    );
     expect(decided).toMatchObject({ approvalId, status: 'approved', runId });
   });
 
   it('sessions: fork, replay, resume, files', async () => {
     const started = await fixtures.startedSession();
     const sessionId = started.sessionId;
-    const forked = await unwrap(as('operator').POST('/sessions/{sessionId}/fork', { params: { path: { sessionId } }, body: { atEvent: 1, message: 'Try the other approach' } }));
+    const forked = await unwrap(
+      as('operator').POST('/sessions/{sessionId}/fork', { params: { path: { sessionId } }, body: { atEvent: 1, message: 'Try the other approach' } }),
+    );
     expect(forked).toMatchObject({ runId: started.runId, parentId: sessionId, atEvent: 1 });
-    const replayed = await unwrap(as('operator').POST('/sessions/{sessionId}/replay', { params: { path: { sessionId } }, body: { atEvent: 1, systemPrompt: 'Be brief.', mode: 'live' } }));
+    const replayed = await unwrap(
+      as('operator').POST('/sessions/{sessionId}/replay', { params: { path: { sessionId } }, body: { atEvent: 1, systemPrompt: 'Be brief.', mode: 'live' } }),
+    );
     expect(replayed).toMatchObject({ runId: started.runId, parentId: sessionId, atEvent: 1, mode: 'live' });
     const finished = await fixtures.finishedSession();
-    const resumed = await unwrap(as('operator').POST('/sessions/{sessionId}/resume', { params: { path: { sessionId: finished.sessionId } }, body: { message: 'Now write the tests' } }));
+    const resumed = await unwrap(
+      as('operator').POST('/sessions/{sessionId}/resume', { params: { path: { sessionId: finished.sessionId } }, body: { message: 'Now write the tests' } }),
+    );
     expect(resumed).toEqual({ sessionId: finished.sessionId, runId: finished.runId, status: 'idle' });
     const files = await unwrap(as('viewer').GET('/sessions/{sessionId}/files', { params: { path: { sessionId } } }));
     expect(files.node).toEqual({ kind: 'dir', path: '', entries: [] });
@@ -102,7 +121,10 @@ describe('every documented operation, called with the generated client', () => {
     const server = await unwrap(as('admin').POST('/mcp-servers', { body: { name: 'files', transport: 'stdio', command: 'mcp-files', args: ['--root', '.'] } }));
     expect((await unwrap(as('viewer').GET('/mcp-servers'))).map((s) => s.name)).toContain('files');
     expect((await unwrap(as('admin').POST('/mcp-servers/{serverId}/refresh', { params: { path: { serverId: server.id } } }))).toolsCheckedAt).toBeNull();
-    expect(await unwrap(as('admin').DELETE('/mcp-servers/{serverId}', { params: { path: { serverId: server.id } } }))).toEqual({ id: server.id, removed: true });
+    expect(await unwrap(as('admin').DELETE('/mcp-servers/{serverId}', { params: { path: { serverId: server.id } } }))).toEqual({
+      id: server.id,
+      removed: true,
+    });
   });
 });
 
@@ -121,17 +143,29 @@ describe('errors', () => {
     expect(bad).toMatchObject({ status: 400, problem: { code: 'BAD_REQUEST', errors: [{ in: 'query', path: 'limit' }] } });
 
     const stranger = createLooplaneClient({ url: servers.url, token: 'llp_not-a-token', fetch: recordingFetch(exchanges) });
-    await expect(unwrap(stranger.GET('/me'))).rejects.toMatchObject({ name: 'ProblemError', status: 401, message: 'The API token is invalid, revoked or expired' });
+    await expect(unwrap(stranger.GET('/me'))).rejects.toMatchObject({
+      name: 'ProblemError',
+      status: 401,
+      message: 'The API token is invalid, revoked or expired',
+    });
 
     const forbidden = await problemOf(as('viewer').POST('/runs', { body: { agentId: rest.tb.agent.agentId, goal: 'not allowed' } }));
     expect(forbidden).toMatchObject({ status: 403, message: 'This action needs the operator role; you are viewer' });
 
-    expect(await problemOf(as('viewer').GET('/runs/{runId}', { params: { path: { runId: 'cnosuchrun000' } } }))).toMatchObject({ status: 404, problem: { code: 'NOT_FOUND' } });
+    expect(await problemOf(as('viewer').GET('/runs/{runId}', { params: { path: { runId: 'cnosuchrun000' } } }))).toMatchObject({
+      status: 404,
+      problem: { code: 'NOT_FOUND' },
+    });
 
     await unwrap(as('admin').POST('/mcp-servers', { body: { name: 'taken', transport: 'stdio', command: 'x' } }));
-    expect(await problemOf(as('admin').POST('/mcp-servers', { body: { name: 'taken', transport: 'stdio', command: 'x' } }))).toMatchObject({ status: 409, problem: { code: 'CONFLICT' } });
+    expect(await problemOf(as('admin').POST('/mcp-servers', { body: { name: 'taken', transport: 'stdio', command: 'x' } }))).toMatchObject({
+      status: 409,
+      problem: { code: 'CONFLICT' },
+    });
 
-    const notFinished = await problemOf(as('operator').POST('/sessions/{sessionId}/resume', { params: { path: { sessionId: running.sessionId } }, body: { message: 'go on' } }));
+    const notFinished = await problemOf(
+      as('operator').POST('/sessions/{sessionId}/resume', { params: { path: { sessionId: running.sessionId } }, body: { message: 'go on' } }),
+    );
     expect(notFinished).toMatchObject({ status: 412, problem: { code: 'PRECONDITION_FAILED' } });
     expect(notFinished.message).toContain('only a finished, failed or cancelled branch can be resumed');
 
@@ -157,7 +191,9 @@ describe('errors', () => {
     expect(check(revoked, 200, 'application/json', { id: 'x', revokedAt: '2026-12-02T07:00:00.000Z' })).toEqual([]);
     expect(check(revoked, 200, 'application/json', { id: 'x', revokedAt: '2026-12-02T07:00:00.000Z', extra: 1 }).length).toBeGreaterThan(0);
     expect(check(revoked, 200, 'application/json', { id: 'x', revokedAt: 'yesterday' }).length).toBeGreaterThan(0);
-    expect(check(revoked, 201, 'application/json', { id: 'x', revokedAt: '2026-12-02T07:00:00.000Z' })).toEqual([expect.stringContaining('status 201 is not documented')]);
+    expect(check(revoked, 201, 'application/json', { id: 'x', revokedAt: '2026-12-02T07:00:00.000Z' })).toEqual([
+      expect.stringContaining('status 201 is not documented'),
+    ]);
     expect(check(revoked, 404, 'application/json', {})).toEqual([expect.stringContaining('content type application/json is not documented')]);
   });
 });

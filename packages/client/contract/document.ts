@@ -60,8 +60,7 @@ export function createResponseChecker(document: OpenApi) {
   addFormats(ajv);
   ajv.addVocabulary(['example', 'discriminator', 'xml', 'externalDocs']);
   // The document's references (`#/components/schemas/X`) point into one schema of all components.
-  const relocate = (schema: object) =>
-    JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${COMPONENTS_ID}#/$defs/`)) as object;
+  const relocate = (schema: object) => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${COMPONENTS_ID}#/$defs/`)) as object;
   ajv.addSchema({ $id: COMPONENTS_ID, $defs: relocate(document.components.schemas) });
   const compiled = new Map<string, ValidateFunction>();
 
@@ -71,7 +70,10 @@ export function createResponseChecker(document: OpenApi) {
     if (!response) return [`${operation.operationId}: status ${status} is not documented (documented: ${Object.keys(operation.responses).join(', ')})`];
     const type = (contentType ?? '').split(';')[0]!.trim();
     const media = response.content?.[type];
-    if (!media) return [`${operation.operationId} ${status}: content type ${type || 'none'} is not documented (documented: ${Object.keys(response.content ?? {}).join(', ') || 'no body'})`];
+    if (!media)
+      return [
+        `${operation.operationId} ${status}: content type ${type || 'none'} is not documented (documented: ${Object.keys(response.content ?? {}).join(', ') || 'no body'})`,
+      ];
     const key = `${operation.operationId} ${status} ${type}`;
     let validate = compiled.get(key);
     if (!validate) {

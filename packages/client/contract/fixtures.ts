@@ -49,7 +49,16 @@ export function contractFixtures(rest: RestTestbed) {
       const waiting = await run('contract: clean up');
       await tb.db.session.update({ where: { id: waiting.sessionId }, data: { status: 'waiting', waitReason: 'approval' } });
       const row = await tb.db.approval.create({
-        data: { teamId: tb.fx.teamId, runId: waiting.runId, sessionId: waiting.sessionId, requestSeq: 3, toolCallId: 'call-1', tool: 'shell', args: { command: 'rm -rf build' }, requestedById: tb.fx.members.operator.id },
+        data: {
+          teamId: tb.fx.teamId,
+          runId: waiting.runId,
+          sessionId: waiting.sessionId,
+          requestSeq: 3,
+          toolCallId: 'call-1',
+          tool: 'shell',
+          args: { command: 'rm -rf build' },
+          requestedById: tb.fx.members.operator.id,
+        },
       });
       return { ...waiting, approvalId: row.id };
     },

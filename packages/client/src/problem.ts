@@ -7,7 +7,9 @@ export type Problem = components['schemas']['Problem'];
 export function isProblem(value: unknown): value is Problem {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v.type === 'string' && typeof v.title === 'string' && typeof v.status === 'number' && typeof v.detail === 'string' && typeof v.code === 'string';
+  return (
+    typeof v.type === 'string' && typeof v.title === 'string' && typeof v.status === 'number' && typeof v.detail === 'string' && typeof v.code === 'string'
+  );
 }
 
 /** Enough of a body that is not a problem (a proxy's HTML page) to recognise it in a message. */

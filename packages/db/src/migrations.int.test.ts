@@ -69,9 +69,7 @@ async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>)
 
 const shadowDatabases = () =>
   withClient(adminUrl, async (admin) => {
-    const { rows } = await admin.query<{ datname: string }>(
-      "SELECT datname FROM pg_database WHERE datname LIKE 'prisma_migrate_shadow_db_%'",
-    );
+    const { rows } = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'prisma_migrate_shadow_db_%'");
     return rows.map((row) => row.datname);
   });
 
@@ -103,9 +101,7 @@ describe('prisma migrate (offline schema engine)', () => {
     expect(status.stdout).toContain('Database schema is up to date!');
 
     await withClient(dbUrl, async (db) => {
-      const { rows: tables } = await db.query<{ table_name: string }>(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'",
-      );
+      const { rows: tables } = await db.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
       expect(tables.map((t) => t.table_name)).toEqual(
         expect.arrayContaining(['User', 'Team', 'Membership', 'Run', 'Session', 'Event', 'AuditLog', 'PolicyVersion', '_prisma_migrations']),
       );
@@ -119,16 +115,12 @@ describe('prisma migrate (offline schema engine)', () => {
   it('refuses UPDATE and DELETE on the append-only tables (hand-written triggers)', async () => {
     await withClient(dbUrl, async (db) => {
       await db.query(`INSERT INTO "Team" (id, slug, name, "updatedAt") VALUES ('team1', 'team1', 'Team 1', now())`);
-      await db.query(
-        `INSERT INTO "AuditLog" ("teamId", seq, "actorType", action, "prevHash", hash) VALUES ('team1', 1, 'system', 'team.created', '', 'h1')`,
-      );
+      await db.query(`INSERT INTO "AuditLog" ("teamId", seq, "actorType", action, "prevHash", hash) VALUES ('team1', 1, 'system', 'team.created', '', 'h1')`);
       await db.query(`INSERT INTO "Policy" (id, "teamId", name, "updatedAt") VALUES ('pol1', 'team1', 'default', now())`);
       await db.query(`INSERT INTO "PolicyVersion" (id, "policyId", version, document) VALUES ('pv1', 'pol1', 1, '{}')`);
       await db.query(`INSERT INTO "Run" (id, "teamId", goal, "updatedAt") VALUES ('run1', 'team1', 'goal', now())`);
       await db.query(`INSERT INTO "Session" (id, "runId", "updatedAt") VALUES ('ses1', 'run1', now())`);
-      await db.query(
-        `INSERT INTO "Event" ("runId", "sessionId", seq, "eventNo", type, payload) VALUES ('run1', 'ses1', 1, 1, 'run.created', '{}')`,
-      );
+      await db.query(`INSERT INTO "Event" ("runId", "sessionId", seq, "eventNo", type, payload) VALUES ('run1', 'ses1', 1, 1, 'run.created', '{}')`);
 
       const cases = [
         { table: 'AuditLog', set: `action = 'forged'` },
@@ -142,18 +134,15 @@ describe('prisma migrate (offline schema engine)', () => {
         expect(rows[0].n, table).toBe(1);
       }
       // Inserting stays allowed: the chain grows.
-      await db.query(
-        `INSERT INTO "AuditLog" ("teamId", seq, "actorType", action, "prevHash", hash) VALUES ('team1', 2, 'system', 'x', 'h1', 'h2')`,
-      );
+      await db.query(`INSERT INTO "AuditLog" ("teamId", seq, "actorType", action, "prevHash", hash) VALUES ('team1', 2, 'system', 'x', 'h1', 'h2')`);
     });
   }, 60_000);
 
   it('migrations match schema.prisma (migrate diff through a temporary shadow database)', async () => {
     const before = new Set(await shadowDatabases());
-    const diff = await prisma(
-      ['migrate', 'diff', '--from-migrations', 'prisma/migrations', '--to-schema', 'prisma/schema.prisma', '--exit-code'],
-      { DATABASE_URL: dbUrl },
-    );
+    const diff = await prisma(['migrate', 'diff', '--from-migrations', 'prisma/migrations', '--to-schema', 'prisma/schema.prisma', '--exit-code'], {
+      DATABASE_URL: dbUrl,
+    });
     // --exit-code: 0 = no difference, 2 = schema.prisma changed without a migration.
     expectSuccess(diff);
     expect(diff.stdout).toContain('No difference detected.');
@@ -198,6 +187,8 @@ describe(`prisma CLI without network (${canUnshare ? 'unshare -rn' : 'dead proxy
   it('resolves the schema engine to our tool, through the env var prisma.config.ts sets', async () => {
     const version = await prisma(['version'], { ...offline.env, DATABASE_URL: undefined }, offline.wrapper);
     expectSuccess(version);
-    expect(version.stdout).toMatch(/Schema Engine\s*: schema-engine-cli [0-9a-f]{40} \(at .*packages\/db\/bin\/schema-engine\.mjs, resolved by PRISMA_SCHEMA_ENGINE_BINARY\)/);
+    expect(version.stdout).toMatch(
+      /Schema Engine\s*: schema-engine-cli [0-9a-f]{40} \(at .*packages\/db\/bin\/schema-engine\.mjs, resolved by PRISMA_SCHEMA_ENGINE_BINARY\)/,
+    );
   }, 60_000);
 });

@@ -5,7 +5,11 @@ const shellTool = {
   name: 'shell',
   description: 'Run a command in the sandbox, in the workspace (mounted at /workspace).',
   idempotent: false,
-  parameters: { type: 'object', properties: { command: { type: 'string', minLength: 1, description: 'A command line, run by /bin/sh -c' } }, required: ['command'] },
+  parameters: {
+    type: 'object',
+    properties: { command: { type: 'string', minLength: 1, description: 'A command line, run by /bin/sh -c' } },
+    required: ['command'],
+  },
 };
 
 /**
@@ -35,6 +39,11 @@ const fauxCleanup = {
 export async function seedApprovalDemo(tx: Tx, teamId: string): Promise<void> {
   await seedFauxAgent(tx, teamId, {
     endpoint: fauxCleanup,
-    agent: { name: 'demo-cleanup', description: 'Runs `rm -rf build` in its sandbox: the policy holds it for an approver', systemPrompt: 'You keep the workspace tidy.', tools: [shellTool] },
+    agent: {
+      name: 'demo-cleanup',
+      description: 'Runs `rm -rf build` in its sandbox: the policy holds it for an approver',
+      systemPrompt: 'You keep the workspace tidy.',
+      tools: [shellTool],
+    },
   });
 }

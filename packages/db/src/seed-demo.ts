@@ -6,7 +6,11 @@ const SYSTEM = { type: 'system', name: 'seed' } as const;
 
 /** The demo's tool calls, one per step: the sandboxed built-in tools at work in a workspace. */
 const STEP_CALLS: { say: string; tool: string; args: Record<string, unknown> }[] = [
-  { say: 'loading the file and shell tools.', tool: 'load_tools', args: { names: ['write_file', 'read_file', 'edit_file', 'list_files', 'search_files', 'shell'] } },
+  {
+    say: 'loading the file and shell tools.',
+    tool: 'load_tools',
+    args: { names: ['write_file', 'read_file', 'edit_file', 'list_files', 'search_files', 'shell'] },
+  },
   { say: 'writing the plan.', tool: 'write_file', args: { path: 'notes/plan.md', content: '# Plan\n- part 1: todo\n- part 2: todo\n- part 3: todo\n' } },
   { say: 'listing the workspace.', tool: 'list_files', args: {} },
   { say: 'reading the plan back with a shell.', tool: 'shell', args: { command: 'cat notes/plan.md' } },
@@ -27,12 +31,54 @@ const pathArg = { type: 'string', description: 'Path relative to the workspace r
  * tools themselves; `@looplane/sandbox` has the full schemas). Idempotency is the tool's own.
  */
 const DEMO_TOOLS = [
-  { name: 'write_file', description: 'Create or overwrite a file in the workspace with the given content.', idempotent: false, parameters: { type: 'object', properties: { path: pathArg, content: { type: 'string' } }, required: ['path', 'content'] } },
-  { name: 'read_file', description: 'Read a text file of the workspace.', idempotent: true, parameters: { type: 'object', properties: { path: pathArg, offset: { type: 'integer' }, limit: { type: 'integer' } }, required: ['path'] } },
-  { name: 'edit_file', description: 'Replace an exact string in a workspace file.', idempotent: false, parameters: { type: 'object', properties: { path: pathArg, old_string: { type: 'string' }, new_string: { type: 'string' }, replace_all: { type: 'boolean' } }, required: ['path', 'old_string', 'new_string'] } },
-  { name: 'list_files', description: 'List a directory of the workspace.', idempotent: true, parameters: { type: 'object', properties: { path: pathArg, depth: { type: 'integer' } } } },
-  { name: 'search_files', description: 'Search file contents of the workspace with grep.', idempotent: true, parameters: { type: 'object', properties: { pattern: { type: 'string' }, path: pathArg }, required: ['pattern'] } },
-  { name: 'shell', description: 'Run a command in the sandbox, in the workspace (mounted at /workspace).', idempotent: false, parameters: { type: 'object', properties: { command: { type: 'string', description: 'A command line, run by /bin/sh -c' }, argv: { type: 'array', items: { type: 'string' } }, cwd: { type: 'string' }, timeout_ms: { type: 'integer' } } } },
+  {
+    name: 'write_file',
+    description: 'Create or overwrite a file in the workspace with the given content.',
+    idempotent: false,
+    parameters: { type: 'object', properties: { path: pathArg, content: { type: 'string' } }, required: ['path', 'content'] },
+  },
+  {
+    name: 'read_file',
+    description: 'Read a text file of the workspace.',
+    idempotent: true,
+    parameters: { type: 'object', properties: { path: pathArg, offset: { type: 'integer' }, limit: { type: 'integer' } }, required: ['path'] },
+  },
+  {
+    name: 'edit_file',
+    description: 'Replace an exact string in a workspace file.',
+    idempotent: false,
+    parameters: {
+      type: 'object',
+      properties: { path: pathArg, old_string: { type: 'string' }, new_string: { type: 'string' }, replace_all: { type: 'boolean' } },
+      required: ['path', 'old_string', 'new_string'],
+    },
+  },
+  {
+    name: 'list_files',
+    description: 'List a directory of the workspace.',
+    idempotent: true,
+    parameters: { type: 'object', properties: { path: pathArg, depth: { type: 'integer' } } },
+  },
+  {
+    name: 'search_files',
+    description: 'Search file contents of the workspace with grep.',
+    idempotent: true,
+    parameters: { type: 'object', properties: { pattern: { type: 'string' }, path: pathArg }, required: ['pattern'] },
+  },
+  {
+    name: 'shell',
+    description: 'Run a command in the sandbox, in the workspace (mounted at /workspace).',
+    idempotent: false,
+    parameters: {
+      type: 'object',
+      properties: {
+        command: { type: 'string', description: 'A command line, run by /bin/sh -c' },
+        argv: { type: 'array', items: { type: 'string' } },
+        cwd: { type: 'string' },
+        timeout_ms: { type: 'integer' },
+      },
+    },
+  },
 ];
 
 /** A faux endpoint whose script takes ~10 s, so a run can be watched, reloaded and cancelled. */
@@ -72,7 +118,12 @@ const fauxStepsAlt = {
   config: {
     ...fauxSteps.config,
     script: fauxSteps.config.script.map((turn, i) =>
-      i === ALT_STEP ? { say: `Step ${i + 1} of ${STEPS}: logging progress another way.`, calls: [{ tool: 'shell', args: { command: 'echo "checked part 2 another way" >> notes/log.txt' } }] } : turn,
+      i === ALT_STEP
+        ? {
+            say: `Step ${i + 1} of ${STEPS}: logging progress another way.`,
+            calls: [{ tool: 'shell', args: { command: 'echo "checked part 2 another way" >> notes/log.txt' } }],
+          }
+        : turn,
     ),
   },
 };
@@ -107,11 +158,25 @@ export async function seedDemoContent(tx: Tx, teamId: string, fauxEndpointId: st
   let steps = await tx.modelEndpoint.findUnique({ where: { teamId_name: { teamId, name: fauxSteps.name } } });
   if (!steps) {
     steps = await tx.modelEndpoint.create({ data: { teamId, ...fauxSteps, config: fauxSteps.config as Prisma.InputJsonValue } });
-    await appendAudit(tx, { teamId, actor: SYSTEM, action: 'endpoint.created', targetType: 'endpoint', targetId: steps.id, data: { name: steps.name, kind: 'faux' } });
+    await appendAudit(tx, {
+      teamId,
+      actor: SYSTEM,
+      action: 'endpoint.created',
+      targetType: 'endpoint',
+      targetId: steps.id,
+      data: { name: steps.name, kind: 'faux' },
+    });
   }
   if (!(await tx.modelEndpoint.findUnique({ where: { teamId_name: { teamId, name: fauxStepsAlt.name } } }))) {
     const alt = await tx.modelEndpoint.create({ data: { teamId, ...fauxStepsAlt, config: fauxStepsAlt.config as Prisma.InputJsonValue } });
-    await appendAudit(tx, { teamId, actor: SYSTEM, action: 'endpoint.created', targetType: 'endpoint', targetId: alt.id, data: { name: alt.name, kind: 'faux' } });
+    await appendAudit(tx, {
+      teamId,
+      actor: SYSTEM,
+      action: 'endpoint.created',
+      targetType: 'endpoint',
+      targetId: alt.id,
+      data: { name: alt.name, kind: 'faux' },
+    });
   }
   for (const agent of demoAgents(fauxEndpointId, steps.id)) {
     const existing = await tx.agentTemplate.findUnique({ where: { teamId_name: { teamId, name: agent.name } } });

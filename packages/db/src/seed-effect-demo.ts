@@ -6,7 +6,11 @@ const tools = [
     name: 'shell',
     description: 'Run a command in the sandbox, in the workspace (mounted at /workspace).',
     idempotent: false,
-    parameters: { type: 'object', properties: { command: { type: 'string', minLength: 1, description: 'A command line, run by /bin/sh -c' } }, required: ['command'] },
+    parameters: {
+      type: 'object',
+      properties: { command: { type: 'string', minLength: 1, description: 'A command line, run by /bin/sh -c' } },
+      required: ['command'],
+    },
   },
   {
     name: 'write_file',
@@ -34,7 +38,13 @@ const fauxScriptCleanup = {
     finalText: 'Tidy-up done.',
     script: [
       { say: 'Loading the tools.', calls: [{ tool: 'load_tools', args: { names: ['shell', 'write_file'] } }] },
-      { say: 'Making a build directory.', calls: [{ tool: 'write_file', args: { path: 'build/out.o', content: 'object code\n' } }, { tool: 'write_file', args: { path: 'build/keep', content: 'keep me\n' } }] },
+      {
+        say: 'Making a build directory.',
+        calls: [
+          { tool: 'write_file', args: { path: 'build/out.o', content: 'object code\n' } },
+          { tool: 'write_file', args: { path: 'build/keep', content: 'keep me\n' } },
+        ],
+      },
       { say: 'Writing a tidy-up script.', calls: [{ tool: 'write_file', args: { path: 'clean.py', content: CLEANER } }] },
       { say: 'Running it.', calls: [{ tool: 'shell', args: { command: 'python3 clean.py' } }] },
       { say: 'Listing what is left.', calls: [{ tool: 'shell', args: { command: 'ls -R' } }] },
@@ -46,6 +56,11 @@ const fauxScriptCleanup = {
 export async function seedEffectDemo(tx: Tx, teamId: string): Promise<void> {
   await seedFauxAgent(tx, teamId, {
     endpoint: fauxScriptCleanup,
-    agent: { name: 'demo-script-cleanup', description: 'Deletes build/ from a Python script it writes: the effect check holds the deletion with its diff', systemPrompt: 'You keep the workspace tidy.', tools: tools },
+    agent: {
+      name: 'demo-script-cleanup',
+      description: 'Deletes build/ from a Python script it writes: the effect check holds the deletion with its diff',
+      systemPrompt: 'You keep the workspace tidy.',
+      tools: tools,
+    },
   });
 }

@@ -27,7 +27,14 @@ export async function seedFauxAgent(tx: Tx, teamId: string, seed: { endpoint: Fa
   let endpoint = await tx.modelEndpoint.findUnique({ where: { teamId_name: { teamId, name: seed.endpoint.name } } });
   if (!endpoint) {
     endpoint = await tx.modelEndpoint.create({ data: { teamId, ...seed.endpoint, config: seed.endpoint.config as Prisma.InputJsonValue } });
-    await appendAudit(tx, { teamId, actor: SYSTEM, action: 'endpoint.created', targetType: 'endpoint', targetId: endpoint.id, data: { name: endpoint.name, kind: 'faux' } });
+    await appendAudit(tx, {
+      teamId,
+      actor: SYSTEM,
+      action: 'endpoint.created',
+      targetType: 'endpoint',
+      targetId: endpoint.id,
+      data: { name: endpoint.name, kind: 'faux' },
+    });
   }
   if (await tx.agentTemplate.findUnique({ where: { teamId_name: { teamId, name: seed.agent.name } } })) return;
   const agent = await tx.agentTemplate.create({

@@ -19,8 +19,27 @@ describe('seedDatabase', () => {
     expect(await verifyPassword(first.generatedPassword!, admin.passwordHash!)).toBe(true);
     const team = await t.db.team.findUniqueOrThrow({ where: { slug: 'demo' }, include: { memberships: true, endpoints: true } });
     expect(team.memberships).toEqual([expect.objectContaining({ userId: admin.id, role: 'admin' })]);
-    expect(team.endpoints.map((e) => e.name).sort()).toEqual(['faux', 'faux-cleanup', 'faux-script-cleanup', 'faux-steps', 'faux-steps-alt', 'faux-swarm-coder', 'faux-swarm-planner', 'faux-swarm-researcher', 'faux-swarm-reviewer']);
-    expect((await t.db.agentTemplate.findMany({ where: { teamId: team.id } })).map((a) => a.name).sort()).toEqual(['demo', 'demo-cleanup', 'demo-script-cleanup', 'demo-steps', 'swarm-coder', 'swarm-planner', 'swarm-researcher', 'swarm-reviewer']);
+    expect(team.endpoints.map((e) => e.name).sort()).toEqual([
+      'faux',
+      'faux-cleanup',
+      'faux-script-cleanup',
+      'faux-steps',
+      'faux-steps-alt',
+      'faux-swarm-coder',
+      'faux-swarm-planner',
+      'faux-swarm-researcher',
+      'faux-swarm-reviewer',
+    ]);
+    expect((await t.db.agentTemplate.findMany({ where: { teamId: team.id } })).map((a) => a.name).sort()).toEqual([
+      'demo',
+      'demo-cleanup',
+      'demo-script-cleanup',
+      'demo-steps',
+      'swarm-coder',
+      'swarm-planner',
+      'swarm-researcher',
+      'swarm-reviewer',
+    ]);
 
     const again = await seedDatabase(t.db, { adminPassword: 'another password' });
     expect(again).toEqual({ adminCreated: false, generatedPassword: null, bootstrapTokenCreated: false });

@@ -37,73 +37,76 @@ export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<S
   const passwordHash = await hashPassword(password);
 
   // A few dozen statements in one transaction: Prisma's 5 s default is tight on a busy two-core machine.
-  return db.$transaction(async (tx) => {
-    // Serialise concurrent seeders (two `start`s racing on one database).
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('looplane:seed', 0))`;
-    const existingAdmin = await tx.user.findUnique({ where: { email } });
-    const admin = existingAdmin ?? (await tx.user.create({ data: { email, name: 'Admin', passwordHash } }));
+  return db.$transaction(
+    async (tx) => {
+      // Serialise concurrent seeders (two `start`s racing on one database).
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('looplane:seed', 0))`;
+      const existingAdmin = await tx.user.findUnique({ where: { email } });
+      const admin = existingAdmin ?? (await tx.user.create({ data: { email, name: 'Admin', passwordHash } }));
 
-    let team = await tx.team.findUnique({ where: { slug: DEMO_TEAM_SLUG } });
-    if (!team) {
-      team = await tx.team.create({ data: { slug: DEMO_TEAM_SLUG, name: 'Demo' } });
-      await tx.membership.create({ data: { teamId: team.id, userId: admin.id, role: 'admin' } });
-      await tx.modelEndpoint.create({
-        data: {
-          teamId: team.id,
-          name: FAUX_ENDPOINT_NAME,
-          kind: 'faux',
-          model: 'faux-1',
-          contextWindow: 32000,
-          maxOutputTokens: 1024,
-          config: { thinkMs: 200 },
-        },
-      });
-      await appendAudit(tx, {
-        teamId: team.id,
-        actor: SYSTEM,
-        action: 'team.seeded',
-        targetType: 'team',
-        targetId: team.id,
-        data: { adminUserId: admin.id, endpoint: FAUX_ENDPOINT_NAME },
-      });
-    }
-
-    const faux = await tx.modelEndpoint.findUnique({ where: { teamId_name: { teamId: team.id, name: FAUX_ENDPOINT_NAME } } });
-    if (faux) await seedDemoContent(tx, team.id, faux.id);
-    await seedApprovalDemo(tx, team.id);
-    await seedEffectDemo(tx, team.id);
-
-    let bootstrapTokenCreated = false;
-    if (options.bootstrapToken) {
-      const tokenHash = hashApiToken(options.bootstrapToken);
-      const existing = await tx.apiToken.findUnique({ where: { tokenHash } });
-      if (!existing) {
-        const token = await tx.apiToken.create({
+      let team = await tx.team.findUnique({ where: { slug: DEMO_TEAM_SLUG } });
+      if (!team) {
+        team = await tx.team.create({ data: { slug: DEMO_TEAM_SLUG, name: 'Demo' } });
+        await tx.membership.create({ data: { teamId: team.id, userId: admin.id, role: 'admin' } });
+        await tx.modelEndpoint.create({
           data: {
             teamId: team.id,
-            createdById: admin.id,
-            name: 'bootstrap',
-            role: 'admin',
-            tokenHash,
-            prefix: displayPrefix(options.bootstrapToken),
+            name: FAUX_ENDPOINT_NAME,
+            kind: 'faux',
+            model: 'faux-1',
+            contextWindow: 32000,
+            maxOutputTokens: 1024,
+            config: { thinkMs: 200 },
           },
         });
         await appendAudit(tx, {
           teamId: team.id,
           actor: SYSTEM,
-          action: 'token.created',
-          targetType: 'token',
-          targetId: token.id,
-          data: { name: 'bootstrap', role: 'admin', source: 'LOOPLANE_BOOTSTRAP_TOKEN' },
+          action: 'team.seeded',
+          targetType: 'team',
+          targetId: team.id,
+          data: { adminUserId: admin.id, endpoint: FAUX_ENDPOINT_NAME },
         });
-        bootstrapTokenCreated = true;
       }
-    }
 
-    return {
-      adminCreated: !existingAdmin,
-      generatedPassword: !existingAdmin && !options.adminPassword ? password : null,
-      bootstrapTokenCreated,
-    };
-  }, { timeout: 30_000, maxWait: 30_000 });
+      const faux = await tx.modelEndpoint.findUnique({ where: { teamId_name: { teamId: team.id, name: FAUX_ENDPOINT_NAME } } });
+      if (faux) await seedDemoContent(tx, team.id, faux.id);
+      await seedApprovalDemo(tx, team.id);
+      await seedEffectDemo(tx, team.id);
+
+      let bootstrapTokenCreated = false;
+      if (options.bootstrapToken) {
+        const tokenHash = hashApiToken(options.bootstrapToken);
+        const existing = await tx.apiToken.findUnique({ where: { tokenHash } });
+        if (!existing) {
+          const token = await tx.apiToken.create({
+            data: {
+              teamId: team.id,
+              createdById: admin.id,
+              name: 'bootstrap',
+              role: 'admin',
+              tokenHash,
+              prefix: displayPrefix(options.bootstrapToken),
+            },
+          });
+          await appendAudit(tx, {
+            teamId: team.id,
+            actor: SYSTEM,
+            action: 'token.created',
+            targetType: 'token',
+            targetId: token.id,
+            data: { name: 'bootstrap', role: 'admin', source: 'LOOPLANE_BOOTSTRAP_TOKEN' },
+          });
+          bootstrapTokenCreated = true;
+        }
+      }
+
+      return {
+        adminCreated: !existingAdmin,
+        generatedPassword: !existingAdmin && !options.adminPassword ? password : null,
+        bootstrapTokenCreated,
+      };
+    },
+    { timeout: 30_000, maxWait: 30_000 },
+  );
 }

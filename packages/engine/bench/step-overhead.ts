@@ -116,7 +116,15 @@ async function repetition(sizes: number[], rounds: number): Promise<Repetition> 
     const run = await driveRun(turns);
     // The same number of replayed events per size, so best-of statistics compare fairly.
     const perEvent = replayIncremental(run.events, Math.max(2, Math.round((rounds * 200) / turns)));
-    rows.push({ turns, events: run.events.length, steps: run.steps, compactions: run.compactions, driveUsPerStep: run.nsPerStep / 1000, foldNextNsPerEvent: perEvent, foldNextUsPerStep: (perEvent * run.events.length) / run.steps / 1000 });
+    rows.push({
+      turns,
+      events: run.events.length,
+      steps: run.steps,
+      compactions: run.compactions,
+      driveUsPerStep: run.nsPerStep / 1000,
+      foldNextNsPerEvent: perEvent,
+      foldNextUsPerStep: (perEvent * run.events.length) / run.steps / 1000,
+    });
   }
   const refoldNsPerEvent = replayRefolding((await driveRun(200)).events);
   const longest = await driveRun(sizes[sizes.length - 1]!);
@@ -128,7 +136,13 @@ async function repetition(sizes: number[], rounds: number): Promise<Repetition> 
     const requested = payloadsOf(f.store.events, 'model.requested');
     return { first: promptBytes(f.requests[0]!.messages, f.requests[0]!.tools), total: requested.reduce((sum, r) => sum + r.promptBytes, 0) };
   };
-  return { sizes: rows, refoldNsPerEvent, windows, lastVsFirstTenth: windows[windows.length - 1]! / windows[0]!, promptBytes: { eager: await promptBytesOf('eager'), on_demand: await promptBytesOf('on_demand') } };
+  return {
+    sizes: rows,
+    refoldNsPerEvent,
+    windows,
+    lastVsFirstTenth: windows[windows.length - 1]! / windows[0]!,
+    promptBytes: { eager: await promptBytesOf('eager'), on_demand: await promptBytesOf('on_demand') },
+  };
 }
 
 /** The figures in the results format (bench/report/schema.ts), over the repetitions. */
@@ -141,8 +155,20 @@ function figuresOf(reps: Repetition[]) {
   const onDemand = reps.map((r) => r.promptBytes.on_demand.first);
   const eager = reps.map((r) => r.promptBytes.eager.first);
   return [
-    { key: 'engine-step.drive-us-per-step', label: `drive() per step, ${longest.turns}-turn coding session (in-memory ports, instant model and tools; ${longest.compactions} compactions)`, unit: 'µs', looplane: stat(at(longest.turns, (r) => r.driveUsPerStep)), goals: [] },
-    { key: 'engine-step.fold-next-us-per-step', label: `the decision alone: apply(event) + next() per step, replaying the ${longest.turns}-turn log (best of rounds)`, unit: 'µs', looplane: stat(at(longest.turns, (r) => r.foldNextUsPerStep)), goals: [] },
+    {
+      key: 'engine-step.drive-us-per-step',
+      label: `drive() per step, ${longest.turns}-turn coding session (in-memory ports, instant model and tools; ${longest.compactions} compactions)`,
+      unit: 'µs',
+      looplane: stat(at(longest.turns, (r) => r.driveUsPerStep)),
+      goals: [],
+    },
+    {
+      key: 'engine-step.fold-next-us-per-step',
+      label: `the decision alone: apply(event) + next() per step, replaying the ${longest.turns}-turn log (best of rounds)`,
+      unit: 'µs',
+      looplane: stat(at(longest.turns, (r) => r.foldNextUsPerStep)),
+      goals: [],
+    },
     {
       key: 'engine-step.flat',
       label: `flat along the log: fold+next ns/event, last tenth ÷ first tenth of the ${longest.turns}-turn log (${longest.events} events)`,
@@ -156,7 +182,14 @@ function figuresOf(reps: Repetition[]) {
       unit: 'ns',
       looplane: stat(incremental200, 0),
       peer: { label: 'refold before every next()', value: stat(refold, 0) },
-      ratio: { value: stat(incremental200.map((x, i) => x / refold[i]!), 5), below: 'faster', above: 'slower' },
+      ratio: {
+        value: stat(
+          incremental200.map((x, i) => x / refold[i]!),
+          5,
+        ),
+        below: 'faster',
+        above: 'slower',
+      },
       goals: [],
     },
     {
@@ -183,21 +216,31 @@ async function main() {
   const reps: Repetition[] = [];
   for (let i = 0; i < repeat; i++) {
     reps.push(await repetition(sizes, rounds));
-    if (repeat > 1) console.log(`  repetition ${i + 1}/${repeat}: ${sizes.at(-1)} turns, drive ${reps.at(-1)!.sizes.at(-1)!.driveUsPerStep.toFixed(2)} µs/step, fold+next ${reps.at(-1)!.sizes.at(-1)!.foldNextNsPerEvent.toFixed(0)} ns/event`);
+    if (repeat > 1)
+      console.log(
+        `  repetition ${i + 1}/${repeat}: ${sizes.at(-1)} turns, drive ${reps.at(-1)!.sizes.at(-1)!.driveUsPerStep.toFixed(2)} µs/step, fold+next ${reps.at(-1)!.sizes.at(-1)!.foldNextNsPerEvent.toFixed(0)} ns/event`,
+      );
   }
   const median = (values: number[]) => stat(values).median;
   console.log('\nturns   events   steps  compactions   drive µs/step   fold+next ns/event   fold+next µs/step');
   for (const [k, row] of reps[0]!.sizes.entries()) {
     const over = (pick: (r: SizeRow) => number) => median(reps.map((r) => pick(r.sizes[k]!)));
     console.log(
-      `${String(row.turns).padStart(5)} ${String(row.events).padStart(8)} ${String(row.steps).padStart(7)} ${String(row.compactions).padStart(12)} ${fmt(over((r) => r.driveUsPerStep))}       ${fmt(over((r) => r.foldNextNsPerEvent), 0)}            ${fmt(over((r) => r.foldNextUsPerStep))}`,
+      `${String(row.turns).padStart(5)} ${String(row.events).padStart(8)} ${String(row.steps).padStart(7)} ${String(row.compactions).padStart(12)} ${fmt(over((r) => r.driveUsPerStep))}       ${fmt(
+        over((r) => r.foldNextNsPerEvent),
+        0,
+      )}            ${fmt(over((r) => r.foldNextUsPerStep))}`,
     );
   }
   const naive = median(reps.map((r) => r.refoldNsPerEvent));
-  console.log(`\nRefolding the whole log before every next() (200 turns): ${fmt(naive / 1000)} µs/event, ` +
-    `${(naive / median(reps.map((r) => r.sizes[0]!.foldNextNsPerEvent))).toFixed(0)}x the incremental reducer; it grows with the log, the reducer does not.`);
+  console.log(
+    `\nRefolding the whole log before every next() (200 turns): ${fmt(naive / 1000)} µs/event, ` +
+      `${(naive / median(reps.map((r) => r.sizes[0]!.foldNextNsPerEvent))).toFixed(0)}x the incremental reducer; it grows with the log, the reducer does not.`,
+  );
   const windows = reps[0]!.windows.map((_, w) => median(reps.map((r) => r.windows[w]!)));
-  console.log(`Along the ${sizes[sizes.length - 1]}-turn log (${reps[0]!.sizes.at(-1)!.events} events), fold+next ns/event per tenth of the log: ${windows.map((w) => w.toFixed(0)).join(' ')}`);
+  console.log(
+    `Along the ${sizes[sizes.length - 1]}-turn log (${reps[0]!.sizes.at(-1)!.events} events), fold+next ns/event per tenth of the log: ${windows.map((w) => w.toFixed(0)).join(' ')}`,
+  );
   console.log(`Last tenth vs first tenth: x${median(reps.map((r) => r.lastVsFirstTenth)).toFixed(2)} (flat = ~1).`);
 
   console.log('\nPrompt bytes with the 30-tool sample catalogue (30-turn session, 4 tools loaded):');

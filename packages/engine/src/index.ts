@@ -6,7 +6,17 @@ export type { EngineEvent, NewEvent, RawEvent, EventType, EventPayload } from '.
 export { decodeEvent, eventVersion } from './events/event-codec';
 export { createEvent } from './events/create-event';
 export { storableText } from './events/storable-text';
-export { FILE_CHANGES, fileChangeSchema, workspaceEffectSchema, heldEffectSchema, describeEffect, type FileChange, type FileChangeKind, type WorkspaceEffect, type HeldEffect } from './events/workspace-effect';
+export {
+  FILE_CHANGES,
+  fileChangeSchema,
+  workspaceEffectSchema,
+  heldEffectSchema,
+  describeEffect,
+  type FileChange,
+  type FileChangeKind,
+  type WorkspaceEffect,
+  type HeldEffect,
+} from './events/workspace-effect';
 export { RunStartedEvents } from './events/run-started';
 
 // Configuration and templates

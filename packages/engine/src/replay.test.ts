@@ -90,12 +90,17 @@ async function fixtureFor(s: Scenario, store?: Fixture['store']): Promise<Fixtur
     config: {
       tools: TOOLS,
       toolLoading: s.toolLoading,
-      delegates: [{ to: 'worker', description: 'does work' }, { to: 'reviewer', description: 'reviews' }],
+      delegates: [
+        { to: 'worker', description: 'does work' },
+        { to: 'reviewer', description: 'reviews' },
+      ],
       model: { model: 'scripted', contextWindow: s.contextWindow, maxOutputTokens: 200 },
       compaction: { summarizer: s.summarizer, keepRecentTurns: 2, summaryMaxTokens: 150 },
       onInterruptedTool: s.onInterruptedTool,
     },
-    tools: Object.fromEntries(names.map((n) => [n, (args: Record<string, unknown>) => `${n} saw ${JSON.stringify(args)} ${'~'.repeat(Number(args.n ?? 0) * 6)}`])),
+    tools: Object.fromEntries(
+      names.map((n) => [n, (args: Record<string, unknown>) => `${n} saw ${JSON.stringify(args)} ${'~'.repeat(Number(args.n ?? 0) * 6)}`]),
+    ),
     policy: policyFrom((call) => {
       const decision = s.policy[names.indexOf(call.name as (typeof names)[number])] ?? 'allow';
       if (decision === 'deny') return { decision, reason: `${call.name} is not allowed` };

@@ -37,7 +37,14 @@ export type ClientEvent = KnownEvent | UnknownEvent;
  */
 export function decodeWireEvent(wire: WireEvent): ClientEvent {
   const envelope = { eventNo: wire.eventNo, sessionId: wire.sessionId, seq: wire.seq, createdAt: wire.createdAt };
-  const unknown = (problem: string): UnknownEvent => ({ ...envelope, version: wire.version, type: 'unknown', wireType: wire.type, payload: wire.payload, problem });
+  const unknown = (problem: string): UnknownEvent => ({
+    ...envelope,
+    version: wire.version,
+    type: 'unknown',
+    wireType: wire.type,
+    payload: wire.payload,
+    problem,
+  });
   if (!isEventType(wire.type)) return unknown('an event type this version of Looplane does not know');
   try {
     const event = decodeEvent({ seq: wire.seq, type: wire.type, v: wire.version, at: wire.createdAt, payload: wire.payload });

@@ -6,7 +6,10 @@ import { parseWireEvent } from './wire-event';
 
 const SHA = 'a'.repeat(40);
 const BASE = 'b'.repeat(40);
-const effect = { changes: [{ path: 'build/out.js', kind: 'deleted', oldBytes: 10, newBytes: null }], counts: { added: 0, modified: 0, truncated: 0, deleted: 1, moved: 0 } };
+const effect = {
+  changes: [{ path: 'build/out.js', kind: 'deleted', oldBytes: 10, newBytes: null }],
+  counts: { added: 0, modified: 0, truncated: 0, deleted: 1, moved: 0 },
+};
 const trip = { scope: 'session', observed: 8, limit: 8, unit: 'identical calls', window: 'within 12 turns' };
 const call = { name: 'write_file', args: { path: 'a.txt' }, seq: 9 };
 
@@ -23,9 +26,19 @@ interface Case {
  * type or a version (an upcaster) is added to the engine without a case here.
  */
 const CASES: Record<EventType, Case[]> = {
-  'run.started': [{ v: 1, payload: { goal: 'Fix the\ntests', config: { model: { model: 'm' } }, command: { name: 'triage', args: {} } }, expected: { label: 'Run started', summary: '/triage · Fix the tests' } }],
-  'run.resumed': [{ v: 1, payload: { reason: 'budget', note: 'raised to $2' }, expected: { label: 'Run resumed', summary: 'after a budget raise: raised to $2' } }],
-  'run.finished': [{ v: 1, payload: { status: 'failed', error: 'out of budget' }, expected: { label: 'Run finished', summary: 'failed: out of budget', tone: 'danger' } }],
+  'run.started': [
+    {
+      v: 1,
+      payload: { goal: 'Fix the\ntests', config: { model: { model: 'm' } }, command: { name: 'triage', args: {} } },
+      expected: { label: 'Run started', summary: '/triage · Fix the tests' },
+    },
+  ],
+  'run.resumed': [
+    { v: 1, payload: { reason: 'budget', note: 'raised to $2' }, expected: { label: 'Run resumed', summary: 'after a budget raise: raised to $2' } },
+  ],
+  'run.finished': [
+    { v: 1, payload: { status: 'failed', error: 'out of budget' }, expected: { label: 'Run finished', summary: 'failed: out of budget', tone: 'danger' } },
+  ],
   'session.forked': [
     { v: 1, payload: { parentSessionId: 'sp', atSeq: 4 }, expected: { label: 'Branch forked', summary: 'from session sp at #4' } },
     {
@@ -57,11 +70,25 @@ const CASES: Record<EventType, Case[]> = {
       expected: { label: 'Model failed', summary: '429 slow down (retryable)', tone: 'danger' },
     },
   ],
-  'tool.requested': [{ v: 1, payload: { callId: 'c1', requestId: 'r1', name: 'run_shell', args: { command: 'npm test' } }, expected: { label: 'Tool call', summary: 'run_shell {"command":"npm test"}' } }],
-  'tool.rejected': [{ v: 1, payload: { callId: 'c1', reason: 'unknown tool nope' }, expected: { label: 'Tool rejected', summary: 'unknown tool nope', tone: 'danger' } }],
-  'tools.loaded': [{ v: 1, payload: { callId: 'c1', loaded: ['git_diff'], unknown: ['nope'] }, expected: { label: 'Tools loaded', summary: 'git_diff; unknown: nope' } }],
+  'tool.requested': [
+    {
+      v: 1,
+      payload: { callId: 'c1', requestId: 'r1', name: 'run_shell', args: { command: 'npm test' } },
+      expected: { label: 'Tool call', summary: 'run_shell {"command":"npm test"}' },
+    },
+  ],
+  'tool.rejected': [
+    { v: 1, payload: { callId: 'c1', reason: 'unknown tool nope' }, expected: { label: 'Tool rejected', summary: 'unknown tool nope', tone: 'danger' } },
+  ],
+  'tools.loaded': [
+    { v: 1, payload: { callId: 'c1', loaded: ['git_diff'], unknown: ['nope'] }, expected: { label: 'Tools loaded', summary: 'git_diff; unknown: nope' } },
+  ],
   'policy.decided': [
-    { v: 1, payload: { callId: 'c1', decision: 'deny', reason: 'no pushes', ruleId: 'r7' }, expected: { label: 'Policy decided', summary: 'deny: no pushes · rule r7', tone: 'danger', quiet: false } },
+    {
+      v: 1,
+      payload: { callId: 'c1', decision: 'deny', reason: 'no pushes', ruleId: 'r7' },
+      expected: { label: 'Policy decided', summary: 'deny: no pushes · rule r7', tone: 'danger', quiet: false },
+    },
   ],
   'approval.requested': [
     {
@@ -71,22 +98,46 @@ const CASES: Record<EventType, Case[]> = {
     },
   ],
   'approval.decided': [
-    { v: 1, payload: { callId: 'c1', approved: false, by: 'ada@example.com', comment: 'not today' }, expected: { label: 'Approval decided', summary: 'rejected by ada@example.com: not today', tone: 'danger' } },
+    {
+      v: 1,
+      payload: { callId: 'c1', approved: false, by: 'ada@example.com', comment: 'not today' },
+      expected: { label: 'Approval decided', summary: 'rejected by ada@example.com: not today', tone: 'danger' },
+    },
   ],
-  'tool.started': [{ v: 1, payload: { callId: 'c1', name: 'run_shell', args: {}, attempt: 2 }, expected: { label: 'Tool started', summary: 'run_shell (attempt 2)', quiet: true } }],
+  'tool.started': [
+    {
+      v: 1,
+      payload: { callId: 'c1', name: 'run_shell', args: {}, attempt: 2 },
+      expected: { label: 'Tool started', summary: 'run_shell (attempt 2)', quiet: true },
+    },
+  ],
   'tool.finished': [
-    { v: 1, payload: { callId: 'c1', ok: false, output: '1 failing\nat x', truncated: false, exitCode: 1 }, expected: { label: 'Tool finished', summary: 'failed (exit 1): 1 failing at x', tone: 'danger' } },
+    {
+      v: 1,
+      payload: { callId: 'c1', ok: false, output: '1 failing\nat x', truncated: false, exitCode: 1 },
+      expected: { label: 'Tool finished', summary: 'failed (exit 1): 1 failing at x', tone: 'danger' },
+    },
     {
       v: 2,
       payload: { callId: 'c1', ok: true, output: 'done', truncated: false, commit: SHA, replayed: true, recordedSeq: 12 },
       expected: { label: 'Tool finished', summary: 'ok (replayed from the log) · commit aaaaaaa: done', tone: 'success' },
     },
   ],
-  'tool.interrupted': [{ v: 1, payload: { callId: 'c1', reason: 'the worker stopped' }, expected: { label: 'Tool interrupted', summary: 'the worker stopped', tone: 'warning' } }],
+  'tool.interrupted': [
+    { v: 1, payload: { callId: 'c1', reason: 'the worker stopped' }, expected: { label: 'Tool interrupted', summary: 'the worker stopped', tone: 'warning' } },
+  ],
   'effect.decided': [
     {
       v: 1,
-      payload: { callId: 'c1', decision: 'require_approval', reason: 'deletes files', held: { commit: SHA, baseCommit: BASE, effect }, ok: true, output: '', truncated: false },
+      payload: {
+        callId: 'c1',
+        decision: 'require_approval',
+        reason: 'deletes files',
+        held: { commit: SHA, baseCommit: BASE, effect },
+        ok: true,
+        output: '',
+        truncated: false,
+      },
       expected: { label: 'Effect held', summary: 'rolled back (deleted 1 file (build/out.js)): deletes files', tone: 'warning' },
     },
   ],
@@ -104,9 +155,23 @@ const CASES: Record<EventType, Case[]> = {
       expected: { label: 'Breaker tripped', summary: 'repeatCall: 8 identical calls (limit 8) within 12 turns: the same call again', tone: 'warning' },
     },
   ],
-  'budget.reserved': [{ v: 1, payload: { requestId: 'r1', purpose: 'model', tokens: 2000, costMicros: 1500 }, expected: { label: 'Budget reserved', summary: '2000 tokens, $0.0015 for the model call', quiet: true } }],
-  'budget.charged': [{ v: 1, payload: { requestId: 'r1', tokens: 120, costMicros: 18 }, expected: { label: 'Budget charged', summary: '120 tokens, $0.000018', quiet: true } }],
-  'budget.released': [{ v: 1, payload: { requestId: 'r1', tokens: 1880, costMicros: 1482 }, expected: { label: 'Budget released', summary: '1880 tokens, $0.001482', quiet: true } }],
+  'budget.reserved': [
+    {
+      v: 1,
+      payload: { requestId: 'r1', purpose: 'model', tokens: 2000, costMicros: 1500 },
+      expected: { label: 'Budget reserved', summary: '2000 tokens, $0.0015 for the model call', quiet: true },
+    },
+  ],
+  'budget.charged': [
+    { v: 1, payload: { requestId: 'r1', tokens: 120, costMicros: 18 }, expected: { label: 'Budget charged', summary: '120 tokens, $0.000018', quiet: true } },
+  ],
+  'budget.released': [
+    {
+      v: 1,
+      payload: { requestId: 'r1', tokens: 1880, costMicros: 1482 },
+      expected: { label: 'Budget released', summary: '1880 tokens, $0.001482', quiet: true },
+    },
+  ],
   'budget.exceeded': [
     {
       v: 1,
@@ -121,10 +186,16 @@ const CASES: Record<EventType, Case[]> = {
       expected: { label: 'Context compacted', summary: '9000 → 1200 tokens (6 items summarised)' },
     },
   ],
-  'delegation.sent': [{ v: 1, payload: { callId: 'c1', to: 'coder', goal: 'Implement it' }, expected: { label: 'Delegated', summary: 'to coder: Implement it' } }],
+  'delegation.sent': [
+    { v: 1, payload: { callId: 'c1', to: 'coder', goal: 'Implement it' }, expected: { label: 'Delegated', summary: 'to coder: Implement it' } },
+  ],
   'delegation.returned': [
     { v: 1, payload: { callId: 'c1', ok: true, result: 'Done.' }, expected: { label: 'Delegation returned', summary: 'ok: Done.', tone: 'success' } },
-    { v: 2, payload: { callId: 'c1', ok: false, result: 'Broke.', replayed: true, recordedSeq: 5 }, expected: { label: 'Delegation returned', summary: 'failed (replayed from the log): Broke.', tone: 'danger' } },
+    {
+      v: 2,
+      payload: { callId: 'c1', ok: false, result: 'Broke.', replayed: true, recordedSeq: 5 },
+      expected: { label: 'Delegation returned', summary: 'failed (replayed from the log): Broke.', tone: 'danger' },
+    },
   ],
   'replay.matched': [
     {
@@ -136,7 +207,17 @@ const CASES: Record<EventType, Case[]> = {
   'replay.diverged': [
     {
       v: 1,
-      payload: { turn: 7, replayTurn: 2, reason: 'different_call', detail: 'write_file instead of read_file', callIndex: 0, mode: 'stop', sourceSessionId: 'src', recorded: { seq: 9, calls: [call] }, replayed: { seq: 20, calls: [call] } },
+      payload: {
+        turn: 7,
+        replayTurn: 2,
+        reason: 'different_call',
+        detail: 'write_file instead of read_file',
+        callIndex: 0,
+        mode: 'stop',
+        sourceSessionId: 'src',
+        recorded: { seq: 9, calls: [call] },
+        replayed: { seq: 20, calls: [call] },
+      },
       expected: { label: 'Replay diverged', summary: 'at turn 7: write_file instead of read_file', tone: 'warning' },
     },
   ],
@@ -152,7 +233,10 @@ describe('the shared event decoder', () => {
     expect(Object.keys(CASES).sort()).toEqual([...EVENT_TYPES].sort());
     for (const type of EVENT_TYPES) {
       const versions = Array.from({ length: eventVersion(type) }, (_, i) => i + 1);
-      expect(CASES[type].map((c) => c.v), type).toEqual(versions);
+      expect(
+        CASES[type].map((c) => c.v),
+        type,
+      ).toEqual(versions);
     }
   });
 
@@ -169,7 +253,9 @@ describe('the shared event decoder', () => {
   }
 
   it('applies the schema defaults the engine applies when it reads its log', () => {
-    const egress = decodeWireEvent(wire('egress.decided', 1, { callId: 'c', kind: 'http', method: 'GET', host: 'api.example', port: 443, allowed: true, reason: 'allowed' }));
+    const egress = decodeWireEvent(
+      wire('egress.decided', 1, { callId: 'c', kind: 'http', method: 'GET', host: 'api.example', port: 443, allowed: true, reason: 'allowed' }),
+    );
     expect(egress.type === 'egress.decided' && egress.payload.injectedHeaders).toEqual([]);
     const started = decodeWireEvent(wire('run.started', 1, { goal: 'g', config: { model: { model: 'm' } } }));
     expect(started.type === 'run.started' && started.payload.config.toolLoading).toBe('on_demand');
@@ -178,7 +264,12 @@ describe('the shared event decoder', () => {
   it('decodes a future type, a newer version and a malformed payload as unknown, never throwing', () => {
     const future = decodeWireEvent(wire('tool.paused', 1, { callId: 'c' }));
     expect(future).toMatchObject({ type: 'unknown', wireType: 'tool.paused', version: 1, payload: { callId: 'c' } });
-    expect(describeEvent(future)).toEqual({ label: 'tool.paused', summary: 'v1: an event type this version of Looplane does not know', tone: 'info', quiet: false });
+    expect(describeEvent(future)).toEqual({
+      label: 'tool.paused',
+      summary: 'v1: an event type this version of Looplane does not know',
+      tone: 'info',
+      quiet: false,
+    });
     const newer = decodeWireEvent(wire('tool.finished', 3, { callId: 'c', ok: true, output: '', truncated: false }));
     expect(newer).toMatchObject({ type: 'unknown', wireType: 'tool.finished', version: 3 });
     expect(headline(newer)).toMatch(/^tool.finished: v3: event \d+ \(tool.finished\) has version 3; this engine reads 1..2$/);
@@ -197,6 +288,8 @@ describe('the shared event decoder', () => {
     const oneLine = describeEvent(finished).summary;
     expect(oneLine).toHaveLength('failed: '.length + 160);
     expect(oneLine.endsWith('y…')).toBe(true);
-    expect(headline(decodeWireEvent(wire('budget.exceeded', 1, CASES['budget.exceeded'][0]!.payload)))).toBe('Budget exceeded: cost limit — the run waits for a raise');
+    expect(headline(decodeWireEvent(wire('budget.exceeded', 1, CASES['budget.exceeded'][0]!.payload)))).toBe(
+      'Budget exceeded: cost limit — the run waits for a raise',
+    );
   });
 });

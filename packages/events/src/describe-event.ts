@@ -37,7 +37,10 @@ const APPROVAL_SUBJECT: Record<EventPayload<'approval.requested'>['kind'], (tool
  */
 const DESCRIBERS: { [T in EventType]: Describer<T> } = {
   'run.started': (p, text) => ({ label: 'Run started', summary: `${p.command ? `/${p.command.name} · ` : ''}${text(p.goal)}` }),
-  'run.resumed': (p, text) => ({ label: 'Run resumed', summary: `${p.reason === 'budget' ? 'after a budget raise' : 'by an operator'}${after(': ', p.note && text(p.note))}` }),
+  'run.resumed': (p, text) => ({
+    label: 'Run resumed',
+    summary: `${p.reason === 'budget' ? 'after a budget raise' : 'by an operator'}${after(': ', p.note && text(p.note))}`,
+  }),
   'run.finished': (p, text) => ({
     label: 'Run finished',
     summary: `${p.status}${after(': ', p.result && text(p.result))}${after(': ', p.error && text(p.error))}`,
@@ -45,7 +48,10 @@ const DESCRIBERS: { [T in EventType]: Describer<T> } = {
   }),
   'session.forked': (p) =>
     p.replay
-      ? { label: 'Replay started', summary: `of session ${p.replay.sourceSessionId} after #${p.replay.atEvent} (${p.replay.mode === 'stop' ? 'stops' : 'goes on live'} at the first divergence)` }
+      ? {
+          label: 'Replay started',
+          summary: `of session ${p.replay.sourceSessionId} after #${p.replay.atEvent} (${p.replay.mode === 'stop' ? 'stops' : 'goes on live'} at the first divergence)`,
+        }
       : { label: 'Branch forked', summary: `from session ${p.parentSessionId} at #${p.atSeq}` },
   'message.added': (p, text) => ({ label: p.role === 'notice' ? 'Notice' : 'Message', summary: text(p.text) }),
   'model.requested': (p) => ({
@@ -114,7 +120,11 @@ const DESCRIBERS: { [T in EventType]: Describer<T> } = {
   }),
   'compaction.applied': (p) => ({ label: 'Context compacted', summary: `${p.tokensBefore} → ${p.tokensAfter} tokens (${p.removedItems} items summarised)` }),
   'delegation.sent': (p, text) => ({ label: 'Delegated', summary: `to ${p.to}: ${text(p.goal)}` }),
-  'delegation.returned': (p, text) => ({ label: 'Delegation returned', summary: `${ok(p.ok)}${served(p.replayed)}${after(': ', text(p.result))}`, tone: okTone(p.ok) }),
+  'delegation.returned': (p, text) => ({
+    label: 'Delegation returned',
+    summary: `${ok(p.ok)}${served(p.replayed)}${after(': ', text(p.result))}`,
+    tone: okTone(p.ok),
+  }),
   'replay.matched': (p) => ({
     label: 'Replay matched',
     summary: `turn ${p.turn} asks for the same calls as the recording; ${p.calls.filter((c) => c.served).length} of ${p.calls.length} results served from the log`,

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { upcastStored } from './stored-event';
 
-const row = (type: string, version: number, payload: unknown) => ({ eventNo: 3, sessionId: 's', seq: 3, type, version, payload, createdAt: new Date('2026-03-01T00:00:00Z') });
+const row = (type: string, version: number, payload: unknown) => ({
+  eventNo: 3,
+  sessionId: 's',
+  seq: 3,
+  type,
+  version,
+  payload,
+  createdAt: new Date('2026-03-01T00:00:00Z'),
+});
 
 describe('upcastStored (what the server puts on the wire)', () => {
   it('upcasts and validates through the engine codec, keeping the row’s other fields', () => {
@@ -12,6 +20,7 @@ describe('upcastStored (what the server puts on the wire)', () => {
   });
 
   it('keeps a row the codec refuses as stored, for the client to show as unknown', () => {
-    for (const stored of [row('tool.paused', 1, {}), row('tool.finished', 9, {}), row('message.added', 1, { role: 'robot' })]) expect(upcastStored(stored)).toBe(stored);
+    for (const stored of [row('tool.paused', 1, {}), row('tool.finished', 9, {}), row('message.added', 1, { role: 'robot' })])
+      expect(upcastStored(stored)).toBe(stored);
   });
 });

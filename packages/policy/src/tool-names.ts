@@ -21,7 +21,10 @@ const compiled = new Map<string, RegExp>();
 export function globMatches(pattern: string, name: string): boolean {
   let regex = compiled.get(pattern);
   if (!regex) {
-    const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+    const body = pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.');
     regex = new RegExp(`^${body}$`, 's');
     compiled.set(pattern, regex);
   }

@@ -9,10 +9,27 @@ export { DangerousNoneDriver, type DangerousNoneOptions } from './drivers/danger
 export { probeDrivers } from './drivers/probe-drivers';
 
 // Limits
-export { sandboxLimitsSchema, resolveLimits, type SandboxLimits, type SandboxLimitsInput, type LimitsReport, type LimitEnforcement, type Enforcement, type LimitName } from './limits';
+export {
+  sandboxLimitsSchema,
+  resolveLimits,
+  type SandboxLimits,
+  type SandboxLimitsInput,
+  type LimitsReport,
+  type LimitEnforcement,
+  type Enforcement,
+  type LimitName,
+} from './limits';
 
 // Workspaces
-export { WorkspaceManager, type Workspace, type WorkspaceOwners, type WorkspaceManagerOptions, type WorkspaceSnapshot, type EffectGate, type HeldCommit } from './workspace/workspace-manager';
+export {
+  WorkspaceManager,
+  type Workspace,
+  type WorkspaceOwners,
+  type WorkspaceManagerOptions,
+  type WorkspaceSnapshot,
+  type EffectGate,
+  type HeldCommit,
+} from './workspace/workspace-manager';
 export { effectBetween, recordedEffect, RECORDED_CHANGES } from './workspace/workspace-effect';
 
 // Tools
@@ -20,5 +37,12 @@ export { createSandboxTools, type SandboxToolsOptions } from './tools/create-san
 export type { SandboxTool, SandboxToolResult, SandboxToolCall } from './tools/tool';
 
 // Egress
-export { startEgressProxy, type EgressProxy, type EgressProxyOptions, type EgressDecision, type EgressRequest, type EgressVerdict } from './egress/egress-proxy';
+export {
+  startEgressProxy,
+  type EgressProxy,
+  type EgressProxyOptions,
+  type EgressDecision,
+  type EgressRequest,
+  type EgressVerdict,
+} from './egress/egress-proxy';
 export { egressPolicySchema, type EgressPolicy, type EgressPolicyInput } from './egress/egress-policy';

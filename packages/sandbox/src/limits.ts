@@ -8,20 +8,36 @@ const MiB = 1024 * 1024;
  */
 export const sandboxLimitsSchema = z.object({
   /** Start to kill, including sandbox setup. */
-  wallTimeMs: z.int().min(100).max(24 * 3600_000).default(60_000),
+  wallTimeMs: z
+    .int()
+    .min(100)
+    .max(24 * 3600_000)
+    .default(60_000),
   /** CPU bandwidth in cores (a rate, not CPU seconds). */
   cpus: z.number().min(0.05).max(256).default(1),
-  memoryBytes: z.int().min(16 * MiB).default(512 * MiB),
+  memoryBytes: z
+    .int()
+    .min(16 * MiB)
+    .default(512 * MiB),
   /** Processes and threads, sandbox helpers included. */
   pids: z.int().min(8).max(1_000_000).default(256),
   /** stdout + stderr together; past it the process is killed and the output marked truncated. */
-  outputBytes: z.int().min(1024).default(1 * MiB),
+  outputBytes: z
+    .int()
+    .min(1024)
+    .default(1 * MiB),
   /** Disk used by the workspace (allocated blocks, so sparse files count what they really use). */
-  workspaceBytes: z.int().min(MiB).default(1024 * MiB),
+  workspaceBytes: z
+    .int()
+    .min(MiB)
+    .default(1024 * MiB),
   /** Files and directories in the workspace: an inode fill is a disk fill too. */
   workspaceFiles: z.int().min(100).default(200_000),
   /** Size of the private /tmp (a tmpfs, so it is memory). */
-  tmpBytes: z.int().min(MiB).default(64 * MiB),
+  tmpBytes: z
+    .int()
+    .min(MiB)
+    .default(64 * MiB),
 });
 export type SandboxLimits = z.output<typeof sandboxLimitsSchema>;
 export type SandboxLimitsInput = z.input<typeof sandboxLimitsSchema>;

@@ -2,15 +2,7 @@
  * The one error type domain code throws. Only the API edge maps it to tRPC/HTTP;
  * a 4xx message is shown to the caller verbatim, so it must say exactly what was wrong.
  */
-export type AppErrorCode =
-  | 'BAD_REQUEST'
-  | 'UNAUTHORIZED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'PRECONDITION_FAILED'
-  | 'TOO_MANY_REQUESTS'
-  | 'INTERNAL';
+export type AppErrorCode = 'BAD_REQUEST' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'PRECONDITION_FAILED' | 'TOO_MANY_REQUESTS' | 'INTERNAL';
 
 /** Marks an AppError across copies of this module (a bundler may load one per layer). */
 const BRAND = Symbol.for('looplane.AppError');

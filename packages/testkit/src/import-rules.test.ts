@@ -29,7 +29,7 @@ describe('import rules', () => {
     expect(check(engine, `import { AppError } from '@looplane/shared';`)).toEqual([]);
   });
 
-  it('keeps the events package browser-safe: the engine\'s event codec and zod only', () => {
+  it("keeps the events package browser-safe: the engine's event codec and zod only", () => {
     const events = ws('@looplane/events', ['@looplane/engine', '@looplane/shared']);
     expect(check(events, `import { decodeEvent } from '@looplane/engine/events';\nimport { z } from 'zod';`)).toEqual([]);
     expect(check(events, `import { Buffer } from 'node:buffer';`)).toContain('the events package is browser-safe: no Node built-ins');

@@ -28,20 +28,47 @@ export interface Violation {
 
 /** Node modules and packages that perform IO; the engine must reach them only through ports. */
 const IO_MODULES = [
-  'fs', 'fs/promises', 'net', 'http', 'https', 'http2', 'child_process', 'dgram', 'dns', 'tls', 'worker_threads', 'cluster',
-  'pg', 'ioredis', 'bullmq', 'openai', 'undici', 'node-fetch',
+  'fs',
+  'fs/promises',
+  'net',
+  'http',
+  'https',
+  'http2',
+  'child_process',
+  'dgram',
+  'dns',
+  'tls',
+  'worker_threads',
+  'cluster',
+  'pg',
+  'ioredis',
+  'bullmq',
+  'openai',
+  'undici',
+  'node-fetch',
 ];
 const IO_PREFIXES = ['@prisma/'];
 // @looplane/client's runtime (src/) is generated from the document, never from the server's code;
 // its generator and contract test (codegen/, contract/) use @looplane/api as a dev dependency.
-const NEVER_IMPORT_API = ['@looplane/db', '@looplane/queue', '@looplane/sandbox', '@looplane/models', '@looplane/engine', '@looplane/policy', '@looplane/shared', '@looplane/client', '@looplane/events'];
+const NEVER_IMPORT_API = [
+  '@looplane/db',
+  '@looplane/queue',
+  '@looplane/sandbox',
+  '@looplane/models',
+  '@looplane/engine',
+  '@looplane/policy',
+  '@looplane/shared',
+  '@looplane/client',
+  '@looplane/events',
+];
 // @looplane/events is in the dashboard's browser bundle: the engine's event codec (one source of
 // the event versions) and zod, nothing else, and no Node built-in.
 const EVENTS_PACKAGE = '@looplane/events';
 const EVENTS_MAY_IMPORT = new Set(['@looplane/engine/events', 'zod']);
 const NODE_BUILTINS = new Set(builtinModules);
 
-const IMPORT_RE = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]|require\(\s*['"]([^'"]+)['"]\s*\)/gm;
+const IMPORT_RE =
+  /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s+['"]([^'"]+)['"]|require\(\s*['"]([^'"]+)['"]\s*\)/gm;
 
 /** Every module specifier a source file imports (static, dynamic, side-effect and require). */
 export function importsOf(source: string): string[] {
@@ -103,7 +130,10 @@ function listSources(dir: string): string[] {
 /** Loads every workspace under apps/ and packages/ with its source files. */
 function loadWorkspaces(root: string): { workspaces: Workspace[]; files: SourceFile[] } {
   const workspaces: Workspace[] = [];
-  for (const [folder, kind] of [['apps', 'app'], ['packages', 'package']] as const) {
+  for (const [folder, kind] of [
+    ['apps', 'app'],
+    ['packages', 'package'],
+  ] as const) {
     for (const entry of readdirSync(join(root, folder), { withFileTypes: true })) {
       const dir = join(root, folder, entry.name);
       if (!entry.isDirectory() || !existsSync(join(dir, 'package.json'))) continue;
@@ -116,11 +146,13 @@ function loadWorkspaces(root: string): { workspaces: Workspace[]; files: SourceF
     }
   }
   const files = workspaces.flatMap((workspace) =>
-    ['src', 'bin', 'app'].flatMap((sub) => listSources(join(workspace.dir, sub))).map((path) => ({
-      workspace,
-      path,
-      source: readFileSync(path, 'utf8'),
-    })),
+    ['src', 'bin', 'app']
+      .flatMap((sub) => listSources(join(workspace.dir, sub)))
+      .map((path) => ({
+        workspace,
+        path,
+        source: readFileSync(path, 'utf8'),
+      })),
   );
   return { workspaces, files };
 }
@@ -129,7 +161,5 @@ function loadWorkspaces(root: string): { workspaces: Workspace[]; files: SourceF
 export function checkRepository(root: string): string[] {
   const { workspaces, files } = loadWorkspaces(root);
   const names = new Set(workspaces.map((w) => w.name));
-  return files.flatMap((file) =>
-    checkFile(file, names).map((v) => `${relative(root, v.file)}: ${v.specifier} (${v.rule})`),
-  );
+  return files.flatMap((file) => checkFile(file, names).map((v) => `${relative(root, v.file)}: ${v.specifier} (${v.rule})`));
 }

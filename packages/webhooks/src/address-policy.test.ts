@@ -43,7 +43,18 @@ describe('which addresses a webhook may reach', () => {
     it(`refuses ${address}`, () => expect(judgeAddress(address).refusal).toMatch(reason));
   }
 
-  const allowed = ['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '192.169.0.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'];
+  const allowed = [
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.32.0.1',
+    '100.128.0.1',
+    '192.169.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:80b::200e',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+  ];
   for (const address of allowed) {
     it(`allows ${address}`, () => expect(judgeAddress(address)).toMatchObject({ refusal: null }));
   }

@@ -8,12 +8,7 @@ export function webhookBody(type: string, timestamp: string, data: Record<string
  * NEXTAUTH_URL; none: no links): `runUrl` for an event of a run, and for `approval.requested` the
  * approval's `url` in the team's approvals inbox.
  */
-export function withDashboardLinks(
-  type: string,
-  data: Record<string, unknown>,
-  team: { slug: string },
-  publicUrl: string | null,
-): Record<string, unknown> {
+export function withDashboardLinks(type: string, data: Record<string, unknown>, team: { slug: string }, publicUrl: string | null): Record<string, unknown> {
   if (!publicUrl) return data;
   const base = `${publicUrl.replace(/\/+$/, '')}/t/${encodeURIComponent(team.slug)}`;
   const links: Record<string, string> = {};

@@ -48,7 +48,12 @@ describe('one delivery attempt', () => {
 
   it('no answer within the timeout fails', async () => {
     receiver.reply = () => 'hold';
-    expect(await attempt(receiver.url, { timeoutMs: 300 })).toMatchObject({ delivered: false, statusCode: null, error: 'no response within 300 ms', aborted: false });
+    expect(await attempt(receiver.url, { timeoutMs: 300 })).toMatchObject({
+      delivered: false,
+      statusCode: null,
+      error: 'no response within 300 ms',
+      aborted: false,
+    });
   });
 
   it('a stopped worker aborts the attempt and says so', async () => {
@@ -92,13 +97,23 @@ describe('egress: public addresses only, checked at every attempt and pinned for
   }
 
   it('refuses a name that resolves to a private address (localhost)', async () => {
-    await expect(resolveWebhookTarget(`http://localhost:${port()}/hook`, { allowPrivate: false })).rejects.toThrow(/localhost resolves to (127\.0\.0\.1|::1), which is a loopback address/);
+    await expect(resolveWebhookTarget(`http://localhost:${port()}/hook`, { allowPrivate: false })).rejects.toThrow(
+      /localhost resolves to (127\.0\.0\.1|::1), which is a loopback address/,
+    );
   });
 
   it('refuses a name with any private address among its public ones', async () => {
-    const resolve = async () => [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.5', family: 4 }];
-    await expect(resolveWebhookTarget('https://mixed.example.test/', { allowPrivate: false, resolve })).rejects.toThrow(/resolves to 10\.0\.0\.5, which is a private address/);
-    await expect(resolveWebhookTarget('https://mixed.example.test/', { allowPrivate: true, resolve })).resolves.toMatchObject({ address: '93.184.216.34', family: 4 });
+    const resolve = async () => [
+      { address: '93.184.216.34', family: 4 },
+      { address: '10.0.0.5', family: 4 },
+    ];
+    await expect(resolveWebhookTarget('https://mixed.example.test/', { allowPrivate: false, resolve })).rejects.toThrow(
+      /resolves to 10\.0\.0\.5, which is a private address/,
+    );
+    await expect(resolveWebhookTarget('https://mixed.example.test/', { allowPrivate: true, resolve })).resolves.toMatchObject({
+      address: '93.184.216.34',
+      family: 4,
+    });
   });
 
   it('resolves once per attempt and connects to the address it checked (a second answer is never asked for)', async () => {

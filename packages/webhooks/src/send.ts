@@ -64,7 +64,13 @@ export async function sendWebhook(request: WebhookAttemptRequest): Promise<Webho
   const started = Date.now();
   const timeoutMs = request.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS;
   const outcome = (fields: Partial<WebhookAttemptOutcome>): WebhookAttemptOutcome => ({
-    delivered: false, statusCode: null, responseExcerpt: null, error: null, aborted: false, ...fields, latencyMs: Date.now() - started,
+    delivered: false,
+    statusCode: null,
+    responseExcerpt: null,
+    error: null,
+    aborted: false,
+    ...fields,
+    latencyMs: Date.now() - started,
   });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error(`no response within ${timeoutMs} ms`)), timeoutMs);
@@ -98,10 +104,18 @@ export async function sendWebhook(request: WebhookAttemptRequest): Promise<Webho
             const status = response.statusCode ?? 0;
             const delivered = status >= 200 && status < 300;
             const location = status >= 300 && status < 400 ? response.headers.location : undefined;
-            resolve(outcome({
-              delivered, statusCode: status, responseExcerpt: excerpt || null,
-              error: delivered ? null : location ? `answered ${status}; redirects are not followed (to ${storable(location).slice(0, 500)})` : `answered ${status}`,
-            }));
+            resolve(
+              outcome({
+                delivered,
+                statusCode: status,
+                responseExcerpt: excerpt || null,
+                error: delivered
+                  ? null
+                  : location
+                    ? `answered ${status}; redirects are not followed (to ${storable(location).slice(0, 500)})`
+                    : `answered ${status}`,
+              }),
+            );
           });
         },
       );

@@ -143,11 +143,16 @@ export function gitScript(script: string, options: GitOptions, vars: Record<stri
     env[`GIT_CONFIG_VALUE_${i}`] = setting.slice(at + 1);
   });
   return new Promise((resolve, reject) => {
-    execFile(/*turbopackIgnore: true*/ '/bin/sh', ['-c', `set -e\n${script}`], { env: env as NodeJS.ProcessEnv, cwd: '/', timeout: options.timeoutMs ?? 120_000, maxBuffer: 16 * 1024 * 1024, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      if (code === 0 || options.okCodes?.includes(code)) return resolve({ code, stdout });
-      reject(new AppError('INTERNAL', `git script failed: ${(stderr || error?.message || '').trim().slice(0, 500)}`, { cause: error }));
-    });
+    execFile(
+      /*turbopackIgnore: true*/ '/bin/sh',
+      ['-c', `set -e\n${script}`],
+      { env: env as NodeJS.ProcessEnv, cwd: '/', timeout: options.timeoutMs ?? 120_000, maxBuffer: 16 * 1024 * 1024, killSignal: 'SIGKILL' },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        if (code === 0 || options.okCodes?.includes(code)) return resolve({ code, stdout });
+        reject(new AppError('INTERNAL', `git script failed: ${(stderr || error?.message || '').trim().slice(0, 500)}`, { cause: error }));
+      },
+    );
   });
 }
 

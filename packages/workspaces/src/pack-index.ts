@@ -55,7 +55,10 @@ export async function packChain(db: Queryable, runId: string, commit: string): P
   const chain = result.rows as PackEntry[];
   const last = chain[chain.length - 1];
   if (last && last.base !== null) {
-    throw new AppError('INTERNAL', `the workspace store's chain of commit ${commit} (run ${runId}) is broken at ${last.commit}: its base ${last.base} is not stored`);
+    throw new AppError(
+      'INTERNAL',
+      `the workspace store's chain of commit ${commit} (run ${runId}) is broken at ${last.commit}: its base ${last.base} is not stored`,
+    );
   }
   return chain;
 }

@@ -25,7 +25,11 @@ export class PostgresWorkspaceStore implements WorkspaceStore {
       const inserted = await insertPack(client, { ...entry, bytes: pack.length }, this.driver);
       if (inserted) {
         for (let idx = 0, at = 0; at < pack.length || idx === 0; idx++, at += CHUNK_BYTES) {
-          await client.query({ name: 'looplane_workspace_chunk_insert_v1', text: CHUNK_SQL, values: [entry.runId, entry.commit, idx, pack.subarray(at, at + CHUNK_BYTES)] });
+          await client.query({
+            name: 'looplane_workspace_chunk_insert_v1',
+            text: CHUNK_SQL,
+            values: [entry.runId, entry.commit, idx, pack.subarray(at, at + CHUNK_BYTES)],
+          });
         }
       }
       await client.query('COMMIT');
@@ -43,7 +47,8 @@ export class PostgresWorkspaceStore implements WorkspaceStore {
   async read(entry: PackEntry): Promise<Buffer> {
     const result = await this.pool.query({ name: 'looplane_workspace_chunk_read_v1', text: READ_SQL, values: [entry.runId, entry.commit] });
     const pack = Buffer.concat((result.rows as { data: Buffer }[]).map((row) => row.data));
-    if (pack.length !== entry.bytes) throw new AppError('INTERNAL', `the stored pack of commit ${entry.commit} (run ${entry.runId}) has ${pack.length} bytes, ${entry.bytes} expected`);
+    if (pack.length !== entry.bytes)
+      throw new AppError('INTERNAL', `the stored pack of commit ${entry.commit} (run ${entry.runId}) has ${pack.length} bytes, ${entry.bytes} expected`);
     return pack;
   }
 

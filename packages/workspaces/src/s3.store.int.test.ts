@@ -54,7 +54,12 @@ describe('s3 workspace store: the bucket side', () => {
     pool = createPgPool(database.url, { max: 4 });
     server = await startTestS3Server();
     store = new S3WorkspaceStore(pool, storeOptions(server, prefix));
-    s3 = new S3Client({ region: 'us-east-1', endpoint: server.endpoint, forcePathStyle: true, credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey } });
+    s3 = new S3Client({
+      region: 'us-east-1',
+      endpoint: server.endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: server.accessKeyId, secretAccessKey: server.secretAccessKey },
+    });
     const agent = await createTestAgent(database.db, await createTestTeam(database.db));
     newRun = async () => (await createTestRun(database.db, agent)).runId;
   });
@@ -135,7 +140,9 @@ describe('s3 workspace store: the bucket side', () => {
     const runId = await newRun();
     const broken = new S3WorkspaceStore(pool, { ...storeOptions(server, prefix), bucket: 'looplane-no-such-bucket', maxAttempts: 1 });
     try {
-      await expect(broken.put(entry(runId, 7), Buffer.from('lost'))).rejects.toThrow(/could not store the pack of commit 0+7 .*s3:\/\/looplane-no-such-bucket\/.*NoSuchBucket/);
+      await expect(broken.put(entry(runId, 7), Buffer.from('lost'))).rejects.toThrow(
+        /could not store the pack of commit 0+7 .*s3:\/\/looplane-no-such-bucket\/.*NoSuchBucket/,
+      );
     } finally {
       broken.close();
     }
@@ -144,14 +151,16 @@ describe('s3 workspace store: the bucket side', () => {
     expect(await store.chain(runId, commit(7))).toEqual([]);
   });
 
-  it('read fails clearly when an indexed pack\'s object is gone or short', async () => {
+  it("read fails clearly when an indexed pack's object is gone or short", async () => {
     const runId = await newRun();
     await store.put(entry(runId, 1), Buffer.from('twelve bytes'));
     await store.put(entry(runId, 2), Buffer.from('also twelve!'));
     const [one] = await store.chain(runId, commit(1));
     const [two] = await store.chain(runId, commit(2));
     await s3.send(new DeleteObjectCommand({ Bucket: server.bucket, Key: keyOf(runId, 1) }));
-    await expect(store.read(one!)).rejects.toThrow(`the stored pack of commit ${commit(1)} (run ${runId}) at s3://${server.bucket}/${keyOf(runId, 1)} is missing`);
+    await expect(store.read(one!)).rejects.toThrow(
+      `the stored pack of commit ${commit(1)} (run ${runId}) at s3://${server.bucket}/${keyOf(runId, 1)} is missing`,
+    );
     await expect(store.read(one!)).rejects.toMatchObject({ name: 'AppError', code: 'INTERNAL' });
     await s3.send(new PutObjectCommand({ Bucket: server.bucket, Key: keyOf(runId, 2), Body: 'short' }));
     await expect(store.read(two!)).rejects.toThrow(/has 5 bytes, 12 expected/);

@@ -56,9 +56,19 @@ export class S3WorkspaceStore implements WorkspaceStore {
     if (await hasPack(this.pool, entry.runId, entry.commit)) return;
     const key = this.packKey(entry.runId, entry.commit);
     try {
-      await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: key, Body: pack, ContentLength: pack.length, ContentType: 'application/x-git-packed-objects' }));
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.options.bucket,
+          Key: key,
+          Body: pack,
+          ContentLength: pack.length,
+          ContentType: 'application/x-git-packed-objects',
+        }),
+      );
     } catch (error) {
-      throw new AppError('INTERNAL', `could not store the pack of commit ${entry.commit} (run ${entry.runId}) at ${this.where(key)}: ${describe(error)}`, { cause: error });
+      throw new AppError('INTERNAL', `could not store the pack of commit ${entry.commit} (run ${entry.runId}) at ${this.where(key)}: ${describe(error)}`, {
+        cause: error,
+      });
     }
     // Only now may the commit be named. If a concurrent put of this commit indexed first, its row
     // stays (insertPack does nothing) and both wrote the same key; should the two packs differ in
@@ -86,7 +96,11 @@ export class S3WorkspaceStore implements WorkspaceStore {
       throw new AppError('INTERNAL', `the stored pack of commit ${entry.commit} (run ${entry.runId}) at ${this.where(key)} ${why}`, { cause: error });
     }
     // A short object means a truncated or foreign write; applying it would fail later, less clearly.
-    if (pack.length !== entry.bytes) throw new AppError('INTERNAL', `the stored pack of commit ${entry.commit} (run ${entry.runId}) at ${this.where(key)} has ${pack.length} bytes, ${entry.bytes} expected`);
+    if (pack.length !== entry.bytes)
+      throw new AppError(
+        'INTERNAL',
+        `the stored pack of commit ${entry.commit} (run ${entry.runId}) at ${this.where(key)} has ${pack.length} bytes, ${entry.bytes} expected`,
+      );
     return pack;
   }
 
@@ -99,7 +113,9 @@ export class S3WorkspaceStore implements WorkspaceStore {
     let token: string | undefined;
     do {
       // Listing rather than deleting indexed keys: orphans of crashed puts have no row.
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: prefix, MaxKeys: DELETE_BATCH, ...(token ? { ContinuationToken: token } : {}) }));
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: prefix, MaxKeys: DELETE_BATCH, ...(token ? { ContinuationToken: token } : {}) }),
+      );
       const keys = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
       if (keys.length > 0) await this.deleteKeys(keys);
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
@@ -127,7 +143,10 @@ export class S3WorkspaceStore implements WorkspaceStore {
       const failed = result.Errors ?? [];
       if (failed.length > 0) {
         const first = failed[0]!;
-        throw new AppError('INTERNAL', `could not delete ${failed.length} object(s) from s3://${this.options.bucket}, e.g. ${first.Key}: ${first.Code ?? 'error'} ${first.Message ?? ''}`.trim());
+        throw new AppError(
+          'INTERNAL',
+          `could not delete ${failed.length} object(s) from s3://${this.options.bucket}, e.g. ${first.Key}: ${first.Code ?? 'error'} ${first.Message ?? ''}`.trim(),
+        );
       }
     }
   }

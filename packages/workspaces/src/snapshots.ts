@@ -116,7 +116,10 @@ export async function restoreCommit(store: WorkspaceStore, gitDir: string, runId
   checkCommitId(commit);
   const chain = await store.chain(runId, commit);
   if (chain.length === 0) return false;
-  const present = await presentCommits(gitDir, chain.map((entry) => entry.commit));
+  const present = await presentCommits(
+    gitDir,
+    chain.map((entry) => entry.commit),
+  );
   const needed: PackEntry[] = [];
   for (const entry of chain) {
     if (present.has(entry.commit)) break;
@@ -128,6 +131,7 @@ export async function restoreCommit(store: WorkspaceStore, gitDir: string, runId
     const pack = await store.read(entry);
     await applyPack(gitDir, pack);
   }
-  if (!(await hasCommit({ gitDir }, commit))) throw new AppError('INTERNAL', `commit ${commit} is still missing after applying its ${needed.length} pack(s) from the store`);
+  if (!(await hasCommit({ gitDir }, commit)))
+    throw new AppError('INTERNAL', `commit ${commit} is still missing after applying its ${needed.length} pack(s) from the store`);
   return true;
 }

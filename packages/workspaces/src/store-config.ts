@@ -19,8 +19,21 @@ export const workspaceStoreEnv = {
   /** Where session files are stored of record: postgres (default) or s3. */
   LOOPLANE_WORKSPACE_STORE: optional.pipe(z.enum(['postgres', 's3'], 'must be postgres or s3').optional()).transform((v) => v ?? 'postgres'),
   LOOPLANE_S3_ENDPOINT: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
-  LOOPLANE_S3_BUCKET: optional.pipe(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 lowercase letters, digits, dots, hyphens)').optional()),
-  LOOPLANE_S3_PREFIX: optional.pipe(z.string().max(200, 'must be at most 200 characters').regex(/^[A-Za-z0-9!_.*'()/-]*$/, 'must use only letters, digits and !_.*\'()/-').optional()).transform((p) => p ?? 'looplane/'),
+  LOOPLANE_S3_BUCKET: optional.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 lowercase letters, digits, dots, hyphens)')
+      .optional(),
+  ),
+  LOOPLANE_S3_PREFIX: optional
+    .pipe(
+      z
+        .string()
+        .max(200, 'must be at most 200 characters')
+        .regex(/^[A-Za-z0-9!_.*'()/-]*$/, "must use only letters, digits and !_.*'()/-")
+        .optional(),
+    )
+    .transform((p) => p ?? 'looplane/'),
   LOOPLANE_S3_REGION: optional.transform((r) => r ?? 'us-east-1'),
   AWS_ACCESS_KEY_ID: optional,
   AWS_SECRET_ACCESS_KEY: optional,
@@ -32,7 +45,8 @@ export type WorkspaceStoreEnv = z.infer<typeof storeEnvSchema>;
 
 /** The problem with the store settings, or null (an s3 store needs a bucket). For the env modules' superRefine. */
 export function workspaceStoreProblem(env: WorkspaceStoreEnv): { variable: string; message: string } | null {
-  if (env.LOOPLANE_WORKSPACE_STORE === 's3' && !env.LOOPLANE_S3_BUCKET) return { variable: 'LOOPLANE_S3_BUCKET', message: 'is required when LOOPLANE_WORKSPACE_STORE is s3' };
+  if (env.LOOPLANE_WORKSPACE_STORE === 's3' && !env.LOOPLANE_S3_BUCKET)
+    return { variable: 'LOOPLANE_S3_BUCKET', message: 'is required when LOOPLANE_WORKSPACE_STORE is s3' };
   return null;
 }
 
@@ -45,7 +59,13 @@ export function createWorkspaceStore(env: WorkspaceStoreEnv, pool: PgPool): Work
     region: env.LOOPLANE_S3_REGION,
     ...(env.LOOPLANE_S3_ENDPOINT ? { endpoint: env.LOOPLANE_S3_ENDPOINT } : {}),
     ...(env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
-      ? { credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) } }
+      ? {
+          credentials: {
+            accessKeyId: env.AWS_ACCESS_KEY_ID,
+            secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+            ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
+          },
+        }
       : {}),
   });
 }

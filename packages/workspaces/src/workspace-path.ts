@@ -17,5 +17,8 @@ export const workspacePathSchema = z
   .refine((path) => !path.startsWith('/'), 'must be relative to the workspace root (no leading /)')
   .refine((path) => !path.includes('\\'), 'must use / as the separator')
   .transform((path) => path.replace(/\/+$/, ''))
-  .refine((path) => path === '' || path.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..'), 'must not contain empty, . or .. segments')
+  .refine(
+    (path) => path === '' || path.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..'),
+    'must not contain empty, . or .. segments',
+  )
   .refine((path) => path.split('/')[0] !== '.git', 'must not name .git');

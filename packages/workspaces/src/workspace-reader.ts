@@ -87,7 +87,12 @@ export class WorkspaceReader {
     const gitDir = join(this.options.cacheDir, `${runId}.git`);
     await this.locks.run(runId, async () => {
       await mkdir(this.options.cacheDir, { recursive: true, mode: 0o700 });
-      if (!(await stat(join(gitDir, 'HEAD')).then(() => true, () => false))) {
+      if (
+        !(await stat(join(gitDir, 'HEAD')).then(
+          () => true,
+          () => false,
+        ))
+      ) {
         await rm(gitDir, { recursive: true, force: true });
         await git(['init', '-q', '--bare', gitDir], { gitDir });
       }
@@ -115,7 +120,7 @@ export class WorkspaceReader {
       entries.push({ name, path: dir ? `${dir}/${name}` : name, type, size: size && size !== '-' ? Number(size) : null });
     }
     // Directories first, then by name, as a file browser shows them.
-    return entries.sort((a, b) => (a.type === 'dir') !== (b.type === 'dir') ? (a.type === 'dir' ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    return entries.sort((a, b) => ((a.type === 'dir') !== (b.type === 'dir') ? (a.type === 'dir' ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   private async read(repo: GitOptions, spec: string, path: string, maxBytes: number): Promise<WorkspaceFile> {
@@ -140,10 +145,12 @@ export class WorkspaceReader {
     const cap = (this.options.cacheMb ?? 2048) * 1024 * 1024;
     const names = await readdir(this.options.cacheDir).catch(() => [] as string[]);
     const repos = await Promise.all(
-      names.filter((n) => n.endsWith('.git')).map(async (name) => {
-        const dir = join(this.options.cacheDir, name);
-        return { name, dir, used: (await stat(dir)).mtimeMs, bytes: await treeBytes(dir) };
-      }),
+      names
+        .filter((n) => n.endsWith('.git'))
+        .map(async (name) => {
+          const dir = join(this.options.cacheDir, name);
+          return { name, dir, used: (await stat(dir)).mtimeMs, bytes: await treeBytes(dir) };
+        }),
     );
     let total = repos.reduce((sum, r) => sum + r.bytes, 0);
     for (const repo of repos.sort((a, b) => a.used - b.used)) {

@@ -13,8 +13,8 @@ export function NoTeams({ email }: { email: string }) {
         <div className="max-w-sm text-center" data-testid="no-teams">
           <h1 className="text-lg font-semibold">No teams yet</h1>
           <p className="mt-1 text-muted">
-            You are signed in as <span className="font-medium text-foreground">{email}</span>, but you are not a member of
-            any team. Accept an invitation above, or ask a team admin to invite you.
+            You are signed in as <span className="font-medium text-foreground">{email}</span>, but you are not a member of any team. Accept an invitation above,
+            or ask a team admin to invite you.
           </p>
           <Button className="mt-4" onClick={() => void signOut({ callbackUrl: '/signin' })}>
             Sign out

@@ -62,7 +62,11 @@ export function jsonSyntaxIssues(text: string): CodeIssue[] {
     const at = lineColumn
       ? { line: Number(lineColumn[1]), column: Number(lineColumn[2]) }
       : positionOf(text, position ? Number(position[1]) : jsonErrorOffset(text));
-    const message = raw.replace(/ in JSON at position \d+.*$/s, '').replace(/ at position \d+.*$/s, '').replace(/, (\.\.\.)?".*" is not valid JSON$/s, '').replace(/^JSON\.parse: /, '');
+    const message = raw
+      .replace(/ in JSON at position \d+.*$/s, '')
+      .replace(/ at position \d+.*$/s, '')
+      .replace(/, (\.\.\.)?".*" is not valid JSON$/s, '')
+      .replace(/^JSON\.parse: /, '');
     return [{ ...at, message }];
   }
 }

@@ -37,7 +37,15 @@ describe('layeredLayout', () => {
 
   it('places a node below its deepest parent', () => {
     const nodes = ['a', 'b', 'c'].map((key) => size(key));
-    const layout = layeredLayout(nodes, [{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }, { from: 'a', to: 'c' }], 'a');
+    const layout = layeredLayout(
+      nodes,
+      [
+        { from: 'a', to: 'b' },
+        { from: 'b', to: 'c' },
+        { from: 'a', to: 'c' },
+      ],
+      'a',
+    );
     const [a, b, c] = ['a', 'b', 'c'].map((k) => layout.get(k)!.y);
     expect(a).toBeLessThan(b!);
     expect(b).toBeLessThan(c!);
@@ -52,7 +60,16 @@ describe('layeredLayout', () => {
 
   it('gives unreachable nodes a row at the bottom and survives a cycle', () => {
     const nodes = ['a', 'b', 'c', 'lost', 'gone'].map((key) => size(key));
-    const layout = layeredLayout(nodes, [{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }, { from: 'c', to: 'a' }, { from: 'lost', to: 'a' }], 'a');
+    const layout = layeredLayout(
+      nodes,
+      [
+        { from: 'a', to: 'b' },
+        { from: 'b', to: 'c' },
+        { from: 'c', to: 'a' },
+        { from: 'lost', to: 'a' },
+      ],
+      'a',
+    );
     expect(layout.size).toBe(5);
     const reachedBottom = Math.max(...['a', 'b', 'c'].map((k) => layout.get(k)!.y + 48));
     expect(layout.get('lost')!.y).toBeGreaterThan(reachedBottom);

@@ -37,7 +37,10 @@ const changed = () => {
 
 /** Whether a key press is typing (a field, an editor) rather than a shortcut. */
 export function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || target.closest('[contenteditable="true"], .cm-editor') !== null);
+  return (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || target.closest('[contenteditable="true"], .cm-editor') !== null)
+  );
 }
 
 /** The shortcut groups of what is mounted now (for the `?` help). */

@@ -10,7 +10,12 @@ export interface SseMessage {
  * 4xx status) throws its message.
  */
 export async function postEventStream(url: string, body: unknown, onMessage: (message: SseMessage) => void, signal?: AbortSignal): Promise<void> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    ...(signal ? { signal } : {}),
+  });
   if (!response.ok || !response.body) {
     const payload = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
     throw new Error(payload?.error?.message ?? `The server answered ${response.status}`);

@@ -16,7 +16,15 @@ describe('TimelineBuilder fork points', () => {
     t.add(ev('budget.reserved', { requestId: 'r1', purpose: 'model', tokens: 10, costMicros: 5 }));
     t.add(ev('model.requested', { requestId: 'r1', turn: 0, messages: 1, tools: [], promptTokens: 1, promptBytes: 1, maxOutputTokens: 10 }));
     expect(t.items[1]).toMatchObject({ kind: 'assistant', seq: 3, forkBlocker: 'a model call (r1) is in flight at this event' });
-    t.add(ev('model.responded', { requestId: 'r1', text: 'ok', finishReason: 'tool_calls', usage: { inputTokens: 1, outputTokens: 1, estimated: false }, costMicros: 1 }));
+    t.add(
+      ev('model.responded', {
+        requestId: 'r1',
+        text: 'ok',
+        finishReason: 'tool_calls',
+        usage: { inputTokens: 1, outputTokens: 1, estimated: false },
+        costMicros: 1,
+      }),
+    );
     expect(t.items[1]).toMatchObject({ seq: 4, forkBlocker: 'a model call (r1) is in flight at this event' });
     t.add(ev('budget.charged', { requestId: 'r1', tokens: 2, costMicros: 1 }));
     t.add(ev('budget.released', { requestId: 'r1', tokens: 8, costMicros: 4 }));

@@ -5,7 +5,8 @@ import { TimelineBuilder } from './timeline';
 let no = 0;
 const ev = (type: string, payload: unknown, version = 1) =>
   decodeWireEvent(parseWireEvent({ eventNo: ++no, sessionId: 's', seq: no, type, version, payload, createdAt: '2026-01-01T00:00:00Z' }));
-const requested = (requestId: string, turn: number) => ev('model.requested', { requestId, turn, messages: 2, tools: [], promptTokens: 10, promptBytes: 40, maxOutputTokens: 100 });
+const requested = (requestId: string, turn: number) =>
+  ev('model.requested', { requestId, turn, messages: 2, tools: [], promptTokens: 10, promptBytes: 40, maxOutputTokens: 100 });
 const toolCall = (callId: string, name: string, args: object = {}) => ev('tool.requested', { callId, requestId: 'r', name, args });
 
 describe('TimelineBuilder', () => {
@@ -16,10 +17,17 @@ describe('TimelineBuilder', () => {
       requested('r1', 0),
       ev('model.delta', { requestId: 'r1', index: 0, text: 'Let me ' }),
       ev('model.delta', { requestId: 'r1', index: 1, text: 'look' }),
-    ]) t.add(e);
+    ])
+      t.add(e);
     expect(t.items[1]).toMatchObject({ kind: 'assistant', text: 'Let me look', streaming: true });
     for (const e of [
-      ev('model.responded', { requestId: 'r1', text: 'Let me look.', finishReason: 'tool_calls', usage: { inputTokens: 10, outputTokens: 4, estimated: false }, costMicros: 12 }),
+      ev('model.responded', {
+        requestId: 'r1',
+        text: 'Let me look.',
+        finishReason: 'tool_calls',
+        usage: { inputTokens: 10, outputTokens: 4, estimated: false },
+        costMicros: 12,
+      }),
       ev('budget.charged', { requestId: 'r1', tokens: 14, costMicros: 12 }),
       toolCall('c1', 'run_shell', { command: 'npm test' }),
       ev('policy.decided', { callId: 'c1', decision: 'allow' }),
@@ -29,7 +37,8 @@ describe('TimelineBuilder', () => {
       toolCall('c2', 'nope'),
       ev('tool.rejected', { callId: 'c2', reason: 'unknown tool nope' }),
       ev('run.finished', { status: 'succeeded', result: 'Fixed' }),
-    ]) t.add(e);
+    ])
+      t.add(e);
     expect(t.items.map((i) => i.kind)).toEqual(['started', 'assistant', 'tool', 'tool', 'finished']);
     expect(t.items[1]).toMatchObject({ text: 'Let me look.', streaming: false, inputTokens: 10, outputTokens: 4, costMicros: 12 });
     expect(t.items[2]).toMatchObject({ name: 'run_shell', status: 'failed', output: '1 failing', exitCode: 1, commit: 'a'.repeat(40) });

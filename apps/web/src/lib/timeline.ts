@@ -16,36 +16,36 @@ interface ForkPoint {
 
 export type TimelineItem = ForkPoint &
   (
-  | { kind: 'started'; key: string; goal: string; at: string }
-  | { kind: 'message'; key: string; role: string; text: string; at: string }
-  | {
-      kind: 'assistant';
-      key: string;
-      turn: number;
-      text: string;
-      streaming: boolean;
-      inputTokens?: number;
-      outputTokens?: number;
-      costMicros?: number;
-      error?: string;
-      at: string;
-    }
-  | {
-      kind: 'tool';
-      key: string;
-      name: string;
-      args: unknown;
-      status: ToolStatus;
-      output?: string;
-      truncated?: boolean;
-      exitCode?: number;
-      /** Workspace commit after a mutating call. */
-      commit?: string;
-      reason?: string;
-      at: string;
-    }
-  | { kind: 'notice'; key: string; tone: 'info' | 'warning' | 'danger'; text: string; at: string }
-  | { kind: 'finished'; key: string; status: string; result?: string; error?: string; at: string }
+    | { kind: 'started'; key: string; goal: string; at: string }
+    | { kind: 'message'; key: string; role: string; text: string; at: string }
+    | {
+        kind: 'assistant';
+        key: string;
+        turn: number;
+        text: string;
+        streaming: boolean;
+        inputTokens?: number;
+        outputTokens?: number;
+        costMicros?: number;
+        error?: string;
+        at: string;
+      }
+    | {
+        kind: 'tool';
+        key: string;
+        name: string;
+        args: unknown;
+        status: ToolStatus;
+        output?: string;
+        truncated?: boolean;
+        exitCode?: number;
+        /** Workspace commit after a mutating call. */
+        commit?: string;
+        reason?: string;
+        at: string;
+      }
+    | { kind: 'notice'; key: string; tone: 'info' | 'warning' | 'danger'; text: string; at: string }
+    | { kind: 'finished'; key: string; status: string; result?: string; error?: string; at: string }
   );
 
 /** An item as the fold builds it, before its fork point is stamped on. */
@@ -155,7 +155,9 @@ export class TimelineBuilder {
       case 'model.responded': {
         const p = event.payload;
         return this.update(`m${p.requestId}`, (item) =>
-          item.kind === 'assistant' ? { ...item, text: p.text, streaming: false, inputTokens: p.usage.inputTokens, outputTokens: p.usage.outputTokens, costMicros: p.costMicros } : item,
+          item.kind === 'assistant'
+            ? { ...item, text: p.text, streaming: false, inputTokens: p.usage.inputTokens, outputTokens: p.usage.outputTokens, costMicros: p.costMicros }
+            : item,
         );
       }
       case 'model.failed': {
@@ -164,7 +166,15 @@ export class TimelineBuilder {
       }
       case 'tool.requested': {
         const p = event.payload;
-        return this.push({ kind: 'tool', key: `t${p.callId}`, name: p.name, args: p.args, status: 'requested', ...(p.argsError ? { reason: p.argsError } : {}), at });
+        return this.push({
+          kind: 'tool',
+          key: `t${p.callId}`,
+          name: p.name,
+          args: p.args,
+          status: 'requested',
+          ...(p.argsError ? { reason: p.argsError } : {}),
+          at,
+        });
       }
       case 'tools.loaded':
         // The call's result is what it loaded: the decoder's summary of it.
@@ -179,13 +189,23 @@ export class TimelineBuilder {
         return this.tool(event, () => ({ status: 'awaiting_approval', reason: event.payload.reason }));
       case 'approval.decided': {
         const { approved, comment } = event.payload;
-        return this.tool(event, (item) => (approved ? { status: item.status === 'awaiting_approval' ? 'requested' : item.status } : { status: 'denied', reason: `rejected${comment ? `: ${comment}` : ''}` }));
+        return this.tool(event, (item) =>
+          approved
+            ? { status: item.status === 'awaiting_approval' ? 'requested' : item.status }
+            : { status: 'denied', reason: `rejected${comment ? `: ${comment}` : ''}` },
+        );
       }
       case 'tool.started':
         return this.tool(event, () => ({ status: 'running' }));
       case 'tool.finished': {
         const p = event.payload;
-        return this.tool(event, () => ({ status: p.ok ? 'ok' : 'failed', output: p.output, truncated: p.truncated, ...(p.exitCode !== undefined ? { exitCode: p.exitCode } : {}), ...(p.commit ? { commit: p.commit } : {}) }));
+        return this.tool(event, () => ({
+          status: p.ok ? 'ok' : 'failed',
+          output: p.output,
+          truncated: p.truncated,
+          ...(p.exitCode !== undefined ? { exitCode: p.exitCode } : {}),
+          ...(p.commit ? { commit: p.commit } : {}),
+        }));
       }
       case 'tool.rejected':
         return this.tool(event, () => ({ status: 'rejected', reason: event.payload.reason }));
@@ -193,7 +213,10 @@ export class TimelineBuilder {
         return this.tool(event, () => ({ status: 'interrupted', reason: event.payload.reason }));
       case 'effect.decided':
         // The call ran; its changes were rolled back: held for an approver, or denied (its tool.finished follows).
-        return this.tool(event, () => ({ status: event.payload.decision === 'deny' ? 'denied' : 'awaiting_approval', reason: `after it ran: ${event.payload.reason}` }));
+        return this.tool(event, () => ({
+          status: event.payload.decision === 'deny' ? 'denied' : 'awaiting_approval',
+          reason: `after it ran: ${event.payload.reason}`,
+        }));
       case 'run.finished': {
         const { status, result, error } = event.payload;
         return this.push({ kind: 'finished', key: `e${event.eventNo}`, status, result, error, at });

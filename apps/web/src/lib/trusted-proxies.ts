@@ -10,7 +10,10 @@ export interface TrustedProxies {
 
 /** `::ffff:10.0.0.1` (how a dual-stack socket reports an IPv4 peer) → `10.0.0.1`; a zone id is dropped. */
 export function plainAddress(address: string): string {
-  const value = address.trim().replace(/^\[|\]$/g, '').split('%')[0]!;
+  const value = address
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .split('%')[0]!;
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(value);
   return mapped ? mapped[1]! : value;
 }
@@ -20,7 +23,10 @@ export function plainAddress(address: string): string {
  * (`10.0.0.0/8`, `2001:db8::/32`, `127.0.0.1`). Throws an Error naming the first bad entry.
  */
 export function parseTrustedProxies(text: string | undefined): TrustedProxies {
-  const entries = (text ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = (text ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   const list = new BlockList();
   for (const entry of entries) {
     const [address = '', bits, extra] = entry.split('/');

@@ -10,7 +10,6 @@ import { logger } from './logger';
 import { currentSignInRequest, signInLimiter } from './sign-in-limit';
 import { linkedUserId, linkOidcIdentity } from '@looplane/api';
 
-
 interface OidcProfile {
   sub: string;
   email?: string;
@@ -103,10 +102,7 @@ export function authOptions(): NextAuthOptions {
       async jwt({ token, user, account }) {
         if (!user) return token;
         // Credentials: `user.id` is ours. SSO: it is the issuer's subject; map it to our user.
-        const sub =
-          account?.provider === OIDC_PROVIDER_ID && oidc
-            ? await linkedUserId(db(), oidc.issuer, account.providerAccountId)
-            : user.id;
+        const sub = account?.provider === OIDC_PROVIDER_ID && oidc ? await linkedUserId(db(), oidc.issuer, account.providerAccountId) : user.id;
         const sv = typeof user.sessionVersion === 'number' ? user.sessionVersion : sub ? (await sessionClaimsFor(db(), sub))?.sessionVersion : undefined;
         return { sub: sub ?? undefined, email: user.email ?? token.email, sv };
       },

@@ -26,9 +26,6 @@ async function probe(name: string, check: () => Promise<unknown>): Promise<Probe
 
 /** Probes Postgres and Redis in parallel. */
 export async function checkHealth(): Promise<{ database: Probe; redis: Probe }> {
-  const [database, cache] = await Promise.all([
-    probe('database', () => db().$queryRaw`SELECT 1`),
-    probe('redis', () => redis().ping()),
-  ]);
+  const [database, cache] = await Promise.all([probe('database', () => db().$queryRaw`SELECT 1`), probe('redis', () => redis().ping())]);
   return { database, redis: cache };
 }

@@ -33,7 +33,11 @@ const api = () => ({ db: s.t.db, dispatch: createDispatch(s.client.queue, s.clie
 
 /** Waits for the run to park on a pending breaker approval; returns it as the inbox (approvals.list) shows it to a viewer. */
 async function pausedOn(fx: TeamFixture, runId: string, trips: number) {
-  await waitFor(async () => ((await s.t.db.approval.count({ where: { runId, kind: 'breaker' } })) === trips ? true : undefined), 20_000, `breaker approval #${trips}`);
+  await waitFor(
+    async () => ((await s.t.db.approval.count({ where: { runId, kind: 'breaker' } })) === trips ? true : undefined),
+    20_000,
+    `breaker approval #${trips}`,
+  );
   await waitForRun(s.t.db, runId, 'waiting');
   const viewer = await callerAs(api(), { userId: fx.members.viewer.id });
   const inbox = await viewer.approvals.list({ teamId: fx.teamId, status: 'pending', runId });
@@ -96,7 +100,11 @@ describe('breakers on the real worker', () => {
     await s.client.enqueue({ ...run, reason: 'start' });
 
     const first = await pausedOn(fx, run.runId, 1);
-    expect(first).toMatchObject({ kind: 'breaker', tool: 'record', breaker: { name: 'repeatCall', scope: 'session', observed: 3, limit: 3, window: '10 turns' } });
+    expect(first).toMatchObject({
+      kind: 'breaker',
+      tool: 'record',
+      breaker: { name: 'repeatCall', scope: 'session', observed: 3, limit: 3, window: '10 turns' },
+    });
     expect(first.reason).toMatch(/same record call .* 3 times within 10 turns/);
     expect(await executions(run.runId)).toBe(2);
     // The breaker tripped before the budget did: the ledger has room left, nothing was refused.
@@ -168,14 +176,20 @@ describe('breakers on the real worker', () => {
     const fx = await team({ spendRate: { perSession: { costMicros: 1_000_000 }, perGraphRun: { costMicros: limit } } });
     const delegate = (n: number) => ({ tool: 'delegate', args: { to: 'worker', goal: `part ${n}` } });
     // One delegation a turn: the workers run one after another, so one of them at a time adds to the run's spend.
-    const planner = await createTestAgent(s.t.db, fx.teamId, { script: [...Array.from({ length: 12 }, (_, i) => ({ calls: [delegate(i + 1)] })), { finish: 'all parts done' }], ...priced });
+    const planner = await createTestAgent(s.t.db, fx.teamId, {
+      script: [...Array.from({ length: 12 }, (_, i) => ({ calls: [delegate(i + 1)] })), { finish: 'all parts done' }],
+      ...priced,
+    });
     const worker = await createTestAgent(s.t.db, fx.teamId, {
       script: [{ calls: [{ tool: 'echo', args: { text: 'a' } }] }, { calls: [{ tool: 'echo', args: { text: 'b' } }] }, { finish: 'part done' }],
       ...priced,
     });
     const run = await createTestGraphRun(s.t.db, {
       root: 'planner',
-      nodes: [{ key: 'planner', agent: planner }, { key: 'worker', agent: worker, config }],
+      nodes: [
+        { key: 'planner', agent: planner },
+        { key: 'worker', agent: worker, config },
+      ],
       edges: [{ from: 'planner', to: 'worker', budget: { calls: 50 } }],
       budget: { costMicros: 1_000_000, onExceed: 'wait' },
     });
@@ -212,13 +226,21 @@ describe('breakers on the real worker', () => {
     const worker = await createTestAgent(s.t.db, fx.teamId, { script: [{ finish: 'part done' }] });
     const run = await createTestGraphRun(s.t.db, {
       root: 'planner',
-      nodes: [{ key: 'planner', agent: planner }, { key: 'worker', agent: worker }],
+      nodes: [
+        { key: 'planner', agent: planner },
+        { key: 'worker', agent: worker },
+      ],
       edges: [{ from: 'planner', to: 'worker', budget: { calls: 50 } }],
     });
     await s.client.enqueue({ runId: run.runId, sessionId: run.sessionId, reason: 'start' });
 
     const first = await pausedOn(fx, run.runId, 1);
-    expect(first).toMatchObject({ kind: 'breaker', tool: 'delegate', args: { to: 'worker', goal: 'part 3' }, breaker: { name: 'fanOut', scope: 'graphRun', observed: 3, limit: 2 } });
+    expect(first).toMatchObject({
+      kind: 'breaker',
+      tool: 'delegate',
+      args: { to: 'worker', goal: 'part 3' },
+      breaker: { name: 'fanOut', scope: 'graphRun', observed: 3, limit: 2 },
+    });
     expect(first.reason).toMatch(/3 delegations of the graph run in flight at once; the limit is 2/);
     await decide(fx, first.id, 'approve');
     // The window restarted: the three of the first turn returned, the second turn trips on its 3rd again.

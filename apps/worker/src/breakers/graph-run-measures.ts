@@ -48,6 +48,10 @@ export async function readGraphRunMeasures(
   const row = spent.rows[0] as { tokens: string; costMicros: string };
   const measures: GraphRunMeasures = { spend: { tokens: Number(row.tokens), costMicros: Number(row.costMicros) } };
   if (input.inFlightSinceMs === null) return measures;
-  const flying = await db.query({ name: 'looplane_breaker_in_flight_v1', text: IN_FLIGHT_SQL, values: [input.runId, new Date(Math.max(input.inFlightSinceMs, lastTrip('fanOut'))).toISOString()] });
+  const flying = await db.query({
+    name: 'looplane_breaker_in_flight_v1',
+    text: IN_FLIGHT_SQL,
+    values: [input.runId, new Date(Math.max(input.inFlightSinceMs, lastTrip('fanOut'))).toISOString()],
+  });
   return { ...measures, inFlight: (flying.rows[0] as { n: number }).n };
 }

@@ -53,7 +53,14 @@ export function withBreakers(inner: PolicyPort, deps: BreakerDeps, options: Sess
   };
 }
 
-function recordTrip(audit: PolicyAudit, subject: PolicySubject, callId: string, tool: string, verdict: BreakerVerdict, policyVersionId: string | null): Promise<void> {
+function recordTrip(
+  audit: PolicyAudit,
+  subject: PolicySubject,
+  callId: string,
+  tool: string,
+  verdict: BreakerVerdict,
+  policyVersionId: string | null,
+): Promise<void> {
   return audit.record({
     teamId: subject.teamId,
     actor: { type: 'system', name: `run:${subject.runId}` },

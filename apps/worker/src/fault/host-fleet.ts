@@ -34,10 +34,18 @@ export class HostFleet {
   async add(): Promise<Host> {
     const name = `host-${++this.made}`;
     const root = join(this.dir, name);
-    const worker = spawnWorker({ ...this.env, LOOPLANE_HOME: join(root, 'home'), LOOPLANE_WORKSPACE_ROOT: join(root, 'workspaces') }, join(this.dir, `${name}.log`), [], this.bundle);
+    const worker = spawnWorker(
+      { ...this.env, LOOPLANE_HOME: join(root, 'home'), LOOPLANE_WORKSPACE_ROOT: join(root, 'workspaces') },
+      join(this.dir, `${name}.log`),
+      [],
+      this.bundle,
+    );
     const host: Host = { name, root, worker, id: null, lost: false };
     this.hosts.push(host);
-    host.id = await Promise.race([worker.ready, worker.exited.then(() => Promise.reject(new Error(`${name} exited before it was ready:\n${worker.output().slice(-2000)}`)))]);
+    host.id = await Promise.race([
+      worker.ready,
+      worker.exited.then(() => Promise.reject(new Error(`${name} exited before it was ready:\n${worker.output().slice(-2000)}`))),
+    ]);
     return host;
   }
 

@@ -17,8 +17,18 @@ import { CONCAT_COMMAND, expectedFiles, tarFiles } from './workspace-expectation
 
 /** The catalogue entries of the sandbox tools the scripts use. */
 export const FILE_TOOLS: RunConfigInput['tools'] = [
-  { name: 'write_file', description: 'Write a file.', idempotent: false, parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] } },
-  { name: 'read_file', description: 'Read a file.', idempotent: true, parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } },
+  {
+    name: 'write_file',
+    description: 'Write a file.',
+    idempotent: false,
+    parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
+  },
+  {
+    name: 'read_file',
+    description: 'Read a file.',
+    idempotent: true,
+    parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+  },
   { name: 'shell', description: 'Run a command.', idempotent: false, parameters: { type: 'object', properties: { command: { type: 'string' } } } },
 ];
 
@@ -61,7 +71,12 @@ export interface HostLossContext {
 }
 
 /** A test database, the team, the API with a reader on `store`, and a fleet of `hosts` worker processes. */
-export async function setUpHostLoss(options: { hosts: number; store: (pool: PgPool) => WorkspaceStore; storeEnv: Record<string, string>; label: string }): Promise<HostLossContext> {
+export async function setUpHostLoss(options: {
+  hosts: number;
+  store: (pool: PgPool) => WorkspaceStore;
+  storeEnv: Record<string, string>;
+  label: string;
+}): Promise<HostLossContext> {
   const bundle = (await buildWorker())['worker-with-test-tools'];
   const t = await createTestDatabase();
   const pool = createPgPool(t.url, { max: 6 });
@@ -71,17 +86,34 @@ export async function setUpHostLoss(options: { hosts: number; store: (pool: PgPo
   const fx = await createTeamFixture(t.db);
   await t.db.policy.create({ data: { teamId: fx.teamId, name: 'host-loss', activeVersion: 1, versions: { create: { version: 1, document: GATED_POLICY } } } });
   const cacheDir = mkdtempSync(join(tmpdir(), 'looplane-reader-'));
-  const deps: ApiDeps = { db: t.db, dispatch: createDispatch(client.queue, client.bus), workspaces: new WorkspaceReader({ store: options.store(pool), cacheDir }) };
+  const deps: ApiDeps = {
+    db: t.db,
+    dispatch: createDispatch(client.queue, client.bus),
+    workspaces: new WorkspaceReader({ store: options.store(pool), cacheDir }),
+  };
   const fleet = new HostFleet(
     {
-      DATABASE_URL: t.url, REDIS_URL: testRedisUrl, QUEUE_PREFIX: prefix, WORKER_CONCURRENCY: '40', LEASE_TTL_MS: '1500',
-      RECONCILE_INTERVAL_MS: '300', RECONCILE_IDLE_MS: '3000', DATABASE_POOL_SIZE: '6', LOOPLANE_SANDBOX_DRIVER: 'bwrap', ...options.storeEnv,
+      DATABASE_URL: t.url,
+      REDIS_URL: testRedisUrl,
+      QUEUE_PREFIX: prefix,
+      WORKER_CONCURRENCY: '40',
+      LEASE_TTL_MS: '1500',
+      RECONCILE_INTERVAL_MS: '300',
+      RECONCILE_IDLE_MS: '3000',
+      DATABASE_POOL_SIZE: '6',
+      LOOPLANE_SANDBOX_DRIVER: 'bwrap',
+      ...options.storeEnv,
     },
     bundle,
   );
   for (let i = 0; i < options.hosts; i++) await fleet.add();
   return {
-    t, pool, client, fx, deps, fleet,
+    t,
+    pool,
+    client,
+    fx,
+    deps,
+    fleet,
     async close() {
       await fleet.close();
       await client.close();
@@ -115,7 +147,10 @@ export async function filesThroughTarball(ctx: HostLossContext, sessionId: strin
 }
 
 /** A session's tool calls that finished (not interrupted), in order, with their arguments. */
-export async function finishedCalls(ctx: HostLossContext, sessionId: string): Promise<{ name: string; args: Record<string, unknown>; ok: boolean; output: string }[]> {
+export async function finishedCalls(
+  ctx: HostLossContext,
+  sessionId: string,
+): Promise<{ name: string; args: Record<string, unknown>; ok: boolean; output: string }[]> {
   const events = await ctx.t.db.event.findMany({ where: { sessionId, type: { in: ['tool.started', 'tool.finished'] } }, orderBy: { seq: 'asc' } });
   const started = new Map<string, { name: string; args: Record<string, unknown> }>();
   const calls: { name: string; args: Record<string, unknown>; ok: boolean; output: string }[] = [];
@@ -195,7 +230,10 @@ export async function driveRuns(ctx: HostLossContext, count: number, randomLosse
   const losing = (async () => {
     for (let n = 0; n < randomLosses && !done; n++) {
       await new Promise((resolve) => setTimeout(resolve, jitter(1500, 3000)));
-      const holding = await t.db.session.findMany({ where: { runId: { in: ids }, status: 'running', leaseOwner: { not: null } }, select: { leaseOwner: true } });
+      const holding = await t.db.session.findMany({
+        where: { runId: { in: ids }, status: 'running', leaseOwner: { not: null } },
+        select: { leaseOwner: true },
+      });
       const busy = fleet.live().filter((h) => holding.some((s) => s.leaseOwner === h.id));
       const victim = busy[Math.floor(Math.random() * busy.length)];
       if (victim) {

@@ -4,7 +4,17 @@ import { PostgresWorkspaceStore, S3WorkspaceStore } from '@looplane/workspaces';
 import { startTestS3Server } from '@looplane/workspaces/testing/s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../testing/test-runtime';
-import { auditRuns, driveRuns, expectedFiles, filesThroughApi, filesThroughTarball, finishedCalls, FORK_SCRIPT, setUpHostLoss, type HostLossContext } from './host-loss-scenario';
+import {
+  auditRuns,
+  driveRuns,
+  expectedFiles,
+  filesThroughApi,
+  filesThroughTarball,
+  finishedCalls,
+  FORK_SCRIPT,
+  setUpHostLoss,
+  type HostLossContext,
+} from './host-loss-scenario';
 import { createTestAgent } from '@looplane/db/testing';
 
 /**
@@ -31,7 +41,11 @@ function hostLossSuite(name: string, setup: () => Promise<HostLossContext>) {
 
     it(`finishes ${RUNS} runs with every file their calls wrote while hosts are lost`, { timeout: 300_000 }, async () => {
       const outcome = await driveRuns(ctx, RUNS, 5);
-      const audit = await auditRuns(ctx.t.db, ctx.pool, outcome.runs.map((r) => r.runId));
+      const audit = await auditRuns(
+        ctx.t.db,
+        ctx.pool,
+        outcome.runs.map((r) => r.runId),
+      );
       console.info(`host loss (${name}): ${JSON.stringify({ ...audit, losses: outcome.losses, approvedAfterHostLoss: outcome.approvedAfterHostLoss.size })}`);
       expect(audit.statuses).toEqual({ succeeded: RUNS });
       expect(audit.logProblems).toEqual([]);
@@ -69,12 +83,22 @@ function hostLossSuite(name: string, setup: () => Promise<HostLossContext>) {
         const ends = log.filter((e) => e.type === 'tool.finished' || e.type === 'tool.interrupted');
         const [first, second] = ends as { type: string; seq: number; payload: { ok?: boolean; commit?: string } }[];
         if (!first || !second || ![first, second].every((e) => e.type === 'tool.finished' && e.payload.ok && e.payload.commit)) continue;
-        const fork = await operator.sessions.fork({ teamId: ctx.fx.teamId, sessionId: run.sessionId, atEvent: second.seq, message: 'Check the files.', agentOverrides: { endpointId: other.endpointId } });
+        const fork = await operator.sessions.fork({
+          teamId: ctx.fx.teamId,
+          sessionId: run.sessionId,
+          atEvent: second.seq,
+          message: 'Check the files.',
+          agentOverrides: { endpointId: other.endpointId },
+        });
         forks.push(fork);
       }
       expect(forks).toHaveLength(6);
       for (const fork of forks) {
-        await waitFor(async () => ['succeeded', 'failed'].includes((await ctx.t.db.session.findUniqueOrThrow({ where: { id: fork.sessionId } })).status) || undefined, 60_000, 'the fork');
+        await waitFor(
+          async () => ['succeeded', 'failed'].includes((await ctx.t.db.session.findUniqueOrThrow({ where: { id: fork.sessionId } })).status) || undefined,
+          60_000,
+          'the fork',
+        );
         const expected = { ...(await expectedFiles(ctx.t.db, [{ sessionId: fork.parentId, upTo: fork.atEvent }])), 'fork.txt': 'fork-ok\n' };
         expect(Object.keys(expected).sort()).toEqual(['a.txt', 'dir/b.txt', 'fork.txt']);
         expect(await filesThroughApi(ctx, fork.sessionId)).toEqual(expected);
@@ -89,15 +113,32 @@ hostLossSuite('postgres', () =>
 
 hostLossSuite('s3', async () => {
   const s3 = await startTestS3Server();
-  const options = { endpoint: s3.endpoint, bucket: s3.bucket, prefix: 'hostloss/', region: 'us-east-1', credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } };
+  const options = {
+    endpoint: s3.endpoint,
+    bucket: s3.bucket,
+    prefix: 'hostloss/',
+    region: 'us-east-1',
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+  };
   const ctx = await setUpHostLoss({
     hosts: 3,
     label: 'hostloss-s3',
     store: (pool) => new S3WorkspaceStore(pool, options),
     storeEnv: {
-      LOOPLANE_WORKSPACE_STORE: 's3', LOOPLANE_S3_ENDPOINT: s3.endpoint, LOOPLANE_S3_BUCKET: s3.bucket, LOOPLANE_S3_PREFIX: 'hostloss/',
-      LOOPLANE_S3_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      LOOPLANE_WORKSPACE_STORE: 's3',
+      LOOPLANE_S3_ENDPOINT: s3.endpoint,
+      LOOPLANE_S3_BUCKET: s3.bucket,
+      LOOPLANE_S3_PREFIX: 'hostloss/',
+      LOOPLANE_S3_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: s3.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
     },
   });
-  return { ...ctx, close: async () => { await ctx.close(); await s3.stop(); } };
+  return {
+    ...ctx,
+    close: async () => {
+      await ctx.close();
+      await s3.stop();
+    },
+  };
 });

@@ -76,10 +76,20 @@ describe('fault: kill -9 of worker processes', () => {
     // Eight turns of tool calls: non-idempotent `record` and `slow` (records after sleeping), idempotent `echo`.
     const script: ScriptTurn[] = [
       { calls: [{ tool: 'record', args: {} }] },
-      { calls: [{ tool: 'echo', args: { text: 'a' } }, { tool: 'record', args: {} }] },
+      {
+        calls: [
+          { tool: 'echo', args: { text: 'a' } },
+          { tool: 'record', args: {} },
+        ],
+      },
       { calls: [{ tool: 'slow', args: { ms: 250 } }] },
       { calls: [{ tool: 'record', args: {} }] },
-      { calls: [{ tool: 'slow', args: { ms: 150 } }, { tool: 'echo', args: { text: 'b' } }] },
+      {
+        calls: [
+          { tool: 'slow', args: { ms: 150 } },
+          { tool: 'echo', args: { text: 'b' } },
+        ],
+      },
       { calls: [{ tool: 'record', args: {} }] },
       { calls: [{ tool: 'echo', args: { text: 'c' } }] },
       { finish: 'all steps done' },
@@ -126,7 +136,11 @@ describe('fault: kill -9 of worker processes', () => {
     await waitFor(async () => (await unfinished()) === 0, 120_000, 'every run to finish');
     const elapsed = (performance.now() - started) / 1000;
 
-    const audit = await auditRuns(t.db, pool, runs.map((r) => r.runId));
+    const audit = await auditRuns(
+      t.db,
+      pool,
+      runs.map((r) => r.runId),
+    );
     const summary = {
       ...audit,
       kills: kills.length,

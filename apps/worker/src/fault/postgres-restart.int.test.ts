@@ -26,7 +26,10 @@ const prefix = uniquePrefix('pg');
 const logDir = mkdtempSync(join(tmpdir(), 'looplane-pg-restart-'));
 
 /** Polls through the outage: a probe that throws (connection refused) just means "not yet". */
-const tolerant = <T>(probe: () => Promise<T>) => () => probe().catch(() => undefined);
+const tolerant =
+  <T>(probe: () => Promise<T>) =>
+  () =>
+    probe().catch(() => undefined);
 
 beforeAll(async () => {
   pg = await ThrowawayPostgres.create();
@@ -63,15 +66,20 @@ describe('fault: Postgres restart', () => {
     const runIds = runs.map((r) => r.runId);
 
     for (let i = 0; i < 2; i++) {
-      workers.push(spawnWorker({
-        DATABASE_URL: pg.url,
-        REDIS_URL: testRedisUrl,
-        QUEUE_PREFIX: prefix,
-        WORKER_CONCURRENCY: '20',
-        LEASE_TTL_MS: '4000',
-        RECONCILE_INTERVAL_MS: '500',
-        RECONCILE_IDLE_MS: '3000',
-      }, join(logDir, `worker-${i}.log`)));
+      workers.push(
+        spawnWorker(
+          {
+            DATABASE_URL: pg.url,
+            REDIS_URL: testRedisUrl,
+            QUEUE_PREFIX: prefix,
+            WORKER_CONCURRENCY: '20',
+            LEASE_TTL_MS: '4000',
+            RECONCILE_INTERVAL_MS: '500',
+            RECONCILE_IDLE_MS: '3000',
+          },
+          join(logDir, `worker-${i}.log`),
+        ),
+      );
     }
     await Promise.all(workers.map((w) => w.ready));
     for (const run of runs) await client.enqueue({ ...run, reason: 'start' });
@@ -84,7 +92,11 @@ describe('fault: Postgres restart', () => {
     const restartedAt = Date.now();
 
     const unfinished = () => db.run.count({ where: { id: { in: runIds }, status: { notIn: ['succeeded', 'failed', 'cancelled'] } } });
-    await waitFor(tolerant(async () => (await unfinished()) === 0), 100_000, 'every run to finish');
+    await waitFor(
+      tolerant(async () => (await unfinished()) === 0),
+      100_000,
+      'every run to finish',
+    );
 
     const audit = await auditRuns(db, pool, runIds);
     console.info(`Postgres restart fault test: ${JSON.stringify({ ...audit, eventsAtCrash, secondsToFinishAfterRestart: (Date.now() - restartedAt) / 1000 })}`);

@@ -60,22 +60,31 @@ describe('fault: Redis restart', () => {
 
     // Five loops per worker: most runs are still queued in Redis when it dies.
     for (let i = 0; i < 2; i++) {
-      workers.push(spawnWorker({
-        DATABASE_URL: t.url,
-        REDIS_URL: redis.url,
-        QUEUE_PREFIX: prefix,
-        WORKER_CONCURRENCY: '5',
-        LEASE_TTL_MS: '3000',
-        RECONCILE_INTERVAL_MS: '300',
-        RECONCILE_IDLE_MS: '1500',
-      }, join(logDir, `worker-${i}.log`)));
+      workers.push(
+        spawnWorker(
+          {
+            DATABASE_URL: t.url,
+            REDIS_URL: redis.url,
+            QUEUE_PREFIX: prefix,
+            WORKER_CONCURRENCY: '5',
+            LEASE_TTL_MS: '3000',
+            RECONCILE_INTERVAL_MS: '300',
+            RECONCILE_IDLE_MS: '1500',
+          },
+          join(logDir, `worker-${i}.log`),
+        ),
+      );
     }
     await Promise.all(workers.map((w) => w.ready));
     client = await createTestClient(prefix, redis.url);
     await client.follow(teamId);
     for (const run of runs) await client.enqueue({ ...run, reason: 'start' });
 
-    await waitFor(async () => (await t.db.event.count({ where: { runId: { in: runs.map((r) => r.runId) }, type: 'tool.finished' } })) >= 5, 20_000, 'runs to be under way');
+    await waitFor(
+      async () => (await t.db.event.count({ where: { runId: { in: runs.map((r) => r.runId) }, type: 'tool.finished' } })) >= 5,
+      20_000,
+      'runs to be under way',
+    );
     const atKill = await t.db.session.groupBy({ by: ['status'], where: { runId: { in: runs.map((r) => r.runId) } }, _count: true });
     await redis.kill();
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -86,9 +95,15 @@ describe('fault: Redis restart', () => {
     await waitFor(async () => (await unfinished()) === 0, 90_000, 'every run to finish');
     await new Promise((resolve) => setTimeout(resolve, 300));
 
-    const audit = await auditRuns(t.db, pool, runs.map((r) => r.runId));
+    const audit = await auditRuns(
+      t.db,
+      pool,
+      runs.map((r) => r.runId),
+    );
     const liveAfterRestart = client.activity.filter((a) => a.kind === 'run.status' && a.status === 'succeeded').length;
-    console.info(`Redis restart fault test: ${JSON.stringify({ ...audit, sessionsAtKill: atKill, secondsToFinishAfterRestart: (Date.now() - restartedAt) / 1000, liveNoticesAfterRestart: liveAfterRestart })}`);
+    console.info(
+      `Redis restart fault test: ${JSON.stringify({ ...audit, sessionsAtKill: atKill, secondsToFinishAfterRestart: (Date.now() - restartedAt) / 1000, liveNoticesAfterRestart: liveAfterRestart })}`,
+    );
     expect(audit.statuses).toEqual({ succeeded: RUNS });
     expect(audit.logProblems).toEqual([]);
     expect(audit.duplicateExecutions).toEqual([]);

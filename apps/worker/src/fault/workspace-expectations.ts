@@ -13,7 +13,11 @@ export const CONCAT_COMMAND = 'test -f a.txt && test -f dir/b.txt && cat a.txt d
 export async function expectedFiles(db: Db, chain: readonly { sessionId: string; upTo?: number }[]): Promise<Record<string, string>> {
   const files: Record<string, string> = {};
   for (const { sessionId, upTo } of chain) {
-    const events = await db.event.findMany({ where: { sessionId, ...(upTo !== undefined ? { seq: { lte: upTo } } : {}), type: { in: ['tool.started', 'tool.finished'] } }, orderBy: { seq: 'asc' }, select: { type: true, payload: true } });
+    const events = await db.event.findMany({
+      where: { sessionId, ...(upTo !== undefined ? { seq: { lte: upTo } } : {}), type: { in: ['tool.started', 'tool.finished'] } },
+      orderBy: { seq: 'asc' },
+      select: { type: true, payload: true },
+    });
     const started = new Map<string, { name: string; args: Record<string, unknown> }>();
     for (const event of events) {
       const payload = event.payload as { callId: string; name?: string; args?: Record<string, unknown>; ok?: boolean };
@@ -35,7 +39,11 @@ export function tarFiles(gzipped: Buffer): Record<string, string> {
   for (let at = 0; at + 512 <= tar.length; ) {
     const header = tar.subarray(at, at + 512);
     if (header.every((b) => b === 0)) break;
-    const field = (from: number, length: number) => header.subarray(from, from + length).toString('utf8').replace(/\0.*$/s, '');
+    const field = (from: number, length: number) =>
+      header
+        .subarray(from, from + length)
+        .toString('utf8')
+        .replace(/\0.*$/s, '');
     const size = parseInt(field(124, 12).trim() || '0', 8);
     const type = field(156, 1) || '0';
     const prefix = field(345, 155);

@@ -80,7 +80,11 @@ describe('fault: zombie worker', () => {
     const successor = spawnWorker(env(), join(logDir, 'successor.log'));
     workers.push(successor);
     const successorId = await successor.ready;
-    await waitFor(async () => (await t.db.session.count({ where: { runId: { in: runIds }, OR: [{ leaseOwner: successorId }, { status: 'succeeded' }] } })) === RUNS, 30_000, 'the successor to take every run over');
+    await waitFor(
+      async () => (await t.db.session.count({ where: { runId: { in: runIds }, OR: [{ leaseOwner: successorId }, { status: 'succeeded' }] } })) === RUNS,
+      30_000,
+      'the successor to take every run over',
+    );
     const frozenSeconds = (Date.now() - frozenAt) / 1000;
     const eventsAtThaw = await t.db.event.count({ where: { runId: { in: runIds } } });
     zombie.child.kill('SIGCONT');
@@ -89,7 +93,10 @@ describe('fault: zombie worker', () => {
     // Give the thawed zombie time to try (and fail) every write it had in flight.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const audit = await auditRuns(t.db, pool, runIds);
-    const fenced = zombie.output().split('\n').filter((l) => l.includes('lost the session lease')).length;
+    const fenced = zombie
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('lost the session lease')).length;
     console.info(`zombie fault test: ${JSON.stringify({ ...audit, eventsAtFreeze, frozenSeconds, eventsAtThaw, zombieWritesFenced: fenced })}`);
     expect(audit.statuses).toEqual({ succeeded: RUNS });
     expect(audit.logProblems).toEqual([]);

@@ -48,7 +48,12 @@ export function egressFetch(socketPath: string): FetchLike {
     const port = Number(url.port || (secure ? 443 : 80));
     const raw = await tunnel(socketPath, url.hostname, port, init?.signal);
     const socket = secure ? tlsConnect({ socket: raw, servername: url.hostname }) : raw;
-    const body = init?.body === undefined || init.body === null ? null : typeof init.body === 'string' ? init.body : Buffer.from(await new Response(init.body).arrayBuffer());
+    const body =
+      init?.body === undefined || init.body === null
+        ? null
+        : typeof init.body === 'string'
+          ? init.body
+          : Buffer.from(await new Response(init.body).arrayBuffer());
     const send = secure ? httpsRequest : httpRequest;
     return new Promise<Response>((resolve, reject) => {
       const req = send(

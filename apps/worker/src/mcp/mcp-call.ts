@@ -40,11 +40,17 @@ export function createMcpToolHandler(deps: { db: Db; sandbox: WorkerSandbox }): 
       run: (toolArgs, sandboxCall) =>
         workspaces.withLock(sandboxCall.sessionId, async () => {
           const workspace = await workspaces.get(sandboxCall.sessionId);
-          const result = await execMcp(driver, workspace, stdio, { method: 'tools/call', name: parts.tool, arguments: toolArgs }, {
-            ...(sandboxCall.limits ? { limits: sandboxCall.limits } : {}),
-            ...(sandboxCall.egress ? { egress: sandboxCall.egress } : {}),
-            ...(sandboxCall.signal ? { signal: sandboxCall.signal } : {}),
-          });
+          const result = await execMcp(
+            driver,
+            workspace,
+            stdio,
+            { method: 'tools/call', name: parts.tool, arguments: toolArgs },
+            {
+              ...(sandboxCall.limits ? { limits: sandboxCall.limits } : {}),
+              ...(sandboxCall.egress ? { egress: sandboxCall.egress } : {}),
+              ...(sandboxCall.signal ? { signal: sandboxCall.signal } : {}),
+            },
+          );
           sandboxCall.signal?.throwIfAborted();
           const parsed = parseToolCall(result.stdout);
           if (!parsed.ok) return { ok: false, output: `${parsed.error}; ${describeExec(result)}` };
@@ -66,7 +72,10 @@ function httpTool(name: string, parts: { server: string; tool: string }, url: st
     spec: { name, description: '', parameters: { type: 'object', properties: {} }, idempotent: false },
     async run(toolArgs, sandboxCall) {
       if (!sandboxCall.egress) {
-        return { ok: false, output: `the MCP server ${parts.server} is reached over HTTP through the run's egress proxy, and this run has no network: add ${new URL(url).host} to the agent's egress hosts and the team policy's egress allowlist` };
+        return {
+          ok: false,
+          output: `the MCP server ${parts.server} is reached over HTTP through the run's egress proxy, and this run has no network: add ${new URL(url).host} to the agent's egress hosts and the team policy's egress allowlist`,
+        };
       }
       // The worker's own socket: the policy decided this call as mcp:<server>:<tool>, not as http_request.
       const socketPath = sandboxCall.egress.workerSocketPath ?? sandboxCall.egress.socketPath;

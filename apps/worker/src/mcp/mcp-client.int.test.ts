@@ -52,10 +52,18 @@ const logger = createLogger({ level: 'silent' });
 
 beforeAll(async () => {
   const resolve = createRequire(import.meta.url).resolve;
-  for (const [name, outfile] of [['server-filesystem', serverFile], ['server-everything', everythingFile]] as const) {
+  for (const [name, outfile] of [
+    ['server-filesystem', serverFile],
+    ['server-everything', everythingFile],
+  ] as const) {
     await build({
       entryPoints: [join(dirname(resolve(`@modelcontextprotocol/${name}/package.json`)), 'dist', 'index.js')],
-      bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, logLevel: 'error',
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      outfile,
+      logLevel: 'error',
       // The servers' CommonJS dependencies call require(); give the ESM bundle one.
       banner: { js: "import { createRequire as __looplaneRequire } from 'node:module'; const require = __looplaneRequire(import.meta.url);" },
     });
@@ -69,7 +77,10 @@ beforeAll(async () => {
   redis = new Redis(testRedisUrl, { maxRetriesPerRequest: null });
   const workspaceRoot = join(root, 'workspaces');
   sandbox = await WorkerSandbox.start({
-    driver: 'bwrap', workspaceRoot, environment: 'test', logger,
+    driver: 'bwrap',
+    workspaceRoot,
+    environment: 'test',
+    logger,
     // Where a run may connect is the team policy's egress allowlist, narrowed by the template's hosts.
     egress: new TeamEgressSource({ pool, encryptionKey: undefined, logger, ttlMs: 0 }),
     drivers: { bwrap: new BwrapDriver({ stateDir: join(workspaceRoot, '.sandbox', 'bwrap'), extraReadOnlyBinds: [toolchain] }) },
@@ -82,8 +93,19 @@ beforeAll(async () => {
   tools.routeMcp(createMcpToolHandler({ db: workerDb, sandbox }));
   discovery = new McpDiscovery({ db: workerDb, sandbox, logger });
   runtime = await startRuntime({
-    pool, redis, publisher: redis.duplicate(), subscriber: redis.duplicate(), queuePrefix: prefix, workerId: 'w_mcp_test', concurrency: 5,
-    leaseTtlMs: 30_000, reconcileIntervalMs: 60_000, drainMs: 2000, tools, models: new ModelFactory(undefined), logger,
+    pool,
+    redis,
+    publisher: redis.duplicate(),
+    subscriber: redis.duplicate(),
+    queuePrefix: prefix,
+    workerId: 'w_mcp_test',
+    concurrency: 5,
+    leaseTtlMs: 30_000,
+    reconcileIntervalMs: 60_000,
+    drainMs: 2000,
+    tools,
+    models: new ModelFactory(undefined),
+    logger,
   });
   fx = await createTeamFixture(db.db);
 }, 120_000);
@@ -112,11 +134,23 @@ describe('an MCP stdio server in the sandbox', () => {
     // Writing through the server needs an approver; everything else it offers is allowed.
     await db.db.policy.create({
       data: {
-        teamId: fx.teamId, name: 'mcp', activeVersion: 1,
-        versions: { create: { version: 1, document: { version: 1, name: 'mcp', default: 'deny', rules: [
-          { id: 'mcp-write', match: { tool: 'mcp:files:write_file' }, outcome: 'require_approval', risk: 'medium' },
-          { id: 'mcp-rest', match: { tool: 'mcp:files:*' }, outcome: 'allow' },
-        ] } } },
+        teamId: fx.teamId,
+        name: 'mcp',
+        activeVersion: 1,
+        versions: {
+          create: {
+            version: 1,
+            document: {
+              version: 1,
+              name: 'mcp',
+              default: 'deny',
+              rules: [
+                { id: 'mcp-write', match: { tool: 'mcp:files:write_file' }, outcome: 'require_approval', risk: 'medium' },
+                { id: 'mcp-rest', match: { tool: 'mcp:files:*' }, outcome: 'allow' },
+              ],
+            },
+          },
+        },
       },
     });
     const script = [
@@ -159,18 +193,35 @@ describe('an MCP stdio server in the sandbox', () => {
     await admin.mcp.add({ teamId, name: 'everything', transport: 'stdio', command: 'node', args: [everythingFile, 'stdio'] });
     expect(await discovery.once()).toBe(1);
     await db.db.policy.create({
-      data: { teamId, name: 'mcp', activeVersion: 1, versions: { create: { version: 1, document: { version: 1, name: 'mcp', default: 'deny', rules: [{ id: 'everything', match: { tool: 'mcp:everything:*' }, outcome: 'allow' }] } } } },
+      data: {
+        teamId,
+        name: 'mcp',
+        activeVersion: 1,
+        versions: {
+          create: {
+            version: 1,
+            document: { version: 1, name: 'mcp', default: 'deny', rules: [{ id: 'everything', match: { tool: 'mcp:everything:*' }, outcome: 'allow' }] },
+          },
+        },
+      },
     });
     const script = [
       { calls: [{ tool: 'load_tools', args: { names: ['mcp:everything:echo', 'mcp:everything:get-sum'] } }] },
-      { calls: [{ tool: 'mcp:everything:echo', args: { message: 'hello MCP' } }, { tool: 'mcp:everything:get-sum', args: { a: 2, b: 40 } }] },
+      {
+        calls: [
+          { tool: 'mcp:everything:echo', args: { message: 'hello MCP' } },
+          { tool: 'mcp:everything:get-sum', args: { a: 2, b: 40 } },
+        ],
+      },
       { finish: 'done' },
     ];
     const endpoint = await db.db.modelEndpoint.create({ data: { teamId, name: 'faux', kind: 'faux', model: 'faux-1', config: { script } } });
     const agent = await db.db.agentTemplate.create({ data: { teamId, name: 'everything-agent', endpointId: endpoint.id } });
     const { runId } = await admin.runs.create({ teamId, agentId: agent.id, goal: 'Say hello and add' });
     expect((await waitForRun(db.db, runId, undefined, 60_000)).status).toBe('succeeded');
-    const finished = (await db.db.event.findMany({ where: { runId, type: 'tool.finished' }, orderBy: { eventNo: 'asc' } })).map((e) => e.payload as { ok: boolean; output: string });
+    const finished = (await db.db.event.findMany({ where: { runId, type: 'tool.finished' }, orderBy: { eventNo: 'asc' } })).map(
+      (e) => e.payload as { ok: boolean; output: string },
+    );
     expect(finished.map((f) => f.ok)).toEqual([true, true]);
     expect(finished[0]!.output).toBe('Echo: hello MCP');
     expect(finished[1]!.output).toContain('42');
@@ -190,7 +241,19 @@ describe('an MCP stdio server in the sandbox', () => {
       // The team's policy (from the first test) allows mcp:files:* only: let mcp:web:* through, and its host.
       await db.db.policy.updateMany({ where: { teamId }, data: { activeVersion: 2 } });
       const policy = await db.db.policy.findFirstOrThrow({ where: { teamId } });
-      await db.db.policyVersion.create({ data: { policyId: policy.id, version: 2, document: { version: 1, name: 'mcp', default: 'deny', rules: [{ id: 'web', match: { tool: 'mcp:web:*' }, outcome: 'allow' }], egress: { allow: [new URL(web.url).host] } } } });
+      await db.db.policyVersion.create({
+        data: {
+          policyId: policy.id,
+          version: 2,
+          document: {
+            version: 1,
+            name: 'mcp',
+            default: 'deny',
+            rules: [{ id: 'web', match: { tool: 'mcp:web:*' }, outcome: 'allow' }],
+            egress: { allow: [new URL(web.url).host] },
+          },
+        },
+      });
 
       const script = [
         { calls: [{ tool: 'load_tools', args: { names: ['mcp:web:shout'] } }] },
@@ -203,7 +266,10 @@ describe('an MCP stdio server in the sandbox', () => {
         const { runId } = await admin.runs.create({ teamId, agentId: agent.id, goal: 'Shout' });
         expect((await waitForRun(db.db, runId, undefined, 60_000)).status).toBe('succeeded');
         const events = await db.db.event.findMany({ where: { runId }, orderBy: { eventNo: 'asc' } });
-        return { finished: events.filter((e) => e.type === 'tool.finished').map((e) => e.payload as { ok: boolean; output: string }), egress: events.filter((e) => e.type === 'egress.decided').map((e) => e.payload as { host: string; allowed: boolean }) };
+        return {
+          finished: events.filter((e) => e.type === 'tool.finished').map((e) => e.payload as { ok: boolean; output: string }),
+          egress: events.filter((e) => e.type === 'egress.decided').map((e) => e.payload as { host: string; allowed: boolean }),
+        };
       };
       const online = await runOf('web-agent', { network: 'egress', egressHosts: [new URL(web.url).host] });
       expect(online.finished).toEqual([expect.objectContaining({ ok: true, output: 'HELLO' })]);
@@ -221,7 +287,13 @@ describe('an MCP stdio server in the sandbox', () => {
 
   it('fails a call to a server that is not registered in the caller’s team, visibly', async () => {
     const handler = createMcpToolHandler({ db: createDbOnPool(pool), sandbox });
-    const result = await handler({}, { callId: 'c1', name: 'mcp:nope:tool', args: {} } as never, { runId: 'r', sessionId: 's', teamId: fx.otherTeamId, agentId: null, signal: undefined });
+    const result = await handler({}, { callId: 'c1', name: 'mcp:nope:tool', args: {} } as never, {
+      runId: 'r',
+      sessionId: 's',
+      teamId: fx.otherTeamId,
+      agentId: null,
+      signal: undefined,
+    });
     expect(result).toMatchObject({ ok: false });
     expect(result.output).toMatch(/not registered/);
   });
@@ -236,7 +308,9 @@ async function serveHttpMcp(): Promise<{ url: string; requests(): number; close(
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const mcp = new McpServer({ name: 'shouter', version: '1.0.0' });
-      mcp.registerTool('shout', { description: 'Upper-cases text', inputSchema: { text: z.string() } }, ({ text }) => ({ content: [{ type: 'text', text: text.toUpperCase() }] }));
+      mcp.registerTool('shout', { description: 'Upper-cases text', inputSchema: { text: z.string() } }, ({ text }) => ({
+        content: [{ type: 'text', text: text.toUpperCase() }],
+      }));
       const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
       const request = new Request(`http://127.0.0.1${req.url ?? '/'}`, {
         method: req.method ?? 'GET',

@@ -50,7 +50,14 @@ export class McpDiscovery {
     await this.running;
   }
 
-  private async list(server: { id: string; name: string; transport: string; command: string | null; args: Prisma.JsonValue; url: string | null }): Promise<void> {
+  private async list(server: {
+    id: string;
+    name: string;
+    transport: string;
+    command: string | null;
+    args: Prisma.JsonValue;
+    url: string | null;
+  }): Promise<void> {
     const { sandbox, db, logger } = this.deps;
     let tools: unknown[] = [];
     let error: string | null = null;
@@ -61,7 +68,12 @@ export class McpDiscovery {
       const scratch = `mcp-list-${server.id}`;
       try {
         const workspace = await sandbox.workspaces.create(scratch);
-        const result = await execMcp(sandbox.driver, workspace, { name: server.name, command: server.command, args: argsSchemaSafe(server.args) }, { method: 'tools/list' });
+        const result = await execMcp(
+          sandbox.driver,
+          workspace,
+          { name: server.name, command: server.command, args: argsSchemaSafe(server.args) },
+          { method: 'tools/list' },
+        );
         const parsed = parseToolList(result.stdout);
         if (parsed.ok) tools = parsed.tools;
         else error = `${parsed.error}; ${describeExec(result)}`;

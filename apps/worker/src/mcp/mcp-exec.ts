@@ -40,7 +40,10 @@ export function describeExec(result: ExecResult): string {
   if (result.killedBy) return `the MCP server was stopped (${result.killedBy})`;
   if (result.oomKilled) return 'the MCP server ran out of memory';
   // A crash's telling line is the one naming the error; otherwise the last words it wrote.
-  const lines = result.stderr.trim().split('\n').filter((line) => line.trim() !== '');
+  const lines = result.stderr
+    .trim()
+    .split('\n')
+    .filter((line) => line.trim() !== '');
   const tail = (lines.find((line) => /\bError\b/.test(line)) ?? lines.slice(-3).join(' | ')).slice(0, 500);
   return `the MCP server exited with ${result.exitCode ?? result.signal}${tail ? `: ${tail}` : ''}`;
 }

@@ -4,7 +4,10 @@ import { parseToolCall, parseToolList, resultText, stdinFor } from './mcp-wire';
 
 describe('MCP over one stdio exchange', () => {
   it('writes initialize, initialized and the request as JSON lines', () => {
-    const lines = stdinFor({ method: 'tools/call', name: 'read_text_file', arguments: { path: '/workspace/a' } }).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = stdinFor({ method: 'tools/call', name: 'read_text_file', arguments: { path: '/workspace/a' } })
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => l.method)).toEqual(['initialize', 'notifications/initialized', 'tools/call']);
     expect(lines[2]).toMatchObject({ id: 2, params: { name: 'read_text_file', arguments: { path: '/workspace/a' } } });
   });
@@ -13,11 +16,23 @@ describe('MCP over one stdio exchange', () => {
     const stdout = [
       'starting up',
       JSON.stringify({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 's', version: '1' } } }),
-      JSON.stringify({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'hello' }, { type: 'image', data: 'aGk=', mimeType: 'image/png' }] } }),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        result: {
+          content: [
+            { type: 'text', text: 'hello' },
+            { type: 'image', data: 'aGk=', mimeType: 'image/png' },
+          ],
+        },
+      }),
     ].join('\n');
     const call = parseToolCall(stdout);
     expect(call.ok && resultText(call.result)).toBe('hello\n[image content]');
-    expect(parseToolCall(JSON.stringify({ jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'no such tool' } }))).toEqual({ ok: false, error: 'the MCP server answered with an error: no such tool' });
+    expect(parseToolCall(JSON.stringify({ jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'no such tool' } }))).toEqual({
+      ok: false,
+      error: 'the MCP server answered with an error: no such tool',
+    });
     expect(parseToolCall('')).toEqual({ ok: false, error: 'the MCP server exited without answering' });
     const list = parseToolList(JSON.stringify({ jsonrpc: '2.0', id: 2, result: { tools: [{ name: 'read', inputSchema: { type: 'object' } }] } }));
     expect(list.ok && list.tools.map((t) => t.name)).toEqual(['read']);

@@ -15,7 +15,12 @@ export type McpRequest = { method: 'tools/list' } | { method: 'tools/call'; name
 export function stdinFor(request: McpRequest): string {
   const params = request.method === 'tools/call' ? { name: request.name, arguments: request.arguments } : {};
   return [
-    { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'looplane', version: '0.1.0' } } },
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'looplane', version: '0.1.0' } },
+    },
     { jsonrpc: '2.0', method: 'notifications/initialized' },
     { jsonrpc: '2.0', id: REQUEST_ID, method: request.method, params },
   ]

@@ -11,9 +11,15 @@ describe('worker metrics and tracing settings', () => {
   });
 
   it('refuse a metrics port without a token (metrics are never public), and bad values', () => {
-    expect(() => loadWorkerEnv({ ...base, LOOPLANE_WORKER_METRICS_PORT: '9464' })).toThrow('LOOPLANE_METRICS_TOKEN is required when LOOPLANE_WORKER_METRICS_PORT is set');
-    expect(() => loadWorkerEnv({ ...base, LOOPLANE_WORKER_METRICS_PORT: '99999', LOOPLANE_METRICS_TOKEN: 'x'.repeat(20) })).toThrow('LOOPLANE_WORKER_METRICS_PORT must be a port number');
-    expect(() => loadWorkerEnv({ ...base, LOOPLANE_WORKER_METRICS_PORT: '9464', LOOPLANE_METRICS_TOKEN: 'short' })).toThrow('LOOPLANE_METRICS_TOKEN must be at least 16 characters');
+    expect(() => loadWorkerEnv({ ...base, LOOPLANE_WORKER_METRICS_PORT: '9464' })).toThrow(
+      'LOOPLANE_METRICS_TOKEN is required when LOOPLANE_WORKER_METRICS_PORT is set',
+    );
+    expect(() => loadWorkerEnv({ ...base, LOOPLANE_WORKER_METRICS_PORT: '99999', LOOPLANE_METRICS_TOKEN: 'x'.repeat(20) })).toThrow(
+      'LOOPLANE_WORKER_METRICS_PORT must be a port number',
+    );
+    expect(() => loadWorkerEnv({ ...base, LOOPLANE_WORKER_METRICS_PORT: '9464', LOOPLANE_METRICS_TOKEN: 'short' })).toThrow(
+      'LOOPLANE_METRICS_TOKEN must be at least 16 characters',
+    );
     expect(() => loadWorkerEnv({ ...base, LOOPLANE_OTEL_ENDPOINT: 'collector:4318' })).toThrow('LOOPLANE_OTEL_ENDPOINT must be an http(s) URL');
     expect(loadWorkerEnv({ ...base, LOOPLANE_WORKER_METRICS_PORT: '9464', LOOPLANE_METRICS_TOKEN: 'x'.repeat(20) }).LOOPLANE_WORKER_METRICS_PORT).toBe(9464);
   });

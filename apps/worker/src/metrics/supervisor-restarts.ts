@@ -19,7 +19,10 @@ export function registerSupervisorRestarts(registry: Registry, file: string | un
     labelNames: ['process'],
     registers: [registry],
     async collect() {
-      const state = await readFile(file, 'utf8').then((text) => stateSchema.safeParse(JSON.parse(text)), () => null);
+      const state = await readFile(file, 'utf8').then(
+        (text) => stateSchema.safeParse(JSON.parse(text)),
+        () => null,
+      );
       this.reset();
       // An unreadable file (the supervisor is writing it for the first time) leaves no samples.
       if (state?.success) for (const [process, count] of Object.entries(state.data.restarts)) this.inc({ process }, count);

@@ -28,7 +28,13 @@ export function createWorkerObservability(options: {
   shutdown: Shutdown;
 }): WorkerObservability {
   const { env, logger } = options;
-  const metrics = new WorkerMetrics({ pool: options.pool, redis: options.redis, queuePrefix: env.QUEUE_PREFIX, workerId: options.workerId, supervisorState: env.LOOPLANE_SUPERVISOR_STATE });
+  const metrics = new WorkerMetrics({
+    pool: options.pool,
+    redis: options.redis,
+    queuePrefix: env.QUEUE_PREFIX,
+    workerId: options.workerId,
+    supervisorState: env.LOOPLANE_SUPERVISOR_STATE,
+  });
   return {
     createModel: (endpoint, apiKey) => metrics.models.instrument(createModelForEndpoint(endpoint, apiKey), endpoint.id),
     tools: new McpToolRegistry(metrics),

@@ -21,7 +21,9 @@ describe('model endpoints under the team policy, in the worker', () => {
     expect(done.status).toBe('failed');
     const events = await eventsOf(ids.runId);
     const failed = events.find((e) => e.type === 'model.failed');
-    expect(JSON.stringify(failed?.payload)).toMatch(/not called: the team policy does not allow the model endpoint faux-[0-9a-f]+ \(models\.allowedEndpoints\)/);
+    expect(JSON.stringify(failed?.payload)).toMatch(
+      /not called: the team policy does not allow the model endpoint faux-[0-9a-f]+ \(models\.allowedEndpoints\)/,
+    );
     expect(events.some((e) => e.type === 'model.responded')).toBe(false);
   }, 30_000);
 
@@ -31,7 +33,11 @@ describe('model endpoints under the team policy, in the worker', () => {
     const agent = await createTestAgent(s.t.db, teamId, { script: [{ calls: [{ tool: 'slow', args: { ms: 3000 } }] }, { finish: 'never said' }] });
     const ids = await createTestRun(s.t.db, agent, { config: { tools: testToolSpecs, toolLoading: 'eager' } });
     await s.client.enqueue({ ...ids, reason: 'start' });
-    await waitFor(() => s.t.db.event.findFirst({ where: { runId: ids.runId, type: 'tool.started' } }).then((e) => e ?? undefined), 20_000, 'the slow call to start');
+    await waitFor(
+      () => s.t.db.event.findFirst({ where: { runId: ids.runId, type: 'tool.started' } }).then((e) => e ?? undefined),
+      20_000,
+      'the slow call to start',
+    );
     const policy = await s.t.db.policy.findFirstOrThrow({ where: { teamId } });
     await s.t.db.policyVersion.create({ data: { policyId: policy.id, version: 2, document: allowing(['prod-*']) } });
     await s.t.db.policy.update({ where: { id: policy.id }, data: { activeVersion: 2 } });

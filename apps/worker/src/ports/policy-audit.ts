@@ -32,7 +32,11 @@ export class PolicyAudit {
 
   private async write(batch: Pending[]): Promise<void> {
     // On the worker's pg pool, not through the ORM: this runs on every tool call of every session.
-    await appendAuditBatchPg(this.pool, batch.map((item) => item.entry), this.tails);
+    await appendAuditBatchPg(
+      this.pool,
+      batch.map((item) => item.entry),
+      this.tails,
+    );
     for (const item of batch) item.resolve();
   }
 }

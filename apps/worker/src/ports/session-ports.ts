@@ -55,10 +55,13 @@ export function sessionPorts(options: SessionPortsOptions): EnginePorts {
       // write with the commit of `policy.decided` that the effect waits for first.
       if (repeatable) await options.policyRecorded?.(call.callId);
       const recorded = repeatable ? undefined : options.policyRecorded;
-      return unit.sideEffect(async () => {
-        await recorded?.(call.callId);
-        return options.tools.run(call, callOptions);
-      }, { repeatable });
+      return unit.sideEffect(
+        async () => {
+          await recorded?.(call.callId);
+          return options.tools.run(call, callOptions);
+        },
+        { repeatable },
+      );
     },
   };
   // Applying a kept result is idempotent: it may run while the approval's events commit.

@@ -33,7 +33,9 @@ const MAX_AUDIT_ARGS = 4096;
  * arguments is a new call, decided and compared again.
  */
 function callKey(sessionId: string, call: Pick<ToolInvocation, 'callId' | 'name' | 'args'>): string {
-  const what = createHash('sha256').update(canonicalJson({ tool: call.name, args: call.args })).digest('hex');
+  const what = createHash('sha256')
+    .update(canonicalJson({ tool: call.name, args: call.args }))
+    .digest('hex');
   return `${sessionId}:${call.callId}:${what}`;
 }
 
@@ -99,9 +101,15 @@ export class ShadowDisagreements {
         return true;
       });
       // After the commit; a lost notice only delays the page's count.
-      if (written) void this.options.notify?.(d.teamId, d.runId, d.call.name).catch((error: unknown) => this.options.logger.warn({ err: error, teamId: d.teamId }, 'shadow disagreement notice not published'));
+      if (written)
+        void this.options
+          .notify?.(d.teamId, d.runId, d.call.name)
+          .catch((error: unknown) => this.options.logger.warn({ err: error, teamId: d.teamId }, 'shadow disagreement notice not published'));
     } catch (error) {
-      this.options.logger.error({ err: error, runId: d.runId, sessionId: d.sessionId, callId: d.call.callId }, 'a shadow policy disagreement could not be recorded');
+      this.options.logger.error(
+        { err: error, runId: d.runId, sessionId: d.sessionId, callId: d.call.callId },
+        'a shadow policy disagreement could not be recorded',
+      );
     }
   }
 }

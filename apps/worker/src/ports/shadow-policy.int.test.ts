@@ -117,8 +117,17 @@ describe('shadow policy in the worker', () => {
     expect(rows.map((r) => `${r.sessionId}:${r.callId}`).sort()).toEqual([...expected.keys()].sort());
     for (const row of rows) {
       const want = expected.get(`${row.sessionId}:${row.callId}`)!;
-      expect([row.activeOutcome, row.activeRuleId, row.shadowOutcome, row.shadowRuleId, row.runId, row.tool, row.shadowId, row.activeVersion, row.shadowVersion])
-        .toEqual([want.active.outcome, want.active.ruleId, want.shadow.outcome, want.shadow.ruleId, want.runId, want.tool, 'shadow-a', 1, 2]);
+      expect([
+        row.activeOutcome,
+        row.activeRuleId,
+        row.shadowOutcome,
+        row.shadowRuleId,
+        row.runId,
+        row.tool,
+        row.shadowId,
+        row.activeVersion,
+        row.shadowVersion,
+      ]).toEqual([want.active.outcome, want.active.ruleId, want.shadow.outcome, want.shadow.ruleId, want.runId, want.tool, 'shadow-a', 1, 2]);
       // seq: the call's policy.decided event in its session.
       const event = await s.t.db.event.findFirstOrThrow({ where: { sessionId: row.sessionId, seq: row.seq! } });
       expect([event.type, (event.payload as { callId: string }).callId]).toEqual(['policy.decided', row.callId]);
@@ -126,10 +135,25 @@ describe('shadow policy in the worker', () => {
     const audited = await s.t.db.auditLog.findMany({ where: { teamId: shadowed, action: 'policy.shadow_disagreed' } });
     expect(audited).toHaveLength(expected.size);
     for (const row of audited) {
-      const data = row.data as { sessionId: string; callId: string; seq: number; tool: string; active: { outcome: string; ruleId: string; version: number }; shadow: { outcome: string; ruleId: string; version: number } };
+      const data = row.data as {
+        sessionId: string;
+        callId: string;
+        seq: number;
+        tool: string;
+        active: { outcome: string; ruleId: string; version: number };
+        shadow: { outcome: string; ruleId: string; version: number };
+      };
       const want = expected.get(`${data.sessionId}:${data.callId}`)!;
-      expect([data.active.outcome, data.active.ruleId, data.shadow.outcome, data.shadow.ruleId, data.active.version, data.shadow.version, data.tool, row.targetId])
-        .toEqual([want.active.outcome, want.active.ruleId, want.shadow.outcome, want.shadow.ruleId, 1, 2, 'echo', want.runId]);
+      expect([
+        data.active.outcome,
+        data.active.ruleId,
+        data.shadow.outcome,
+        data.shadow.ruleId,
+        data.active.version,
+        data.shadow.version,
+        data.tool,
+        row.targetId,
+      ]).toEqual([want.active.outcome, want.active.ruleId, want.shadow.outcome, want.shadow.ruleId, 1, 2, 'echo', want.runId]);
       expect(typeof data.seq).toBe('number');
     }
     // The chain stays sound with the shadow's rows between the group-committed decisions.
@@ -143,7 +167,12 @@ describe('shadow policy in the worker', () => {
     const teamId = await createTestTeam(s.t.db, { policy: ACTIVE });
     await addShadow(teamId, SHADOW, 'shadow-retry');
     const logger = pino({ level: 'silent' });
-    const policies = new TeamPolicies({ pool: s.worker.pool, audit: new PolicyAudit(s.worker.pool), logger, shadow: new ShadowDisagreements({ db: s.t.db, logger }) });
+    const policies = new TeamPolicies({
+      pool: s.worker.pool,
+      audit: new PolicyAudit(s.worker.pool),
+      logger,
+      shadow: new ShadowDisagreements({ db: s.t.db, logger }),
+    });
     const subject = { runId: 'run-retry', sessionId: 'ses-retry', teamId, agentId: null, nextSeq: () => 7 };
     const call = { callId: 'call-1', name: 'echo', args: { text: 'a-1' } };
     // A worker that decided it and died, the next that decides it again, and two at once.

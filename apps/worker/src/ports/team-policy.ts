@@ -82,9 +82,7 @@ export class TeamPolicies {
   private readonly cache = new Map<string, { loadedAt: number; policy: Promise<TeamPolicySet> }>();
   private readonly ttlMs: number;
 
-  constructor(
-    private readonly options: { pool: Queryable; audit: PolicyAudit; logger: Logger; ttlMs?: number; shadow?: ShadowDisagreements },
-  ) {
+  constructor(private readonly options: { pool: Queryable; audit: PolicyAudit; logger: Logger; ttlMs?: number; shadow?: ShadowDisagreements }) {
     this.ttlMs = options.ttlMs ?? 2000;
   }
 
@@ -241,7 +239,15 @@ export async function readActivePolicy(pool: Queryable, teamId: string, logger: 
 async function readTeamPolicies(pool: Queryable, teamId: string, logger: Logger): Promise<TeamPolicySet> {
   const found = await pool.query({ name: 'looplane_team_policies_v1', text: POLICIES_SQL, values: [teamId] });
   const row = found.rows[0] as
-    | { activeVersion: number; activeId: string | null; activeDocument: unknown; shadowVersion: number | null; shadowId: string | null; shadowVersionId: string | null; shadowDocument: unknown }
+    | {
+        activeVersion: number;
+        activeId: string | null;
+        activeDocument: unknown;
+        shadowVersion: number | null;
+        shadowId: string | null;
+        shadowVersionId: string | null;
+        shadowDocument: unknown;
+      }
     | undefined;
   if (!row) return { active: { document: defaultPolicy, versionId: null, version: null }, shadow: null };
   return { active: activeOf(row, teamId, logger), shadow: shadowOf(row, teamId, logger) };
@@ -251,16 +257,26 @@ function activeOf(row: { activeId: string | null; activeVersion: number; activeD
   if (row.activeId === null) return { document: defaultPolicy, versionId: null, version: null };
   const parsed = policyDocumentSchema.safeParse(row.activeDocument);
   if (parsed.success) return { document: parsed.data, versionId: row.activeId, version: row.activeVersion };
-  logger.error({ teamId, policyVersionId: row.activeId, issues: parsed.error.issues.slice(0, 5) }, 'the active policy version does not validate; denying every call');
+  logger.error(
+    { teamId, policyVersionId: row.activeId, issues: parsed.error.issues.slice(0, 5) },
+    'the active policy version does not validate; denying every call',
+  );
   return { document: DENY_ALL, versionId: row.activeId, version: row.activeVersion };
 }
 
-function shadowOf(row: { shadowVersion: number | null; shadowId: string | null; shadowVersionId: string | null; shadowDocument: unknown }, teamId: string, logger: Logger): ShadowPolicy | null {
+function shadowOf(
+  row: { shadowVersion: number | null; shadowId: string | null; shadowVersionId: string | null; shadowDocument: unknown },
+  teamId: string,
+  logger: Logger,
+): ShadowPolicy | null {
   if (row.shadowVersion === null || row.shadowId === null) return null;
   if (row.shadowVersion === 0) return { document: defaultPolicy, versionId: null, version: 0, shadowId: row.shadowId };
   if (row.shadowVersionId === null) return null;
   const parsed = policyDocumentSchema.safeParse(row.shadowDocument);
   if (parsed.success) return { document: parsed.data, versionId: row.shadowVersionId, version: row.shadowVersion, shadowId: row.shadowId };
-  logger.error({ teamId, policyVersionId: row.shadowVersionId, issues: parsed.error.issues.slice(0, 5) }, 'the shadow policy version does not validate; it decides nothing');
+  logger.error(
+    { teamId, policyVersionId: row.shadowVersionId, issues: parsed.error.issues.slice(0, 5) },
+    'the shadow policy version does not validate; it decides nothing',
+  );
   return null;
 }

@@ -51,7 +51,8 @@ export class SessionHandle {
 
   private signal(reason: Interruption): void {
     if (!this.drive) return;
-    const abort = reason === 'cancel' || reason === 'lease-lost' || (reason === 'inbox' && this.busyPolicy === 'interrupt') || (reason === 'shutdown' && this.hardShutdown);
+    const abort =
+      reason === 'cancel' || reason === 'lease-lost' || (reason === 'inbox' && this.busyPolicy === 'interrupt') || (reason === 'shutdown' && this.hardShutdown);
     if (abort) this.drive.abort.abort(reason);
     else this.drive.stop.abort(reason);
   }

@@ -38,7 +38,13 @@ export class AdmissionBatcher {
     while (team.running < 2 && team.queue.length > 0) {
       const batch = team.queue.splice(0, this.maxBatch);
       team.running++;
-      admitAndClaim(this.pool, teamId, batch.map((p) => p.candidate), this.owner, this.ttlMs)
+      admitAndClaim(
+        this.pool,
+        teamId,
+        batch.map((p) => p.candidate),
+        this.owner,
+        this.ttlMs,
+      )
         .then(
           (verdicts) => {
             for (const [i, p] of batch.entries()) p.resolve(verdicts[i]!);

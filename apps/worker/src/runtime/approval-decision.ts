@@ -82,7 +82,9 @@ function decisionEvents(row: DecisionRow, callId: string, clock: Clock): NewEven
   const comment = row.comment ?? undefined;
   switch (row.status) {
     case 'approved':
-      return [createEvent('approval.decided', { callId, approved: true, by, comment, ...(row.editedArgs ? { editedArgs: row.editedArgs as never } : {}) }, clock)];
+      return [
+        createEvent('approval.decided', { callId, approved: true, by, comment, ...(row.editedArgs ? { editedArgs: row.editedArgs as never } : {}) }, clock),
+      ];
     case 'rejected':
       return [createEvent('approval.decided', { callId, approved: false, by, comment: comment ?? 'no reason given' }, clock)];
     case 'cancelled':
@@ -123,7 +125,13 @@ export async function approvalDecision(db: Queryable, sessionId: string, callId:
 function editedOf(row: DecisionRow, callId: string): EditedDecision | null {
   if (row.status !== 'approved' || !row.editedArgs || row.kind !== 'tool' || !row.approvalId || !row.teamId) return null;
   return {
-    approvalId: row.approvalId, teamId: row.teamId, callId, tool: row.tool ?? '', args: row.editedArgs as ToolArgs,
-    decidedById: row.decidedById, decidedBy: row.decidedBy, deciderRole: row.deciderRole,
+    approvalId: row.approvalId,
+    teamId: row.teamId,
+    callId,
+    tool: row.tool ?? '',
+    args: row.editedArgs as ToolArgs,
+    decidedById: row.decidedById,
+    decidedBy: row.decidedBy,
+    deciderRole: row.deciderRole,
   };
 }

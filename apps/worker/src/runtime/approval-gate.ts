@@ -41,9 +41,7 @@ function approvalId(): string {
  * and escalation the team's policy sets, then tells the team's dashboards the pending count.
  */
 export class ApprovalGate {
-  constructor(
-    private readonly options: { pool: Queryable; policies: TeamPolicies; bus: LiveBus; clock: Clock; logger: Logger },
-  ) {}
+  constructor(private readonly options: { pool: Queryable; policies: TeamPolicies; bus: LiveBus; clock: Clock; logger: Logger }) {}
 
   /** Inserts the pending row for `request` unless it exists. Returns whether it was inserted. */
   async open(request: ApprovalRequest, db: Queryable = this.options.pool): Promise<boolean> {
@@ -62,10 +60,24 @@ export class ApprovalGate {
       name: 'looplane_approval_insert_v3',
       text: INSERT_SQL,
       values: [
-        approvalId(), run.teamId, request.runId, request.sessionId, request.requestSeq, payload.callId, payload.tool,
-        JSON.stringify(payload.args), payload.risk ?? 'medium', payload.ruleId ?? null, policy.versionId, payload.role,
-        rules.fourEyes, givers.requestedById, new Date(now + rules.expiresAfterMinutes * MINUTE).toISOString(), rules.expiryOutcome,
-        escalates ? new Date(now + rules.escalateAfterMinutes! * MINUTE).toISOString() : null, escalates ? rules.escalateToRole : null,
+        approvalId(),
+        run.teamId,
+        request.runId,
+        request.sessionId,
+        request.requestSeq,
+        payload.callId,
+        payload.tool,
+        JSON.stringify(payload.args),
+        payload.risk ?? 'medium',
+        payload.ruleId ?? null,
+        policy.versionId,
+        payload.role,
+        rules.fourEyes,
+        givers.requestedById,
+        new Date(now + rules.expiresAfterMinutes * MINUTE).toISOString(),
+        rules.expiryOutcome,
+        escalates ? new Date(now + rules.escalateAfterMinutes! * MINUTE).toISOString() : null,
+        escalates ? rules.escalateToRole : null,
         new Date(now).toISOString(),
         // An interrupted call's re-run is a tool approval; an effect's row keeps the held result for its diff.
         payload.kind === 'effect' || payload.kind === 'breaker' ? payload.kind : 'tool',

@@ -84,7 +84,11 @@ export class ApprovalSweeper {
         });
         if (updated === 0) return null;
         await appendAudit(tx, {
-          teamId: row.teamId, actor: SYSTEM, action: 'approval.escalated', targetType: 'approval', targetId: id,
+          teamId: row.teamId,
+          actor: SYSTEM,
+          action: 'approval.escalated',
+          targetType: 'approval',
+          targetId: id,
           data: { runId: row.runId, from: row.requiredRole, to: row.escalateToRole },
         });
         return row.teamId;
@@ -107,9 +111,16 @@ export class ApprovalSweeper {
           data: { status: 'expired', decidedAt: now },
         });
         if (updated === 0) return null;
-        const row = await tx.approval.findUniqueOrThrow({ where: { id }, select: { teamId: true, runId: true, sessionId: true, expiryOutcome: true, tool: true, toolCallId: true } });
+        const row = await tx.approval.findUniqueOrThrow({
+          where: { id },
+          select: { teamId: true, runId: true, sessionId: true, expiryOutcome: true, tool: true, toolCallId: true },
+        });
         await appendAudit(tx, {
-          teamId: row.teamId, actor: SYSTEM, action: 'approval.expired', targetType: 'approval', targetId: id,
+          teamId: row.teamId,
+          actor: SYSTEM,
+          action: 'approval.expired',
+          targetType: 'approval',
+          targetId: id,
           data: { runId: row.runId, sessionId: row.sessionId, tool: row.tool, callId: row.toolCallId, outcome: row.expiryOutcome },
         });
         return row;
@@ -137,7 +148,14 @@ export class ApprovalSweeper {
       });
       for (const row of rows) {
         teams.add(row.teamId);
-        await appendAudit(tx, { teamId: row.teamId, actor: SYSTEM, action: 'approval.cancelled', targetType: 'approval', targetId: row.id, data: { runId: row.runId } });
+        await appendAudit(tx, {
+          teamId: row.teamId,
+          actor: SYSTEM,
+          action: 'approval.cancelled',
+          targetType: 'approval',
+          targetId: row.id,
+          data: { runId: row.runId },
+        });
       }
       return rows.length;
     });

@@ -59,18 +59,32 @@ async function startRun(script: unknown[], approvals: Record<string, unknown> = 
   await s.client.follow(teamId);
   await s.client.enqueue({ ...run, reason: 'start' });
   await waitForRun(s.t.db, run.runId, 'waiting');
-  const approval = await waitFor(() => s.t.db.approval.findFirst({ where: { runId: run.runId, status: 'pending' } }).then((a) => a ?? undefined), 10_000, 'the approval row');
+  const approval = await waitFor(
+    () => s.t.db.approval.findFirst({ where: { runId: run.runId, status: 'pending' } }).then((a) => a ?? undefined),
+    10_000,
+    'the approval row',
+  );
   return { ...run, teamId, agent, creator, approval };
 }
 
 /** What `approvals.decide` writes, then its wake-up; the decider is an approver of the team (edited calls are decided again by the worker, for that role). */
-async function decide(run: { runId: string; sessionId: string }, approvalId: string, data: { status: 'approved' | 'rejected'; comment?: string; editedArgs?: Record<string, unknown> }) {
+async function decide(
+  run: { runId: string; sessionId: string },
+  approvalId: string,
+  data: { status: 'approved' | 'rejected'; comment?: string; editedArgs?: Record<string, unknown> },
+) {
   const approver = await s.t.db.user.create({ data: { email: `approver-${Math.random().toString(36).slice(2)}@example.test` } });
   const { teamId } = await s.t.db.approval.findUniqueOrThrow({ where: { id: approvalId }, select: { teamId: true } });
   await s.t.db.membership.create({ data: { teamId, userId: approver.id, role: 'approver' } });
   await s.t.db.approval.update({
     where: { id: approvalId },
-    data: { status: data.status, decidedById: approver.id, decidedAt: new Date(), comment: data.comment ?? null, ...(data.editedArgs ? { editedArgs: data.editedArgs as Prisma.InputJsonValue } : {}) },
+    data: {
+      status: data.status,
+      decidedById: approver.id,
+      decidedAt: new Date(),
+      comment: data.comment ?? null,
+      ...(data.editedArgs ? { editedArgs: data.editedArgs as Prisma.InputJsonValue } : {}),
+    },
   });
   await s.client.enqueue({ ...run, reason: 'resume' });
   return approver;
@@ -83,22 +97,40 @@ async function executions(runId: string): Promise<number> {
 function sweeper() {
   const db = createDbOnPool(s.worker.pool);
   const gate = { publishCount: async () => undefined };
-  return new ApprovalSweeper({ db, clock, gate: gate as never, enqueue: (job) => s.client.enqueue(job), intervalMs: 60_000, logger: pino({ level: 'silent' }) });
+  return new ApprovalSweeper({
+    db,
+    clock,
+    gate: gate as never,
+    enqueue: (job) => s.client.enqueue(job),
+    intervalMs: 60_000,
+    logger: pino({ level: 'silent' }),
+  });
 }
 
 const recordThenFinish = [{ calls: [{ tool: 'record', args: {} }] }, { finish: 'done' }];
 
-
 describe('allowed calls', () => {
   it('every allowed call has its policy.decided audit row, written before the call ran', async () => {
     const teamId = await createTestTeam(s.t.db, { policy: { version: 1, default: 'allow', rules: [] } });
-    const script = [{ calls: [{ tool: 'record', args: {} }, { tool: 'record', args: {} }] }, { calls: [{ tool: 'record', args: {} }] }, { finish: 'done' }];
+    const script = [
+      {
+        calls: [
+          { tool: 'record', args: {} },
+          { tool: 'record', args: {} },
+        ],
+      },
+      { calls: [{ tool: 'record', args: {} }] },
+      { finish: 'done' },
+    ];
     const agent = await createTestAgent(s.t.db, teamId, { script: script as never });
     const run = await createTestRun(s.t.db, agent, { config });
     await s.client.follow(teamId);
     await s.client.enqueue({ ...run, reason: 'start' });
     expect((await waitForRun(s.t.db, run.runId, 'succeeded')).status).toBe('succeeded');
-    const ran = (await s.worker.pool.query(`SELECT call_id, at FROM ${TOOL_CALLS_TABLE} WHERE run_id = $1`, [run.runId])).rows as Array<{ call_id: string; at: Date }>;
+    const ran = (await s.worker.pool.query(`SELECT call_id, at FROM ${TOOL_CALLS_TABLE} WHERE run_id = $1`, [run.runId])).rows as Array<{
+      call_id: string;
+      at: Date;
+    }>;
     expect(ran).toHaveLength(3);
     const rows = await s.t.db.auditLog.findMany({ where: { teamId, action: 'policy.decided', targetId: run.runId } });
     for (const call of ran) {
@@ -111,7 +143,16 @@ describe('allowed calls', () => {
 
   it('an idempotent call, which need not wait for its events to commit, still runs only once its audit row is committed', async () => {
     const teamId = await createTestTeam(s.t.db, { policy: { version: 1, default: 'allow', rules: [] } });
-    const script = [{ calls: [{ tool: 'audited', args: {} }, { tool: 'audited', args: {} }] }, { calls: [{ tool: 'audited', args: {} }] }, { finish: 'done' }];
+    const script = [
+      {
+        calls: [
+          { tool: 'audited', args: {} },
+          { tool: 'audited', args: {} },
+        ],
+      },
+      { calls: [{ tool: 'audited', args: {} }] },
+      { finish: 'done' },
+    ];
     const agent = await createTestAgent(s.t.db, teamId, { script: script as never });
     const run = await createTestRun(s.t.db, agent, { config });
     await s.client.enqueue({ ...run, reason: 'start' });
@@ -126,22 +167,43 @@ describe('approval gates', () => {
   it('parks a held call without holding a worker, survives an hour of waiting, and runs it once approved', async () => {
     const run = await startRun(recordThenFinish);
     const { approval } = run;
-    expect(approval).toMatchObject({ kind: 'tool', tool: 'record', args: {}, risk: 'high', policyRuleId: 'hold-record', requiredRole: 'approver', requestedById: run.creator.id, fourEyes: false, expiryOutcome: 'reject' });
+    expect(approval).toMatchObject({
+      kind: 'tool',
+      tool: 'record',
+      args: {},
+      risk: 'high',
+      policyRuleId: 'hold-record',
+      requiredRole: 'approver',
+      requestedById: run.creator.id,
+      fourEyes: false,
+      expiryOutcome: 'reject',
+    });
     const requested = await s.t.db.event.findFirstOrThrow({ where: { runId: run.runId, type: 'approval.requested' } });
     expect(approval.requestSeq).toBe(requested.seq);
     expect(approval.toolCallId).toBe((requested.payload as { callId: string }).callId);
     expect(approval.expiresAt!.getTime() - approval.createdAt.getTime()).toBe(3 * HOUR);
     // Waiting holds nothing: no lease, no job, no loop on the worker.
-    expect(await s.t.db.session.findUniqueOrThrow({ where: { id: run.sessionId } })).toMatchObject({ status: 'waiting', waitReason: 'approval', leaseOwner: null });
+    expect(await s.t.db.session.findUniqueOrThrow({ where: { id: run.sessionId } })).toMatchObject({
+      status: 'waiting',
+      waitReason: 'approval',
+      leaseOwner: null,
+    });
     expect(await s.t.db.run.findUniqueOrThrow({ where: { id: run.runId } })).toMatchObject({ status: 'waiting', waitReason: 'approval' });
     expect(s.worker.runtime.activeSessions).toBe(0);
     expect(await s.client.queue.getActiveCount()).toBe(0);
     expect(await executions(run.runId)).toBe(0);
     // The decision is in the timeline and in the team's audit chain; the dashboards got the count.
-    expect(await s.t.db.event.findFirst({ where: { runId: run.runId, type: 'policy.decided' } })).toMatchObject({ payload: { decision: 'require_approval', ruleId: 'hold-record', role: 'approver' } });
+    expect(await s.t.db.event.findFirst({ where: { runId: run.runId, type: 'policy.decided' } })).toMatchObject({
+      payload: { decision: 'require_approval', ruleId: 'hold-record', role: 'approver' },
+    });
     const audit = await s.t.db.auditLog.findMany({ where: { teamId: run.teamId, action: 'policy.decided' } });
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ actorType: 'system', actorId: `run:${run.runId}`, targetId: run.runId, data: { tool: 'record', outcome: 'require_approval', ruleId: 'hold-record' } });
+    expect(audit[0]).toMatchObject({
+      actorType: 'system',
+      actorId: `run:${run.runId}`,
+      targetId: run.runId,
+      data: { tool: 'record', outcome: 'require_approval', ruleId: 'hold-record' },
+    });
     await waitFor(() => s.client.activity.some((a) => a.kind === 'approvals.count' && a.pending === 1), 5000, 'the pending count');
 
     // An hour later (not yet expired), a sweep and a spurious wake-up change nothing.
@@ -166,11 +228,13 @@ describe('approval gates', () => {
     await decide(run, run.approval.id, { status: 'rejected', comment: 'not on a Friday' });
     expect((await waitForRun(s.t.db, run.runId)).status).toBe('succeeded');
     expect(await executions(run.runId)).toBe(0);
-    const told = requests.some((r) => r.messages.some((m) => m.role === 'tool' && m.content.includes('Rejected by an approver') && m.content.includes('not on a Friday')));
+    const told = requests.some((r) =>
+      r.messages.some((m) => m.role === 'tool' && m.content.includes('Rejected by an approver') && m.content.includes('not on a Friday')),
+    );
     expect(told).toBe(true);
   });
 
-  it('runs the arguments an approver edited, not the model\'s', async () => {
+  it("runs the arguments an approver edited, not the model's", async () => {
     const run = await startRun([{ calls: [{ tool: 'echo', args: { text: 'rm -rf /' } }] }, { finish: 'done' }]);
     expect(run.approval.args).toEqual({ text: 'rm -rf /' });
     await decide(run, run.approval.id, { status: 'approved', editedArgs: { text: 'rm -rf ./build' } });
@@ -181,7 +245,7 @@ describe('approval gates', () => {
     expect(finished.payload).toMatchObject({ ok: true, output: 'rm -rf ./build' });
   });
 
-  it('applies the policy\'s expiry outcome: approve runs the call, fail fails the run', async () => {
+  it("applies the policy's expiry outcome: approve runs the call, fail fails the run", async () => {
     const approving = await startRun(recordThenFinish, { expiresAfterMinutes: 60, expiryOutcome: 'approve' });
     const failing = await startRun(recordThenFinish, { expiresAfterMinutes: 60, expiryOutcome: 'fail' });
     offset += 61 * 60_000;
@@ -204,7 +268,11 @@ describe('approval gates', () => {
     offset += 11 * 60_000;
     const [first, second] = await Promise.all([sweeper().pass(), sweeper().pass()]);
     expect(first.escalated + second.escalated).toBe(1);
-    expect(await s.t.db.approval.findUniqueOrThrow({ where: { id: run.approval.id } })).toMatchObject({ status: 'pending', requiredRole: 'admin', escalateAt: null });
+    expect(await s.t.db.approval.findUniqueOrThrow({ where: { id: run.approval.id } })).toMatchObject({
+      status: 'pending',
+      requiredRole: 'admin',
+      escalateAt: null,
+    });
     expect(await s.t.db.auditLog.count({ where: { teamId: run.teamId, action: 'approval.escalated' } })).toBe(1);
     expect((await s.t.db.run.findUniqueOrThrow({ where: { id: run.runId } })).status).toBe('waiting');
     await decide(run, run.approval.id, { status: 'approved' });

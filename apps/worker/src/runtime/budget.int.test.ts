@@ -24,7 +24,11 @@ describe('run budget', () => {
     await waitForRun(s.t.db, run.runId, 'waiting');
     const parked = await s.t.db.run.findUniqueOrThrow({ where: { id: run.runId } });
     expect(parked.waitReason).toBe('budget');
-    expect(await s.t.db.session.findUniqueOrThrow({ where: { id: run.sessionId } })).toMatchObject({ status: 'waiting', waitReason: 'budget', leaseOwner: null });
+    expect(await s.t.db.session.findUniqueOrThrow({ where: { id: run.sessionId } })).toMatchObject({
+      status: 'waiting',
+      waitReason: 'budget',
+      leaseOwner: null,
+    });
     const before = await ledgerOf(run.runId);
     expect(before.reserved).toBe(0);
     expect(before.spent).toBeLessThanOrEqual(before.limit);
@@ -64,7 +68,16 @@ describe('run budget', () => {
   });
 
   it('refuses tool calls past the tool-call budget without running them', async () => {
-    const script = [{ calls: [{ tool: 'record', args: {} }, { tool: 'record', args: {} }] }, { calls: [{ tool: 'record', args: {} }] }, { finish: 'done' }];
+    const script = [
+      {
+        calls: [
+          { tool: 'record', args: {} },
+          { tool: 'record', args: {} },
+        ],
+      },
+      { calls: [{ tool: 'record', args: {} }] },
+      { finish: 'done' },
+    ];
     const agent = await createTestAgent(s.t.db, await createTestTeam(s.t.db), { script });
     const run = await createTestRun(s.t.db, agent, { config, budget: { toolCalls: 2 } });
     await s.client.enqueue({ ...run, reason: 'start' });

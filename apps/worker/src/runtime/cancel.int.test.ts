@@ -71,7 +71,11 @@ describe('cancellation', () => {
     const run = await startRun({ script: [{ finish: 'never' }], inputMicrosPerMTok: 1_000_000 }, { costMicros: 10, onExceed: 'wait' });
     await s.client.enqueue({ ...run, reason: 'start' });
     await waitForRun(s.t.db, run.runId, 'waiting');
-    expect(await s.t.db.session.findUniqueOrThrow({ where: { id: run.sessionId } })).toMatchObject({ status: 'waiting', waitReason: 'budget', leaseOwner: null });
+    expect(await s.t.db.session.findUniqueOrThrow({ where: { id: run.sessionId } })).toMatchObject({
+      status: 'waiting',
+      waitReason: 'budget',
+      leaseOwner: null,
+    });
     await cancelAndTime(run);
     const last = await s.t.db.event.findFirstOrThrow({ where: { runId: run.runId }, orderBy: { seq: 'desc' } });
     expect(last.payload).toMatchObject({ status: 'cancelled', error: 'cancelled by user user-42' });

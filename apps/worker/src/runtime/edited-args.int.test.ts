@@ -29,7 +29,13 @@ const POLICY = {
   default: 'allow',
   rules: [
     { id: 'no-curl', match: { tool: 'shell', anyCommand: ['curl'] }, outcome: 'deny', reason: 'the shell may not reach the network' },
-    { id: 'push-needs-admin', match: { tool: 'shell', anyCommand: ['git push'] }, outcome: 'require_approval', approverRole: 'admin', reason: 'pushing publishes the work' },
+    {
+      id: 'push-needs-admin',
+      match: { tool: 'shell', anyCommand: ['git push'] },
+      outcome: 'require_approval',
+      approverRole: 'admin',
+      reason: 'pushing publishes the work',
+    },
     { id: 'hold-destructive', match: { tool: 'shell', destructive: true }, outcome: 'require_approval', reason: 'the command is destructive' },
   ],
 };
@@ -52,19 +58,29 @@ afterAll(async () => {
 
 /** An operator's run whose model asks for `rm -rf build`, parked on its approval. */
 async function heldRun() {
-  const catalogue = s.worker.sandbox!.tools.map((t) => ({ name: t.spec.name, description: t.spec.description, parameters: t.spec.parameters, idempotent: t.spec.idempotent }));
+  const catalogue = s.worker.sandbox!.tools.map((t) => ({
+    name: t.spec.name,
+    description: t.spec.description,
+    parameters: t.spec.parameters,
+    idempotent: t.spec.idempotent,
+  }));
   const agent = await createTestAgent(s.t.db, fx.teamId, { script: [{ calls: [{ tool: 'shell', args: { command: 'rm -rf build' } }] }, { finish: 'done' }] });
   const run = await createTestRun(s.t.db, agent, { config: { tools: catalogue, toolLoading: 'eager' } });
   await s.t.db.run.update({ where: { id: run.runId }, data: { createdById: fx.members.operator.id } });
   await s.client.enqueue({ ...run, reason: 'start' });
-  const approval = await waitFor(() => s.t.db.approval.findFirst({ where: { runId: run.runId, status: 'pending' } }).then((a) => a ?? undefined), 20_000, 'the approval row');
+  const approval = await waitFor(
+    () => s.t.db.approval.findFirst({ where: { runId: run.runId, status: 'pending' } }).then((a) => a ?? undefined),
+    20_000,
+    'the approval row',
+  );
   return { ...run, approval };
 }
 
 const eventsOf = (runId: string) => s.t.db.event.findMany({ where: { runId }, orderBy: { seq: 'asc' } });
 const commandsRun = async (runId: string) =>
   (await eventsOf(runId)).filter((e) => e.type === 'tool.started').map((e) => (e.payload as { args: { command?: string } }).args.command);
-const editedDecisions = (approvalId: string) => s.t.db.auditLog.findMany({ where: { teamId: fx.teamId, action: 'policy.decided', targetType: 'approval', targetId: approvalId }, orderBy: { seq: 'asc' } });
+const editedDecisions = (approvalId: string) =>
+  s.t.db.auditLog.findMany({ where: { teamId: fx.teamId, action: 'policy.decided', targetType: 'approval', targetId: approvalId }, orderBy: { seq: 'asc' } });
 
 describe('approvals.decide over HTTP: edited arguments are decided again', () => {
   it('an rm -rf edited into a curl the policy denies is refused with the rule; into a git push, an approver is refused naming admin; an admin’s runs', async () => {
@@ -81,10 +97,27 @@ describe('approvals.decide over HTTP: edited arguments are decided again', () =>
     expect(pushByApprover.error?.message).toMatch(/needs the admin role to approve \(policy rule "push-needs-admin"[^)]*\); you are approver/);
 
     // Refused decisions change nothing but leave the edited call's decision on record.
-    expect(await s.t.db.approval.findUniqueOrThrow({ where: { id: run.approval.id } })).toMatchObject({ status: 'pending', editedArgs: null, decidedById: null });
+    expect(await s.t.db.approval.findUniqueOrThrow({ where: { id: run.approval.id } })).toMatchObject({
+      status: 'pending',
+      editedArgs: null,
+      decidedById: null,
+    });
     expect((await editedDecisions(run.approval.id)).map((r) => r.data)).toEqual([
-      expect.objectContaining({ edited: true, outcome: 'deny', ruleId: 'no-curl', reason: 'the shell may not reach the network', refused: expect.stringContaining('no-curl') }),
-      expect.objectContaining({ edited: true, outcome: 'require_approval', ruleId: 'push-needs-admin', approverRole: 'admin', deciderRole: 'approver', refused: expect.stringContaining('admin') }),
+      expect.objectContaining({
+        edited: true,
+        outcome: 'deny',
+        ruleId: 'no-curl',
+        reason: 'the shell may not reach the network',
+        refused: expect.stringContaining('no-curl'),
+      }),
+      expect.objectContaining({
+        edited: true,
+        outcome: 'require_approval',
+        ruleId: 'push-needs-admin',
+        approverRole: 'admin',
+        deciderRole: 'approver',
+        refused: expect.stringContaining('admin'),
+      }),
     ]);
     expect(await commandsRun(run.runId)).toEqual([]);
 
@@ -92,7 +125,11 @@ describe('approvals.decide over HTTP: edited arguments are decided again', () =>
     expect(pushByAdmin.status, JSON.stringify(pushByAdmin.error)).toBe(200);
     expect((await waitForRun(s.t.db, run.runId, undefined, 30_000)).status).toBe('succeeded');
     expect(await commandsRun(run.runId)).toEqual(['git push origin main']);
-    expect((await editedDecisions(run.approval.id)).at(-1)?.data).toMatchObject({ outcome: 'require_approval', ruleId: 'push-needs-admin', deciderRole: 'admin' });
+    expect((await editedDecisions(run.approval.id)).at(-1)?.data).toMatchObject({
+      outcome: 'require_approval',
+      ruleId: 'push-needs-admin',
+      deciderRole: 'admin',
+    });
     expect((await editedDecisions(run.approval.id)).at(-1)?.data).not.toHaveProperty('refused');
   }, 60_000);
 });
@@ -114,12 +151,22 @@ describe('the worker decides an edited call again before it runs', () => {
     expect(await commandsRun(run.runId)).toEqual([]);
     const events = await eventsOf(run.runId);
     const decided = events.filter((e) => e.type === 'policy.decided').at(-1);
-    expect(decided?.payload).toMatchObject({ decision: 'deny', ruleId: 'no-curl', reason: expect.stringMatching(/edited arguments are denied by policy rule "no-curl"/) });
+    expect(decided?.payload).toMatchObject({
+      decision: 'deny',
+      ruleId: 'no-curl',
+      reason: expect.stringMatching(/edited arguments are denied by policy rule "no-curl"/),
+    });
     const told = fold(await loadSessionEvents(s.worker.pool, run.sessionId)).context.map((item) => JSON.stringify(item));
     expect(told.some((text) => text.includes('Denied by policy: the approver') && text.includes('no-curl'))).toBe(true);
     // In the run's audit chain, like every call's decision.
     const audit = await s.t.db.auditLog.findMany({ where: { teamId: fx.teamId, action: 'policy.decided', targetId: run.runId } });
-    expect(audit.some((r) => (r.data as { outcome?: string; args?: { command?: string } }).outcome === 'deny' && (r.data as { args: { command: string } }).args.command.startsWith('curl'))).toBe(true);
+    expect(
+      audit.some(
+        (r) =>
+          (r.data as { outcome?: string; args?: { command?: string } }).outcome === 'deny' &&
+          (r.data as { args: { command: string } }).args.command.startsWith('curl'),
+      ),
+    ).toBe(true);
   }, 60_000);
 
   it('a row whose edited call needs an admin but was decided by an approver: refused naming the role; decided by an admin: it runs', async () => {
@@ -127,7 +174,10 @@ describe('the worker decides an edited call again before it runs', () => {
     await approveBehindTheApi(byApprover, 'approver', 'git push origin main');
     expect(await commandsRun(byApprover.runId)).toEqual([]);
     const refused = (await eventsOf(byApprover.runId)).filter((e) => e.type === 'policy.decided').at(-1);
-    expect(refused?.payload).toMatchObject({ decision: 'deny', reason: expect.stringMatching(/needs the admin role to approve \(policy rule "push-needs-admin"\); .+ is approver/) });
+    expect(refused?.payload).toMatchObject({
+      decision: 'deny',
+      reason: expect.stringMatching(/needs the admin role to approve \(policy rule "push-needs-admin"\); .+ is approver/),
+    });
 
     const byAdmin = await heldRun();
     await approveBehindTheApi(byAdmin, 'admin', 'git push origin main');

@@ -25,5 +25,8 @@ export async function recheckEditedCall(port: SessionPolicy, edited: EditedDecis
     refusal = `the approver's edited call needs the ${verdict.role} role to approve (${rule}); ${who} ${held}`;
   }
   if (!refusal) return decided;
-  return [...decided, createEvent('policy.decided', { callId: edited.callId, decision: 'deny', reason: refusal, ...(verdict.ruleId ? { ruleId: verdict.ruleId } : {}) }, clock)];
+  return [
+    ...decided,
+    createEvent('policy.decided', { callId: edited.callId, decision: 'deny', reason: refusal, ...(verdict.ruleId ? { ruleId: verdict.ruleId } : {}) }, clock),
+  ];
 }

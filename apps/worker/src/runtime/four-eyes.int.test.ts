@@ -50,7 +50,11 @@ async function operatorsRun(script: ScriptTurn[], settles: 'succeeded' | 'waitin
 }
 
 const pendingIn = (sessionId: string) =>
-  waitFor(() => s.t.db.approval.findFirst({ where: { sessionId, status: 'pending' } }).then((a) => a ?? undefined), 20_000, `a pending approval in ${sessionId}`);
+  waitFor(
+    () => s.t.db.approval.findFirst({ where: { sessionId, status: 'pending' } }).then((a) => a ?? undefined),
+    20_000,
+    `a pending approval in ${sessionId}`,
+  );
 
 const decide = (role: Role, approvalId: string) => api.call('approvals.decide', tokens[role], { teamId: fx.teamId, approvalId, decision: 'approve' });
 
@@ -66,7 +70,11 @@ async function approverRefusedAdminDecides(approvalId: string, sessionId: string
   expect(await s.t.db.approval.findUniqueOrThrow({ where: { id: approvalId } })).toMatchObject({ status: 'pending' });
   const byAdmin = await decide('admin', approvalId);
   expect(byAdmin.status, JSON.stringify(byAdmin.error)).toBe(200);
-  await waitFor(async () => ((await s.t.db.event.count({ where: { sessionId, type: 'tool.finished' } })) > 0 ? true : undefined), 20_000, 'the approved call to run');
+  await waitFor(
+    async () => ((await s.t.db.event.count({ where: { sessionId, type: 'tool.finished' } })) > 0 ? true : undefined),
+    20_000,
+    'the approved call to run',
+  );
 }
 
 describe('four-eyes: the requester is whoever gave the instruction', () => {
@@ -77,7 +85,12 @@ describe('four-eyes: the requester is whoever gave the instruction', () => {
     expect(mainApproval).toMatchObject({ requestedById: fx.members.operator.id, instructedByIds: [fx.members.operator.id] });
     const echoed = await s.t.db.event.findFirstOrThrow({ where: { sessionId: run.sessionId, type: 'tool.finished' } });
 
-    const fork = await api.call('sessions.fork', tokens.approver, { teamId: fx.teamId, sessionId: run.sessionId, atEvent: echoed.seq, message: 'Record it now.' });
+    const fork = await api.call('sessions.fork', tokens.approver, {
+      teamId: fx.teamId,
+      sessionId: run.sessionId,
+      atEvent: echoed.seq,
+      message: 'Record it now.',
+    });
     expect(fork.status, JSON.stringify(fork.error)).toBe(200);
     const branchId = (fork.data as { sessionId: string }).sessionId;
     const branchApproval = await pendingIn(branchId);
@@ -91,9 +104,16 @@ describe('four-eyes: the requester is whoever gave the instruction', () => {
 
   it('a message sender cannot approve the call her message led to', async () => {
     // The slow call leaves time for the message on a busy machine (1.5 s was not always enough).
-    const run = await operatorsRun([{ calls: [{ tool: 'slow', args: { ms: 6000 } }] }, { calls: [{ tool: 'record', args: {} }] }, { finish: 'done' }], 'running');
+    const run = await operatorsRun(
+      [{ calls: [{ tool: 'slow', args: { ms: 6000 } }] }, { calls: [{ tool: 'record', args: {} }] }, { finish: 'done' }],
+      'running',
+    );
     // Sent while the run works: the run reads it before its next model call.
-    await waitFor(() => s.t.db.event.findFirst({ where: { sessionId: run.sessionId, type: 'tool.started' } }).then((e) => e ?? undefined), 20_000, 'the slow call to start');
+    await waitFor(
+      () => s.t.db.event.findFirst({ where: { sessionId: run.sessionId, type: 'tool.started' } }).then((e) => e ?? undefined),
+      20_000,
+      'the slow call to start',
+    );
     const sent = await api.call('runs.sendMessage', tokens.approver, { teamId: fx.teamId, runId: run.runId, text: 'Now record it.' });
     expect(sent.status, JSON.stringify(sent.error)).toBe(200);
     const approval = await pendingIn(run.sessionId);
@@ -111,12 +131,21 @@ describe('four-eyes: the requester is whoever gave the instruction', () => {
   }, 60_000);
 
   it('an instruction stays counted after a later approval: the next held call is still not hers to decide', async () => {
-    const script: ScriptTurn[] = [{ finish: 'first answer' }, { calls: [{ tool: 'record', args: {} }] }, { calls: [{ tool: 'record', args: {} }] }, { finish: 'done' }];
+    const script: ScriptTurn[] = [
+      { finish: 'first answer' },
+      { calls: [{ tool: 'record', args: {} }] },
+      { calls: [{ tool: 'record', args: {} }] },
+      { finish: 'done' },
+    ];
     const run = await operatorsRun(script, 'succeeded');
     await api.call('sessions.resume', tokens.approver, { teamId: fx.teamId, sessionId: run.sessionId, message: 'Record twice.' });
     const first = await pendingIn(run.sessionId);
     expect((await decide('admin', first.id)).status).toBe(200);
-    const second = await waitFor(() => s.t.db.approval.findFirst({ where: { sessionId: run.sessionId, status: 'pending', id: { not: first.id } } }).then((a) => a ?? undefined), 20_000, 'the second approval');
+    const second = await waitFor(
+      () => s.t.db.approval.findFirst({ where: { sessionId: run.sessionId, status: 'pending', id: { not: first.id } } }).then((a) => a ?? undefined),
+      20_000,
+      'the second approval',
+    );
     expect((await decide('approver', second.id)).status).toBe(403);
   }, 60_000);
 });

@@ -43,7 +43,10 @@ describe('recovery', () => {
     expect(done).toMatchObject({ status: 'succeeded', result: 'recovered' });
     const events = await s.t.db.event.findMany({ where: { runId: run.runId }, orderBy: { seq: 'asc' } });
     // The interrupted call is made again under the same request id, without a second `model.requested`.
-    expect(events.filter((e) => e.type === 'model.requested').map((e) => (e.payload as { requestId: string }).requestId)).toEqual(['req-2', expect.any(String)]);
+    expect(events.filter((e) => e.type === 'model.requested').map((e) => (e.payload as { requestId: string }).requestId)).toEqual([
+      'req-2',
+      expect.any(String),
+    ]);
     expect(events.filter((e) => e.type === 'run.started')).toHaveLength(1);
     expect(await logProblems(s.t.db, run.runId)).toEqual([]);
     expect((await s.t.db.session.findUniqueOrThrow({ where: { id: run.sessionId } })).leaseVersion).toBe(2);
@@ -55,8 +58,16 @@ describe('recovery', () => {
     await deadWorker(run, (c) => [
       createEvent('run.started', { goal: 'g', config: c }, clock),
       createEvent('budget.reserved', { requestId: 'req-2', purpose: 'model', tokens: 10, costMicros: 0 }, clock),
-      createEvent('model.requested', { requestId: 'req-2', turn: 0, messages: 1, tools: ['record'], promptTokens: 10, promptBytes: 10, maxOutputTokens: 512 }, clock),
-      createEvent('model.responded', { requestId: 'req-2', text: '', finishReason: 'tool_calls', usage: { inputTokens: 5, outputTokens: 5, estimated: false }, costMicros: 0 }, clock),
+      createEvent(
+        'model.requested',
+        { requestId: 'req-2', turn: 0, messages: 1, tools: ['record'], promptTokens: 10, promptBytes: 10, maxOutputTokens: 512 },
+        clock,
+      ),
+      createEvent(
+        'model.responded',
+        { requestId: 'req-2', text: '', finishReason: 'tool_calls', usage: { inputTokens: 5, outputTokens: 5, estimated: false }, costMicros: 0 },
+        clock,
+      ),
       createEvent('tool.requested', { callId: 'call-5', requestId: 'req-2', name: 'record', args: {} }, clock),
       createEvent('budget.charged', { requestId: 'req-2', tokens: 10, costMicros: 0 }, clock),
       createEvent('budget.released', { requestId: 'req-2', tokens: 0, costMicros: 0 }, clock),
@@ -64,7 +75,10 @@ describe('recovery', () => {
       createEvent('tool.started', { callId: 'call-5', name: 'record', args: {}, attempt: 1 }, clock),
     ]);
     // The dead worker's tool did run.
-    await s.worker.pool.query(`INSERT INTO ${TOOL_CALLS_TABLE} (run_id, session_id, call_id, tool) VALUES ($1, $2, 'call-5', 'record')`, [run.runId, run.sessionId]);
+    await s.worker.pool.query(`INSERT INTO ${TOOL_CALLS_TABLE} (run_id, session_id, call_id, tool) VALUES ($1, $2, 'call-5', 'record')`, [
+      run.runId,
+      run.sessionId,
+    ]);
     expect((await waitForRun(s.t.db, run.runId, undefined, 15_000)).status).toBe('succeeded');
     const interrupted = await s.t.db.event.findFirstOrThrow({ where: { runId: run.runId, type: 'tool.interrupted' } });
     expect(interrupted.payload).toMatchObject({ callId: 'call-5' });

@@ -27,8 +27,12 @@ beforeAll(async () => {
   fx = await createTeamFixture(s.t.db);
   const document = { version: 1, name: 'hold echo', default: 'allow', rules: [{ id: 'hold-echo', match: { tool: 'echo' }, outcome: 'require_approval' }] };
   await s.t.db.policy.create({ data: { teamId: fx.teamId, name: 'hold echo', activeVersion: 1, versions: { create: { version: 1, document } } } });
-  api = await serveApi({ db: s.t.db, dispatch: createDispatch(s.client.queue, s.client.bus) }, { db: s.t.db, bus: s.client.bus, heartbeatMs: 500, pollMs: 500 });
-  for (const role of ['viewer', 'operator', 'approver', 'admin'] as const) tokens[role] = (await issueToken(s.t.db, fx.teamId, fx.members[role].id, role)).secret;
+  api = await serveApi(
+    { db: s.t.db, dispatch: createDispatch(s.client.queue, s.client.bus) },
+    { db: s.t.db, bus: s.client.bus, heartbeatMs: 500, pollMs: 500 },
+  );
+  for (const role of ['viewer', 'operator', 'approver', 'admin'] as const)
+    tokens[role] = (await issueToken(s.t.db, fx.teamId, fx.members[role].id, role)).secret;
 });
 afterAll(async () => {
   await api?.close();
@@ -70,7 +74,11 @@ function canonical(value: unknown): string {
       ? v
       : Array.isArray(v)
         ? v.map(sorted)
-        : Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]));
+        : Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+          );
   return JSON.stringify(sorted(value));
 }
 

@@ -127,7 +127,10 @@ describe('worker runtime', () => {
     await t.db.run.update({ where: { id: run.runId }, data: { lastEventNo: 1n } });
     await client.enqueue({ ...run, reason: 'start' });
     const failed = await waitFor(finished(run.runId), 25_000, 'the run to fail');
-    expect(failed).toMatchObject({ status: 'failed', error: expect.stringMatching(/^the worker cannot continue this run: event 1 has unknown type alien.event/) });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/^the worker cannot continue this run: event 1 has unknown type alien.event/),
+    });
     expect(await t.db.session.findUniqueOrThrow({ where: { id: run.sessionId } })).toMatchObject({ status: 'failed', leaseOwner: null });
   });
 });

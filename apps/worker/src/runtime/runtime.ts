@@ -72,7 +72,11 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const db = createDbOnPool(pool);
   installSwarm(options.tools, { db, enqueue: (job) => enqueue(job), logger, routing: { prefix: options.queuePrefix, redis: options.redis } });
   const audit = new PolicyAudit(pool);
-  const shadow = new ShadowDisagreements({ db, logger, notify: (teamId, runId, tool) => bus.publishTeamActivity(teamId, { kind: 'policy.shadow_disagreed', runId, tool }) });
+  const shadow = new ShadowDisagreements({
+    db,
+    logger,
+    notify: (teamId, runId, tool) => bus.publishTeamActivity(teamId, { kind: 'policy.shadow_disagreed', runId, tool }),
+  });
   const policies = new TeamPolicies({ pool, audit, logger, shadow });
   const approvals = new ApprovalGate({ pool, policies, bus, clock, logger });
   const jobs = new SessionJobs({
@@ -95,7 +99,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     enqueue: (job) => enqueue(job),
   });
   const reconciler = new Reconciler({ pool, enqueue, intervalMs: options.reconcileIntervalMs, idleMs: options.reconcileIdleMs, logger });
-  const sweeper = new ApprovalSweeper({ db, clock, gate: approvals, enqueue: (job) => enqueue(job), intervalMs: options.approvalSweepIntervalMs ?? 15_000, logger });
+  const sweeper = new ApprovalSweeper({
+    db,
+    clock,
+    gate: approvals,
+    enqueue: (job) => enqueue(job),
+    intervalMs: options.approvalSweepIntervalMs ?? 15_000,
+    logger,
+  });
 
   const unsubscribe = [
     await bus.onCancel((message) => {
@@ -117,7 +128,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
       autorun: false,
       name: `${options.workerId}/${i}`,
     });
-    worker.on('failed', (job, error) => logger.warn({ err: error, jobId: job?.id, sessionId: job?.data.sessionId, attempts: job?.attemptsMade }, 'session job failed'));
+    worker.on('failed', (job, error) =>
+      logger.warn({ err: error, jobId: job?.id, sessionId: job?.data.sessionId, attempts: job?.attemptsMade }, 'session job failed'),
+    );
     worker.on('error', (error) => logger.warn({ err: error }, 'queue worker error'));
     return worker;
   });

@@ -14,7 +14,23 @@ import {
   type SessionContext,
   type SessionLease,
 } from '@looplane/db';
-import { apply, cancelRun, createEvent, drive, fold, initialState, next, type Clock, type DriveOutcome, type EnginePorts, type ModelPort, type NewEvent, type PolicyPort, type RunState, type RunStartedEvents } from '@looplane/engine';
+import {
+  apply,
+  cancelRun,
+  createEvent,
+  drive,
+  fold,
+  initialState,
+  next,
+  type Clock,
+  type DriveOutcome,
+  type EnginePorts,
+  type ModelPort,
+  type NewEvent,
+  type PolicyPort,
+  type RunState,
+  type RunStartedEvents,
+} from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import type { Logger } from 'pino';
 import { WorkspaceUnavailableError } from '../sessions/workspace-unavailable';
@@ -53,11 +69,7 @@ export interface SessionRunDeps {
 }
 
 /** How a claimed session was left: finished, parked on a wait, handed to another worker, or lost. */
-export type SessionEnd =
-  | { kind: 'finished' }
-  | { kind: 'waiting'; reason: Wait['reason'] }
-  | { kind: 'handoff' }
-  | { kind: 'lost' };
+export type SessionEnd = { kind: 'finished' } | { kind: 'waiting'; reason: Wait['reason'] } | { kind: 'handoff' } | { kind: 'lost' };
 
 export interface SessionRunResult {
   end: SessionEnd;
@@ -112,7 +124,12 @@ export class SessionRun {
 
   /** The session's child logger, made on first use (most sessions never log). */
   private get log(): Logger {
-    this.logger ??= this.deps.logger.child({ runId: this.context.runId, sessionId: this.context.sessionId, teamId: this.context.teamId, lease: this.lease.version });
+    this.logger ??= this.deps.logger.child({
+      runId: this.context.runId,
+      sessionId: this.context.sessionId,
+      teamId: this.context.teamId,
+      lease: this.lease.version,
+    });
     return this.logger;
   }
 
@@ -153,7 +170,15 @@ export class SessionRun {
       const action = next(state);
       if (action.kind === 'done') return { kind: 'finished' };
       if (action.kind === 'wait') {
-        const events = await resolveWait(action, { db: this.unit.reader, runId: this.lease.runId, sessionId: this.lease.sessionId, state, clock: this.deps.clock, approvals: this.deps.approvals, policy: this.teamPolicy() });
+        const events = await resolveWait(action, {
+          db: this.unit.reader,
+          runId: this.lease.runId,
+          sessionId: this.lease.sessionId,
+          state,
+          clock: this.deps.clock,
+          approvals: this.deps.approvals,
+          policy: this.teamPolicy(),
+        });
         if (!events) return { kind: 'waiting', reason: action.reason };
         await this.append(state, events);
         continue;
@@ -250,7 +275,11 @@ export class SessionRun {
     const messages = await pendingInbox(this.unit.reader, this.lease.sessionId);
     if (messages.length === 0) return;
     const events = messages.map((m) => createEvent('message.added', { role: 'user', text: m.text }, this.deps.clock));
-    const stored = await this.store.appendConsuming(events, state.lastSeq, messages.map((m) => m.id));
+    const stored = await this.store.appendConsuming(
+      events,
+      state.lastSeq,
+      messages.map((m) => m.id),
+    );
     for (const event of stored) apply(state, event);
   }
 
@@ -278,7 +307,17 @@ export class SessionRun {
       budget: this.budget,
       unit: this.unit,
       model,
-      tools: replayTools(state, () => this.unit.flush(), deps.tools.runnerFor({ runId: context.runId, sessionId: context.sessionId, teamId: context.teamId, agentId: context.agentId, sandbox: state.config?.sandbox })),
+      tools: replayTools(
+        state,
+        () => this.unit.flush(),
+        deps.tools.runnerFor({
+          runId: context.runId,
+          sessionId: context.sessionId,
+          teamId: context.teamId,
+          agentId: context.agentId,
+          sandbox: state.config?.sandbox,
+        }),
+      ),
       policy: this.policyPort(),
       policyRecorded: (callId) => this.teamPolicy().recorded(callId),
       clock: deps.clock,
@@ -311,7 +350,10 @@ export class SessionRun {
   private teamPolicy(): SessionPolicy {
     const { context } = this;
     this.teamPolicyPort ??= this.deps.policies.portFor({
-      runId: context.runId, sessionId: context.sessionId, teamId: context.teamId, agentId: context.agentId,
+      runId: context.runId,
+      sessionId: context.sessionId,
+      teamId: context.teamId,
+      agentId: context.agentId,
       // The engine appends a call's policy.decided right after the state's last event (drive mutates this.state).
       nextSeq: () => (this.state ? this.state.lastSeq + 1 : null),
     });

@@ -94,7 +94,10 @@ describe('model output the database cannot store', () => {
     try {
       const run = await runAgainst([{ text: 'poison', usage }]);
       const done = await waitForRun(s.t.db, run.runId, undefined, 35_000);
-      expect(done).toMatchObject({ status: 'failed', error: expect.stringMatching(/^the worker cannot continue this run: .*22P05.*character not representable/) });
+      expect(done).toMatchObject({
+        status: 'failed',
+        error: expect.stringMatching(/^the worker cannot continue this run: .*22P05.*character not representable/),
+      });
       // A retry would be refused the same way and paid for again: the one call is the last.
       expect(server!.requests).toHaveLength(1);
       await new Promise((resolve) => setTimeout(resolve, 1500));

@@ -8,7 +8,10 @@ import type { PolicySubject } from '../ports/team-policy';
 const AUDITED_PATHS = 50;
 
 function auditedEffect(effect: WorkspaceEffect): Record<string, unknown> {
-  return { counts: effect.counts, changes: effect.changes.slice(0, AUDITED_PATHS).map((c) => ({ path: c.path, kind: c.kind, ...(c.from ? { from: c.from } : {}) })) };
+  return {
+    counts: effect.counts,
+    changes: effect.changes.slice(0, AUDITED_PATHS).map((c) => ({ path: c.path, kind: c.kind, ...(c.from ? { from: c.from } : {}) })),
+  };
 }
 
 /**

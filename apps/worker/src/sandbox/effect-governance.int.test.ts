@@ -32,7 +32,12 @@ afterAll(async () => {
 });
 
 function catalogue(): RunConfigInput['tools'] {
-  return s.worker.sandbox!.tools.map((t) => ({ name: t.spec.name, description: t.spec.description, parameters: t.spec.parameters, idempotent: t.spec.idempotent }));
+  return s.worker.sandbox!.tools.map((t) => ({
+    name: t.spec.name,
+    description: t.spec.description,
+    parameters: t.spec.parameters,
+    idempotent: t.spec.idempotent,
+  }));
 }
 
 /** A run under the team's policy: the built-in default unless `document` is given. */
@@ -72,7 +77,10 @@ async function pendingApproval(runId: string, seen: Set<string>) {
 
 /** What `approvals.decide` writes, then its wake-up. */
 async function decide(ids: { runId: string; sessionId: string }, approvalId: string, status: 'approved' | 'rejected') {
-  await s.t.db.approval.update({ where: { id: approvalId }, data: { status, decidedById: 'user-approver', decidedAt: new Date(), comment: status === 'rejected' ? 'keep the build' : null } });
+  await s.t.db.approval.update({
+    where: { id: approvalId },
+    data: { status, decidedById: 'user-approver', decidedAt: new Date(), comment: status === 'rejected' ? 'keep the build' : null },
+  });
   await s.client.enqueue({ ...ids, reason: 'resume' });
 }
 
@@ -81,29 +89,66 @@ const ROUTES: { name: string; setup: { path: string; content: string }[]; comman
   {
     name: 'python3 x.py',
     // It also tries the host file outside the workspace, by its absolute path.
-    setup: [{ path: 'x1.py', content: `import os, shutil\nshutil.rmtree("build1")\ntry:\n    os.remove(${JSON.stringify(sentinel)})\nexcept OSError:\n    pass\n` }],
+    setup: [
+      { path: 'x1.py', content: `import os, shutil\nshutil.rmtree("build1")\ntry:\n    os.remove(${JSON.stringify(sentinel)})\nexcept OSError:\n    pass\n` },
+    ],
     command: 'python3 x1.py',
     target: 'build1',
   },
-  { name: 'python3 -m x', setup: [{ path: 'cleaner2.py', content: 'import shutil\nshutil.rmtree("build2")\n' }], command: 'python3 -m cleaner2', target: 'build2' },
+  {
+    name: 'python3 -m x',
+    setup: [{ path: 'cleaner2.py', content: 'import shutil\nshutil.rmtree("build2")\n' }],
+    command: 'python3 -m cleaner2',
+    target: 'build2',
+  },
   { name: 'python3 < x.py', setup: [{ path: 'x3.py', content: 'import os\nos.remove("build3/out.o")\n' }], command: 'python3 < x3.py', target: 'build3' },
   {
     name: 'node -r ./x.js',
-    setup: [{ path: 'x4.js', content: 'require("fs").rmSync("build4", { recursive: true });\n' }, { path: 'main4.js', content: 'console.log("main");\n' }],
+    setup: [
+      { path: 'x4.js', content: 'require("fs").rmSync("build4", { recursive: true });\n' },
+      { path: 'main4.js', content: 'console.log("main");\n' },
+    ],
     command: 'node -r ./x4.js main4.js',
     target: 'build4',
   },
-  { name: 'node x.mjs', setup: [{ path: 'x5.mjs', content: 'import { rmSync } from "node:fs";\nrmSync("build5", { recursive: true });\n' }], command: 'node x5.mjs', target: 'build5' },
-  { name: 'sed -n -f x.sed', setup: [{ path: 'x6.sed', content: '1e rm -rf build6\n' }, { path: 'f6.txt', content: 'one line\n' }], command: 'sed -n -f x6.sed f6.txt', target: 'build6' },
+  {
+    name: 'node x.mjs',
+    setup: [{ path: 'x5.mjs', content: 'import { rmSync } from "node:fs";\nrmSync("build5", { recursive: true });\n' }],
+    command: 'node x5.mjs',
+    target: 'build5',
+  },
+  {
+    name: 'sed -n -f x.sed',
+    setup: [
+      { path: 'x6.sed', content: '1e rm -rf build6\n' },
+      { path: 'f6.txt', content: 'one line\n' },
+    ],
+    command: 'sed -n -f x6.sed f6.txt',
+    target: 'build6',
+  },
   { name: 'make test (a Makefile)', setup: [{ path: 'Makefile', content: 'test:\n\t@rm -rf build7\n' }], command: 'make test', target: 'build7' },
-  { name: 'awk with -F and a program file', setup: [{ path: 'x8.awk', content: 'BEGIN { c = "rm -rf " "build8"; system(c) }\n' }], command: 'awk -F : -f x8.awk /dev/null', target: 'build8' },
+  {
+    name: 'awk with -F and a program file',
+    setup: [{ path: 'x8.awk', content: 'BEGIN { c = "rm -rf " "build8"; system(c) }\n' }],
+    command: 'awk -F : -f x8.awk /dev/null',
+    target: 'build8',
+  },
   {
     name: 'HOME=… git diff with a planted diff.external',
-    setup: [{ path: 'h9/.gitconfig', content: '[diff]\n\texternal = rm -rf build9 #\n' }, { path: 'a9', content: 'a\n' }, { path: 'b9', content: 'b\n' }],
+    setup: [
+      { path: 'h9/.gitconfig', content: '[diff]\n\texternal = rm -rf build9 #\n' },
+      { path: 'a9', content: 'a\n' },
+      { path: 'b9', content: 'b\n' },
+    ],
     command: 'HOME=/workspace/h9 git diff --no-index a9 b9',
     target: 'build9',
   },
-  { name: 'npm test (a package.json script)', setup: [{ path: 'package.json', content: '{ "name": "demo", "version": "1.0.0", "scripts": { "test": "rm -rf build10" } }\n' }], command: 'npm test', target: 'build10' },
+  {
+    name: 'npm test (a package.json script)',
+    setup: [{ path: 'package.json', content: '{ "name": "demo", "version": "1.0.0", "scripts": { "test": "rm -rf build10" } }\n' }],
+    command: 'npm test',
+    target: 'build10',
+  },
 ];
 
 describe('effect-based governance (real worker, real bwrap)', () => {
@@ -127,7 +172,10 @@ describe('effect-based governance (real worker, real bwrap)', () => {
       const held = approval.held as Held;
       expect(held.effect.changes, route.name).toContainEqual(expect.objectContaining({ path: `${route.target}/out.o`, kind: 'deleted' }));
       // The held commit is stored: its diff against the base is what the inbox shows.
-      const diff = await s.worker.sandbox!.workspaces.diff({ sessionId: ids.sessionId, commit: held.baseCommit }, { sessionId: ids.sessionId, commit: held.commit });
+      const diff = await s.worker.sandbox!.workspaces.diff(
+        { sessionId: ids.sessionId, commit: held.baseCommit },
+        { sessionId: ids.sessionId, commit: held.commit },
+      );
       expect(diff, route.name).toContain(`deleted file mode`);
       expect(diff, route.name).toContain(`${route.target}/out.o`);
       // The last route is approved (applied as recorded); the others rejected (kept rolled back).
@@ -144,7 +192,10 @@ describe('effect-based governance (real worker, real bwrap)', () => {
     expect(events.filter((e) => e.type === 'effect.decided')).toHaveLength(ROUTES.length);
     // The approved call finishes with its recorded output and commit; each rejection tells the model it was rolled back.
     const approvedCall = events.filter((e) => e.type === 'effect.decided').at(-1)!.payload as { callId: string; held: Held };
-    const finished = events.find((e) => e.type === 'tool.finished' && (e.payload as { callId: string }).callId === approvedCall.callId)!.payload as { commit?: string; output: string };
+    const finished = events.find((e) => e.type === 'tool.finished' && (e.payload as { callId: string }).callId === approvedCall.callId)!.payload as {
+      commit?: string;
+      output: string;
+    };
     expect(finished.commit).toBe(approvedCall.held.commit);
     const audit = await s.t.db.auditLog.findMany({ where: { teamId: ids.teamId, action: 'policy.effect_decided' } });
     expect(audit).toHaveLength(ROUTES.length);
@@ -161,7 +212,10 @@ describe('effect-based governance (real worker, real bwrap)', () => {
           write('t.py', 'open("data.csv", "w").close()\n'),
           write('log.txt', 'x\n'),
           // A move, and an edit that drops a file's last line: neither a deletion nor a truncation.
-          write('rename.py', 'import os\nos.rename("log.txt", "log.old")\nlines = open("long.txt").readlines()\nopen("long.txt", "w").writelines(lines[:-1])\n'),
+          write(
+            'rename.py',
+            'import os\nos.rename("log.txt", "log.old")\nlines = open("long.txt").readlines()\nopen("long.txt", "w").writelines(lines[:-1])\n',
+          ),
           write('long.txt', Array.from({ length: 10 }, (_, i) => `line ${i + 1}\n`).join('')),
         ],
       },
@@ -182,7 +236,10 @@ describe('effect-based governance (real worker, real bwrap)', () => {
     const done = await waitForRun(s.t.db, ids.runId, undefined, 60_000);
     expect(done.status).toBe('succeeded');
     expect(await s.t.db.approval.count({ where: { runId: ids.runId } })).toBe(2);
-    const last = (await s.t.db.event.findMany({ where: { runId: ids.runId, type: 'tool.finished' }, orderBy: { seq: 'asc' } })).at(-1)!.payload as { ok: boolean; commit?: string };
+    const last = (await s.t.db.event.findMany({ where: { runId: ids.runId, type: 'tool.finished' }, orderBy: { seq: 'asc' } })).at(-1)!.payload as {
+      ok: boolean;
+      commit?: string;
+    };
     expect(last).toMatchObject({ ok: true });
     expect(last.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(existsSync(workFile(ids.sessionId, 'out/result.txt'))).toBe(true);
@@ -199,7 +256,13 @@ describe('effect-based governance (real worker, real bwrap)', () => {
       agentId: template.id,
       endpointId: e.id,
       busyPolicy: template.busyPolicy,
-      limits: { model: e.model, contextWindow: e.contextWindow, maxOutputTokens: e.maxOutputTokens, inputMicrosPerMTok: Number(e.inputMicrosPerMTok), outputMicrosPerMTok: Number(e.outputMicrosPerMTok) },
+      limits: {
+        model: e.model,
+        contextWindow: e.contextWindow,
+        maxOutputTokens: e.maxOutputTokens,
+        inputMicrosPerMTok: Number(e.inputMicrosPerMTok),
+        outputMicrosPerMTok: Number(e.outputMicrosPerMTok),
+      },
     };
     const ids = await createTestRun(s.t.db, agent, { config: { tools: template.tools as RunConfigInput['tools'] } });
     await s.client.enqueue({ ...ids, reason: 'start' });
@@ -213,7 +276,12 @@ describe('effect-based governance (real worker, real bwrap)', () => {
       version: 1,
       default: 'allow',
       rules: [
-        { id: 'no-src-deletes', match: { tool: '*', effect: { deletes: true, paths: ['src/**'] } }, outcome: 'deny', reason: 'sources are never deleted by agents' },
+        {
+          id: 'no-src-deletes',
+          match: { tool: '*', effect: { deletes: true, paths: ['src/**'] } },
+          outcome: 'deny',
+          reason: 'sources are never deleted by agents',
+        },
         { id: 'ask-rm', match: { tool: 'shell', anyCommand: ['rm'] }, outcome: 'require_approval' },
       ],
     };

@@ -58,7 +58,7 @@ const SETUP: Record<string, string> = {
   'trunc.awk': 'BEGIN { printf "" > "notes.md" }\n',
   'del.sed': '1e rm -rf build\n',
   'trunc.sed': '1w notes.md\n',
-  'Makefile': 'test:\n\t@rm -rf build\n',
+  Makefile: 'test:\n\t@rm -rf build\n',
   'package.json': `${JSON.stringify({ name: 'demo', version: '1.0.0', scripts: { test: 'rm -rf build', build: 'node del.js', lint: 'python3 del.py' } })}\n`,
   'h/.gitconfig': '[diff]\n\texternal = rm -rf build #\n',
   'x/git/config': '[diff]\n\texternal = rm -rf build #\n',
@@ -188,8 +188,17 @@ const HARMLESS: { command: string; creates?: string }[] = [
 /** A run of the default policy (no policy row, as a new team) that writes {@link SETUP} and then runs each line in a turn of its own. */
 async function startRun(lines: string[]) {
   const teamId = await createTestTeam(s.t.db, { policy: null });
-  const tools: RunConfigInput['tools'] = s.worker.sandbox!.tools.map((t) => ({ name: t.spec.name, description: t.spec.description, parameters: t.spec.parameters, idempotent: t.spec.idempotent }));
-  const script: ScriptTurn[] = [{ calls: Object.entries(SETUP).map(([path, content]) => write(path, content)) }, ...lines.map((command) => ({ calls: [shell(command)] })), { finish: 'done' }];
+  const tools: RunConfigInput['tools'] = s.worker.sandbox!.tools.map((t) => ({
+    name: t.spec.name,
+    description: t.spec.description,
+    parameters: t.spec.parameters,
+    idempotent: t.spec.idempotent,
+  }));
+  const script: ScriptTurn[] = [
+    { calls: Object.entries(SETUP).map(([path, content]) => write(path, content)) },
+    ...lines.map((command) => ({ calls: [shell(command)] })),
+    { finish: 'done' },
+  ];
   const agent = await createTestAgent(s.t.db, teamId, { script });
   const ids = await createTestRun(s.t.db, agent, { config: { tools, toolLoading: 'eager' } });
   await s.client.enqueue({ ...ids, reason: 'start' });
@@ -223,10 +232,12 @@ async function holdsEach(routes: Destructive[]): Promise<string[]> {
       const target = route.effect === 'deleted' ? 'build/out.o' : 'notes.md';
       const changes = (approval.held as Held).effect.changes;
       if (!changes.some((c) => c.path === target && c.kind === route.effect)) wrong.push(`${route.command}: held changes ${JSON.stringify(changes)}`);
-      if (approval.policyRuleId !== (route.effect === 'deleted' ? 'effect-deletes' : 'effect-truncates')) wrong.push(`${route.command}: rule ${approval.policyRuleId}`);
+      if (approval.policyRuleId !== (route.effect === 'deleted' ? 'effect-deletes' : 'effect-truncates'))
+        wrong.push(`${route.command}: rule ${approval.policyRuleId}`);
     }
     // While it waits, the workspace is as it was before the call.
-    if (!existsSync(workFile(ids.sessionId, 'build/out.o')) || readFileSync(workFile(ids.sessionId, 'notes.md'), 'utf8') !== NOTES) wrong.push(`${route.command}: not rolled back`);
+    if (!existsSync(workFile(ids.sessionId, 'build/out.o')) || readFileSync(workFile(ids.sessionId, 'notes.md'), 'utf8') !== NOTES)
+      wrong.push(`${route.command}: not rolled back`);
     await s.t.db.approval.update({ where: { id: approval.id }, data: { status: 'rejected', decidedById: 'user-approver', decidedAt: new Date() } });
     await s.client.enqueue({ ...ids, reason: 'resume' });
   }
@@ -259,7 +270,9 @@ describe('policy-evasion routes through the real worker (default policy, real bw
     const done = await waitForRun(s.t.db, ids.runId, undefined, 120_000);
     expect(done.status).toBe('succeeded');
     expect(await s.t.db.approval.findMany({ where: { runId: ids.runId }, select: { args: true, policyRuleId: true } })).toEqual([]);
-    const finished = (await s.t.db.event.findMany({ where: { runId: ids.runId, type: 'tool.finished' }, orderBy: { seq: 'asc' } })).map((e) => e.payload as { ok: boolean; output: string });
+    const finished = (await s.t.db.event.findMany({ where: { runId: ids.runId, type: 'tool.finished' }, orderBy: { seq: 'asc' } })).map(
+      (e) => e.payload as { ok: boolean; output: string },
+    );
     const results = finished.slice(-HARMLESS.length);
     for (const [index, route] of HARMLESS.entries()) {
       expect(results[index]?.ok, `${route.command}: ${results[index]?.output}`).toBe(true);

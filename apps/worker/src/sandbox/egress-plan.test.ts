@@ -64,10 +64,15 @@ describe('egress plan: credentials', () => {
   });
 
   it('takes an entry off the list when its secret is missing, and says why for the denied host', () => {
-    const secrets: SecretLookup = new Map([['CORP', { problem: 'cannot be opened: this worker has no LOOPLANE_ENCRYPTION_KEY' }], ['UPLOADS', { value: 'u' }]]);
+    const secrets: SecretLookup = new Map([
+      ['CORP', { problem: 'cannot be opened: this worker has no LOOPLANE_ENCRYPTION_KEY' }],
+      ['UPLOADS', { value: 'u' }],
+    ]);
     const plan = planEgress(policy, [], secrets);
     expect(plan.allow.sort()).toEqual(['uploads.example.org:443', 'uploads.example.org:80']);
-    expect(refusalFor(plan, 'api.github.com', 443)).toBe(`the team secret "GITHUB_TOKEN" that the policy's egress credential for api.github.com (Authorization) needs does not exist`);
+    expect(refusalFor(plan, 'api.github.com', 443)).toBe(
+      `the team secret "GITHUB_TOKEN" that the policy's egress credential for api.github.com (Authorization) needs does not exist`,
+    );
     // A wildcard entry cannot be split: every host under it is refused rather than one reached without its credential.
     expect(refusalFor(plan, 'other.corp.example', 443)).toMatch(/"CORP".*cannot be opened/);
     expect(refusalFor(plan, 'api.github.com', 80)).toBeNull();
@@ -75,10 +80,22 @@ describe('egress plan: credentials', () => {
   });
 
   it('refuses a wildcard credential under a wildcard entry (the proxy injects per exact host)', () => {
-    const plan = planEgress(doc({ allow: ['*.corp.example:443'], credentials: [{ host: '*.corp.example', header: 'X-Token', secretRef: 'CORP' }] }), [], new Map([['CORP', { value: 'c' }]]));
+    const plan = planEgress(
+      doc({ allow: ['*.corp.example:443'], credentials: [{ host: '*.corp.example', header: 'X-Token', secretRef: 'CORP' }] }),
+      [],
+      new Map([['CORP', { value: 'c' }]]),
+    );
     expect(plan.allow).toEqual([]);
     expect(refusalFor(plan, 'a.corp.example', 443)).toMatch(/allow those hosts by name/);
-    const named = planEgress(doc({ allow: ['*.corp.example:443'], credentials: [{ host: '*.corp.example', header: 'X-Token', secretRef: 'CORP' }] }), ['a.corp.example:443'], new Map([['CORP', { value: 'c' }]]));
-    expect(named).toMatchObject({ allow: ['a.corp.example:443'], credentials: [{ host: 'a.corp.example', port: 443, headers: { 'X-Token': 'c' } }], refusals: [] });
+    const named = planEgress(
+      doc({ allow: ['*.corp.example:443'], credentials: [{ host: '*.corp.example', header: 'X-Token', secretRef: 'CORP' }] }),
+      ['a.corp.example:443'],
+      new Map([['CORP', { value: 'c' }]]),
+    );
+    expect(named).toMatchObject({
+      allow: ['a.corp.example:443'],
+      credentials: [{ host: 'a.corp.example', port: 443, headers: { 'X-Token': 'c' } }],
+      refusals: [],
+    });
   });
 });

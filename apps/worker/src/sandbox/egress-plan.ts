@@ -67,7 +67,8 @@ const format = (e: Entry) => `${e.wildcard ? '*.' : ''}${e.domain.includes(':') 
 /** The policy's egress entries narrowed by the template's hosts (none listed: the policy's own). */
 function narrowedEntries(document: PolicyDocument, templateHosts: readonly string[]): { entries: Entry[]; ignored: string[] } {
   const policy = document.egress.allow.map(parsePattern);
-  const expand = (p: HostPattern & { port: number | null }): Entry[] => (p.port === null ? [443, 80] : [p.port]).map((port) => ({ wildcard: p.wildcard, domain: p.domain, port }));
+  const expand = (p: HostPattern & { port: number | null }): Entry[] =>
+    (p.port === null ? [443, 80] : [p.port]).map((port) => ({ wildcard: p.wildcard, domain: p.domain, port }));
   if (templateHosts.length === 0) return { entries: dedupe(policy.flatMap(expand)), ignored: [] };
   const { allow, ignored } = egressAllowlist(templateHosts);
   const entries: Entry[] = [];

@@ -13,7 +13,8 @@ import type { EgressSource } from './team-egress';
 export function egressRules(source: EgressSource, teamId: string): (request: EgressRequest) => Promise<EgressVerdict> {
   return async (request) => {
     const { document } = await source.policy(teamId);
-    const proxied: ProxiedRequest = request.kind === 'http' ? { kind: 'http', method: request.method, url: request.url } : { kind: 'connect', host: request.host, port: request.port };
+    const proxied: ProxiedRequest =
+      request.kind === 'http' ? { kind: 'http', method: request.method, url: request.url } : { kind: 'connect', host: request.host, port: request.port };
     const decision = decideRequest(document, proxied);
     return { allowed: decision.outcome === 'allow', reason: decision.message };
   };

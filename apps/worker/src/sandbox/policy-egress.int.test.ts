@@ -47,13 +47,19 @@ type Finished = { callId: string; ok: boolean; output: string };
 type Decided = { host: string; port: number; allowed: boolean; reason: string; injectedHeaders: string[]; callId: string };
 
 function catalogue(): RunConfigInput['tools'] {
-  return s.worker.sandbox!.tools.map((t) => ({ name: t.spec.name, description: t.spec.description, parameters: t.spec.parameters, idempotent: t.spec.idempotent }));
+  return s.worker.sandbox!.tools.map((t) => ({
+    name: t.spec.name,
+    description: t.spec.description,
+    parameters: t.spec.parameters,
+    idempotent: t.spec.idempotent,
+  }));
 }
 
 async function runWith(policy: Record<string, unknown>, script: ScriptTurn[], sandbox: RunConfigInput['sandbox'], secrets: Record<string, string> = {}) {
   const teamId = await createTestTeam(s.t.db, { policy: { version: 1, default: 'allow', ...policy } });
   const box = new SecretBox(key);
-  for (const [name, value] of Object.entries(secrets)) await s.t.db.teamSecret.create({ data: { teamId, name, ciphertext: box.seal(value), last4: value.slice(-4) } });
+  for (const [name, value] of Object.entries(secrets))
+    await s.t.db.teamSecret.create({ data: { teamId, name, ciphertext: box.seal(value), last4: value.slice(-4) } });
   const agent = await createTestAgent(s.t.db, teamId, { script });
   const ids = await createTestRun(s.t.db, agent, { config: { tools: catalogue(), toolLoading: 'eager', ...(sandbox ? { sandbox } : {}) } });
   await s.client.enqueue({ ...ids, reason: 'start' });
@@ -83,7 +89,16 @@ describe('egress from the team policy (real bwrap, real proxy, real upstream)', 
         { calls: [{ tool: 'http_request', args: { url: `http://127.0.0.1:${withSecret}/api`, headers: { Authorization: 'Bearer forged' } } }] },
         // Plain HTTP from a process inside the sandbox goes through the same proxy.
         { calls: [{ tool: 'shell', args: { command: `curl -s http://127.0.0.1:${withSecret}/from-shell` } }] },
-        { calls: [{ tool: 'shell', args: { command: `env; cat /proc/self/environ; A=${SECRET.slice(0, 10)}; B=${SECRET.slice(10)}; grep -rl "$A$B" /workspace /tmp /etc /run /home 2>/dev/null; echo scanned` } }] },
+        {
+          calls: [
+            {
+              tool: 'shell',
+              args: {
+                command: `env; cat /proc/self/environ; A=${SECRET.slice(0, 10)}; B=${SECRET.slice(10)}; grep -rl "$A$B" /workspace /tmp /etc /run /home 2>/dev/null; echo scanned`,
+              },
+            },
+          ],
+        },
         { calls: [{ tool: 'http_request', args: { url: `http://127.0.0.1:${missing}/x` } }] },
         { calls: [{ tool: 'http_request', args: { url: `http://127.0.0.1:${offList}/y` } }] },
         { finish: 'done' },
@@ -150,14 +165,23 @@ describe('egress from the team policy (real bwrap, real proxy, real upstream)', 
         { finish: 'done' },
       ],
     });
-    const ids = await createTestRun(s.t.db, agent, { config: { tools: [...(catalogue() ?? []), ...testToolSpecs], toolLoading: 'eager', sandbox: { network: 'egress', egressHosts: [] } } });
+    const ids = await createTestRun(s.t.db, agent, {
+      config: { tools: [...(catalogue() ?? []), ...testToolSpecs], toolLoading: 'eager', sandbox: { network: 'egress', egressHosts: [] } },
+    });
     await s.client.enqueue({ ...ids, reason: 'start' });
-    await waitFor(() => s.t.db.event.findFirst({ where: { runId: ids.runId, type: 'tool.started', payload: { path: ['name'], equals: 'slow' } } }).then((e) => e ?? undefined), 20_000, 'the slow call');
+    await waitFor(
+      () =>
+        s.t.db.event.findFirst({ where: { runId: ids.runId, type: 'tool.started', payload: { path: ['name'], equals: 'slow' } } }).then((e) => e ?? undefined),
+      20_000,
+      'the slow call',
+    );
     const policy = await s.t.db.policy.findFirstOrThrow({ where: { teamId } });
     await s.t.db.policyVersion.create({ data: { policyId: policy.id, version: 2, document: { version: 1, default: 'allow', egress: { allow: [] } } } });
     await s.t.db.policy.update({ where: { id: policy.id }, data: { activeVersion: 2 } });
     await waitForRun(s.t.db, ids.runId, undefined, 30_000);
-    const finished = (await s.t.db.event.findMany({ where: { runId: ids.runId, type: 'tool.finished' }, orderBy: { seq: 'asc' } })).map((e) => e.payload as Finished);
+    const finished = (await s.t.db.event.findMany({ where: { runId: ids.runId, type: 'tool.finished' }, orderBy: { seq: 'asc' } })).map(
+      (e) => e.payload as Finished,
+    );
     expect(finished[0]).toMatchObject({ ok: true, output: expect.stringContaining('served /before') });
     // The new policy allows no host: the proxy is gone, the request never leaves the sandbox.
     expect(finished[2]).toMatchObject({ ok: false, output: 'this run has no network access (no egress proxy)' });
@@ -223,7 +247,13 @@ describe('egress from the team policy (real bwrap, real proxy, real upstream)', 
     expect(decided).toEqual([
       expect.objectContaining({ kind: 'http', method: 'POST', port: upstream, allowed: false, reason: needsApprover, callId: post.callId }),
       expect.objectContaining({ kind: 'http', method: 'GET', port: upstream, allowed: true, reason: 'allowed by policy rule "reads"', callId: read.callId }),
-      expect.objectContaining({ kind: 'http', method: 'GET', allowed: false, reason: 'denied by policy rule "no-secrets": secrets stay inside', callId: secret.callId }),
+      expect.objectContaining({
+        kind: 'http',
+        method: 'GET',
+        allowed: false,
+        reason: 'denied by policy rule "no-secrets": secrets stay inside',
+        callId: secret.callId,
+      }),
       expect.objectContaining({
         kind: 'connect',
         allowed: false,
@@ -237,14 +267,25 @@ describe('egress from the team policy (real bwrap, real proxy, real upstream)', 
   }, 120_000);
 
   it('a template without network gets none, whatever the policy allows', async () => {
-    const { finished } = await runWith({ egress: { allow: [`127.0.0.1:${ports[0]}`] } }, [{ calls: [{ tool: 'http_request', args: { url: `http://127.0.0.1:${ports[0]}/` } }] }, { finish: 'done' }], undefined);
+    const { finished } = await runWith(
+      { egress: { allow: [`127.0.0.1:${ports[0]}`] } },
+      [{ calls: [{ tool: 'http_request', args: { url: `http://127.0.0.1:${ports[0]}/` } }] }, { finish: 'done' }],
+      undefined,
+    );
     expect(finished).toEqual([expect.objectContaining({ ok: false, output: 'this run has no network access (no egress proxy)' })]);
   }, 90_000);
 
   it('refuses tools when the worker driver is below the policy minimum, naming the rule', async () => {
-    const { finished } = await runWith({ sandbox: { minimumDriver: 'podman' } }, [{ calls: [{ tool: 'shell', args: { command: 'echo hi' } }] }, { finish: 'done' }], undefined);
+    const { finished } = await runWith(
+      { sandbox: { minimumDriver: 'podman' } },
+      [{ calls: [{ tool: 'shell', args: { command: 'echo hi' } }] }, { finish: 'done' }],
+      undefined,
+    );
     expect(finished).toEqual([
-      expect.objectContaining({ ok: false, output: "not run: the team policy's rule sandbox.minimumDriver requires the podman sandbox or stronger, but this worker runs bwrap" }),
+      expect.objectContaining({
+        ok: false,
+        output: "not run: the team policy's rule sandbox.minimumDriver requires the podman sandbox or stronger, but this worker runs bwrap",
+      }),
     ]);
   }, 90_000);
 });

@@ -34,11 +34,22 @@ export async function recordSandboxProbe(pool: PgPool, record: SandboxProbeRecor
        VALUES ($1, $2, $3, $8, $4, $5, $6, $7::jsonb, now(), now())
        ON CONFLICT ("workerId") DO UPDATE SET hostname = EXCLUDED.hostname, pid = EXCLUDED.pid, concurrency = EXCLUDED.concurrency, "selectedDriver" = EXCLUDED."selectedDriver",
          available = EXCLUDED.available, reason = EXCLUDED.reason, drivers = EXCLUDED.drivers, "probedAt" = now(), "lastSeenAt" = now(), "stoppedAt" = NULL`,
-      [record.workerId, record.hostname, record.pid, record.selectedDriver, record.available, record.reason, JSON.stringify(record.drivers), record.concurrency],
+      [
+        record.workerId,
+        record.hostname,
+        record.pid,
+        record.selectedDriver,
+        record.available,
+        record.reason,
+        JSON.stringify(record.drivers),
+        record.concurrency,
+      ],
     )
     .catch((error: unknown) => logger.warn({ err: error }, 'could not record the sandbox probe'));
   const timer = setInterval(() => {
-    pool.query(`UPDATE "WorkerSandboxProbe" SET "lastSeenAt" = now() WHERE "workerId" = $1`, [record.workerId]).catch((error: unknown) => logger.warn({ err: error }, 'could not refresh the sandbox probe'));
+    pool
+      .query(`UPDATE "WorkerSandboxProbe" SET "lastSeenAt" = now() WHERE "workerId" = $1`, [record.workerId])
+      .catch((error: unknown) => logger.warn({ err: error }, 'could not refresh the sandbox probe'));
   }, intervalMs);
   timer.unref();
   let stopped = false;

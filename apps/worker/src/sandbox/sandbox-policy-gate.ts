@@ -1,5 +1,13 @@
 import { isDriverAllowed, type PolicyDocument } from '@looplane/policy';
-import { resolveLimits, sandboxLimitsSchema, type DriverName, type DriverProbe, type LimitName, type SandboxLimits, type SandboxLimitsInput } from '@looplane/sandbox';
+import {
+  resolveLimits,
+  sandboxLimitsSchema,
+  type DriverName,
+  type DriverProbe,
+  type LimitName,
+  type SandboxLimits,
+  type SandboxLimitsInput,
+} from '@looplane/sandbox';
 
 /** What a tool call runs with under the team policy's sandbox section, or why it may not run. */
 export type SandboxGate = { ok: true; limits: SandboxLimits } | { ok: false; output: string };
@@ -13,10 +21,19 @@ export type SandboxGate = { ok: true; limits: SandboxLimits } | { ok: false; out
  *   otherwise the call is refused, since a cap nobody holds is no cap.
  * Refusals name the policy rule, so the model and the operator see what to change.
  */
-export function gateSandbox(document: PolicyDocument, selected: DriverName, probe: DriverProbe, workerLimits: SandboxLimitsInput | undefined, runLimits: SandboxLimitsInput | undefined): SandboxGate {
+export function gateSandbox(
+  document: PolicyDocument,
+  selected: DriverName,
+  probe: DriverProbe,
+  workerLimits: SandboxLimitsInput | undefined,
+  runLimits: SandboxLimitsInput | undefined,
+): SandboxGate {
   const minimum = document.sandbox.minimumDriver;
   if (!isDriverAllowed(document, selected)) {
-    return { ok: false, output: `not run: the team policy's rule sandbox.minimumDriver requires the ${minimum} sandbox or stronger, but this worker runs ${selected}` };
+    return {
+      ok: false,
+      output: `not run: the team policy's rule sandbox.minimumDriver requires the ${minimum} sandbox or stronger, but this worker runs ${selected}`,
+    };
   }
   const capped: Record<string, number> = { ...resolveLimits({ ...workerLimits, ...runLimits }) };
   for (const [name, cap] of Object.entries(document.sandbox.limits) as [LimitName, number | undefined][]) {
@@ -24,14 +41,20 @@ export function gateSandbox(document: PolicyDocument, selected: DriverName, prob
     const enforcement = probe.limitsEnforced[name];
     if (!enforcement?.enforced) {
       const note = enforcement?.note ? ` (${enforcement.note})` : '';
-      return { ok: false, output: `not run: the team policy's rule sandbox.limits.${name} sets a limit the ${selected} driver on this worker does not enforce${note}` };
+      return {
+        ok: false,
+        output: `not run: the team policy's rule sandbox.limits.${name} sets a limit the ${selected} driver on this worker does not enforce${note}`,
+      };
     }
     capped[name] = Math.min(capped[name] ?? cap, cap);
   }
   const parsed = sandboxLimitsSchema.safeParse(capped);
   if (!parsed.success) {
     const field = String(parsed.error.issues[0]?.path[0] ?? 'limits');
-    return { ok: false, output: `not run: the team policy's rule sandbox.limits.${field} is below what the sandbox can run with (${parsed.error.issues[0]?.message ?? 'invalid'})` };
+    return {
+      ok: false,
+      output: `not run: the team policy's rule sandbox.limits.${field} is below what the sandbox can run with (${parsed.error.issues[0]?.message ?? 'invalid'})`,
+    };
   }
   return { ok: true, limits: parsed.data };
 }

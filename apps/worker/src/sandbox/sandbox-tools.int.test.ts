@@ -31,7 +31,12 @@ afterAll(async () => {
 
 /** The catalogue entries of the sandbox tools, as a template lists them. */
 function catalogue(): RunConfigInput['tools'] {
-  return s.worker.sandbox!.tools.map((t) => ({ name: t.spec.name, description: t.spec.description, parameters: t.spec.parameters, idempotent: t.spec.idempotent }));
+  return s.worker.sandbox!.tools.map((t) => ({
+    name: t.spec.name,
+    description: t.spec.description,
+    parameters: t.spec.parameters,
+    idempotent: t.spec.idempotent,
+  }));
 }
 
 /**
@@ -112,7 +117,11 @@ describe('sandboxed tools through the worker runtime (real bwrap)', () => {
 
   it('a run cancelled during a shell `sleep 30` ends within a second and leaves no process of the session uid', async () => {
     const ids = await startRun([{ calls: [{ tool: 'shell', args: { command: 'echo started; sleep 30; echo never' } }] }, { finish: 'never' }]);
-    await waitFor(() => s.t.db.event.findFirst({ where: { runId: ids.runId, type: 'tool.started' } }).then((e) => e ?? undefined), 20_000, 'the shell call to start');
+    await waitFor(
+      () => s.t.db.event.findFirst({ where: { runId: ids.runId, type: 'tool.started' } }).then((e) => e ?? undefined),
+      20_000,
+      'the shell call to start',
+    );
     const { uid } = await waitFor(() => workspaceOf(ids.sessionId).catch(() => undefined), 10_000, 'the workspace');
     await waitFor(async () => (await processesOf(uid)).length > 0, 10_000, 'the sandboxed sleep to run');
     const start = performance.now();
@@ -144,7 +153,9 @@ describe('sandboxed tools through the worker runtime (real bwrap)', () => {
       const done = await waitForRun(s.t.db, ids.runId, undefined, 30_000);
       expect(done.status).toBe('succeeded');
       const events = await eventsOf(ids.runId);
-      const decided = events.filter((e) => e.type === 'egress.decided').map((e) => e.payload as { host: string; port: number; allowed: boolean; callId: string });
+      const decided = events
+        .filter((e) => e.type === 'egress.decided')
+        .map((e) => e.payload as { host: string; port: number; allowed: boolean; callId: string });
       expect(decided).toEqual([
         expect.objectContaining({ host: '127.0.0.1', port, allowed: true }),
         expect.objectContaining({ host: 'example.invalid', port: 8080, allowed: false }),
@@ -176,12 +187,21 @@ describe('sandboxed tools through the worker runtime (real bwrap)', () => {
       agentId: template.id,
       endpointId: e.id,
       busyPolicy: template.busyPolicy,
-      limits: { model: e.model, contextWindow: e.contextWindow, maxOutputTokens: e.maxOutputTokens, inputMicrosPerMTok: Number(e.inputMicrosPerMTok), outputMicrosPerMTok: Number(e.outputMicrosPerMTok) },
+      limits: {
+        model: e.model,
+        contextWindow: e.contextWindow,
+        maxOutputTokens: e.maxOutputTokens,
+        inputMicrosPerMTok: Number(e.inputMicrosPerMTok),
+        outputMicrosPerMTok: Number(e.outputMicrosPerMTok),
+      },
     };
     const ids = await createTestRun(s.t.db, agent, { config: { tools: template.tools as RunConfigInput['tools'] } });
     await s.client.enqueue({ ...ids, reason: 'start' });
     const done = await waitForRun(s.t.db, ids.runId, undefined, 45_000).catch(async (error: unknown) => {
-      console.log((await s.t.db.run.findUnique({ where: { id: ids.runId } }))?.status, (await s.t.db.session.findUnique({ where: { id: ids.sessionId } }))?.status);
+      console.log(
+        (await s.t.db.run.findUnique({ where: { id: ids.runId } }))?.status,
+        (await s.t.db.session.findUnique({ where: { id: ids.sessionId } }))?.status,
+      );
       console.log((await eventsOf(ids.runId)).map((ev) => `${ev.type} ${JSON.stringify(ev.payload).slice(0, 200)}`).join('\n'));
       throw error;
     });

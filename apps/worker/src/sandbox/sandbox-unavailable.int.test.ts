@@ -36,7 +36,11 @@ describe('a sandbox driver that does not work on this host', () => {
     const registry = await registryWith(sandbox);
     expect(registry.names()).toEqual(['edit_file', 'http_request', 'list_files', 'read_file', 'search_files', 'shell', 'write_file']);
     const runner = registry.runnerFor({ ...context, sessionId: 'session-broken' });
-    for (const [name, args] of [['shell', { command: 'touch /workspace/x' }], ['write_file', { path: 'a.txt', content: 'x' }], ['read_file', { path: 'a.txt' }]] as const) {
+    for (const [name, args] of [
+      ['shell', { command: 'touch /workspace/x' }],
+      ['write_file', { path: 'a.txt', content: 'x' }],
+      ['read_file', { path: 'a.txt' }],
+    ] as const) {
       const result = await runner.run({ callId: `call-${name}`, name, args });
       expect(result.ok).toBe(false);
       expect(result.output).toContain('not run: sandbox unavailable on this worker: the bwrap sandbox driver does not work on this host');
@@ -51,22 +55,34 @@ describe('a sandbox driver that does not work on this host', () => {
     mkdirSync(closed, { mode: 0o700 });
     chmodSync(closed, 0o700);
     const sandbox = await WorkerSandbox.start({ driver: 'bwrap', workspaceRoot: join(closed, 'workspaces'), environment: 'production', logger });
-    expect(sandbox.unavailable).toBe(`${closed} is not traversable by the sandbox uids (it needs o+x, e.g. chmod 711), so workspaces under ${join(closed, 'workspaces')} cannot be used`);
-    const result = await (await registryWith(sandbox)).runnerFor({ ...context, sessionId: 'session-closed' }).run({ callId: 'c1', name: 'list_files', args: {} });
+    expect(sandbox.unavailable).toBe(
+      `${closed} is not traversable by the sandbox uids (it needs o+x, e.g. chmod 711), so workspaces under ${join(closed, 'workspaces')} cannot be used`,
+    );
+    const result = await (await registryWith(sandbox))
+      .runnerFor({ ...context, sessionId: 'session-closed' })
+      .run({ callId: 'c1', name: 'list_files', args: {} });
     expect(result).toMatchObject({ ok: false, output: expect.stringContaining('is not traversable by the sandbox uids') });
   });
 
   it('refuses dangerous-none outside development, with the reason', async () => {
     const sandbox = await WorkerSandbox.start({ driver: 'dangerous-none', workspaceRoot: join(root, 'none-prod'), environment: 'production', logger });
-    expect(sandbox.unavailable).toBe('the dangerous-none sandbox driver does not work on this host: the dangerous-none driver runs only in development (this is production)');
-    const result = await (await registryWith(sandbox)).runnerFor({ ...context, sessionId: 'session-none' }).run({ callId: 'c1', name: 'shell', args: { command: 'id' } });
+    expect(sandbox.unavailable).toBe(
+      'the dangerous-none sandbox driver does not work on this host: the dangerous-none driver runs only in development (this is production)',
+    );
+    const result = await (await registryWith(sandbox))
+      .runnerFor({ ...context, sessionId: 'session-none' })
+      .run({ callId: 'c1', name: 'shell', args: { command: 'id' } });
     expect(result).toEqual({ ok: false, output: `not run: sandbox unavailable on this worker: ${sandbox.unavailable}` });
   });
 
   it('refuses a call of an agent that requires a real sandbox when the worker runs dangerous-none', async () => {
     const sandbox = await WorkerSandbox.start({ driver: 'dangerous-none', workspaceRoot: join(root, 'none-dev'), environment: 'development', logger });
     expect(sandbox.unavailable).toBeNull();
-    const runner = (await registryWith(sandbox)).runnerFor({ ...context, sessionId: 'session-dev', sandbox: { driver: 'bwrap', network: 'none', egressHosts: [], limits: {} } });
+    const runner = (await registryWith(sandbox)).runnerFor({
+      ...context,
+      sessionId: 'session-dev',
+      sandbox: { driver: 'bwrap', network: 'none', egressHosts: [], limits: {} },
+    });
     const result = await runner.run({ callId: 'c1', name: 'shell', args: { command: 'id' } });
     expect(result).toEqual({ ok: false, output: 'not run: the agent requires the bwrap sandbox, but this worker runs dangerous-none (no isolation)' });
   });

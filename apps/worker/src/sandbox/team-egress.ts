@@ -54,7 +54,7 @@ export class TeamEgressSource implements EgressSource {
           lookup.set(name, { value: this.box.open(sealed) });
         } catch {
           // Only the name is logged: the sealed value was written under another key or altered.
-          this.options.logger.error({ teamId, secret: name }, 'a team secret cannot be opened with this worker\'s LOOPLANE_ENCRYPTION_KEY');
+          this.options.logger.error({ teamId, secret: name }, "a team secret cannot be opened with this worker's LOOPLANE_ENCRYPTION_KEY");
           lookup.set(name, { problem: "cannot be opened with this worker's LOOPLANE_ENCRYPTION_KEY" });
         }
       }

@@ -140,7 +140,8 @@ export class WorkerSandbox {
     }
     const make: Record<DriverName, () => SandboxDriver> = {
       bwrap: () => options.drivers?.bwrap ?? new BwrapDriver({ stateDir: join(stateDir, 'bwrap') }),
-      podman: () => options.drivers?.podman ?? new PodmanDriver({ stateDir: join(stateDir, 'podman'), ...(root ? { user: options.podmanUser ?? 'looplane-podman' } : {}) }),
+      podman: () =>
+        options.drivers?.podman ?? new PodmanDriver({ stateDir: join(stateDir, 'podman'), ...(root ? { user: options.podmanUser ?? 'looplane-podman' } : {}) }),
       'dangerous-none': () =>
         options.drivers?.['dangerous-none'] ??
         // Choosing it in the worker's environment is the operator's (admin's) explicit decision; it still needs development.
@@ -149,12 +150,17 @@ export class WorkerSandbox {
     const driver = make[options.driver]();
     const [mine] = await probeDrivers([driver]);
     if (!mine) throw new Error('no probe result');
-    const unavailable = setupProblem ?? (mine.available ? null : `the ${options.driver} sandbox driver does not work on this host: ${mine.reason ?? 'unknown reason'}`);
+    const unavailable =
+      setupProblem ?? (mine.available ? null : `the ${options.driver} sandbox driver does not work on this host: ${mine.reason ?? 'unknown reason'}`);
     const persist = options.sessionWorkspaces?.persist;
     const workspaces = new WorkspaceManager({ root: options.workspaceRoot, ...(owners ? { owners } : {}), ...(persist ? { persist } : {}) });
     const others = () => DRIVERS.filter((name) => name !== options.driver).map((name) => make[name]());
     const sandbox = new WorkerSandbox(options, driver, workspaces, mine, others, unavailable);
-    if (unavailable) options.logger.error({ driver: options.driver, reason: unavailable }, 'sandbox unavailable: every sandboxed tool call will fail until the driver works (see Settings → Sandbox)');
+    if (unavailable)
+      options.logger.error(
+        { driver: options.driver, reason: unavailable },
+        'sandbox unavailable: every sandboxed tool call will fail until the driver works (see Settings → Sandbox)',
+      );
     else options.logger.info({ driver: options.driver, note: mine.reason, workspaceRoot: options.workspaceRoot }, 'sandbox ready');
     return sandbox;
   }
@@ -283,11 +289,14 @@ export class WorkerSandbox {
     }
     if (!entry) {
       const collectors = new Set<EgressRecord[]>();
-      if (plan.ignored.length) this.options.logger.warn({ sessionId: context.sessionId, ignored: plan.ignored }, 'egress hosts ignored (not host or host:port)');
+      if (plan.ignored.length)
+        this.options.logger.warn({ sessionId: context.sessionId, ignored: plan.ignored }, 'egress hosts ignored (not host or host:port)');
       // Only names and reasons are logged, never the plan's credential values.
-      if (plan.refusals.length) this.options.logger.warn({ sessionId: context.sessionId, refusals: plan.refusals }, 'egress entries refused: their credential cannot be injected');
+      if (plan.refusals.length)
+        this.options.logger.warn({ sessionId: context.sessionId, refusals: plan.refusals }, 'egress entries refused: their credential cannot be injected');
       // A proxy with refusals only still runs, so a refused request gets its 403 and its event.
-      const proxy = plan.allow.length === 0 && plan.refusals.length === 0 ? Promise.resolve(null) : this.startProxy(context.sessionId, context.teamId, plan, collectors);
+      const proxy =
+        plan.allow.length === 0 && plan.refusals.length === 0 ? Promise.resolve(null) : this.startProxy(context.sessionId, context.teamId, plan, collectors);
       entry = { proxy, collectors, fingerprint };
       // A proxy that failed to start fails this call (an infrastructure failure); the next call tries again.
       const started = entry;
@@ -346,14 +355,17 @@ export class WorkerSandbox {
 async function untraversable(dir: string): Promise<string | null> {
   for (let current = dir; ; current = dirname(current)) {
     const mode = (await stat(current)).mode;
-    if ((mode & 0o001) === 0) return `${current} is not traversable by the sandbox uids (it needs o+x, e.g. chmod 711), so workspaces under ${dir} cannot be used`;
+    if ((mode & 0o001) === 0)
+      return `${current} is not traversable by the sandbox uids (it needs o+x, e.g. chmod 711), so workspaces under ${dir} cannot be used`;
     if (dirname(current) === current) return null;
   }
 }
 
 /** A digest of what a proxy runs with (credential values included, so a rotated secret restarts it). */
 function fingerprintOf(plan: EgressPlan): string {
-  return createHash('sha256').update(JSON.stringify([plan.allow, plan.credentials, plan.refusals])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([plan.allow, plan.credentials, plan.refusals]))
+    .digest('hex');
 }
 
 /** uid/gid of a local account, from /etc/passwd. */

@@ -33,11 +33,22 @@ function runWorker(env: Record<string, string>) {
   child.stdout.on('data', (chunk) => (stdout += chunk));
   child.stderr.on('data', (chunk) => (stdout += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const lines = () => stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown> & { msg: string });
+  const lines = () =>
+    stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown> & { msg: string });
   return { child, exited, lines, output: () => stdout };
 }
 
-type ProbeRow = { workerId: string; selectedDriver: string; available: boolean; reason: string | null; drivers: { driver: string; available: boolean; reason: string | null }[]; stoppedAt: Date | null };
+type ProbeRow = {
+  workerId: string;
+  selectedDriver: string;
+  available: boolean;
+  reason: string | null;
+  drivers: { driver: string; available: boolean; reason: string | null }[];
+  stoppedAt: Date | null;
+};
 
 describe('worker start with the sandbox', () => {
   it('a driver that does not work: the worker still starts, logs the reason and records it; SIGTERM marks the probe stopped', async () => {

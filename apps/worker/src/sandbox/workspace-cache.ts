@@ -85,7 +85,11 @@ export class WorkspaceCache {
         this.sizes.delete(entry.sessionId);
       });
     }
-    if (evicted.length) this.options.logger.info({ evicted: evicted.length, capMb: this.options.capMb, remainingMb: Math.round(total / 1048576) }, 'local workspace cache trimmed (the store keeps every file)');
+    if (evicted.length)
+      this.options.logger.info(
+        { evicted: evicted.length, capMb: this.options.capMb, remainingMb: Math.round(total / 1048576) },
+        'local workspace cache trimmed (the store keeps every file)',
+      );
     return evicted;
   }
 

@@ -49,7 +49,11 @@ async function sessionWithWorkspace(sandbox: WorkerSandbox, sessions: SessionWor
   return { ...ids, uid: workspace.uid, commit };
 }
 
-const exists = (path: string) => stat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 const uidLeased = (uid: number) => exists(join(workspaceRoot, '.uids', String(uid)));
 
 describe('workspace retention (fake clock, real store, workspaces and uids)', () => {
@@ -89,11 +93,22 @@ describe('workspace retention (fake clock, real store, workspaces and uids)', ()
     // A later tool call of a removed session (a resumed branch) fails naming the removal instead of starting empty.
     const tools = registerBuiltinTools(new ToolRegistry(), sandbox);
     const runner = tools.runnerFor({ runId: old.runId, sessionId: old.sessionId, teamId: 'team', agentId: null });
-    await expect(runner.run({ callId: 'c1', name: 'list_files', args: {} })).rejects.toThrow(/the files of this run were removed on .*: kept 7 days after the run ended \(LOOPLANE_WORKSPACE_RETENTION_DAYS\); start a new run instead/);
+    await expect(runner.run({ callId: 'c1', name: 'list_files', args: {} })).rejects.toThrow(
+      /the files of this run were removed on .*: kept 7 days after the run ended \(LOOPLANE_WORKSPACE_RETENTION_DAYS\); start a new run instead/,
+    );
     expect(await exists(join(workspaceRoot, old.sessionId))).toBe(false);
 
     // A fork from the removed run fails the same way, on any host.
-    const child = await t.db.session.create({ data: { runId: old.runId, parentId: old.sessionId, agentId: (await t.db.session.findUniqueOrThrow({ where: { id: old.sessionId } })).agentId, status: 'idle', config: {}, workspaceCommit: old.commit } });
+    const child = await t.db.session.create({
+      data: {
+        runId: old.runId,
+        parentId: old.sessionId,
+        agentId: (await t.db.session.findUniqueOrThrow({ where: { id: old.sessionId } })).agentId,
+        status: 'idle',
+        config: {},
+        workspaceCommit: old.commit,
+      },
+    });
     await expect(sessions.prepare(workspaces, child.id)).rejects.toThrow(/the files of this run were removed/);
     await sandbox.close();
   }, 60_000);

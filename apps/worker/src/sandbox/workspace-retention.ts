@@ -81,7 +81,11 @@ export class WorkspaceRetention {
     const runs = await this.options.store.expiredRuns(cutoff, BATCH);
     for (const runId of runs) await this.options.store.removeRun(runId, reason);
     const local = await this.sweepLocal(cutoff);
-    if (runs.length || local.length) this.options.logger.info({ runs: runs.length, local: local.length, retentionDays: this.options.retentionDays }, 'files of runs that ended long ago removed');
+    if (runs.length || local.length)
+      this.options.logger.info(
+        { runs: runs.length, local: local.length, retentionDays: this.options.retentionDays },
+        'files of runs that ended long ago removed',
+      );
     return { runs, local };
   }
 
@@ -104,7 +108,13 @@ export class WorkspaceRetention {
     const ids: string[] = [];
     for (const entry of entries) {
       if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
-      if (await stat(join(this.options.root, entry.name, 'meta.json')).then(() => true, () => false)) ids.push(entry.name);
+      if (
+        await stat(join(this.options.root, entry.name, 'meta.json')).then(
+          () => true,
+          () => false,
+        )
+      )
+        ids.push(entry.name);
     }
     return ids;
   }

@@ -50,7 +50,11 @@ describe('session files through the store (real worker, real bwrap)', () => {
       { finish: 'done' },
     ]);
     await waitForRun(s.t.db, run.runId, 'waiting', 30_000);
-    const approval = await waitFor(() => s.t.db.approval.findFirst({ where: { runId: run.runId, status: 'pending' } }).then((a) => a ?? undefined), 10_000, 'the approval');
+    const approval = await waitFor(
+      () => s.t.db.approval.findFirst({ where: { runId: run.runId, status: 'pending' } }).then((a) => a ?? undefined),
+      10_000,
+      'the approval',
+    );
     expect(await deleteLocalWorkspaces()).toBeGreaterThan(0);
     const approver = await callerAs(deps, { userId: fx.members.approver.id });
     await approver.approvals.decide({ teamId: fx.teamId, approvalId: approval.id, decision: 'approve' });
@@ -70,11 +74,21 @@ describe('session files through the store (real worker, real bwrap)', () => {
     ]);
     await waitForRun(s.t.db, run.runId, 'waiting', 30_000);
     const sandbox = s.worker.sandbox!;
-    const cache = new WorkspaceCache({ root: workspaceRoot, workspaces: sandbox.workspaces, capMb: 0.0001, inUse: (id) => sandbox.inUse(id), logger: pino({ level: 'silent' }) });
+    const cache = new WorkspaceCache({
+      root: workspaceRoot,
+      workspaces: sandbox.workspaces,
+      capMb: 0.0001,
+      inUse: (id) => sandbox.inUse(id),
+      logger: pino({ level: 'silent' }),
+    });
     const evicted = await cache.sweep();
     expect(evicted).toContain(run.sessionId);
     expect(await readdir(workspaceRoot)).not.toContain(run.sessionId);
-    const approval = await waitFor(() => s.t.db.approval.findFirst({ where: { runId: run.runId, status: 'pending' } }).then((a) => a ?? undefined), 10_000, 'the approval');
+    const approval = await waitFor(
+      () => s.t.db.approval.findFirst({ where: { runId: run.runId, status: 'pending' } }).then((a) => a ?? undefined),
+      10_000,
+      'the approval',
+    );
     await s.t.db.approval.update({ where: { id: approval.id }, data: { status: 'approved', decidedAt: new Date() } });
     await s.client.enqueue({ ...run, reason: 'resume' });
     expect((await waitForRun(s.t.db, run.runId, undefined, 30_000)).status).toBe('succeeded');

@@ -28,7 +28,12 @@ let dir: string;
 beforeAll(async () => {
   fx = await createTeamFixture(s.t.db);
   const policy = await s.t.db.policy.create({ data: { teamId: fx.teamId, name: 'append', activeVersion: 1 } });
-  const document = { version: 1, name: 'append', default: 'deny', rules: [{ id: 'replay-tools', match: { tool: ['append', 'delegate', 'memory_get'] }, outcome: 'allow' }] };
+  const document = {
+    version: 1,
+    name: 'append',
+    default: 'deny',
+    rules: [{ id: 'replay-tools', match: { tool: ['append', 'delegate', 'memory_get'] }, outcome: 'allow' }],
+  };
   await s.t.db.policyVersion.create({ data: { policyId: policy.id, version: 1, document } });
   api = { db: s.t.db, dispatch: createDispatch(s.client.queue, s.client.bus) };
   dir = await mkdtemp(join(tmpdir(), 'looplane-replay-'));
@@ -37,15 +42,22 @@ beforeAll(async () => {
 const operator = () => callerAs(api, { userId: fx.members.operator.id });
 const log = (sessionId: string) => loadSessionEvents(s.worker.pool, sessionId);
 const waitForSession = (sessionId: string, status = 'succeeded') =>
-  waitFor(async () => {
-    const row = await s.t.db.session.findUniqueOrThrow({ where: { id: sessionId } });
-    return row.status === status ? row : undefined;
-  }, 30_000, `session ${sessionId} to be ${status}`);
+  waitFor(
+    async () => {
+      const row = await s.t.db.session.findUniqueOrThrow({ where: { id: sessionId } });
+      return row.status === status ? row : undefined;
+    },
+    30_000,
+    `session ${sessionId} to be ${status}`,
+  );
 const lines = async (file: string) => (await readFile(file, 'utf8')).split('\n').filter(Boolean);
 
 /** `n` turns each appending one line (`line(i)`, i from 1), then the answer. */
 function script(file: string, n: number, line: (i: number) => string): ScriptTurn[] {
-  return [...Array.from({ length: n }, (_, i) => ({ say: `turn ${i + 1}`, calls: [{ tool: 'append', args: { file, line: line(i + 1) } }] })), { finish: `wrote ${n} lines` }];
+  return [
+    ...Array.from({ length: n }, (_, i) => ({ say: `turn ${i + 1}`, calls: [{ tool: 'append', args: { file, line: line(i + 1) } }] })),
+    { finish: `wrote ${n} lines` },
+  ];
 }
 
 /** A recorded 30-turn session and a second endpoint that agrees for 12 turns, then writes other lines. */
@@ -82,7 +94,12 @@ describe('sessions.replay', () => {
     expect(await lines(file)).toHaveLength(30);
     const report = events.find((e) => e.type === 'replay.diverged');
     expect(report?.payload).toMatchObject({
-      turn: 13, replayTurn: 13, reason: 'different_call', callIndex: 0, mode: 'stop', sourceSessionId: run.sessionId,
+      turn: 13,
+      replayTurn: 13,
+      reason: 'different_call',
+      callIndex: 0,
+      mode: 'stop',
+      sourceSessionId: run.sessionId,
       recorded: { calls: [{ name: 'append', args: { file, line: 'line 13' } }] },
       replayed: { calls: [{ name: 'append', args: { file, line: 'other 13' } }] },
     });
@@ -152,18 +169,31 @@ describe('sessions.replay', () => {
     expect(events.find((e) => e.type === 'replay.diverged')?.payload).toMatchObject({ turn: 13, replayTurn: 8, sourceSessionId: fork.sessionId });
     expect(await lines(file)).toHaveLength(55);
     const started = parent.find((e) => e.type === 'tool.requested')!.seq;
-    await expect(caller.sessions.replay({ teamId: fx.teamId, sessionId: run.sessionId, atEvent: started, endpointId, mode: 'stop' })).rejects.toMatchObject({ code: 'PRECONDITION_FAILED' });
+    await expect(caller.sessions.replay({ teamId: fx.teamId, sessionId: run.sessionId, atEvent: started, endpointId, mode: 'stop' })).rejects.toMatchObject({
+      code: 'PRECONDITION_FAILED',
+    });
   });
 
   it('replays a graph run’s node session: its tool and delegation results served, no child run again', async () => {
-    const coderScript: ScriptTurn[] = [{ calls: [{ tool: 'memory_get', args: { key: 'notes/plan' } }] }, { delegate: { to: 'reviewer', goal: 'Review the diff' } }, { finish: 'code written and reviewed' }];
+    const coderScript: ScriptTurn[] = [
+      { calls: [{ tool: 'memory_get', args: { key: 'notes/plan' } }] },
+      { delegate: { to: 'reviewer', goal: 'Review the diff' } },
+      { finish: 'code written and reviewed' },
+    ];
     const planner = await createTestAgent(s.t.db, fx.teamId, { script: [{ delegate: { to: 'coder', goal: 'Write the code' } }, { finish: 'plan complete' }] });
     const coder = await createTestAgent(s.t.db, fx.teamId, { script: coderScript, ...prices });
     const reviewer = await createTestAgent(s.t.db, fx.teamId, { script: [{ finish: 'LGTM' }] });
     const run = await createTestGraphRun(s.t.db, {
       root: 'planner',
-      nodes: [{ key: 'planner', agent: planner }, { key: 'coder', agent: coder, read: ['notes/'] }, { key: 'reviewer', agent: reviewer }],
-      edges: [{ from: 'planner', to: 'coder', budget: { calls: 10 } }, { from: 'coder', to: 'reviewer', budget: { calls: 5 } }],
+      nodes: [
+        { key: 'planner', agent: planner },
+        { key: 'coder', agent: coder, read: ['notes/'] },
+        { key: 'reviewer', agent: reviewer },
+      ],
+      edges: [
+        { from: 'planner', to: 'coder', budget: { calls: 10 } },
+        { from: 'coder', to: 'reviewer', budget: { calls: 5 } },
+      ],
     });
     await s.client.enqueue({ runId: run.runId, sessionId: run.sessionId, reason: 'start' });
     expect((await waitForRun(s.t.db, run.runId, undefined, 30_000)).status).toBe('succeeded');

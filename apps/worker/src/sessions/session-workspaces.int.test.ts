@@ -67,8 +67,19 @@ beforeAll(async () => {
   };
   const prefix = uniquePrefix('fork-ws');
   runtime = await startRuntime({
-    pool, redis: await connect(), publisher: await connect(), subscriber: await connect(), queuePrefix: prefix, workerId: `w_fork_ws_${process.pid}`,
-    concurrency: 5, leaseTtlMs: 30_000, reconcileIntervalMs: 60_000, drainMs: 1000, tools, models: new ModelFactory(undefined), logger: createLogger({ level: 'silent' }),
+    pool,
+    redis: await connect(),
+    publisher: await connect(),
+    subscriber: await connect(),
+    queuePrefix: prefix,
+    workerId: `w_fork_ws_${process.pid}`,
+    concurrency: 5,
+    leaseTtlMs: 30_000,
+    reconcileIntervalMs: 60_000,
+    drainMs: 1000,
+    tools,
+    models: new ModelFactory(undefined),
+    logger: createLogger({ level: 'silent' }),
   });
   client = await createTestClient(prefix);
   fx = await createTeamFixture(t.db);
@@ -96,9 +107,13 @@ async function files(sessionId: string): Promise<Record<string, string>> {
 
 describe('a fork’s workspace', () => {
   it('starts at the parent’s commit at the fork point; what the parent wrote later is absent; the diff shows both sides', async () => {
-    const agent = await createTestAgent(t.db, fx.teamId, { script: [write('a.txt', 'one'), write('b.txt', 'two'), write('late.txt', 'after the fork'), { finish: 'parent done' }] });
+    const agent = await createTestAgent(t.db, fx.teamId, {
+      script: [write('a.txt', 'one'), write('b.txt', 'two'), write('late.txt', 'after the fork'), { finish: 'parent done' }],
+    });
     // The branch runs on another endpoint (an agent override) whose script writes its own file from turn 2 on.
-    const other = await createTestAgent(t.db, fx.teamId, { script: [{ finish: 'unused' }, { finish: 'unused' }, write('c.txt', 'branch file'), { finish: 'branch done' }] });
+    const other = await createTestAgent(t.db, fx.teamId, {
+      script: [{ finish: 'unused' }, { finish: 'unused' }, write('c.txt', 'branch file'), { finish: 'branch done' }],
+    });
     const run = await createTestRun(t.db, agent, { config: { tools: writeSpec, toolLoading: 'eager' } });
     await client.enqueue({ ...run, reason: 'start' });
     expect((await waitForRun(t.db, run.runId)).status).toBe('succeeded');
@@ -109,9 +124,19 @@ describe('a fork’s workspace', () => {
 
     const api = await callerAs(deps, { userId: fx.members.operator.id });
     const at = finished[1]!.seq;
-    const fork = await api.sessions.fork({ teamId: fx.teamId, sessionId: run.sessionId, atEvent: at, message: 'Write c.txt instead.', agentOverrides: { endpointId: other.endpointId } });
+    const fork = await api.sessions.fork({
+      teamId: fx.teamId,
+      sessionId: run.sessionId,
+      atEvent: at,
+      message: 'Write c.txt instead.',
+      agentOverrides: { endpointId: other.endpointId },
+    });
     expect((await t.db.session.findUniqueOrThrow({ where: { id: fork.sessionId } })).workspaceCommit).toBe(commits[1]);
-    await waitFor(async () => (await t.db.session.findUniqueOrThrow({ where: { id: fork.sessionId } })).status === 'succeeded' || undefined, 20_000, 'the branch');
+    await waitFor(
+      async () => (await t.db.session.findUniqueOrThrow({ where: { id: fork.sessionId } })).status === 'succeeded' || undefined,
+      20_000,
+      'the branch',
+    );
 
     const branchLog = await loadSessionEvents(pool, fork.sessionId);
     const forked = branchLog.find((e) => e.type === 'session.forked')!;
@@ -145,11 +170,21 @@ describe('a fork’s workspace', () => {
     // The store loses the run's packs (not through retention, which would say so).
     await pool.query('DELETE FROM "WorkspacePack" WHERE "runId" = $1', [run.runId]);
     const api = await callerAs(deps, { userId: fx.members.operator.id });
-    const fork = await api.sessions.fork({ teamId: fx.teamId, sessionId: run.sessionId, atEvent: finished[0]!.seq, message: 'Go on.', agentOverrides: { endpointId: other.endpointId } });
-    const branch = await waitFor(async () => {
-      const row = await t.db.session.findUniqueOrThrow({ where: { id: fork.sessionId } });
-      return row.status === 'failed' ? row : undefined;
-    }, 20_000, 'the branch to fail');
+    const fork = await api.sessions.fork({
+      teamId: fx.teamId,
+      sessionId: run.sessionId,
+      atEvent: finished[0]!.seq,
+      message: 'Go on.',
+      agentOverrides: { endpointId: other.endpointId },
+    });
+    const branch = await waitFor(
+      async () => {
+        const row = await t.db.session.findUniqueOrThrow({ where: { id: fork.sessionId } });
+        return row.status === 'failed' ? row : undefined;
+      },
+      20_000,
+      'the branch to fail',
+    );
     const last = (await loadSessionEvents(pool, fork.sessionId)).at(-1)!;
     expect(last).toMatchObject({ type: 'run.finished', payload: { status: 'failed', error: expect.stringMatching(/in no workspace store/) } });
     expect(branch.status).toBe('failed');

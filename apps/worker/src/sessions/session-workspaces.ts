@@ -61,7 +61,9 @@ export class SessionWorkspaces {
   async prepare(workspaces: WorkspaceManager, sessionId: string): Promise<Workspace> {
     const origin = await this.origin(sessionId);
     if (origin.removedAt) {
-      throw new WorkspaceUnavailableError(`the files of this run were removed on ${origin.removedAt.toISOString()}: ${origin.removedReason ?? 'retention'}; start a new run instead`);
+      throw new WorkspaceUnavailableError(
+        `the files of this run were removed on ${origin.removedAt.toISOString()}: ${origin.removedReason ?? 'retention'}; start a new run instead`,
+      );
     }
     this.runs.set(sessionId, origin.runId);
     const { target } = origin;
@@ -71,7 +73,8 @@ export class SessionWorkspaces {
       }
     });
     // A workspace made here before the store existed: its commit goes to the store now, so other hosts can have it.
-    if (target && origin.storedDepth === null) await this.writer.ensure({ gitDir: workspaces.gitDirOf(sessionId), runId: origin.runId, sessionId, commit: target });
+    if (target && origin.storedDepth === null)
+      await this.writer.ensure({ gitDir: workspaces.gitDirOf(sessionId), runId: origin.runId, sessionId, commit: target });
     // The next commit is stored relative to this one without asking the store for its depth.
     else if (target) this.writer.stored(origin.runId, target, origin.storedDepth!);
     return workspace;

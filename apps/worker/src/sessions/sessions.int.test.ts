@@ -31,7 +31,12 @@ beforeAll(async () => {
   fx = await createTeamFixture(s.t.db);
   // The team's policy lets the test tools run (the default policy denies tools it does not know).
   const policy = await s.t.db.policy.create({ data: { teamId: fx.teamId, name: 'test tools', activeVersion: 1 } });
-  const document = { version: 1, name: 'test tools', default: 'deny', rules: [{ id: 'test-tools', match: { tool: ['record', 'slow', 'echo'] }, outcome: 'allow' }] };
+  const document = {
+    version: 1,
+    name: 'test tools',
+    default: 'deny',
+    rules: [{ id: 'test-tools', match: { tool: ['record', 'slow', 'echo'] }, outcome: 'allow' }],
+  };
   await s.t.db.policyVersion.create({ data: { policyId: policy.id, version: 1, document } });
   live = { db: s.t.db, dispatch: createDispatch(s.client.queue, s.client.bus) };
   idleLive = await createTestLive();
@@ -53,10 +58,14 @@ async function finishedRun(thinkMs = 0) {
 
 const log = (sessionId: string) => loadSessionEvents(s.worker.pool, sessionId);
 const waitForSession = (sessionId: string, status = 'succeeded') =>
-  waitFor(async () => {
-    const row = await s.t.db.session.findUniqueOrThrow({ where: { id: sessionId } });
-    return row.status === status ? row : undefined;
-  }, 20_000, `session ${sessionId} to be ${status}`);
+  waitFor(
+    async () => {
+      const row = await s.t.db.session.findUniqueOrThrow({ where: { id: sessionId } });
+      return row.status === status ? row : undefined;
+    },
+    20_000,
+    `session ${sessionId} to be ${status}`,
+  );
 
 async function executions(sessionId: string): Promise<string[]> {
   const rows = await s.worker.pool.query(`SELECT call_id FROM ${TOOL_CALLS_TABLE} WHERE session_id = $1 ORDER BY at`, [sessionId]);
@@ -84,7 +93,10 @@ describe('sessions.fork', () => {
       const blocker = forkBlocker(expected);
       const attempt = api.sessions.fork({ teamId: fx.teamId, sessionId: run.sessionId, atEvent: event.seq });
       if (blocker) {
-        await expect(attempt, `seq ${event.seq} (${event.type})`).rejects.toMatchObject({ code: 'PRECONDITION_FAILED', message: `Cannot fork at event ${event.seq}: ${blocker}` });
+        await expect(attempt, `seq ${event.seq} (${event.type})`).rejects.toMatchObject({
+          code: 'PRECONDITION_FAILED',
+          message: `Cannot fork at event ${event.seq}: ${blocker}`,
+        });
         continue;
       }
       const { sessionId } = await attempt;
@@ -182,7 +194,9 @@ describe('sessions.fork', () => {
     expect(foldUntil(dLog, b.atEvent)).toEqual(foldUntil(a, b.atEvent));
     expect(dLog.map((e) => e.seq)).toEqual(dLog.map((_, i) => i + 1));
     expect(dLog.filter((e) => e.type === 'session.forked').map((e) => (e.payload as { parentSessionId: string }).parentSessionId)).toEqual([
-      run.sessionId, b.sessionId, c.sessionId,
+      run.sessionId,
+      b.sessionId,
+      c.sessionId,
     ]);
     // Forking D at an event it inherited from A branches off A, where the logs really diverge.
     const e = await api.sessions.fork({ teamId: fx.teamId, sessionId: d.sessionId, atEvent: 1 });
@@ -245,7 +259,11 @@ describe('sessions.resume, sessions.promote, sessions.diff', () => {
     await s.t.db.session.update({ where: { id: fork.sessionId }, data: { result: 'branch answer' } });
     const promoted = await api.sessions.promote({ teamId: fx.teamId, sessionId: fork.sessionId });
     expect(promoted).toMatchObject({ mainSessionId: fork.sessionId, previousMainSessionId: run.sessionId, status: 'succeeded' });
-    expect(await s.t.db.run.findUniqueOrThrow({ where: { id: run.runId } })).toMatchObject({ mainSessionId: fork.sessionId, result: 'branch answer', status: 'succeeded' });
+    expect(await s.t.db.run.findUniqueOrThrow({ where: { id: run.runId } })).toMatchObject({
+      mainSessionId: fork.sessionId,
+      result: 'branch answer',
+      status: 'succeeded',
+    });
     const tree = await api.sessions.tree({ teamId: fx.teamId, runId: run.runId });
     expect(tree.sessions.find((x) => x.isMain)?.id).toBe(fork.sessionId);
     expect(tree.sessions.find((x) => x.id === run.sessionId)?.eventCount).toBe(parent.length);

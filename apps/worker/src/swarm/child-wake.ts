@@ -14,13 +14,17 @@ async function spawnPending(deps: SwarmDeps, wait: Wait, context: WakeContext): 
   const existing = await delegatedChildren(deps.db, context.sessionId, wait.refs);
   for (const call of context.state.calls) {
     if (!wait.refs.includes(call.id) || call.name !== DELEGATE || existing.some((c) => c.callId === call.id)) continue;
-    const outcome = await spawnDelegation(deps.db, {
-      runId: context.runId,
-      parentSessionId: context.sessionId,
-      callId: call.id,
-      to: String(call.args.to),
-      goal: String(call.args.goal),
-    }, { pid: process.pid });
+    const outcome = await spawnDelegation(
+      deps.db,
+      {
+        runId: context.runId,
+        parentSessionId: context.sessionId,
+        callId: call.id,
+        to: String(call.args.to),
+        goal: String(call.args.goal),
+      },
+      { pid: process.pid },
+    );
     if (outcome.kind === 'spawned') await deps.enqueue({ runId: context.runId, sessionId: outcome.childSessionId, reason: 'start' });
   }
   // A child that finished while its return notice was lost is recorded here (idempotent).

@@ -3,7 +3,11 @@ import type { ToolResult } from '@looplane/engine';
 import { z } from 'zod';
 import type { ToolContext, ToolRegistry } from '../tools/tool-registry';
 
-const keySchema = z.string().min(1).max(200).regex(/^[A-Za-z0-9_./:-]+$/, 'keys are letters, digits and _ . / : -');
+const keySchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9_./:-]+$/, 'keys are letters, digits and _ . / : -');
 const getArgs = z.object({ key: keySchema });
 const listArgs = z.object({ prefix: z.string().max(200).default('') });
 const setArgs = z.object({ key: keySchema, value: z.json(), expectedVersion: z.int().min(0) });
@@ -35,7 +39,10 @@ export function registerMemoryTools(registry: ToolRegistry, db: Db): void {
       if (!parsed.success) return bad(parsed.error);
       if (!allowed((await scopesOf(db, context)).read, parsed.data.key)) return fail(`this node may not read ${parsed.data.key}`);
       const entry = await memoryGet(db, context.runId, parsed.data.key);
-      return { ok: true, output: JSON.stringify(entry ? { key: entry.key, version: entry.version, value: entry.value } : { key: parsed.data.key, version: 0, value: null }) };
+      return {
+        ok: true,
+        output: JSON.stringify(entry ? { key: entry.key, version: entry.version, value: entry.value } : { key: parsed.data.key, version: 0, value: null }),
+      };
     },
     { idempotent: true },
   );
@@ -45,7 +52,9 @@ export function registerMemoryTools(registry: ToolRegistry, db: Db): void {
       const parsed = listArgs.safeParse(args);
       if (!parsed.success) return bad(parsed.error);
       const { read } = await scopesOf(db, context);
-      const prefixes = read.filter((p) => p.startsWith(parsed.data.prefix) || parsed.data.prefix.startsWith(p)).map((p) => (p.length >= parsed.data.prefix.length ? p : parsed.data.prefix));
+      const prefixes = read
+        .filter((p) => p.startsWith(parsed.data.prefix) || parsed.data.prefix.startsWith(p))
+        .map((p) => (p.length >= parsed.data.prefix.length ? p : parsed.data.prefix));
       if (prefixes.length === 0) return { ok: true, output: '[]' };
       return { ok: true, output: JSON.stringify(await memoryList(db, context.runId, prefixes, 200)) };
     },

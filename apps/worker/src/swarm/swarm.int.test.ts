@@ -10,7 +10,15 @@ const s = setUpRuntimeSuite('swarm');
 
 async function ledgers(runId: string) {
   const rows = await s.t.db.budgetLedger.findMany({ where: { runId } });
-  return rows.map((l) => ({ scope: l.scope, scopeId: l.scopeId, reserved: Number(l.reservedCostMicros) + Number(l.reservedTokens), spent: Number(l.spentCostMicros), limit: l.limitCostMicros === null ? null : Number(l.limitCostMicros), calls: l.calls, concurrent: l.concurrent }));
+  return rows.map((l) => ({
+    scope: l.scope,
+    scopeId: l.scopeId,
+    reserved: Number(l.reservedCostMicros) + Number(l.reservedTokens),
+    spent: Number(l.spentCostMicros),
+    limit: l.limitCostMicros === null ? null : Number(l.limitCostMicros),
+    calls: l.calls,
+    concurrent: l.concurrent,
+  }));
 }
 
 describe('swarm graph runs through the worker', () => {
@@ -25,10 +33,17 @@ describe('swarm graph runs through the worker', () => {
       ],
     });
     const researcher = await createTestAgent(s.t.db, teamId, {
-      script: [{ calls: [{ tool: 'memory_set', args: { key: 'notes/research', value: { found: 3 }, expectedVersion: 0 } }] }, { finish: 'found 3 papers; api key secret-777 in one of them' }],
+      script: [
+        { calls: [{ tool: 'memory_set', args: { key: 'notes/research', value: { found: 3 }, expectedVersion: 0 } }] },
+        { finish: 'found 3 papers; api key secret-777 in one of them' },
+      ],
     });
     const coder = await createTestAgent(s.t.db, teamId, {
-      script: [{ calls: [{ tool: 'memory_get', args: { key: 'notes/research' } }] }, { delegate: { to: 'reviewer', goal: 'Review the diff' } }, { finish: 'code written and reviewed' }],
+      script: [
+        { calls: [{ tool: 'memory_get', args: { key: 'notes/research' } }] },
+        { delegate: { to: 'reviewer', goal: 'Review the diff' } },
+        { finish: 'code written and reviewed' },
+      ],
     });
     const reviewer = await createTestAgent(s.t.db, teamId, { script: [{ finish: 'LGTM' }] });
     const run = await createTestGraphRun(s.t.db, {
@@ -52,7 +67,12 @@ describe('swarm graph runs through the worker', () => {
     const sessions = await s.t.db.session.findMany({ where: { runId: run.runId }, orderBy: { createdAt: 'asc' } });
     expect(sessions.map((x) => x.nodeKey).sort()).toEqual(['coder', 'planner', 'researcher', 'reviewer']);
     const byNode = Object.fromEntries(sessions.map((x) => [x.nodeKey, x]));
-    expect(byNode.researcher).toMatchObject({ parentId: run.sessionId, edgeId: run.edges['planner->researcher'], status: 'succeeded', goal: 'Find prior art, token [redacted]' });
+    expect(byNode.researcher).toMatchObject({
+      parentId: run.sessionId,
+      edgeId: run.edges['planner->researcher'],
+      status: 'succeeded',
+      goal: 'Find prior art, token [redacted]',
+    });
     expect(byNode.reviewer).toMatchObject({ parentId: byNode.coder!.id, edgeId: run.edges['coder->reviewer'], status: 'succeeded' });
 
     // Only the filtered result crossed back: redacted, then cut to 20 bytes.
@@ -87,15 +107,15 @@ describe('swarm graph runs through the worker', () => {
   it('parallel delegations over one edge start up to its fan-out; the rest start as slots free up', async () => {
     const teamId = await createTestTeam(s.t.db);
     const planner = await createTestAgent(s.t.db, teamId, {
-      script: [
-        { calls: ['a', 'b', 'c'].map((part) => ({ tool: 'delegate', args: { to: 'helper', goal: `part ${part}` } })) },
-        { finish: 'all parts done' },
-      ],
+      script: [{ calls: ['a', 'b', 'c'].map((part) => ({ tool: 'delegate', args: { to: 'helper', goal: `part ${part}` } })) }, { finish: 'all parts done' }],
     });
     const helper = await createTestAgent(s.t.db, teamId, { script: [{ finish: 'part done' }] });
     const run = await createTestGraphRun(s.t.db, {
       root: 'planner',
-      nodes: [{ key: 'planner', agent: planner }, { key: 'helper', agent: helper }],
+      nodes: [
+        { key: 'planner', agent: planner },
+        { key: 'helper', agent: helper },
+      ],
       edges: [{ from: 'planner', to: 'helper', budget: { calls: 3, maxConcurrent: 2 } }],
     });
     await s.client.enqueue({ runId: run.runId, sessionId: run.sessionId, reason: 'start' });
@@ -118,7 +138,10 @@ describe('swarm graph runs through the worker', () => {
     const helper = await createTestAgent(s.t.db, teamId, { script: [{ finish: 'never' }] });
     const run = await createTestGraphRun(s.t.db, {
       root: 'planner',
-      nodes: [{ key: 'planner', agent: planner }, { key: 'helper', agent: helper }],
+      nodes: [
+        { key: 'planner', agent: planner },
+        { key: 'helper', agent: helper },
+      ],
       edges: [{ from: 'planner', to: 'helper', data: { maxBytesIn: 10 } }],
     });
     await s.client.enqueue({ runId: run.runId, sessionId: run.sessionId, reason: 'start' });
@@ -136,12 +159,19 @@ describe('swarm graph runs through the worker', () => {
     const worker = await createTestAgent(s.t.db, teamId, { script: [{ finish: 'worked' }], ...priced });
     const run = await createTestGraphRun(s.t.db, {
       root: 'planner',
-      nodes: [{ key: 'planner', agent: planner }, { key: 'worker', agent: worker }],
+      nodes: [
+        { key: 'planner', agent: planner },
+        { key: 'worker', agent: worker },
+      ],
       // Room for no model call at all on the edge: the child's first reservation is refused.
       edges: [{ from: 'planner', to: 'worker', budget: { costMicros: 100 } }],
     });
     await s.client.enqueue({ runId: run.runId, sessionId: run.sessionId, reason: 'start' });
-    const child = await waitFor(async () => (await s.t.db.session.findFirst({ where: { runId: run.runId, nodeKey: 'worker', status: 'waiting', waitReason: 'budget' } })) ?? undefined, 20_000, 'the child to wait on its budget');
+    const child = await waitFor(
+      async () => (await s.t.db.session.findFirst({ where: { runId: run.runId, nodeKey: 'worker', status: 'waiting', waitReason: 'budget' } })) ?? undefined,
+      20_000,
+      'the child to wait on its budget',
+    );
     const edge = await s.t.db.budgetLedger.findFirstOrThrow({ where: { runId: run.runId, scope: 'edge' } });
     expect(Number(edge.reservedCostMicros)).toBe(0);
     expect(Number(edge.spentCostMicros)).toBeLessThanOrEqual(100);
@@ -168,7 +198,10 @@ describe('a failing child', () => {
     const spender = await createTestAgent(s.t.db, teamId, { script: [{ finish: 'never reached' }], ...priced });
     const run = await createTestGraphRun(s.t.db, {
       root: 'planner',
-      nodes: [{ key: 'planner', agent: planner }, { key: 'spender', agent: spender }],
+      nodes: [
+        { key: 'planner', agent: planner },
+        { key: 'spender', agent: spender },
+      ],
       edges: [{ from: 'planner', to: 'spender', budget: { costMicros: 100 } }],
       budget: { onExceed: 'fail' },
     });
@@ -187,15 +220,40 @@ describe('the seeded demo graph', () => {
   it('runs end to end on the faux models (planner → researcher, planner → coder, coder → reviewer)', async () => {
     const teamId = await createTestTeam(s.t.db);
     await s.t.db.$transaction((tx) => seedDemoGraph(tx, teamId));
-    const graph = await s.t.db.swarmGraph.findUniqueOrThrow({ where: { teamId_name: { teamId, name: DEMO_GRAPH_NAME } }, include: { versions: { include: { nodes: { include: { agent: { include: { endpoint: true } } } } , edges: true } } } });
+    const graph = await s.t.db.swarmGraph.findUniqueOrThrow({
+      where: { teamId_name: { teamId, name: DEMO_GRAPH_NAME } },
+      include: { versions: { include: { nodes: { include: { agent: { include: { endpoint: true } } } }, edges: true } } },
+    });
     const version = graph.versions[0]!;
     const run = await createTestGraphRun(s.t.db, {
       root: version.rootNodeKey,
       nodes: version.nodes.map((n) => ({
-        key: n.key, read: n.readPrefixes, write: n.writePrefixes, config: { toolLoading: 'on_demand' },
-        agent: { teamId, agentId: n.agentId, endpointId: n.agent.endpointId, busyPolicy: 'enqueue', limits: { model: n.agent.endpoint.model, contextWindow: n.agent.endpoint.contextWindow, maxOutputTokens: n.agent.endpoint.maxOutputTokens, inputMicrosPerMTok: n.agent.endpoint.inputMicrosPerMTok, outputMicrosPerMTok: n.agent.endpoint.outputMicrosPerMTok } },
+        key: n.key,
+        read: n.readPrefixes,
+        write: n.writePrefixes,
+        config: { toolLoading: 'on_demand' },
+        agent: {
+          teamId,
+          agentId: n.agentId,
+          endpointId: n.agent.endpointId,
+          busyPolicy: 'enqueue',
+          limits: {
+            model: n.agent.endpoint.model,
+            contextWindow: n.agent.endpoint.contextWindow,
+            maxOutputTokens: n.agent.endpoint.maxOutputTokens,
+            inputMicrosPerMTok: n.agent.endpoint.inputMicrosPerMTok,
+            outputMicrosPerMTok: n.agent.endpoint.outputMicrosPerMTok,
+          },
+        },
       })),
-      edges: version.edges.map((e) => ({ from: e.fromKey, to: e.toKey, purpose: e.purpose, budget: e.budget as never, approval: e.approvalRule as never, data: e.dataRule as never })),
+      edges: version.edges.map((e) => ({
+        from: e.fromKey,
+        to: e.toKey,
+        purpose: e.purpose,
+        budget: e.budget as never,
+        approval: e.approvalRule as never,
+        data: e.dataRule as never,
+      })),
     });
     await s.client.enqueue({ runId: run.runId, sessionId: run.sessionId, reason: 'start' });
     expect(await waitForRun(s.t.db, run.runId, undefined, 60_000)).toMatchObject({ status: 'succeeded' });
@@ -221,11 +279,18 @@ describe('edge approval rules', () => {
     const deployer = await createTestAgent(s.t.db, teamId, { script: [{ finish: 'ok' }] });
     const run = await createTestGraphRun(s.t.db, {
       root: 'planner',
-      nodes: [{ key: 'planner', agent: planner }, { key: 'deployer', agent: deployer }],
+      nodes: [
+        { key: 'planner', agent: planner },
+        { key: 'deployer', agent: deployer },
+      ],
       edges: [{ from: 'planner', to: 'deployer', approval: { mode: 'always' } }],
     });
     await s.client.enqueue({ runId: run.runId, sessionId: run.sessionId, reason: 'start' });
-    const approval = await waitFor(async () => (await s.t.db.approval.findFirst({ where: { runId: run.runId, status: 'pending' } })) ?? undefined, 20_000, 'the approval row');
+    const approval = await waitFor(
+      async () => (await s.t.db.approval.findFirst({ where: { runId: run.runId, status: 'pending' } })) ?? undefined,
+      20_000,
+      'the approval row',
+    );
     expect(approval).toMatchObject({ tool: 'delegate', requiredRole: 'approver' });
     expect(await s.t.db.session.count({ where: { runId: run.runId } })).toBe(1);
     // What approvals.decide writes, then its wake-up.
@@ -234,7 +299,10 @@ describe('edge approval rules', () => {
     await s.client.enqueue({ runId: run.runId, sessionId: run.sessionId, reason: 'resume' });
     expect(await waitForRun(s.t.db, run.runId, undefined, 20_000)).toMatchObject({ status: 'succeeded', result: 'deployed' });
     const delegated = await s.t.db.auditLog.findFirstOrThrow({ where: { teamId, action: 'swarm.delegated' } });
-    expect(delegated.data).toMatchObject({ approvalRule: { mode: 'always' }, approvals: [{ approvalId: approval.id, status: 'approved', decidedById: approver.id }] });
+    expect(delegated.data).toMatchObject({
+      approvalRule: { mode: 'always' },
+      approvals: [{ approvalId: approval.id, status: 'approved', decidedById: approver.id }],
+    });
   });
 });
 
@@ -244,18 +312,28 @@ describe('process isolation', () => {
   it('a node configured `process` runs its session in another process (another PID)', async () => {
     setNodeProcessEnv({ DATABASE_URL: s.t.url, REDIS_URL: testRedisUrl, NODE_ENV: 'test', LOG_LEVEL: 'warn', LOOPLANE_SANDBOX_DRIVER: 'dangerous-none' });
     const teamId = await createTestTeam(s.t.db);
-    const planner = await createTestAgent(s.t.db, teamId, { script: [{ delegate: { to: 'sealed', goal: 'work alone' } }, { delegate: { to: 'open', goal: 'work here' } }, { finish: 'both done' }] });
+    const planner = await createTestAgent(s.t.db, teamId, {
+      script: [{ delegate: { to: 'sealed', goal: 'work alone' } }, { delegate: { to: 'open', goal: 'work here' } }, { finish: 'both done' }],
+    });
     const sealed = await createTestAgent(s.t.db, teamId, { script: [{ finish: 'sealed result' }] });
     const open = await createTestAgent(s.t.db, teamId, { script: [{ finish: 'open result' }] });
     const run = await createTestGraphRun(s.t.db, {
       root: 'planner',
-      nodes: [{ key: 'planner', agent: planner }, { key: 'sealed', agent: sealed, isolation: 'process' }, { key: 'open', agent: open }],
-      edges: [{ from: 'planner', to: 'sealed' }, { from: 'planner', to: 'open' }],
+      nodes: [
+        { key: 'planner', agent: planner },
+        { key: 'sealed', agent: sealed, isolation: 'process' },
+        { key: 'open', agent: open },
+      ],
+      edges: [
+        { from: 'planner', to: 'sealed' },
+        { from: 'planner', to: 'open' },
+      ],
     });
     await s.client.enqueue({ runId: run.runId, sessionId: run.sessionId, reason: 'start' });
     expect(await waitForRun(s.t.db, run.runId, undefined, 60_000)).toMatchObject({ status: 'succeeded', result: 'both done' });
     const returned = await s.t.db.auditLog.findMany({ where: { teamId, action: 'swarm.returned' } });
-    const pidOf = (edge: string) => (returned.find((a) => (a.data as { edgeId: string }).edgeId === run.edges[edge])!.data as { actedBy: { pid: number } }).actedBy.pid;
+    const pidOf = (edge: string) =>
+      (returned.find((a) => (a.data as { edgeId: string }).edgeId === run.edges[edge])!.data as { actedBy: { pid: number } }).actedBy.pid;
     expect(pidOf('planner->open')).toBe(process.pid);
     expect(pidOf('planner->sealed')).not.toBe(process.pid);
     expect(pidOf('planner->sealed')).toBeGreaterThan(0);

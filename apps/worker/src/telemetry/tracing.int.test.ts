@@ -55,21 +55,35 @@ describe('run traces', () => {
     expect(tracer).not.toBeNull();
     expect(loaded()).toBe(true);
     try {
-      const teamId = await createTestTeam(s.t.db, { policy: { version: 1, default: 'allow', rules: [{ id: 'ask', match: { tool: 'echo' }, outcome: 'require_approval' }] } });
+      const teamId = await createTestTeam(s.t.db, {
+        policy: { version: 1, default: 'allow', rules: [{ id: 'ask', match: { tool: 'echo' }, outcome: 'require_approval' }] },
+      });
       const agent = await createTestAgent(s.t.db, teamId, { script: [{ calls: [{ tool: 'echo', args: { text: 'hi' } }] }, { finish: 'done' }] });
       const run = await createTestRun(s.t.db, agent, { config: { tools: testToolSpecs, toolLoading: 'eager' } });
       await s.client.enqueue({ ...run, reason: 'start' });
-      const approval = await waitFor(() => s.t.db.approval.findFirst({ where: { runId: run.runId, status: 'pending' } }).then((a) => a ?? undefined), 20_000, 'the approval');
+      const approval = await waitFor(
+        () => s.t.db.approval.findFirst({ where: { runId: run.runId, status: 'pending' } }).then((a) => a ?? undefined),
+        20_000,
+        'the approval',
+      );
       const approver = await s.t.db.user.create({ data: { email: `approver-${Date.now()}@example.test` } });
       await s.t.db.approval.update({ where: { id: approval.id }, data: { status: 'approved', decidedById: approver.id, decidedAt: new Date() } });
       await s.client.enqueue({ ...run, reason: 'resume' });
       expect((await waitForRun(s.t.db, run.runId)).status).toBe('succeeded');
 
-      const row = await waitFor(() => s.t.db.run.findUniqueOrThrow({ where: { id: run.runId } }).then((r) => (r.traceId ? r : undefined)), 10_000, 'the trace id');
-      const spans = await waitFor(() => {
-        const mine = received.filter((span) => span.traceId === row.traceId);
-        return mine.some((span) => span.name === 'run') ? mine : undefined;
-      }, 10_000, 'the exported trace');
+      const row = await waitFor(
+        () => s.t.db.run.findUniqueOrThrow({ where: { id: run.runId } }).then((r) => (r.traceId ? r : undefined)),
+        10_000,
+        'the trace id',
+      );
+      const spans = await waitFor(
+        () => {
+          const mine = received.filter((span) => span.traceId === row.traceId);
+          return mine.some((span) => span.name === 'run') ? mine : undefined;
+        },
+        10_000,
+        'the exported trace',
+      );
 
       const byId = new Map(spans.map((span) => [span.spanId, span]));
       const roots = spans.filter((span) => !span.parentSpanId);

@@ -86,7 +86,10 @@ export class PrivateRedis {
     for (;;) {
       const probe = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
       probe.on('error', () => undefined);
-      const pong = await probe.connect().then(() => probe.ping(), () => '');
+      const pong = await probe.connect().then(
+        () => probe.ping(),
+        () => '',
+      );
       probe.disconnect();
       if (pong === 'PONG') return;
       if (Date.now() > deadline) throw new Error(`redis-server on ${this.port} did not start`);
@@ -166,7 +169,10 @@ function postgresBinDir(): string {
 /** Applies prisma/migrations/* in order to an empty database (what `prisma migrate deploy` runs). */
 async function applyMigrations(url: string): Promise<void> {
   const dir = join(repoRoot, 'prisma', 'migrations');
-  const names = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   const pool = createPgPool(url, { max: 1 });
   try {
     for (const name of names) await pool.query({ text: readFileSync(join(dir, name, 'migration.sql'), 'utf8') });

@@ -26,8 +26,16 @@ export async function startTestWebhooks(databaseUrl: string, prefix: string, opt
   const pool = createPgPool(databaseUrl, { max: 6 });
   const redis = new Redis(testRedisUrl, { maxRetriesPerRequest: null });
   const webhooks = await startWebhooks({
-    pool, redis, queuePrefix: prefix, workerId: `w_hooks_${randomBytes(3).toString('hex')}`, encryptionKey: TEST_ENCRYPTION_KEY,
-    allowPrivate: true, publicUrl: 'https://looplane.example.test', logger: createLogger({ level: 'silent' }), ...FAST_WEBHOOKS, ...options,
+    pool,
+    redis,
+    queuePrefix: prefix,
+    workerId: `w_hooks_${randomBytes(3).toString('hex')}`,
+    encryptionKey: TEST_ENCRYPTION_KEY,
+    allowPrivate: true,
+    publicUrl: 'https://looplane.example.test',
+    logger: createLogger({ level: 'silent' }),
+    ...FAST_WEBHOOKS,
+    ...options,
   });
   return {
     webhooks,
@@ -46,7 +54,12 @@ const processEntry = fileURLToPath(new URL('./webhooks-process.ts', import.meta.
  * The same delivery in a process of its own (through tsx), which a test can kill with SIGKILL:
  * nothing it held is released. Resolves once its processor takes jobs.
  */
-export async function spawnWebhooksProcess(config: { databaseUrl: string; prefix: string; lockDurationMs: number; attemptTimeoutMs: number }): Promise<ChildProcess> {
+export async function spawnWebhooksProcess(config: {
+  databaseUrl: string;
+  prefix: string;
+  lockDurationMs: number;
+  attemptTimeoutMs: number;
+}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', processEntry], {
     env: { PATH: process.env.PATH ?? '', LOOPLANE_TEST_WEBHOOKS: JSON.stringify({ ...config, redisUrl: testRedisUrl, encryptionKey: TEST_ENCRYPTION_KEY }) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,7 +6,10 @@ const context = { runId: 'r', sessionId: 's', teamId: 't', agentId: null };
 
 describe('ToolRegistry', () => {
   it('runs a registered tool with the session context and the abort signal', async () => {
-    const registry = new ToolRegistry().register('echo', async (args, call, ctx) => ({ ok: true, output: `${call.callId}:${args.text}:${ctx.sessionId}:${ctx.signal?.aborted}` }));
+    const registry = new ToolRegistry().register('echo', async (args, call, ctx) => ({
+      ok: true,
+      output: `${call.callId}:${args.text}:${ctx.sessionId}:${ctx.signal?.aborted}`,
+    }));
     const result = await registry.runnerFor(context).run({ callId: 'call-1', name: 'echo', args: { text: 'hi' } }, { signal: new AbortController().signal });
     expect(result).toEqual({ ok: true, output: 'call-1:hi:s:false' });
   });
@@ -32,7 +35,12 @@ describe('ToolRegistry', () => {
       .register('read', async () => ({ ok: true, output: '' }), { idempotent: true })
       .register('write', async () => ({ ok: true, output: '' }), { idempotent: false })
       .register('plain', async () => ({ ok: true, output: '' }));
-    expect([registry.idempotent('read'), registry.idempotent('write'), registry.idempotent('plain'), registry.idempotent('nope')]).toEqual([true, false, undefined, undefined]);
+    expect([registry.idempotent('read'), registry.idempotent('write'), registry.idempotent('plain'), registry.idempotent('nope')]).toEqual([
+      true,
+      false,
+      undefined,
+      undefined,
+    ]);
     const ended: string[] = [];
     registry.onSessionEnd(() => {
       throw new Error('boom');

@@ -46,7 +46,11 @@ describe('egress at delivery', () => {
     for (const [url, reason] of targets) {
       const { webhook } = await api.webhooks.create({ teamId, url, events: ['run.finished'] });
       const { deliveryId } = await api.webhooks.test({ teamId, webhookId: webhook.id });
-      const attempt = await waitFor(() => t.db.webhookAttempt.findFirst({ where: { deliveryId, number: 1 } }).then((a) => a ?? undefined), 20_000, `an attempt to ${url}`);
+      const attempt = await waitFor(
+        () => t.db.webhookAttempt.findFirst({ where: { deliveryId, number: 1 } }).then((a) => a ?? undefined),
+        20_000,
+        `an attempt to ${url}`,
+      );
       expect(attempt, url).toMatchObject({ statusCode: null, error: expect.stringMatching(reason) });
       expect(attempt.error).toMatch(/webhooks go to public addresses only/);
       expect((await t.db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).status).toBe('pending');

@@ -56,7 +56,9 @@ export class DeliveryProcessor {
       autorun: false,
       name: `${options.workerId}/webhooks`,
     });
-    this.worker.on('failed', (job, error) => options.logger.warn({ err: error, deliveryId: job?.data.deliveryId, attempts: job?.attemptsMade }, 'webhook job failed'));
+    this.worker.on('failed', (job, error) =>
+      options.logger.warn({ err: error, deliveryId: job?.data.deliveryId, attempts: job?.attemptsMade }, 'webhook job failed'),
+    );
     this.worker.on('error', (error) => options.logger.warn({ err: error }, 'webhook queue worker error'));
   }
 
@@ -100,7 +102,12 @@ export class DeliveryProcessor {
         const reason = gone
           ? 'the endpoint answered 410 Gone'
           : `every attempt failed for ${duration(this.options.disableAfterMs)} (since ${recorded.failingSince}), the last: ${record.error}`;
-        if (await disableEndpoint(this.options.db, { id: delivery.endpointId, teamId: delivery.teamId }, reason, { failingSince: recorded.failingSince, deliveryId: delivery.id })) {
+        if (
+          await disableEndpoint(this.options.db, { id: delivery.endpointId, teamId: delivery.teamId }, reason, {
+            failingSince: recorded.failingSince,
+            deliveryId: delivery.id,
+          })
+        ) {
           log.warn({ reason }, 'webhook endpoint disabled');
         }
         return;
@@ -137,7 +144,12 @@ export class DeliveryProcessor {
       try {
         const headers = signedHeaders(secret, delivery.id, Math.floor(startedAt.getTime() / 1000), delivery.body);
         outcome = await sendWebhook({
-          url: delivery.url, body: delivery.body, headers, allowPrivate: this.options.allowPrivate, timeoutMs: this.options.attemptTimeoutMs, signal: controller.signal,
+          url: delivery.url,
+          body: delivery.body,
+          headers,
+          allowPrivate: this.options.allowPrivate,
+          timeoutMs: this.options.attemptTimeoutMs,
+          signal: controller.signal,
         });
       } finally {
         this.inFlight.delete(controller);
@@ -153,7 +165,13 @@ export class DeliveryProcessor {
           ? { kind: 'failed', step }
           : { kind: 'retry', retryInMs, step };
     return {
-      id: delivery.id, startedAt, statusCode: outcome.statusCode, latencyMs: outcome.latencyMs, responseExcerpt: outcome.responseExcerpt, error: outcome.error, next,
+      id: delivery.id,
+      startedAt,
+      statusCode: outcome.statusCode,
+      latencyMs: outcome.latencyMs,
+      responseExcerpt: outcome.responseExcerpt,
+      error: outcome.error,
+      next,
       // Our own failures (no key, a stopped worker) say nothing about the endpoint.
       judgesEndpoint: secret !== null && !outcome.aborted,
     };

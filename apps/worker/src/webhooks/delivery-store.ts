@@ -55,7 +55,9 @@ export async function claimDelivery(db: Queryable, id: string, leaseMs: number):
     const { interrupted, lastAttemptAt, ...delivery } = row;
     return { kind: 'claimed', delivery: { ...delivery, interrupted: interrupted ? { at: lastAttemptAt } : null } };
   }
-  const state = (await db.query({ name: 'looplane_webhook_wait_v1', text: WAIT_SQL, values: [id] })).rows[0] as { status: string; waitMs: number | null } | undefined;
+  const state = (await db.query({ name: 'looplane_webhook_wait_v1', text: WAIT_SQL, values: [id] })).rows[0] as
+    | { status: string; waitMs: number | null }
+    | undefined;
   if (state?.status === 'pending') return { kind: 'later', waitMs: Math.max(50, state.waitMs ?? 0) };
   return { kind: 'done' };
 }
@@ -122,16 +124,27 @@ SELECT d.status, d.attempts, (SELECT to_char("failingSince", 'YYYY-MM-DD"T"HH24:
 FROM d`;
 
 /** Records an attempt's outcome; says how long the endpoint has been failing (null: it is not, or was not judged). */
-export async function recordOutcome(db: Queryable, record: AttemptRecord): Promise<{ status: string; failingSince: string | null; failingForMs: number | null } | null> {
+export async function recordOutcome(
+  db: Queryable,
+  record: AttemptRecord,
+): Promise<{ status: string; failingSince: string | null; failingForMs: number | null } | null> {
   const { next } = record;
   const status = next.kind === 'delivered' ? 'delivered' : next.kind === 'failed' ? 'failed' : 'pending';
   const result = await db.query({
     name: 'looplane_webhook_outcome_v1',
     text: OUTCOME_SQL,
     values: [
-      record.id, record.startedAt.toISOString(), record.statusCode, record.latencyMs, record.responseExcerpt, record.error, status,
-      next.kind === 'retry' || next.kind === 'failed' ? next.step : null, next.kind === 'retry' ? next.retryInMs : 0,
-      next.kind === 'interrupted', record.judgesEndpoint,
+      record.id,
+      record.startedAt.toISOString(),
+      record.statusCode,
+      record.latencyMs,
+      record.responseExcerpt,
+      record.error,
+      status,
+      next.kind === 'retry' || next.kind === 'failed' ? next.step : null,
+      next.kind === 'retry' ? next.retryInMs : 0,
+      next.kind === 'interrupted',
+      record.judgesEndpoint,
     ],
   });
   const row = result.rows[0] as { status: string; failingSince: string | null; failingForMs: string | null } | undefined;
@@ -147,10 +160,17 @@ export async function disableEndpoint(db: Db, endpoint: { id: string; teamId: st
     const now = new Date();
     const changed = await tx.webhookEndpoint.updateMany({ where: { id: endpoint.id, disabledAt: null }, data: { disabledAt: now, disabledReason: reason } });
     if (changed.count === 0) return false;
-    const skipped = await tx.webhookDelivery.updateMany({ where: { endpointId: endpoint.id, status: 'pending' }, data: { status: 'skipped', nextAttemptAt: null, updatedAt: now } });
+    const skipped = await tx.webhookDelivery.updateMany({
+      where: { endpointId: endpoint.id, status: 'pending' },
+      data: { status: 'skipped', nextAttemptAt: null, updatedAt: now },
+    });
     const { url } = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id }, select: { url: true } });
     await appendAudit(tx, {
-      teamId: endpoint.teamId, actor: { type: 'system', name: 'webhooks' }, action: 'webhook.disabled', targetType: 'webhook', targetId: endpoint.id,
+      teamId: endpoint.teamId,
+      actor: { type: 'system', name: 'webhooks' },
+      action: 'webhook.disabled',
+      targetType: 'webhook',
+      targetId: endpoint.id,
       data: { url, reason, skippedDeliveries: skipped.count, ...data },
     });
     return true;

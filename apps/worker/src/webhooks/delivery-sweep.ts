@@ -32,7 +32,8 @@ export class DeliverySweep {
   /** One pass; returns how many jobs were added back. */
   async pass(): Promise<number> {
     const { pool, queue, logger } = this.options;
-    const overdue = (await pool.query({ name: 'looplane_webhook_overdue_v1', text: OVERDUE_SQL, values: [this.options.graceMs, this.options.batch ?? 500] })).rows as { id: string }[];
+    const overdue = (await pool.query({ name: 'looplane_webhook_overdue_v1', text: OVERDUE_SQL, values: [this.options.graceMs, this.options.batch ?? 500] }))
+      .rows as { id: string }[];
     let added = 0;
     for (const { id } of overdue) if (await ensureWebhookJob(queue, id)) added++;
     if (added > 0) logger.info({ deliveries: added }, 'webhook sweep re-enqueued deliveries whose job was missing');

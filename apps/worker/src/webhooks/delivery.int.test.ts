@@ -43,10 +43,14 @@ async function endpoint(events: string[] = ['run.finished']) {
 
 const delivery = (id: string) => t.db.webhookDelivery.findUniqueOrThrow({ where: { id }, include: { attemptsLog: { orderBy: { number: 'asc' } } } });
 const deliveredOrFailed = (id: string, timeoutMs = 20_000) =>
-  waitFor(async () => {
-    const row = await delivery(id);
-    return row.status !== 'pending' ? row : undefined;
-  }, timeoutMs, `delivery ${id} to end`);
+  waitFor(
+    async () => {
+      const row = await delivery(id);
+      return row.status !== 'pending' ? row : undefined;
+    },
+    timeoutMs,
+    `delivery ${id} to end`,
+  );
 
 describe('delivery', () => {
   it('500 three times, then 200: one accepted delivery, the same webhook-id on every attempt, four attempts recorded', async () => {
@@ -57,12 +61,23 @@ describe('delivery', () => {
     expect(done).toMatchObject({ status: 'delivered', attempts: 4, lastStatusCode: 200, nextAttemptAt: null });
     expect(hook.receiver.requests).toHaveLength(4);
     expect(new Set(hook.receiver.requests.map((r) => r.id))).toEqual(new Set([deliveryId]));
-    for (const request of hook.receiver.requests) expect(verifyReceived(request, hook.secret)).toMatchObject({ type: 'webhook.test', data: { webhookId: hook.id } });
-    expect(done.attemptsLog.map((a) => [a.number, a.statusCode, a.responseExcerpt])).toEqual([[1, 500, 'not yet 0'], [2, 500, 'not yet 1'], [3, 500, 'not yet 2'], [4, 200, 'ok']]);
+    for (const request of hook.receiver.requests)
+      expect(verifyReceived(request, hook.secret)).toMatchObject({ type: 'webhook.test', data: { webhookId: hook.id } });
+    expect(done.attemptsLog.map((a) => [a.number, a.statusCode, a.responseExcerpt])).toEqual([
+      [1, 500, 'not yet 0'],
+      [2, 500, 'not yet 1'],
+      [3, 500, 'not yet 2'],
+      [4, 200, 'ok'],
+    ]);
     expect(done.attemptsLog.every((a) => a.latencyMs !== null && a.latencyMs >= 0)).toBe(true);
     expect((await t.db.webhookEndpoint.findUniqueOrThrow({ where: { id: hook.id } })).failingSince).toBeNull();
     const log = await admin.api.webhooks.deliveries({ teamId, webhookId: hook.id });
-    expect(log.items[0]).toMatchObject({ id: deliveryId, status: 'delivered', attempts: 4, attemptLog: expect.arrayContaining([expect.objectContaining({ number: 4, statusCode: 200 })]) });
+    expect(log.items[0]).toMatchObject({
+      id: deliveryId,
+      status: 'delivered',
+      attempts: 4,
+      attemptLog: expect.arrayContaining([expect.objectContaining({ number: 4, statusCode: 200 })]),
+    });
     await hook.receiver.close();
   });
 
@@ -75,10 +90,15 @@ describe('delivery', () => {
     await t.db.run.update({ where: { id: run.runId }, data: { status: 'cancelled', finishedAt: new Date() } });
     for (const hook of [first, second]) {
       const [request] = await hook.receiver.waitFor(1);
-      expect(verifyReceived(request!, hook.secret)).toMatchObject({ type: 'run.finished', data: { runId: run.runId, status: 'cancelled', previousStatus: 'queued' } });
+      expect(verifyReceived(request!, hook.secret)).toMatchObject({
+        type: 'run.finished',
+        data: { runId: run.runId, status: 'cancelled', previousStatus: 'queued' },
+      });
     }
     // (Endpoints of earlier tests in this team are subscribed too; these three are the ones looked at.)
-    const rows = await t.db.webhookDelivery.findMany({ where: { eventType: 'run.finished', body: { contains: run.runId }, endpointId: { in: [first.id, second.id, other.id] } } });
+    const rows = await t.db.webhookDelivery.findMany({
+      where: { eventType: 'run.finished', body: { contains: run.runId }, endpointId: { in: [first.id, second.id, other.id] } },
+    });
     expect(rows.map((r) => r.endpointId).sort()).toEqual([first.id, second.id].sort());
     expect(await t.db.webhookOutbox.count()).toBe(0);
     expect(other.receiver.requests).toHaveLength(0);
@@ -103,7 +123,11 @@ describe('delivery', () => {
     const witness = await endpoint(['run.finished']);
     await t.db.run.update({ where: { id: (await createTestRun(t.db, agent)).runId }, data: { status: 'succeeded', finishedAt: new Date() } });
     await witness.receiver.waitFor(1);
-    await waitFor(async () => (await t.db.webhookDelivery.count({ where: { status: 'pending', endpointId: witness.id } })) === 0, 10_000, 'the witness delivery');
+    await waitFor(
+      async () => (await t.db.webhookDelivery.count({ where: { status: 'pending', endpointId: witness.id } })) === 0,
+      10_000,
+      'the witness delivery',
+    );
     expect(hook.receiver.requests).toHaveLength(seen);
     expect(await t.db.webhookDelivery.count({ where: { endpointId: hook.id, status: { in: ['pending', 'delivered'] } } })).toBe(0);
     for (const h of [hook, witness]) await h.receiver.close();
@@ -128,10 +152,14 @@ describe('delivery', () => {
     const hook = await endpoint();
     hook.receiver.reply = () => ({ status: 500, body: 'down' });
     const { deliveryId } = await admin.api.webhooks.test({ teamId, webhookId: hook.id });
-    const endpointRow = await waitFor(async () => {
-      const row = await t.db.webhookEndpoint.findUniqueOrThrow({ where: { id: hook.id } });
-      return row.disabledAt ? row : undefined;
-    }, 20_000, 'the endpoint to be disabled');
+    const endpointRow = await waitFor(
+      async () => {
+        const row = await t.db.webhookEndpoint.findUniqueOrThrow({ where: { id: hook.id } });
+        return row.disabledAt ? row : undefined;
+      },
+      20_000,
+      'the endpoint to be disabled',
+    );
     expect(endpointRow.disabledReason).toMatch(/^every attempt failed for 1\.5 s \(since .+Z\), the last: answered 500$/);
     expect(await delivery(deliveryId)).toMatchObject({ status: 'skipped' });
     const audit = await t.db.auditLog.findFirstOrThrow({ where: { teamId, action: 'webhook.disabled', targetId: hook.id } });
@@ -160,7 +188,10 @@ describe('delivery', () => {
     const { deliveryId } = await admin.api.webhooks.test({ teamId, webhookId: hook.id });
     await deliveredOrFailed(deliveryId);
     // As if Redis lost the job of a pending delivery: the row says a job was added, none exists.
-    await t.db.webhookDelivery.update({ where: { id: deliveryId }, data: { status: 'pending', nextAttemptAt: new Date(Date.now() - 60_000), enqueuedAt: new Date(), deliveredAt: null } });
+    await t.db.webhookDelivery.update({
+      where: { id: deliveryId },
+      data: { status: 'pending', nextAttemptAt: new Date(Date.now() - 60_000), enqueuedAt: new Date(), deliveredAt: null },
+    });
     await hook.receiver.waitFor(2);
     expect(await deliveredOrFailed(deliveryId)).toMatchObject({ status: 'delivered', attempts: 2 });
     expect(hook.receiver.requests.map((r) => r.id)).toEqual([deliveryId, deliveryId]);

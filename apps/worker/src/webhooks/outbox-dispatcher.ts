@@ -86,7 +86,10 @@ export class OutboxDispatcher {
 
   private async enqueue(): Promise<number> {
     const { pool, queue } = this.options;
-    const due = (await pool.query({ name: 'looplane_webhook_unqueued_v1', text: UNQUEUED_SQL, values: [this.options.batch ?? 200] })).rows as { id: string; dueInMs: number }[];
+    const due = (await pool.query({ name: 'looplane_webhook_unqueued_v1', text: UNQUEUED_SQL, values: [this.options.batch ?? 200] })).rows as {
+      id: string;
+      dueInMs: number;
+    }[];
     for (const { id, dueInMs } of due) await ensureWebhookJob(queue, id, dueInMs);
     if (due.length > 0) await pool.query({ name: 'looplane_webhook_mark_v1', text: MARK_SQL, values: [due.map((d) => d.id)] });
     return due.length;

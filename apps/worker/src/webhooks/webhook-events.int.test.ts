@@ -42,18 +42,22 @@ async function subscribedTeam(policy?: Record<string, unknown>) {
 
 /** The verified deliveries of `type` whose data matches, once at least `count` arrived. */
 async function received(secret: string, type: string, match: (data: Record<string, unknown>) => boolean, count = 1): Promise<VerifiedWebhook[]> {
-  return waitFor(() => {
-    const found = receiver.requests
-      .map((request) => {
-        try {
-          return verifyReceived(request, secret);
-        } catch {
-          return null; // another team's endpoint: another secret
-        }
-      })
-      .filter((hook): hook is VerifiedWebhook => hook !== null && hook.type === type && match(hook.data));
-    return found.length >= count ? found : undefined;
-  }, 30_000, `${count} ${type} webhook(s)`);
+  return waitFor(
+    () => {
+      const found = receiver.requests
+        .map((request) => {
+          try {
+            return verifyReceived(request, secret);
+          } catch {
+            return null; // another team's endpoint: another secret
+          }
+        })
+        .filter((hook): hook is VerifiedWebhook => hook !== null && hook.type === type && match(hook.data));
+      return found.length >= count ? found : undefined;
+    },
+    30_000,
+    `${count} ${type} webhook(s)`,
+  );
 }
 
 describe('the six events, from real state changes', () => {
@@ -65,14 +69,24 @@ describe('the six events, from real state changes', () => {
     await waitForRun(s.t.db, run.runId);
     const [hook] = await received(team.secret, 'run.finished', (d) => d.runId === run.runId);
     expect(hook!.data).toMatchObject({
-      runId: run.runId, status: 'succeeded', previousStatus: 'running', result: 'all done', goal: 'say done', agentId: agent.agentId,
-      finishedAt: expect.stringMatching(/Z$/), runUrl: `https://looplane.example.test/t/${(await s.t.db.team.findUniqueOrThrow({ where: { id: team.teamId } })).slug}/runs/${run.runId}`,
+      runId: run.runId,
+      status: 'succeeded',
+      previousStatus: 'running',
+      result: 'all done',
+      goal: 'say done',
+      agentId: agent.agentId,
+      finishedAt: expect.stringMatching(/Z$/),
+      runUrl: `https://looplane.example.test/t/${(await s.t.db.team.findUniqueOrThrow({ where: { id: team.teamId } })).slug}/runs/${run.runId}`,
     });
     expect(Date.parse(hook!.timestamp)).not.toBeNaN();
   });
 
   it('run.waiting, approval.requested (with its link) and approval.decided: a held call decided through the API', async () => {
-    const policy = { version: 1, default: 'allow', rules: [{ id: 'hold-echo', match: { tool: 'echo' }, outcome: 'require_approval', reason: 'echo needs a person', risk: 'low' }] };
+    const policy = {
+      version: 1,
+      default: 'allow',
+      rules: [{ id: 'hold-echo', match: { tool: 'echo' }, outcome: 'require_approval', reason: 'echo needs a person', risk: 'low' }],
+    };
     const team = await subscribedTeam(policy);
     const agent = await createTestAgent(s.t.db, team.teamId, { script: [{ calls: [{ tool: 'echo', args: { text: 'hi' } }] }, { finish: 'echoed' }] });
     const run = await createTestRun(s.t.db, agent, { config });
@@ -83,7 +97,13 @@ describe('the six events, from real state changes', () => {
 
     const [requested] = await received(team.secret, 'approval.requested', (d) => d.approvalId === approval.id);
     expect(requested!.data).toMatchObject({
-      approvalId: approval.id, runId: run.runId, tool: 'echo', args: { text: 'hi' }, reason: 'echo needs a person', risk: 'low', policyRuleId: 'hold-echo',
+      approvalId: approval.id,
+      runId: run.runId,
+      tool: 'echo',
+      args: { text: 'hi' },
+      reason: 'echo needs a person',
+      risk: 'low',
+      policyRuleId: 'hold-echo',
       url: `https://looplane.example.test/t/${slug}/approvals?approval=${approval.id}`,
     });
     const [waiting] = await received(team.secret, 'run.waiting', (d) => d.runId === run.runId);
@@ -94,7 +114,14 @@ describe('the six events, from real state changes', () => {
     const api = await callerAs({ db: s.t.db, dispatch: dispatch() }, { userId: approver.id });
     await api.approvals.decide({ teamId: team.teamId, approvalId: approval.id, decision: 'approve', comment: 'fine' });
     const [decided] = await received(team.secret, 'approval.decided', (d) => d.approvalId === approval.id);
-    expect(decided!.data).toMatchObject({ approvalId: approval.id, status: 'approved', decidedById: approver.id, decidedByEmail: approver.email, comment: 'fine', edited: false });
+    expect(decided!.data).toMatchObject({
+      approvalId: approval.id,
+      status: 'approved',
+      decidedById: approver.id,
+      decidedByEmail: approver.email,
+      comment: 'fine',
+      edited: false,
+    });
     await waitForRun(s.t.db, run.runId);
     const [finished] = await received(team.secret, 'run.finished', (d) => d.runId === run.runId);
     expect(finished!.data).toMatchObject({ status: 'succeeded', result: 'echoed' });
@@ -107,7 +134,13 @@ describe('the six events, from real state changes', () => {
     await s.client.enqueue({ ...run, reason: 'start' });
     await waitForRun(s.t.db, run.runId, 'waiting');
     const [exceeded] = await received(team.secret, 'budget.exceeded', (d) => d.runId === run.runId);
-    expect(exceeded!.data).toMatchObject({ runId: run.runId, sessionId: run.sessionId, purpose: 'model', onExceed: 'wait', reason: expect.stringMatching(/needs \d+ µ\$; 0 spent and 0 reserved of 100/) });
+    expect(exceeded!.data).toMatchObject({
+      runId: run.runId,
+      sessionId: run.sessionId,
+      purpose: 'model',
+      onExceed: 'wait',
+      reason: expect.stringMatching(/needs \d+ µ\$; 0 spent and 0 reserved of 100/),
+    });
     const [waiting] = await received(team.secret, 'run.waiting', (d) => d.runId === run.runId);
     expect(waiting!.data).toMatchObject({ waitReason: 'budget', pendingApprovalIds: null });
     // The run's own ledger refused: no edge is named, so no graph.edge.exhausted.
@@ -120,14 +153,22 @@ describe('the six events, from real state changes', () => {
     const worker = await createTestAgent(s.t.db, team.teamId, { script: [{ finish: 'worked' }], ...priced });
     const run = await createTestGraphRun(s.t.db, {
       root: 'planner',
-      nodes: [{ key: 'planner', agent: planner }, { key: 'worker', agent: worker }],
+      nodes: [
+        { key: 'planner', agent: planner },
+        { key: 'worker', agent: worker },
+      ],
       edges: [{ from: 'planner', to: 'worker', budget: { costMicros: 100 } }],
     });
     await s.client.enqueue({ runId: run.runId, sessionId: run.sessionId, reason: 'start' });
     const edgeId = run.edges['planner->worker']!;
     const [exhausted] = await received(team.secret, 'graph.edge.exhausted', (d) => d.runId === run.runId);
     expect(exhausted!.data).toMatchObject({
-      runId: run.runId, edgeId, from: 'planner', to: 'worker', limits: ['costMicros'], reason: expect.stringContaining(`the budget of edge ${edgeId} needs`),
+      runId: run.runId,
+      edgeId,
+      from: 'planner',
+      to: 'worker',
+      limits: ['costMicros'],
+      reason: expect.stringContaining(`the budget of edge ${edgeId} needs`),
       ledger: { limitCostMicros: 100, reservedCostMicros: 0 },
     });
     const child = await s.t.db.session.findFirstOrThrow({ where: { runId: run.runId, nodeKey: 'worker' } });
@@ -143,7 +184,10 @@ describe('the six events, from real state changes', () => {
     const helper = await createTestAgent(s.t.db, team.teamId, { script: [{ finish: 'helped' }] });
     const run = await createTestGraphRun(s.t.db, {
       root: 'planner',
-      nodes: [{ key: 'planner', agent: planner }, { key: 'helper', agent: helper }],
+      nodes: [
+        { key: 'planner', agent: planner },
+        { key: 'helper', agent: helper },
+      ],
       edges: [{ from: 'planner', to: 'helper', budget: { calls: 1 } }],
     });
     await s.client.enqueue({ runId: run.runId, sessionId: run.sessionId, reason: 'start' });
@@ -151,8 +195,14 @@ describe('the six events, from real state changes', () => {
     const edgeId = run.edges['planner->helper']!;
     const [exhausted] = await received(team.secret, 'graph.edge.exhausted', (d) => d.runId === run.runId);
     expect(exhausted!.data).toMatchObject({
-      runId: run.runId, sessionId: run.sessionId, edgeId, from: 'planner', to: 'helper', limits: ['calls'],
-      reason: `edge ${edgeId} has used its budget of 1 calls`, ledger: { limitCalls: 1, calls: 1 },
+      runId: run.runId,
+      sessionId: run.sessionId,
+      edgeId,
+      from: 'planner',
+      to: 'helper',
+      limits: ['calls'],
+      reason: `edge ${edgeId} has used its budget of 1 calls`,
+      ledger: { limitCalls: 1, calls: 1 },
     });
     // One occurrence, one delivery to this endpoint.
     expect(await s.t.db.webhookDelivery.count({ where: { endpointId: team.endpointId, eventType: 'graph.edge.exhausted' } })).toBe(1);

@@ -40,7 +40,12 @@ describe('cookie-authenticated mutations from another site', () => {
     const token = await issueToken(tb.db, tb.fx.teamId, tb.fx.members.admin.id, 'operator');
     const request = new Request('http://looplane.test/api/trpc/tokens.create', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: 'https://automation.example', 'sec-fetch-site': 'cross-site', authorization: `Bearer ${token.secret}` },
+      headers: {
+        'content-type': 'application/json',
+        origin: 'https://automation.example',
+        'sec-fetch-site': 'cross-site',
+        authorization: `Bearer ${token.secret}`,
+      },
       body: JSON.stringify(superjson.serialize({ teamId: tb.fx.teamId, name: 'from-ci', role: 'viewer' })),
     });
     expect((await handleTrpcRequest(request, { deps: tb.deps, endpoint: '/api/trpc', session: null, ip: null })).status).toBe(200);

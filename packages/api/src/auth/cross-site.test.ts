@@ -36,7 +36,9 @@ describe('crossSiteRefusal', () => {
 
   it('exempts Bearer requests, safe methods and requests that are not a browser’s', () => {
     expect(crossSiteRefusal(post({ origin: 'https://evil.example', authorization: 'Bearer llp_x' }))).toBeNull();
-    expect(crossSiteRefusal(new Request('http://looplane.test:3000/api/trpc/me', { headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } }))).toBeNull();
+    expect(
+      crossSiteRefusal(new Request('http://looplane.test:3000/api/trpc/me', { headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } })),
+    ).toBeNull();
     expect(crossSiteRefusal(post({}))).toBeNull();
   });
 });

@@ -48,7 +48,8 @@ export function crossSiteRefusal(request: Request, options: CrossSiteOptions = {
   const fetchSite = request.headers.get('sec-fetch-site')?.trim().toLowerCase();
   const origin = request.headers.get('origin')?.trim();
   const from = origin ? ` (from ${origin.slice(0, 200)})` : '';
-  const advice = 'state changes with the session cookie are accepted only from this server’s own pages; other clients send an API token (Authorization: Bearer)';
+  const advice =
+    'state changes with the session cookie are accepted only from this server’s own pages; other clients send an API token (Authorization: Bearer)';
   if (fetchSite !== undefined && fetchSite !== 'same-origin' && fetchSite !== 'none') {
     return `Cross-site request refused${from}: ${advice}`;
   }

@@ -14,7 +14,11 @@ const ORIGIN = 'http://looplane.test';
 function call(session: SessionClaims | null, path: string, input?: unknown, headers: Record<string, string> = {}) {
   const body = input === undefined ? undefined : JSON.stringify(superjson.serialize(input));
   const request = body
-    ? new Request(`${ORIGIN}/api/trpc/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN, 'sec-fetch-site': 'same-origin', ...headers }, body })
+    ? new Request(`${ORIGIN}/api/trpc/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: ORIGIN, 'sec-fetch-site': 'same-origin', ...headers },
+        body,
+      })
     : new Request(`${ORIGIN}/api/trpc/${path}`, { headers });
   return handleTrpcRequest(request, { deps: tb.deps, endpoint: '/api/trpc', session, ip: '192.0.2.5' });
 }
@@ -56,7 +60,10 @@ describe('server-side session versions', () => {
     expect((await call(claims, 'me')).status).toBe(401);
     expect((await call(otherDevice, 'teams.list')).status).toBe(401);
     expect(await authenticateCredentials(tb.db, user.email, TEST_PASSWORD)).toBeNull();
-    expect(await authenticateCredentials(tb.db, user.email, 'a fresh long passphrase')).toMatchObject({ id: user.id, sessionVersion: claims.sessionVersion + 1 });
+    expect(await authenticateCredentials(tb.db, user.email, 'a fresh long passphrase')).toMatchObject({
+      id: user.id,
+      sessionVersion: claims.sessionVersion + 1,
+    });
     const rows = await tb.db.auditLog.findMany({ where: { action: 'account.password_changed', targetId: user.id } });
     expect(rows.map((r) => r.teamId).sort()).toEqual([tb.fx.teamId, tb.fx.otherTeamId].sort());
     expect(rows.every((r) => r.actorType === 'user' && r.actorId === user.id && r.ip === '192.0.2.5')).toBe(true);
@@ -73,7 +80,12 @@ describe('server-side session versions', () => {
     expect(weak.status).toBe(400);
     expect(await message(weak)).toContain('newPassword');
     const token = await issueToken(tb.db, tb.fx.teamId, user.id, 'operator');
-    const byToken = await call(null, 'account.changePassword', { currentPassword: TEST_PASSWORD, newPassword: 'a fresh long passphrase' }, { authorization: `Bearer ${token.secret}` });
+    const byToken = await call(
+      null,
+      'account.changePassword',
+      { currentPassword: TEST_PASSWORD, newPassword: 'a fresh long passphrase' },
+      { authorization: `Bearer ${token.secret}` },
+    );
     expect(byToken.status).toBe(403);
     const after = await tb.db.user.findUniqueOrThrow({ where: { id: user.id } });
     expect({ hash: after.passwordHash, version: after.sessionVersion }).toEqual({ hash: before.passwordHash, version: before.sessionVersion });

@@ -173,7 +173,10 @@ describe('tokens as principals', () => {
     expect(listed).toContain(operator.id);
     expect(listed).not.toContain(adminToken.id);
     expect((await api.tokens.list({ teamId: fx.teamId })).every((t) => t.role === 'viewer' || t.role === 'operator')).toBe(true);
-    await expect(api.tokens.revoke({ teamId: fx.teamId, tokenId: adminToken.id })).rejects.toMatchObject({ code: 'FORBIDDEN', message: expect.stringMatching(/admin role; your role is operator/) });
+    await expect(api.tokens.revoke({ teamId: fx.teamId, tokenId: adminToken.id })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+      message: expect.stringMatching(/admin role; your role is operator/),
+    });
     expect((await db.db.apiToken.findUniqueOrThrow({ where: { id: adminToken.id } })).revokedAt).toBeNull();
     await expect(api.tokens.revoke({ teamId: fx.teamId, tokenId: viewerToken.id })).resolves.toMatchObject({ id: viewerToken.id });
     // The admin user itself still sees and revokes everything.
@@ -187,7 +190,12 @@ describe('tokens as principals', () => {
     const viaParent = await callerAs(deps, { bearer: parent.token });
     const child = await viaParent.tokens.create({ teamId: fx.teamId, name: 'forever?', role: 'operator' });
     expect(child.expiresAt?.getTime()).toBe(parent.expiresAt?.getTime());
-    const grandchild = await (await callerAs(deps, { bearer: child.token })).tokens.create({ teamId: fx.teamId, name: 'deeper', role: 'viewer', expiresInDays: 30 });
+    const grandchild = await (await callerAs(deps, { bearer: child.token })).tokens.create({
+      teamId: fx.teamId,
+      name: 'deeper',
+      role: 'viewer',
+      expiresInDays: 30,
+    });
     expect(grandchild.expiresAt!.getTime()).toBeLessThanOrEqual(parent.expiresAt!.getTime());
     await expect((await callerAs(deps, { bearer: grandchild.token })).tokens.list({ teamId: fx.teamId })).resolves.toBeInstanceOf(Array);
     // The admin revokes the parent: every token made through it stops working at once.
@@ -198,5 +206,4 @@ describe('tokens as principals', () => {
     const audit = await db.db.auditLog.findFirst({ where: { teamId: fx.teamId, action: 'token.revoked', targetId: parent.id } });
     expect((audit!.data as { alsoRevoked?: string[] }).alsoRevoked?.sort()).toEqual([child.id, grandchild.id].sort());
   });
-
 });

@@ -173,7 +173,16 @@ describe('/api/mcp tools', () => {
     const run = await db.db.run.findUniqueOrThrow({ where: { id: runId } });
     await db.db.session.update({ where: { id: run.mainSessionId! }, data: { status: 'waiting', waitReason: 'approval' } });
     const approval = await db.db.approval.create({
-      data: { teamId: fx.teamId, runId, sessionId: run.mainSessionId!, requestSeq: 3, toolCallId: 'call-1', tool: 'shell', args: { command: 'rm -rf build' }, requestedById: fx.members.operator.id },
+      data: {
+        teamId: fx.teamId,
+        runId,
+        sessionId: run.mainSessionId!,
+        requestSeq: 3,
+        toolCallId: 'call-1',
+        tool: 'shell',
+        args: { command: 'rm -rf build' },
+        requestedById: fx.members.operator.id,
+      },
     });
 
     const viewer = await connect((await issueToken(db.db, fx.teamId, fx.members.viewer.id, 'viewer')).secret);
@@ -190,7 +199,11 @@ describe('/api/mcp tools', () => {
     expect(decided.isError).toBeFalsy();
     expect(decided.structuredContent).toMatchObject({ approvalId: approval.id, status: 'approved', runId });
     await approver.close();
-    expect(await db.db.approval.findUniqueOrThrow({ where: { id: approval.id } })).toMatchObject({ status: 'approved', decidedById: fx.members.approver.id, comment: 'fine' });
+    expect(await db.db.approval.findUniqueOrThrow({ where: { id: approval.id } })).toMatchObject({
+      status: 'approved',
+      decidedById: fx.members.approver.id,
+      comment: 'fine',
+    });
     const audit = await db.db.auditLog.findFirstOrThrow({ where: { teamId: fx.teamId, action: 'approval.approved', targetId: approval.id } });
     expect(audit).toMatchObject({ actorType: 'token', actorId: approverToken.id });
     expect((await live.jobs()).some((j) => j.runId === runId && j.reason === 'resume')).toBe(true);

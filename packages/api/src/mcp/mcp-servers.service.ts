@@ -4,7 +4,18 @@ import type { AddMcpServerInput } from '../routers/mcp.schema';
 
 type Actor = AuditActor & { userId: string };
 
-const columns = { id: true, name: true, transport: true, command: true, args: true, url: true, tools: true, toolsCheckedAt: true, toolsError: true, createdAt: true } as const;
+const columns = {
+  id: true,
+  name: true,
+  transport: true,
+  command: true,
+  args: true,
+  url: true,
+  tools: true,
+  toolsCheckedAt: true,
+  toolsError: true,
+  createdAt: true,
+} as const;
 
 /** One registered MCP server as the API shows it. */
 export interface McpServerView {
@@ -23,7 +34,18 @@ export interface McpServerView {
   createdAt: Date;
 }
 
-type Row = { id: string; name: string; transport: string; command: string | null; args: unknown; url: string | null; tools: unknown; toolsCheckedAt: Date | null; toolsError: string | null; createdAt: Date };
+type Row = {
+  id: string;
+  name: string;
+  transport: string;
+  command: string | null;
+  args: unknown;
+  url: string | null;
+  tools: unknown;
+  toolsCheckedAt: Date | null;
+  toolsError: string | null;
+  createdAt: Date;
+};
 
 function view(row: Row): McpServerView {
   const tools = Array.isArray(row.tools) ? row.tools : [];
@@ -31,7 +53,9 @@ function view(row: Row): McpServerView {
     ...row,
     transport: row.transport === 'http' ? 'http' : 'stdio',
     args: Array.isArray(row.args) ? row.args.filter((a): a is string => typeof a === 'string') : [],
-    tools: tools.map((t: unknown) => (t && typeof t === 'object' && 'name' in t && typeof t.name === 'string' ? t.name : null)).filter((n): n is string => n !== null),
+    tools: tools
+      .map((t: unknown) => (t && typeof t === 'object' && 'name' in t && typeof t.name === 'string' ? t.name : null))
+      .filter((n): n is string => n !== null),
   };
 }
 
@@ -53,7 +77,12 @@ export async function addMcpServer(db: Db, actor: Actor, teamId: string, input: 
       select: columns,
     });
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'mcp_server.added', targetType: 'mcp_server', targetId: row.id,
+      teamId,
+      actor,
+      ip,
+      action: 'mcp_server.added',
+      targetType: 'mcp_server',
+      targetId: row.id,
       data: { name: input.name, transport: input.transport, ...definition },
     });
     return view(row);

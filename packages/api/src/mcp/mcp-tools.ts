@@ -56,10 +56,8 @@ export function registerMcpTools(server: McpServer, ctx: McpToolContext): void {
     (input) => guarded(() => caller.runs.list({ teamId, ...input }), ctx),
   );
 
-  server.registerTool(
-    'get_run',
-    { description: 'One run: status, budget, spend and sessions (viewer role).', inputSchema: { runId: idSchema } },
-    ({ runId }) => guarded(() => caller.runs.get({ teamId, runId }), ctx),
+  server.registerTool('get_run', { description: 'One run: status, budget, spend and sessions (viewer role).', inputSchema: { runId: idSchema } }, ({ runId }) =>
+    guarded(() => caller.runs.get({ teamId, runId }), ctx),
   );
 
   server.registerTool(
@@ -85,10 +83,8 @@ export function registerMcpTools(server: McpServer, ctx: McpToolContext): void {
       }, ctx),
   );
 
-  server.registerTool(
-    'cancel_run',
-    { description: 'Cancel a run that has not finished (operator role).', inputSchema: { runId: idSchema } },
-    ({ runId }) => guarded(() => caller.runs.cancel({ teamId, runId }), ctx),
+  server.registerTool('cancel_run', { description: 'Cancel a run that has not finished (operator role).', inputSchema: { runId: idSchema } }, ({ runId }) =>
+    guarded(() => caller.runs.cancel({ teamId, runId }), ctx),
   );
 
   server.registerTool(

@@ -7,7 +7,12 @@ import { REST_TAGS } from './rest-route';
 import { restRoutes } from './routes';
 
 const document = buildOpenApiDocument();
-type Operation = { operationId?: string; parameters?: Array<{ in: string; name: string; required?: boolean }>; requestBody?: unknown; responses?: Record<string, unknown> };
+type Operation = {
+  operationId?: string;
+  parameters?: Array<{ in: string; name: string; required?: boolean }>;
+  requestBody?: unknown;
+  responses?: Record<string, unknown>;
+};
 const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
   (['get', 'post', 'patch', 'delete'] as const).flatMap((method) => {
     const operation = (item as Record<string, Operation | undefined>)[method];
@@ -27,7 +32,9 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents every route of the table, and nothing else, under unique camelCase operationIds', () => {
-    expect(operations.map((o) => `${o.method} ${o.path} ${o.operation.operationId}`).sort()).toEqual(restRoutes.map((r) => `${r.method} ${r.path} ${r.operationId}`).sort());
+    expect(operations.map((o) => `${o.method} ${o.path} ${o.operation.operationId}`).sort()).toEqual(
+      restRoutes.map((r) => `${r.method} ${r.path} ${r.operationId}`).sort(),
+    );
     const ids = restRoutes.map((r) => r.operationId);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/^[a-z][a-zA-Z0-9]*$/);
@@ -36,9 +43,31 @@ describe('the OpenAPI document', () => {
   it('has the operations the CLI and the brief of the API name', () => {
     const ids = new Set(restRoutes.map((r) => r.operationId));
     for (const id of [
-      'getMe', 'createRun', 'listRuns', 'getRun', 'cancelRun', 'sendRunMessage', 'listRunEvents', 'listApprovals', 'getApproval', 'decideApproval',
-      'listAgents', 'getAgent', 'listGraphs', 'runGraph', 'forkSession', 'resumeSession', 'getSessionFiles', 'exportAudit',
-      'listTokens', 'createToken', 'revokeToken', 'listMcpServers', 'addMcpServer', 'refreshMcpServer', 'removeMcpServer',
+      'getMe',
+      'createRun',
+      'listRuns',
+      'getRun',
+      'cancelRun',
+      'sendRunMessage',
+      'listRunEvents',
+      'listApprovals',
+      'getApproval',
+      'decideApproval',
+      'listAgents',
+      'getAgent',
+      'listGraphs',
+      'runGraph',
+      'forkSession',
+      'resumeSession',
+      'getSessionFiles',
+      'exportAudit',
+      'listTokens',
+      'createToken',
+      'revokeToken',
+      'listMcpServers',
+      'addMcpServer',
+      'refreshMcpServer',
+      'removeMcpServer',
     ]) {
       expect(ids.has(id), id).toBe(true);
     }
@@ -60,10 +89,16 @@ describe('the OpenAPI document', () => {
       const responses = operation.responses ?? {};
       expect(Object.keys(responses), route.operationId).toContain(String(route.status));
       for (const status of ['400', '401', '403', ...route.problems.map(String)]) {
-        expect(responses[status], `${route.operationId} ${status}`).toMatchObject({ content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
+        expect(responses[status], `${route.operationId} ${status}`).toMatchObject({
+          content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+        });
       }
       if (route.body) expect(operation.requestBody, route.operationId).toMatchObject({ required: true, content: { 'application/json': {} } });
-      if (route.idempotent) expect(operation.parameters?.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'), route.operationId).toBe(true);
+      if (route.idempotent)
+        expect(
+          operation.parameters?.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'),
+          route.operationId,
+        ).toBe(true);
     }
   });
 });

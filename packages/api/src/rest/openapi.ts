@@ -52,7 +52,8 @@ function successHeaders(route: RestRoute) {
   } else if (route.query?.shape.cursor) {
     headers.link = z.string().optional().meta({ description: '`rel="next"`: the next page, when there is one' });
   }
-  if (route.idempotent) headers['idempotent-replayed'] = z.literal('true').optional().meta({ description: 'This is the stored response of an earlier request with the same key' });
+  if (route.idempotent)
+    headers['idempotent-replayed'] = z.literal('true').optional().meta({ description: 'This is the stored response of an earlier request with the same key' });
   return Object.keys(headers).length > 0 ? { headers: z.object(headers) } : {};
 }
 
@@ -159,28 +160,30 @@ export interface OpenApiOptions {
  * responses, required role (`x-looplane-role`) and the bearer scheme. Pure: no server needed.
  */
 export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
-  const document = createDocument(
-    {
-      openapi: '3.1.0',
-      info: {
-        title: 'Looplane REST API',
-        version: options.version ?? '0.1.0',
-        description:
-          'The control plane of long-running agent runs, over HTTP and JSON. Authenticate with a team API token ' +
-          '(`Authorization: Bearer llp_…`); the team is the token’s. Dates are ISO-8601 UTC; BigInt counters are JSON numbers. ' +
-          'Errors are RFC 9457 problem details (`application/problem+json`).',
-        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
-      },
-      servers: [{ url: REST_BASE, description: 'This Looplane server' }],
-      tags: Object.entries(REST_TAGS).map(([name, description]) => ({ name, description })),
-      security: [{ bearerAuth: [] }],
-      paths: pathsOf(restRoutes),
-      components: {
-        securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'A team API token (`llp_…`), made in Settings → API tokens or with `looplane token create`' },
+  const document = createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Looplane REST API',
+      version: options.version ?? '0.1.0',
+      description:
+        'The control plane of long-running agent runs, over HTTP and JSON. Authenticate with a team API token ' +
+        '(`Authorization: Bearer llp_…`); the team is the token’s. Dates are ISO-8601 UTC; BigInt counters are JSON numbers. ' +
+        'Errors are RFC 9457 problem details (`application/problem+json`).',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    servers: [{ url: REST_BASE, description: 'This Looplane server' }],
+    tags: Object.entries(REST_TAGS).map(([name, description]) => ({ name, description })),
+    security: [{ bearerAuth: [] }],
+    paths: pathsOf(restRoutes),
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'A team API token (`llp_…`), made in Settings → API tokens or with `looplane token create`',
         },
       },
     },
-  );
+  });
   return nameJsonValueSchemas(document);
 }

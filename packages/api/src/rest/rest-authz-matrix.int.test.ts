@@ -44,7 +44,10 @@ const matrix: Record<string, Entry> = {
   listRunEvents: { role: 'viewer', request: (r) => ({ params: { runId: r.runId } }) },
   listApprovals: { role: 'viewer', request: () => ({ query: { status: 'pending' } }) },
   getApproval: { role: 'viewer', request: async (r) => ({ params: { approvalId: await r.pendingApproval() } }) },
-  decideApproval: { role: 'approver', request: async (r) => ({ params: { approvalId: await r.pendingApproval() }, body: { decision: 'reject', comment: 'matrix' } }) },
+  decideApproval: {
+    role: 'approver',
+    request: async (r) => ({ params: { approvalId: await r.pendingApproval() }, body: { decision: 'reject', comment: 'matrix' } }),
+  },
   listAgents: { role: 'viewer', request: () => ({}) },
   getAgent: { role: 'viewer', request: (r) => ({ params: { agentId: r.agent.agentId } }) },
   updateAgent: { role: 'operator', request: (r) => ({ params: { agentId: r.agent.agentId }, body: { description: `edit ${n++}` } }) },
@@ -52,7 +55,10 @@ const matrix: Record<string, Entry> = {
   getGraph: { role: 'viewer', request: async (r) => ({ params: { graphId: (await r.graph()).graphId } }) },
   runGraph: { role: 'operator', request: async (r) => ({ params: { graphId: (await r.graph()).graphId }, body: { goal: 'matrix graph run' } }) },
   forkSession: { role: 'operator', request: async (r) => ({ params: { sessionId: await r.startedSession() }, body: { atEvent: 1 } }) },
-  replaySession: { role: 'operator', request: async (r) => ({ params: { sessionId: await r.startedSession() }, body: { atEvent: 1, systemPrompt: 'Be brief.', mode: 'stop' } }) },
+  replaySession: {
+    role: 'operator',
+    request: async (r) => ({ params: { sessionId: await r.startedSession() }, body: { atEvent: 1, systemPrompt: 'Be brief.', mode: 'stop' } }),
+  },
   resumeSession: { role: 'operator', request: async (r) => ({ params: { sessionId: await r.finishedSession() }, body: { message: 'go on' } }) },
   getSessionFiles: { role: 'viewer', request: async (r) => ({ params: { sessionId: await r.startedSession() } }) },
   exportAudit: { role: 'admin', request: () => ({}) },
@@ -89,13 +95,21 @@ const callers: Who[] = [
 function label(who: Who): string {
   if (who.kind === 'token') return `a ${who.role} token`;
   if (who.kind === 'badToken') return `a ${who.what} token`;
-  return { signedOut: 'signed out', cookie: 'the session cookie alone', cookieAndBadToken: 'the session cookie and a bad token', formerMember: 'the token of a former member', otherTeam: 'another team’s token' }[who.kind];
+  return {
+    signedOut: 'signed out',
+    cookie: 'the session cookie alone',
+    cookieAndBadToken: 'the session cookie and a bad token',
+    formerMember: 'the token of a former member',
+    otherTeam: 'another team’s token',
+  }[who.kind];
 }
 
 const SEND_TOKEN = 'Send a team API token: Authorization: Bearer llp_…';
 const BAD_TOKEN = 'The API token is invalid, revoked or expired';
 
-const rest = restTestbed({ deps: { secretBox: new SecretBox(randomBytes(32).toString('base64')), runLimits: { perMinute: 0, maxQueued: 0 }, webhooks: { allowPrivate: true } } });
+const rest = restTestbed({
+  deps: { secretBox: new SecretBox(randomBytes(32).toString('base64')), runLimits: { perMinute: 0, maxQueued: 0 }, webhooks: { allowPrivate: true } },
+});
 // Its server reads session files, so `getSessionFiles` can succeed.
 const files = restWithFiles(rest);
 const fingerprints = () => dbFingerprints(rest.tb.db);
@@ -175,7 +189,10 @@ describe('the REST authorization matrix', () => {
   });
 
   it('the cookie the tests send is a live dashboard session: tRPC accepts it', async () => {
-    const claims = await getToken({ req: { cookies: { getAll: () => [{ name: 'next-auth.session-token', value: cookie.split('=')[1]! }] }, headers: new Headers() } as never, secret: COOKIE_SECRET });
+    const claims = await getToken({
+      req: { cookies: { getAll: () => [{ name: 'next-auth.session-token', value: cookie.split('=')[1]! }] }, headers: new Headers() } as never,
+      secret: COOKIE_SECRET,
+    });
     expect(claims).toMatchObject({ sub: rest.tb.fx.members.admin.id, sv: 0 });
     const response = await handleTrpcRequest(new Request('http://localhost/api/trpc/me', { headers: { cookie } }), {
       deps: files.deps,

@@ -40,11 +40,17 @@ const tables: Record<string, Table> = {
   getApproval: { valid: () => ({ params: { approvalId: NO_SUCH_ID } }) },
   decideApproval: { valid: () => ({ params: { approvalId: NO_SUCH_ID }, body: { decision: 'approve', comment: 'looks fine' } }), optional: ['comment'] },
   getAgent: { valid: () => ({ params: { agentId: r.agent.agentId } }) },
-  updateAgent: { valid: () => ({ params: { agentId: r.agent.agentId }, body: { description: 'Sharper', expectedVersion: 1 } }), optional: ['description', 'expectedVersion'] },
+  updateAgent: {
+    valid: () => ({ params: { agentId: r.agent.agentId }, body: { description: 'Sharper', expectedVersion: 1 } }),
+    optional: ['description', 'expectedVersion'],
+  },
   getGraph: { valid: () => ({ params: { graphId: NO_SUCH_ID }, query: { version: 1 } }), optional: ['version'] },
   runGraph: { valid: () => ({ params: { graphId: NO_SUCH_ID }, body: { goal: 'Review the notes' } }) },
   forkSession: { valid: () => ({ params: { sessionId: r.sessionId }, body: { atEvent: 1, message: 'Try another way' } }), optional: ['message'] },
-  replaySession: { valid: () => ({ params: { sessionId: r.sessionId }, body: { atEvent: 1, systemPrompt: 'Be brief.', mode: 'stop' } }), optional: ['atEvent', 'endpointId', 'systemPrompt'] },
+  replaySession: {
+    valid: () => ({ params: { sessionId: r.sessionId }, body: { atEvent: 1, systemPrompt: 'Be brief.', mode: 'stop' } }),
+    optional: ['atEvent', 'endpointId', 'systemPrompt'],
+  },
   resumeSession: { valid: () => ({ params: { sessionId: r.sessionId }, body: { message: 'Continue' } }) },
   getSessionFiles: { valid: () => ({ params: { sessionId: r.sessionId }, query: { atEvent: 1, path: 'src/app.ts' } }), optional: ['atEvent', 'path'] },
   createToken: { valid: () => ({ body: { name: 'ci', role: 'viewer', expiresInDays: 30 } }), optional: ['expiresInDays'] },
@@ -86,10 +92,25 @@ function variants(table: Table): Variant[] {
   const valid = table.valid();
   const out: Variant[] = [];
   for (const name of Object.keys(valid.params ?? {})) {
-    out.push({ what: `${name} oversize`, part: 'path', field: name, request: { ...valid, params: { ...valid.params, [name]: 'x'.repeat(65) } }, shared: false });
-    out.push({ what: `${name} with NUL`, part: 'path', field: name, request: { ...valid, params: { ...valid.params, [name]: `${valid.params![name]}\u0000` } }, shared: false });
+    out.push({
+      what: `${name} oversize`,
+      part: 'path',
+      field: name,
+      request: { ...valid, params: { ...valid.params, [name]: 'x'.repeat(65) } },
+      shared: false,
+    });
+    out.push({
+      what: `${name} with NUL`,
+      part: 'path',
+      field: name,
+      request: { ...valid, params: { ...valid.params, [name]: `${valid.params![name]}\u0000` } },
+      shared: false,
+    });
   }
-  for (const [part, fields] of [['query', valid.query], ['body', valid.body as Record<string, unknown> | undefined]] as const) {
+  for (const [part, fields] of [
+    ['query', valid.query],
+    ['body', valid.body as Record<string, unknown> | undefined],
+  ] as const) {
     if (!fields) continue;
     for (const [key, value] of Object.entries(fields)) {
       for (const [what, bad] of wrongValues(value, part === 'query')) {
@@ -103,7 +124,12 @@ function variants(table: Table): Variant[] {
     out.push({ what: 'an unknown field', part, field: 'surplus', request: { ...valid, [part]: { ...fields, surplus: '1' } }, shared: false });
   }
   if (valid.body !== undefined) {
-    for (const [what, body] of [['a string', 'nope'], ['an array', [1, 2]], ['null', null]] as const) out.push({ what: `the body as ${what}`, part: 'body', field: '', request: { ...valid, body }, shared: false });
+    for (const [what, body] of [
+      ['a string', 'nope'],
+      ['an array', [1, 2]],
+      ['null', null],
+    ] as const)
+      out.push({ what: `the body as ${what}`, part: 'body', field: '', request: { ...valid, body }, shared: false });
   }
   return out;
 }
@@ -124,7 +150,8 @@ beforeAll(async () => {
  */
 function raw(method: string, path: string, headers: Record<string, string | number>, body?: Buffer | string, early = false): Promise<RestReply> {
   const target = new URL(files.url + path);
-  const framed = body === undefined || 'content-length' in headers || 'transfer-encoding' in headers ? headers : { ...headers, 'content-length': Buffer.byteLength(body) };
+  const framed =
+    body === undefined || 'content-length' in headers || 'transfer-encoding' in headers ? headers : { ...headers, 'content-length': Buffer.byteLength(body) };
   return new Promise((resolve, reject) => {
     const req = httpRequest(target, { method, headers: { authorization: `Bearer ${rest.token('admin')}`, ...framed } }, (res) => {
       const chunks: Buffer[] = [];
@@ -155,7 +182,12 @@ function call(operationId: string, request: RestRequest): Promise<RestReply> {
   const route = restRoutes.find((x) => x.operationId === operationId)!;
   const search = request.query ? queryString(request.query) : '';
   const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-  return raw(route.method, operationPath(operationId, request.params) + (search ? `?${search}` : ''), { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...request.headers }, body);
+  return raw(
+    route.method,
+    operationPath(operationId, request.params) + (search ? `?${search}` : ''),
+    { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...request.headers },
+    body,
+  );
 }
 
 /** What the route's tRPC procedure says to the same values (its input: the team, the path parameters and the body). */
@@ -165,7 +197,9 @@ async function trpcMessage(procedure: string, request: RestRequest): Promise<{ s
   const url = `http://localhost/api/trpc/${procedure}`;
   const payload = JSON.stringify({ json: input });
   const response = await handleTrpcRequest(
-    type === 'query' ? new Request(`${url}?input=${encodeURIComponent(payload)}`) : new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload }),
+    type === 'query'
+      ? new Request(`${url}?input=${encodeURIComponent(payload)}`)
+      : new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: payload }),
     { deps: files.deps, endpoint: '/api/trpc', session: sessionOf(rest.tb.fx.members.admin.id), ip: null },
   );
   const body = (await response.json()) as { error?: { json?: { message?: string } } };
@@ -198,7 +232,10 @@ describe('REST bad input', () => {
           const problem = problemOf(await call(operationId, variant.request), status, status === 422 ? 'UNPROCESSABLE_CONTENT' : 'BAD_REQUEST');
           expect(problem.detail, what).toMatch(/^Invalid input: /);
           expect(problem.detail.length, what).toBeLessThan(1000);
-          expect(problem.errors?.some((e) => e.in === variant.part && e.path.startsWith(variant.field)), `${what}: ${JSON.stringify(problem.errors)}`).toBe(true);
+          expect(
+            problem.errors?.some((e) => e.in === variant.part && e.path.startsWith(variant.field)),
+            `${what}: ${JSON.stringify(problem.errors)}`,
+          ).toBe(true);
           if (variant.shared) {
             const trpc = await trpcMessage(route.procedure, variant.request);
             expect(trpc.status, `${what} over tRPC`).toBe(400);
@@ -228,7 +265,9 @@ describe('REST bad input', () => {
         // Over the limit, declared (refused before reading) or streamed (refused once past it).
         const tooLarge = new RegExp(`^Request body is larger than ${MAX_BODY_BYTES} bytes$`);
         expect(problemOf(await raw(route.method, path, { ...json, 'content-length': MAX_BODY_BYTES + 1 }, undefined, true), 413).detail).toMatch(tooLarge);
-        expect(problemOf(await raw(route.method, path, { ...json, 'transfer-encoding': 'chunked' }, Buffer.alloc(MAX_BODY_BYTES + 1, 0x20), true), 413).detail).toMatch(tooLarge);
+        expect(
+          problemOf(await raw(route.method, path, { ...json, 'transfer-encoding': 'chunked' }, Buffer.alloc(MAX_BODY_BYTES + 1, 0x20), true), 413).detail,
+        ).toMatch(tooLarge);
       });
     });
   }
@@ -305,15 +344,19 @@ describe('REST bad input', () => {
     await writesNothing(async () => {
       const raise = problemOf(await call('raiseRunBudget', { params: { runId: r.runId }, body: {} }), 422, 'UNPROCESSABLE_CONTENT');
       expect(raise.detail).toBe('Invalid input: give at least one of tokens, costMicros or toolCalls to raise');
-      const edit = problemOf(await call('decideApproval', { params: { approvalId: NO_SUCH_ID }, body: { decision: 'reject', editedArgs: { command: 'ls' } } }), 422);
+      const edit = problemOf(
+        await call('decideApproval', { params: { approvalId: NO_SUCH_ID }, body: { decision: 'reject', editedArgs: { command: 'ls' } } }),
+        422,
+      );
       expect(edit.errors).toEqual([{ in: 'body', path: 'editedArgs', message: 'only an approval can edit the arguments' }]);
       const cursor = problemOf(await call('listRuns', { query: { cursor: 'bm90LWEtY3Vyc29y' } }), 400, 'BAD_REQUEST');
       expect(cursor.detail).toBe('cursor: not a cursor returned by runs.list');
       const none = problemOf(await call('createRun', { body: { goal: 'g' } }), 422);
-      expect(none.errors).toEqual([{ in: 'body', path: 'agentId', message: 'give the agent (agentId or agentName) or the graph (graphId or graphName) to run' }]);
+      expect(none.errors).toEqual([
+        { in: 'body', path: 'agentId', message: 'give the agent (agentId or agentName) or the graph (graphId or graphName) to run' },
+      ]);
       const unsafe = problemOf(await call('getSessionFiles', { params: { sessionId: r.sessionId }, query: { path: '../etc/passwd' } }), 400);
       expect(unsafe.errors).toEqual([{ in: 'query', path: 'path', message: expect.stringMatching(/must not contain empty, \. or \.\. segments/) }]);
     });
   });
 });
-

@@ -85,9 +85,12 @@ export async function handleRestRequest(request: Request, options: RestHttpOptio
   try {
     if (!url.pathname.startsWith(`${REST_BASE}/`) && url.pathname !== REST_BASE) throw new RestProblem(404, 'NOT_FOUND', `No route ${url.pathname}`);
     const match = matchRoute(request.method, url.pathname.slice(REST_BASE.length));
-    if (match.kind === 'not-found') throw new RestProblem(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}; the operations are listed in /api/openapi.json`);
+    if (match.kind === 'not-found')
+      throw new RestProblem(404, 'NOT_FOUND', `No route ${request.method} ${url.pathname}; the operations are listed in /api/openapi.json`);
     if (match.kind === 'method-not-allowed') {
-      throw new RestProblem(405, 'METHOD_NOT_SUPPORTED', `${url.pathname} does not take ${request.method}; it takes ${match.allow.join(', ')}`, { headers: { allow: match.allow.join(', ') } });
+      throw new RestProblem(405, 'METHOD_NOT_SUPPORTED', `${url.pathname} does not take ${request.method}; it takes ${match.allow.join(', ')}`, {
+        headers: { allow: match.allow.join(', ') },
+      });
     }
     const { route } = match;
     part = route.body ? 'body' : 'query';

@@ -23,7 +23,8 @@ export type IdempotencyClaim = { kind: 'claimed'; id: string } | { kind: 'replay
 export function idempotencyKeyOf(request: Request): string | null {
   const key = request.headers.get('idempotency-key');
   if (key === null) return null;
-  const bad = (message: string) => new RestProblem(400, 'BAD_REQUEST', `Idempotency-Key ${message}`, { errors: [{ in: 'header', path: 'Idempotency-Key', message }] });
+  const bad = (message: string) =>
+    new RestProblem(400, 'BAD_REQUEST', `Idempotency-Key ${message}`, { errors: [{ in: 'header', path: 'Idempotency-Key', message }] });
   if (key.length === 0) throw bad('must not be empty');
   if (key.length > MAX_IDEMPOTENCY_KEY_CHARS) throw bad(`must be at most ${MAX_IDEMPOTENCY_KEY_CHARS} characters`);
   if (!/^[\x21-\x7e]+$/.test(key)) throw bad('must be visible ASCII characters (no spaces)');
@@ -60,7 +61,11 @@ export async function claimIdempotencyKey(db: Db, scope: IdempotencyScope, key: 
     const existing = await db.idempotencyKey.findUnique({ where });
     if (!existing) continue;
     if (existing.requestHash !== requestHash) {
-      throw new RestProblem(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for a different request (another operation or body); send a new key for a new request');
+      throw new RestProblem(
+        422,
+        'IDEMPOTENCY_KEY_REUSED',
+        'This Idempotency-Key was already used for a different request (another operation or body); send a new key for a new request',
+      );
     }
     if (existing.responseStatus !== null) return { kind: 'replay', status: existing.responseStatus, body: existing.responseBody };
     if (existing.lockedAt.getTime() > now.getTime() - IDEMPOTENCY_STALE_MS) {
@@ -69,10 +74,15 @@ export async function claimIdempotencyKey(db: Db, scope: IdempotencyScope, key: 
       });
     }
     // Compare-and-set on the old lock: of several retries of a dead request, one takes it over.
-    const { count } = await db.idempotencyKey.updateMany({ where: { id: existing.id, lockedAt: existing.lockedAt, responseStatus: null }, data: { lockedAt: now } });
+    const { count } = await db.idempotencyKey.updateMany({
+      where: { id: existing.id, lockedAt: existing.lockedAt, responseStatus: null },
+      data: { lockedAt: now },
+    });
     if (count === 1) return { kind: 'claimed', id: existing.id };
   }
-  throw new RestProblem(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still in progress; retry once it has finished', { headers: { 'retry-after': '1' } });
+  throw new RestProblem(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still in progress; retry once it has finished', {
+    headers: { 'retry-after': '1' },
+  });
 }
 
 /** Records the response of the request that held the key, for replays until the key expires. */

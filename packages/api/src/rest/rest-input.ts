@@ -49,7 +49,10 @@ export function parseQuery(route: RestRoute, search: URLSearchParams): unknown {
   for (const key of new Set(search.keys())) {
     const values = search.getAll(key);
     if (takesMany((schema.shape as Record<string, z.core.$ZodType | undefined>)[key])) raw[key] = values;
-    else if (values.length > 1) throw new RestProblem(400, 'BAD_REQUEST', `Invalid input: ${key}: give it once`, { errors: [{ in: 'query', path: key, message: 'given more than once' }] });
+    else if (values.length > 1)
+      throw new RestProblem(400, 'BAD_REQUEST', `Invalid input: ${key}: give it once`, {
+        errors: [{ in: 'query', path: key, message: 'given more than once' }],
+      });
     else raw[key] = values[0]!;
   }
   refuseUnstorable(raw, 'query');

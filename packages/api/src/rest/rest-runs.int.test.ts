@@ -15,12 +15,20 @@ async function startRun(goal: string): Promise<string> {
 
 describe('POST /api/v1/runs', () => {
   it('starts a run of an agent by id: 201, Location, the run queued with its audit row', async () => {
-    const reply = await rest.as('operator').call('createRun', { body: { agentId: rest.tb.agent.agentId, goal: 'Summarise the issues', budget: { tokens: 5000 } } });
+    const reply = await rest
+      .as('operator')
+      .call('createRun', { body: { agentId: rest.tb.agent.agentId, goal: 'Summarise the issues', budget: { tokens: 5000 } } });
     expect(reply.status).toBe(201);
     const { runId } = runCreated.parse(reply.body);
     expect(reply.headers.get('location')).toBe(`/api/v1/runs/${runId}`);
     const run = await rest.tb.db.run.findUniqueOrThrow({ where: { id: runId } });
-    expect(run).toMatchObject({ teamId: rest.tb.fx.teamId, status: 'queued', goal: 'Summarise the issues', createdById: rest.tb.fx.members.operator.id, budget: { tokens: 5000, onExceed: 'wait' } });
+    expect(run).toMatchObject({
+      teamId: rest.tb.fx.teamId,
+      status: 'queued',
+      goal: 'Summarise the issues',
+      createdById: rest.tb.fx.members.operator.id,
+      budget: { tokens: 5000, onExceed: 'wait' },
+    });
     expect(run.createdByTokenId).not.toBeNull();
     expect(await rest.tb.db.auditLog.count({ where: { action: 'run.created', targetId: runId, actorType: 'token' } })).toBe(1);
     expect((await rest.tb.live.jobs()).some((job) => job.runId === runId && job.reason === 'start')).toBe(true);
@@ -34,8 +42,14 @@ describe('POST /api/v1/runs', () => {
   });
 
   it('refuses naming two targets, or none, with 422 naming the field', async () => {
-    const both = problemOf(await rest.as('operator').call('createRun', { body: { agentId: rest.tb.agent.agentId, agentName: 'x', goal: 'g' } }), 422, 'UNPROCESSABLE_CONTENT');
-    expect(both.errors).toEqual([{ in: 'body', path: 'agentName', message: 'give one of agentId, agentName, graphId or graphName, not agentId and agentName' }]);
+    const both = problemOf(
+      await rest.as('operator').call('createRun', { body: { agentId: rest.tb.agent.agentId, agentName: 'x', goal: 'g' } }),
+      422,
+      'UNPROCESSABLE_CONTENT',
+    );
+    expect(both.errors).toEqual([
+      { in: 'body', path: 'agentName', message: 'give one of agentId, agentName, graphId or graphName, not agentId and agentName' },
+    ]);
     const none = problemOf(await rest.as('operator').call('createRun', { body: { goal: 'g' } }), 422);
     expect(none.errors?.[0]).toMatchObject({ in: 'body', path: 'agentId' });
   });
@@ -71,7 +85,14 @@ describe('a run by id', () => {
   it('gets the run with its sessions, ledger and people', async () => {
     const runId = await startRun('Read me');
     const run = await rest.as('viewer').ok('getRun', runDetail, { params: { runId } });
-    expect(run).toMatchObject({ id: runId, status: 'queued', goal: 'Read me', createdBy: { id: rest.tb.fx.members.operator.id }, budget: { onExceed: 'wait' }, pendingMessages: 0 });
+    expect(run).toMatchObject({
+      id: runId,
+      status: 'queued',
+      goal: 'Read me',
+      createdBy: { id: rest.tb.fx.members.operator.id },
+      budget: { onExceed: 'wait' },
+      pendingMessages: 0,
+    });
     expect(run.sessions).toHaveLength(1);
     expect(new Date(run.createdAt).toISOString()).toBe(run.createdAt);
   });
@@ -83,9 +104,14 @@ describe('a run by id', () => {
     expect(await rest.tb.db.inboxMessage.count({ where: { runId, id: sent.messageId } })).toBe(1);
     const cancelled = await rest.as('operator').ok('cancelRun', runCancelled, { params: { runId } });
     expect(cancelled).toMatchObject({ runId, alreadyRequested: false });
-    expect(await rest.as('operator').ok('cancelRun', runCancelled, { params: { runId } })).toMatchObject({ alreadyRequested: true, cancelRequestedAt: cancelled.cancelRequestedAt });
+    expect(await rest.as('operator').ok('cancelRun', runCancelled, { params: { runId } })).toMatchObject({
+      alreadyRequested: true,
+      cancelRequestedAt: cancelled.cancelRequestedAt,
+    });
     await rest.tb.db.run.update({ where: { id: runId }, data: { status: 'cancelled', finishedAt: new Date() } });
-    expect(problemOf(await rest.as('operator').call('cancelRun', { params: { runId } }), 412, 'PRECONDITION_FAILED').detail).toBe('The run already finished (cancelled)');
+    expect(problemOf(await rest.as('operator').call('cancelRun', { params: { runId } }), 412, 'PRECONDITION_FAILED').detail).toBe(
+      'The run already finished (cancelled)',
+    );
   });
 
   it('raises the budget as an approver; an operator gets 403 with the procedure’s message', async () => {

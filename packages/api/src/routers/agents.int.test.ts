@@ -52,17 +52,28 @@ describe('agents', () => {
     await expect(
       api.agents.create({ teamId: tb.fx.teamId, name: 'z', endpointId: tb.agent.endpointId, tools: [{ name: 'load_tools', description: '' }] }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('reserved tool names') });
-    await expect(api.agents.create({ teamId: tb.fx.teamId, name: 'Not A Slug', endpointId: tb.agent.endpointId })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(api.agents.create({ teamId: tb.fx.teamId, name: 'Not A Slug', endpointId: tb.agent.endpointId })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
   });
 
   it('updates bump the version, audit what changed, and refuse a stale expectedVersion', async () => {
     const api = await operator();
     const agent = await api.agents.create({ teamId: tb.fx.teamId, name: 'editable', endpointId: tb.agent.endpointId });
-    const v2 = await api.agents.update({ teamId: tb.fx.teamId, agentId: agent.id, expectedVersion: 1, systemPrompt: 'New prompt', busyPolicy: 'reject', maxConcurrentRuns: 2 });
+    const v2 = await api.agents.update({
+      teamId: tb.fx.teamId,
+      agentId: agent.id,
+      expectedVersion: 1,
+      systemPrompt: 'New prompt',
+      busyPolicy: 'reject',
+      maxConcurrentRuns: 2,
+    });
     expect(v2).toMatchObject({ version: 2, systemPrompt: 'New prompt', busyPolicy: 'reject', maxConcurrentRuns: 2 });
     const audit = await tb.db.auditLog.findFirstOrThrow({ where: { targetId: agent.id, action: 'agent.updated' } });
     expect(audit.data).toEqual({ changed: ['systemPrompt', 'busyPolicy', 'maxConcurrentRuns'], version: 2 });
-    await expect(api.agents.update({ teamId: tb.fx.teamId, agentId: agent.id, expectedVersion: 1, description: 'late' })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(api.agents.update({ teamId: tb.fx.teamId, agentId: agent.id, expectedVersion: 1, description: 'late' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
     // Nothing to change: no new version, no audit row.
     expect(await api.agents.update({ teamId: tb.fx.teamId, agentId: agent.id })).toMatchObject({ version: 2 });
     expect(await tb.db.auditLog.count({ where: { targetId: agent.id } })).toBe(2);

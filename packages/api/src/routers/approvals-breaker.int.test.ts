@@ -12,7 +12,16 @@ async function breakerPaused() {
   await tb.db.session.update({ where: { id: run.mainSessionId! }, data: { status: 'waiting', waitReason: 'approval' } });
   const requestSeq = seq++;
   const approval = await tb.db.approval.create({
-    data: { teamId: tb.fx.teamId, runId, sessionId: run.mainSessionId!, requestSeq, toolCallId: `call-${requestSeq}`, tool: 'echo', kind: 'breaker', args: { text: 'again' } as Prisma.InputJsonValue },
+    data: {
+      teamId: tb.fx.teamId,
+      runId,
+      sessionId: run.mainSessionId!,
+      requestSeq,
+      toolCallId: `call-${requestSeq}`,
+      tool: 'echo',
+      kind: 'breaker',
+      args: { text: 'again' } as Prisma.InputJsonValue,
+    },
   });
   return { runId, approvalId: approval.id };
 }
@@ -24,10 +33,21 @@ async function breakerPaused() {
 async function cancelHoldingTheRun(runId: string, locked: () => void, go: Promise<void>) {
   await tb.db.$transaction(
     async (tx) => {
-      await tx.run.updateMany({ where: { id: runId, cancelRequestedAt: null }, data: { cancelRequestedAt: new Date(), cancelledById: tb.fx.members.operator.id } });
+      await tx.run.updateMany({
+        where: { id: runId, cancelRequestedAt: null },
+        data: { cancelRequestedAt: new Date(), cancelledById: tb.fx.members.operator.id },
+      });
       locked();
       await go;
-      await appendAudit(tx, { teamId: tb.fx.teamId, actor: { type: 'user', userId: tb.fx.members.operator.id }, ip: null, action: 'run.cancel_requested', targetType: 'run', targetId: runId, data: { status: 'waiting' } });
+      await appendAudit(tx, {
+        teamId: tb.fx.teamId,
+        actor: { type: 'user', userId: tb.fx.members.operator.id },
+        ip: null,
+        action: 'run.cancel_requested',
+        targetType: 'run',
+        targetId: runId,
+        data: { status: 'waiting' },
+      });
     },
     { timeout: 20_000 },
   );
@@ -71,7 +91,10 @@ describe('rejecting a breaker while the run is being cancelled', () => {
     const result = await (await tb.as('approver')).approvals.decide({ teamId: tb.fx.teamId, approvalId, decision: 'reject' });
     expect(result).toMatchObject({ status: 'rejected' });
     expect((await tb.db.run.findUniqueOrThrow({ where: { id: runId } })).cancelRequestedAt).not.toBeNull();
-    const rows = await tb.db.auditLog.findMany({ where: { teamId: tb.fx.teamId, OR: [{ targetId: runId }, { targetId: approvalId }] }, orderBy: { seq: 'asc' } });
+    const rows = await tb.db.auditLog.findMany({
+      where: { teamId: tb.fx.teamId, OR: [{ targetId: runId }, { targetId: approvalId }] },
+      orderBy: { seq: 'asc' },
+    });
     expect(rows.map((r) => r.action).slice(-2)).toEqual(['approval.rejected', 'run.cancel_requested']);
     expect(rows.at(-1)!.data).toMatchObject({ approvalId, reason: 'breaker rejected' });
   });

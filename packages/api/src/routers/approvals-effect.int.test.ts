@@ -35,8 +35,16 @@ async function heldApproval() {
   };
   return tb.db.approval.create({
     data: {
-      teamId: tb.fx.teamId, runId: run.runId, sessionId: run.sessionId, requestSeq: 1000 + Math.floor(Math.random() * 1e6), toolCallId: 'call-held',
-      kind: 'effect', tool: 'shell', args: { command: 'python3 clean.py' }, risk: 'high', policyRuleId: 'effect-deletes',
+      teamId: tb.fx.teamId,
+      runId: run.runId,
+      sessionId: run.sessionId,
+      requestSeq: 1000 + Math.floor(Math.random() * 1e6),
+      toolCallId: 'call-held',
+      kind: 'effect',
+      tool: 'shell',
+      args: { command: 'python3 clean.py' },
+      risk: 'high',
+      policyRuleId: 'effect-deletes',
       held: { commit: held, baseCommit: base, effect },
     },
   });
@@ -59,10 +67,21 @@ describe('approvals of held results', () => {
 
   it('says why a call that has not run has no diff, and answers NOT_FOUND for another team', async () => {
     const approval = await tb.db.approval.create({
-      data: { teamId: tb.fx.teamId, runId: run.runId, sessionId: run.sessionId, requestSeq: 2_000_000 + Math.floor(Math.random() * 1e6), toolCallId: 'c2', tool: 'shell', args: { command: 'rm -rf build' } },
+      data: {
+        teamId: tb.fx.teamId,
+        runId: run.runId,
+        sessionId: run.sessionId,
+        requestSeq: 2_000_000 + Math.floor(Math.random() * 1e6),
+        toolCallId: 'c2',
+        tool: 'shell',
+        args: { command: 'rm -rf build' },
+      },
     });
     const viewer = await tb.as('viewer', fx.deps);
-    expect(await viewer.approvals.diff({ teamId: tb.fx.teamId, approvalId: approval.id })).toMatchObject({ diff: null, reason: expect.stringContaining('has not run') });
+    expect(await viewer.approvals.diff({ teamId: tb.fx.teamId, approvalId: approval.id })).toMatchObject({
+      diff: null,
+      reason: expect.stringContaining('has not run'),
+    });
     const outsider = await tb.as('viewer', fx.deps);
     await expect(outsider.approvals.diff({ teamId: tb.fx.otherTeamId, approvalId: approval.id })).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
@@ -70,7 +89,9 @@ describe('approvals of held results', () => {
   it('refuses edited arguments for a held result, changing nothing', async () => {
     const approval = await heldApproval();
     const approver = await tb.as('approver', fx.deps);
-    await expect(approver.approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'approve', editedArgs: { command: 'true' } })).rejects.toThrow(/already ran/);
+    await expect(
+      approver.approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'approve', editedArgs: { command: 'true' } }),
+    ).rejects.toThrow(/already ran/);
     expect(await tb.db.approval.findUniqueOrThrow({ where: { id: approval.id } })).toMatchObject({ status: 'pending', editedArgs: null });
     await approver.approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'approve' });
     expect(await tb.db.approval.findUniqueOrThrow({ where: { id: approval.id } })).toMatchObject({ status: 'approved' });

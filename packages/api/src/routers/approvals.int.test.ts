@@ -29,8 +29,17 @@ async function pending(run: { runId: string; sessionId: string; creatorId: strin
   const requestSeq = seq++;
   return tb.db.approval.create({
     data: {
-      teamId: tb.fx.teamId, runId: run.runId, sessionId: run.sessionId, requestSeq, toolCallId: `call-${requestSeq}`, tool: 'shell',
-      args: { command: 'rm -rf build' }, risk: 'high', policyRuleId: 'shell-destructive', requestedById: run.creatorId, ...data,
+      teamId: tb.fx.teamId,
+      runId: run.runId,
+      sessionId: run.sessionId,
+      requestSeq,
+      toolCallId: `call-${requestSeq}`,
+      tool: 'shell',
+      args: { command: 'rm -rf build' },
+      risk: 'high',
+      policyRuleId: 'shell-destructive',
+      requestedById: run.creatorId,
+      ...data,
     },
   });
 }
@@ -44,18 +53,28 @@ describe('approvals.decide', () => {
     const api = await tb.as('approver');
     const result = await api.approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'approve', comment: 'ok' });
     expect(result).toMatchObject({ approvalId: approval.id, status: 'approved', runId: run.runId });
-    expect(await tb.db.approval.findUniqueOrThrow({ where: { id: approval.id } })).toMatchObject({ status: 'approved', decidedById: tb.fx.members.approver.id, comment: 'ok', editedArgs: null });
+    expect(await tb.db.approval.findUniqueOrThrow({ where: { id: approval.id } })).toMatchObject({
+      status: 'approved',
+      decidedById: tb.fx.members.approver.id,
+      comment: 'ok',
+      editedArgs: null,
+    });
     const audit = await tb.db.auditLog.findFirstOrThrow({ where: { teamId: tb.fx.teamId, action: 'approval.approved', targetId: approval.id } });
     expect(audit).toMatchObject({ actorType: 'user', actorId: tb.fx.members.approver.id, data: { runId: run.runId, tool: 'shell', comment: 'ok' } });
-    expect((await tb.live.jobs()).filter((j) => j.sessionId === run.sessionId && j.reason === 'resume')).toEqual([{ runId: run.runId, sessionId: run.sessionId, reason: 'resume' }]);
+    expect((await tb.live.jobs()).filter((j) => j.sessionId === run.sessionId && j.reason === 'resume')).toEqual([
+      { runId: run.runId, sessionId: run.sessionId, reason: 'resume' },
+    ]);
     await expect.poll(() => heard.some((m) => m.kind === 'approvals.count')).toBe(true);
     await stop();
 
-    await expect(api.approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'reject' })).rejects.toMatchObject({ code: 'CONFLICT', message: 'The approval is already approved' });
+    await expect(api.approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'reject' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: 'The approval is already approved',
+    });
     expect(await tb.db.auditLog.count({ where: { targetId: approval.id } })).toBe(1);
   });
 
-  it('four-eyes keeps the run\'s creator from deciding; another approver may', async () => {
+  it("four-eyes keeps the run's creator from deciding; another approver may", async () => {
     const run = await runBy('approver');
     const approval = await pending(run, { fourEyes: true });
     await expect((await tb.as('approver')).approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'approve' })).rejects.toMatchObject({
@@ -69,19 +88,29 @@ describe('approvals.decide', () => {
 
   it('an approval that needs an admin (after escalation) refuses an approver', async () => {
     const approval = await pending(await runBy('operator'), { requiredRole: 'admin' });
-    await expect((await tb.as('approver')).approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'reject' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect((await tb.as('admin')).approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'reject', comment: 'no' })).resolves.toMatchObject({ status: 'rejected' });
+    await expect((await tb.as('approver')).approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'reject' })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    await expect(
+      (await tb.as('admin')).approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'reject', comment: 'no' }),
+    ).resolves.toMatchObject({ status: 'rejected' });
   });
 
-  it('checks edited arguments against the tool\'s parameters and records the edit', async () => {
+  it("checks edited arguments against the tool's parameters and records the edit", async () => {
     const approval = await pending(await runBy('operator'));
     const api = await tb.as('approver');
-    await expect(api.approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'approve', editedArgs: { command: 42 } })).rejects.toMatchObject({
+    await expect(
+      api.approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'approve', editedArgs: { command: 42 } }),
+    ).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: expect.stringMatching(/^editedArgs do not fit the shell tool's parameters: command/),
     });
-    await expect(api.approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'approve', editedArgs: { command: 'ls', extra: true } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(api.approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'reject', editedArgs: { command: 'ls' } })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(
+      api.approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'approve', editedArgs: { command: 'ls', extra: true } }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(
+      api.approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'reject', editedArgs: { command: 'ls' } }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     expect(await tb.db.approval.findUniqueOrThrow({ where: { id: approval.id } })).toMatchObject({ status: 'pending', editedArgs: null });
 
     await api.approvals.decide({ teamId: tb.fx.teamId, approvalId: approval.id, decision: 'approve', editedArgs: { command: 'rm -rf build/tmp' } });
@@ -90,7 +119,13 @@ describe('approvals.decide', () => {
     expect(audit.data).toMatchObject({ args: { command: 'rm -rf build' }, editedArgs: { command: 'rm -rf build/tmp' } });
     // The edited call was decided by the team's policy (the built-in default holds it for an approver).
     const decided = await tb.db.auditLog.findFirstOrThrow({ where: { targetId: approval.id, action: 'policy.decided' } });
-    expect(decided.data).toMatchObject({ edited: true, args: { command: 'rm -rf build/tmp' }, outcome: 'require_approval', ruleId: 'shell-destructive', deciderRole: 'approver' });
+    expect(decided.data).toMatchObject({
+      edited: true,
+      args: { command: 'rm -rf build/tmp' },
+      outcome: 'require_approval',
+      ruleId: 'shell-destructive',
+      deciderRole: 'approver',
+    });
   });
 });
 
@@ -98,7 +133,12 @@ describe('approvals.decideMany', () => {
   it('decides each approval on its own and reports the ones it could not', async () => {
     const run = await runBy('operator');
     const [a, b, done] = [await pending(run), await pending(run), await pending(run, { status: 'expired' })];
-    const result = await (await tb.as('approver')).approvals.decideMany({ teamId: tb.fx.teamId, approvalIds: [a.id, b.id, done.id], decision: 'reject', comment: 'not today' });
+    const result = await (await tb.as('approver')).approvals.decideMany({
+      teamId: tb.fx.teamId,
+      approvalIds: [a.id, b.id, done.id],
+      decision: 'reject',
+      comment: 'not today',
+    });
     expect(result.decided).toBe(2);
     expect(result.results).toEqual([
       { approvalId: a.id, ok: true, status: 'rejected' },
@@ -113,7 +153,11 @@ describe('approvals.decideMany', () => {
     const mine = await runBy('approver');
     const [a, b] = [await pending(other), await pending(other)];
     const ownRun = await pending(mine, { fourEyes: true });
-    const result = await (await tb.as('approver')).approvals.decideMany({ teamId: tb.fx.teamId, approvalIds: [a.id, ownRun.id, 'nope-not-here', b.id, a.id], decision: 'approve' });
+    const result = await (await tb.as('approver')).approvals.decideMany({
+      teamId: tb.fx.teamId,
+      approvalIds: [a.id, ownRun.id, 'nope-not-here', b.id, a.id],
+      decision: 'approve',
+    });
     expect(result.decided).toBe(2);
     expect(result.results).toEqual([
       { approvalId: a.id, ok: true, status: 'approved' },
@@ -122,7 +166,12 @@ describe('approvals.decideMany', () => {
       { approvalId: b.id, ok: true, status: 'approved' },
     ]);
     const rows = await tb.db.approval.findMany({ where: { id: { in: [a.id, b.id, ownRun.id] } }, orderBy: { id: 'asc' } });
-    expect(rows.filter((r) => r.status === 'approved').map((r) => r.id).sort()).toEqual([a.id, b.id].sort());
+    expect(
+      rows
+        .filter((r) => r.status === 'approved')
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([a.id, b.id].sort());
     expect(rows.every((r) => r.status === 'pending' || (r.decidedAt !== null && Math.abs(r.decidedAt.getTime() - Date.now()) < 60_000))).toBe(true);
     const audit = await tb.db.auditLog.findMany({ where: { teamId: tb.fx.teamId, action: 'approval.approved', targetId: { in: [a.id, b.id, ownRun.id] } } });
     expect(audit.map((r) => r.targetId).sort()).toEqual([a.id, b.id].sort());
@@ -141,7 +190,15 @@ describe('approvals.list and approvals.get', () => {
     const api = await tb.as('viewer');
     const all = await api.approvals.list({ teamId: tb.fx.teamId, runId: run.runId });
     expect(all.items.map((i) => i.id)).toEqual([fresh.id, old.id, decided.id]);
-    expect(all.items[0]).toMatchObject({ tool: 'shell', args: { command: 'rm -rf build' }, risk: 'high', policyRuleId: 'shell-destructive', agent: { id: tb.agent.agentId }, canDecide: false, blocker: 'deciding needs the approver role' });
+    expect(all.items[0]).toMatchObject({
+      tool: 'shell',
+      args: { command: 'rm -rf build' },
+      risk: 'high',
+      policyRuleId: 'shell-destructive',
+      agent: { id: tb.agent.agentId },
+      canDecide: false,
+      blocker: 'deciding needs the approver role',
+    });
 
     const seen: string[] = [];
     let cursor: string | undefined;
@@ -153,7 +210,12 @@ describe('approvals.list and approvals.get', () => {
     expect(seen).toEqual([fresh.id, old.id, decided.id]);
 
     expect((await api.approvals.list({ teamId: tb.fx.teamId, runId: run.runId, status: 'approved' })).items.map((i) => i.id)).toEqual([decided.id]);
-    expect(await (await tb.as('approver')).approvals.get({ teamId: tb.fx.teamId, approvalId: fresh.id })).toMatchObject({ id: fresh.id, canDecide: true, blocker: null, requestedBy: { id: tb.fx.members.operator.id } });
+    expect(await (await tb.as('approver')).approvals.get({ teamId: tb.fx.teamId, approvalId: fresh.id })).toMatchObject({
+      id: fresh.id,
+      canDecide: true,
+      blocker: null,
+      requestedBy: { id: tb.fx.members.operator.id },
+    });
     await expect(api.approvals.list({ teamId: tb.fx.teamId, cursor: 'not-a-cursor' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
   });
 });

@@ -6,9 +6,7 @@ export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 const commentSchema = z.string().trim().max(2000);
 /** Edited arguments: a JSON object, bounded (they are re-checked against the tool's own schema). */
-const editedArgsSchema = z
-  .record(z.string(), z.json())
-  .refine((args) => JSON.stringify(args).length <= 100_000, 'must be at most 100,000 characters of JSON');
+const editedArgsSchema = z.record(z.string(), z.json()).refine((args) => JSON.stringify(args).length <= 100_000, 'must be at most 100,000 characters of JSON');
 
 export const decideInput = z
   .object({
@@ -20,7 +18,8 @@ export const decideInput = z
     editedArgs: editedArgsSchema.optional(),
   })
   .superRefine((input, ctx) => {
-    if (input.editedArgs && input.decision !== 'approve') ctx.addIssue({ code: 'custom', path: ['editedArgs'], message: 'only an approval can edit the arguments' });
+    if (input.editedArgs && input.decision !== 'approve')
+      ctx.addIssue({ code: 'custom', path: ['editedArgs'], message: 'only an approval can edit the arguments' });
   });
 export type DecideInput = z.infer<typeof decideInput>;
 

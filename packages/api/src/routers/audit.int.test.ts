@@ -14,7 +14,10 @@ beforeAll(async () => {
   }
   await api.endpoints.create({ teamId: tb.fx.teamId, name: 'offline', kind: 'faux', model: 'faux-1' });
   const token = await issueToken(tb.db, tb.fx.teamId, tb.fx.members.admin.id, 'admin');
-  await (await callerAs(tb.deps, { bearer: token.secret })).policies.save({ teamId: tb.fx.teamId, document: { version: 1, name: 'four', default: 'deny', rules: [] } });
+  await (await callerAs(tb.deps, { bearer: token.secret })).policies.save({
+    teamId: tb.fx.teamId,
+    document: { version: 1, name: 'four', default: 'deny', rules: [] },
+  });
 });
 
 describe('audit.list', () => {
@@ -22,7 +25,11 @@ describe('audit.list', () => {
     const api = await admin();
     const first = await api.audit.list({ teamId: tb.fx.teamId, limit: 2 });
     expect(first.rows.map((r) => r.action)).toEqual(['policy.saved', 'endpoint.created']);
-    expect(first.rows[0]).toMatchObject({ actorType: 'token', actorLabel: expect.stringMatching(/^token ".+" of .+@example\.test$/), data: expect.objectContaining({ onBehalfOf: tb.fx.members.admin.id }) });
+    expect(first.rows[0]).toMatchObject({
+      actorType: 'token',
+      actorLabel: expect.stringMatching(/^token ".+" of .+@example\.test$/),
+      data: expect.objectContaining({ onBehalfOf: tb.fx.members.admin.id }),
+    });
     expect(first.rows[1]).toMatchObject({ actorType: 'user', actorId: tb.fx.members.admin.id, actorLabel: tb.fx.members.admin.email, ip: '127.0.0.1' });
     const seen = [...first.rows];
     let cursor = first.nextCursor;

@@ -19,7 +19,10 @@ async function storedElsewhere(): Promise<string> {
 
 beforeAll(async () => {
   // A real HTTP server speaking Chat Completions: first a success, then a provider error.
-  server = await startChatServer([{ text: 'ok', usage: { prompt_tokens: 9, completion_tokens: 1 } }, { status: 401, message: `Incorrect API key provided: ${KEY}` }]);
+  server = await startChatServer([
+    { text: 'ok', usage: { prompt_tokens: 9, completion_tokens: 1 } },
+    { status: 401, message: `Incorrect API key provided: ${KEY}` },
+  ]);
 });
 afterAll(async () => {
   await server?.close();
@@ -30,8 +33,16 @@ describe('endpoints', () => {
 
   it('creates an OpenAI-compatible endpoint with its key sealed, returning only the last 4 characters', async () => {
     const created = await (await tb.as('admin')).endpoints.create({
-      teamId: tb.fx.teamId, name: 'local', kind: 'openai', baseUrl: server.baseURL, apiKey: KEY, model: 'tiny-1',
-      inputMicrosPerMTok: 150_000, outputMicrosPerMTok: 600_000, contextWindow: 16_000, maxOutputTokens: 512,
+      teamId: tb.fx.teamId,
+      name: 'local',
+      kind: 'openai',
+      baseUrl: server.baseURL,
+      apiKey: KEY,
+      model: 'tiny-1',
+      inputMicrosPerMTok: 150_000,
+      outputMicrosPerMTok: 600_000,
+      contextWindow: 16_000,
+      maxOutputTokens: 512,
     });
     endpointId = created.id;
     expect(created).toMatchObject({ name: 'local', kind: 'openai', hasKey: true, keyLast4: 'WXYZ', inputMicrosPerMTok: 150_000, contextWindow: 16_000 });
@@ -87,18 +98,26 @@ describe('endpoints', () => {
 
   it('refuses keys without an encryption key, and openai endpoints without a URL or key', async () => {
     const noBox = await tb.as('admin', { db: tb.db, dispatch: tb.live.dispatch });
-    await expect(noBox.endpoints.create({ teamId: tb.fx.teamId, name: 'nokey', kind: 'openai', baseUrl: server.baseURL, apiKey: KEY, model: 'm' })).rejects.toMatchObject({
-      code: 'PRECONDITION_FAILED', message: expect.stringContaining('LOOPLANE_ENCRYPTION_KEY'),
+    await expect(
+      noBox.endpoints.create({ teamId: tb.fx.teamId, name: 'nokey', kind: 'openai', baseUrl: server.baseURL, apiKey: KEY, model: 'm' }),
+    ).rejects.toMatchObject({
+      code: 'PRECONDITION_FAILED',
+      message: expect.stringContaining('LOOPLANE_ENCRYPTION_KEY'),
     });
     const api = await tb.as('admin');
-    await expect(api.endpoints.create({ teamId: tb.fx.teamId, name: 'nourl', kind: 'openai', apiKey: KEY, model: 'm' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(api.endpoints.create({ teamId: tb.fx.teamId, name: 'nourl', kind: 'openai', apiKey: KEY, model: 'm' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
     expect(await tb.db.modelEndpoint.count({ where: { teamId: tb.fx.teamId, name: { in: ['nokey', 'nourl'] } } })).toBe(0);
   });
 
   it('delete refuses while an agent template uses the endpoint, then frees the name', async () => {
     const api = await tb.as('admin');
     const agent = await createAgentFixture(tb.db, tb.fx.teamId, { endpointId, name: 'reviewer' });
-    await expect(api.endpoints.delete({ teamId: tb.fx.teamId, endpointId })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('reviewer') });
+    await expect(api.endpoints.delete({ teamId: tb.fx.teamId, endpointId })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining('reviewer'),
+    });
     expect((await api.endpoints.list({ teamId: tb.fx.teamId })).map((e) => e.name)).toContain('local');
 
     await tb.db.agentTemplate.update({ where: { id: agent.agentId }, data: { archivedAt: new Date() } });
@@ -111,6 +130,15 @@ describe('endpoints', () => {
     await expect(api.endpoints.test({ teamId: tb.fx.teamId, endpointId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await api.endpoints.create({ teamId: tb.fx.teamId, name: 'local', kind: 'faux', model: 'faux-1' });
     const actions = (await tb.db.auditLog.findMany({ where: { teamId: tb.fx.teamId, targetType: 'endpoint' }, orderBy: { seq: 'asc' } })).map((r) => r.action);
-    expect(actions).toEqual(['endpoint.created', 'endpoint.tested', 'endpoint.tested', 'endpoint.created', 'endpoint.tested', 'endpoint.updated', 'endpoint.deleted', 'endpoint.created']);
+    expect(actions).toEqual([
+      'endpoint.created',
+      'endpoint.tested',
+      'endpoint.tested',
+      'endpoint.created',
+      'endpoint.tested',
+      'endpoint.updated',
+      'endpoint.deleted',
+      'endpoint.created',
+    ]);
   });
 });

@@ -60,10 +60,12 @@ const graphDefinitionSchema = z
     const out = new Map<string, string[]>();
     for (const [i, edge] of graph.edges.entries()) {
       for (const end of ['from', 'to'] as const) {
-        if (!keys.has(edge[end])) ctx.addIssue({ code: 'custom', path: ['edges', i, end], message: `edge ${edge.from} → ${edge.to} names a missing node ${edge[end]}` });
+        if (!keys.has(edge[end]))
+          ctx.addIssue({ code: 'custom', path: ['edges', i, end], message: `edge ${edge.from} → ${edge.to} names a missing node ${edge[end]}` });
       }
       if (edge.from === edge.to) ctx.addIssue({ code: 'custom', path: ['edges', i, 'to'], message: `edge ${edge.from} → ${edge.to} joins a node to itself` });
-      if (edge.to === graph.root) ctx.addIssue({ code: 'custom', path: ['edges', i, 'to'], message: `edge ${edge.from} → ${edge.to} enters the root; the root only receives the goal` });
+      if (edge.to === graph.root)
+        ctx.addIssue({ code: 'custom', path: ['edges', i, 'to'], message: `edge ${edge.from} → ${edge.to} enters the root; the root only receives the goal` });
       const pair = `${edge.from}\u0000${edge.to}`;
       if (pairs.has(pair)) ctx.addIssue({ code: 'custom', path: ['edges', i], message: `edge ${edge.from} → ${edge.to} is defined twice` });
       pairs.add(pair);

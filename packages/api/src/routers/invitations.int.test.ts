@@ -29,7 +29,12 @@ async function inviteOverHttp(email: string) {
 /** The shape of a JSON value: keys and value types, never the values. */
 function shape(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(shape);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).sort().map(([key, v]) => [key, shape(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort()
+        .map(([key, v]) => [key, shape(v)]),
+    );
   return typeof value;
 }
 
@@ -51,7 +56,10 @@ describe('teams.invite', () => {
 
   it('refuses a current member (whom the admins see anyway); inviting an address again replaces its pending invitation', async () => {
     const admin = await tb.as('admin');
-    await expect(admin.teams.invite({ teamId: tb.fx.teamId, email: tb.fx.members.viewer.email, role: 'admin' })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('already a member') });
+    await expect(admin.teams.invite({ teamId: tb.fx.teamId, email: tb.fx.members.viewer.email, role: 'admin' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining('already a member'),
+    });
     const email = fresh('twice');
     const first = await admin.teams.invite({ teamId: tb.fx.teamId, email, role: 'viewer' });
     const second = await admin.teams.invite({ teamId: tb.fx.teamId, email, role: 'approver' });
@@ -69,13 +77,24 @@ describe('the invitee', () => {
     const { invitation } = await (await tb.as('admin')).teams.invite({ teamId: tb.fx.teamId, email: invitee.email, role: 'approver' });
     const me = await tb.asUser(invitee.id);
     const mine = await me.invitations.mine();
-    expect(mine).toEqual([expect.objectContaining({ id: invitation.id, role: 'approver', team: expect.objectContaining({ id: tb.fx.teamId, name: 'Team A' }), invitedBy: tb.fx.members.admin.email })]);
+    expect(mine).toEqual([
+      expect.objectContaining({
+        id: invitation.id,
+        role: 'approver',
+        team: expect.objectContaining({ id: tb.fx.teamId, name: 'Team A' }),
+        invitedBy: tb.fx.members.admin.email,
+      }),
+    ]);
     await expect(me.teams.members({ teamId: tb.fx.teamId })).rejects.toMatchObject({ code: 'FORBIDDEN' });
 
     expect(await me.invitations.accept({ invitationId: invitation.id })).toMatchObject({ teamId: tb.fx.teamId, role: 'approver' });
     expect(await tb.db.membership.findUnique({ where: { teamId_userId: { teamId: tb.fx.teamId, userId: invitee.id } } })).toMatchObject({ role: 'approver' });
     expect(await me.invitations.mine()).toEqual([]);
-    expect((await auditOf('invitation.accepted', invitation.id))).toMatchObject({ actorType: 'user', actorId: invitee.id, data: { role: 'approver', userCreated: false } });
+    expect(await auditOf('invitation.accepted', invitation.id)).toMatchObject({
+      actorType: 'user',
+      actorId: invitee.id,
+      data: { role: 'approver', userCreated: false },
+    });
     const listed = await (await tb.as('admin')).teams.invitations({ teamId: tb.fx.teamId });
     expect(listed.find((i) => i.id === invitation.id)).toMatchObject({ status: 'accepted', decidedBy: invitee.email });
     await expect(me.invitations.accept({ invitationId: invitation.id })).rejects.toMatchObject({ code: 'CONFLICT' });
@@ -100,12 +119,18 @@ describe('the invitee', () => {
     const revoked = await admin.teams.invite({ teamId: tb.fx.teamId, email: invitee.email, role: 'viewer' });
     await admin.teams.revokeInvitation({ teamId: tb.fx.teamId, invitationId: revoked.invitation.id });
     expect(await auditOf('invitation.revoked', revoked.invitation.id)).toMatchObject({ actorId: tb.fx.members.admin.id });
-    await expect(me.invitations.accept({ invitationId: revoked.invitation.id })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('revoked') });
+    await expect(me.invitations.accept({ invitationId: revoked.invitation.id })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining('revoked'),
+    });
     await expect(admin.teams.revokeInvitation({ teamId: tb.fx.teamId, invitationId: revoked.invitation.id })).rejects.toMatchObject({ code: 'CONFLICT' });
 
     const expired = await createInvitation(tb.db, { teamId: tb.fx.teamId, email: invitee.email, expiresAt: new Date(Date.now() - 1000) });
     expect(await me.invitations.mine()).toEqual([]);
-    await expect(me.invitations.accept({ invitationId: expired.id })).rejects.toMatchObject({ code: 'PRECONDITION_FAILED', message: expect.stringContaining('expired') });
+    await expect(me.invitations.accept({ invitationId: expired.id })).rejects.toMatchObject({
+      code: 'PRECONDITION_FAILED',
+      message: expect.stringContaining('expired'),
+    });
     await expect(me.invitations.signUp({ code: expired.code, password: 'long enough pw' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect((await admin.teams.invitations({ teamId: tb.fx.teamId })).find((i) => i.id === expired.id)).toMatchObject({ status: 'expired' });
     expect(await tb.db.membership.count({ where: { teamId: tb.fx.teamId, userId: invitee.id } })).toBe(0);
@@ -119,7 +144,11 @@ describe('an address without an account', () => {
     expect(invited.path).toBe(`/invite/${invited.code}`);
     const signedOut = await callerAs(tb.deps, null);
     expect(await signedOut.invitations.preview({ code: invited.code })).toMatchObject({ email, role: 'viewer', team: { name: 'Team A' } });
-    expect(await signedOut.invitations.signUp({ code: invited.code, password: 'newcomer password 1', name: 'New Comer' })).toMatchObject({ email, teamId: tb.fx.teamId, role: 'viewer' });
+    expect(await signedOut.invitations.signUp({ code: invited.code, password: 'newcomer password 1', name: 'New Comer' })).toMatchObject({
+      email,
+      teamId: tb.fx.teamId,
+      role: 'viewer',
+    });
     const user = await tb.db.user.findUniqueOrThrow({ where: { email } });
     expect(await tb.db.membership.findUnique({ where: { teamId_userId: { teamId: tb.fx.teamId, userId: user.id } } })).toMatchObject({ role: 'viewer' });
     expect(await authenticateCredentials(tb.db, email, 'newcomer password 1')).toMatchObject({ id: user.id });
@@ -130,7 +159,10 @@ describe('an address without an account', () => {
   it('a code cannot take over an address that has an account: refused, nothing changes', async () => {
     const existing = await createUser(tb.db, 'taken');
     const { code } = await (await tb.as('admin')).teams.invite({ teamId: tb.fx.teamId, email: existing.email, role: 'admin' });
-    await expect((await callerAs(tb.deps, null)).invitations.signUp({ code, password: 'hijacker password 9' })).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('sign in') });
+    await expect((await callerAs(tb.deps, null)).invitations.signUp({ code, password: 'hijacker password 9' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringContaining('sign in'),
+    });
     expect(await authenticateCredentials(tb.db, existing.email, 'hijacker password 9')).toBeNull();
     expect(await tb.db.membership.count({ where: { teamId: tb.fx.teamId, userId: existing.id } })).toBe(0);
   });

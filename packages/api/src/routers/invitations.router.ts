@@ -2,13 +2,7 @@ import { TRPCError } from '@trpc/server';
 import { z } from 'zod';
 import { authedProcedure, createRouter, publicProcedure } from '../trpc';
 import { idSchema, nameSchema, passwordSchema } from '../schemas';
-import {
-  acceptInvitation,
-  declineInvitation,
-  listMyInvitations,
-  previewInvitation,
-  signUpWithInvitation,
-} from '../services/invitations-invitee.service';
+import { acceptInvitation, declineInvitation, listMyInvitations, previewInvitation, signUpWithInvitation } from '../services/invitations-invitee.service';
 
 /** A signed-in person: API tokens are bound to one team and answer no invitation. */
 const personProcedure = authedProcedure.use(({ ctx, next }) => {
@@ -19,7 +13,11 @@ const personProcedure = authedProcedure.use(({ ctx, next }) => {
 });
 
 /** An invitation code from a link (`/invite/<code>`): bounded, never echoed. */
-const codeSchema = z.string().min(10).max(200).regex(/^[A-Za-z0-9_-]+$/, 'must be an invitation code');
+const codeSchema = z
+  .string()
+  .min(10)
+  .max(200)
+  .regex(/^[A-Za-z0-9_-]+$/, 'must be an invitation code');
 
 /**
  * The invitee's side of team invitations (`teams.invite` is the admin's): a signed-in person sees

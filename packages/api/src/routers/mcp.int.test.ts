@@ -41,7 +41,9 @@ describe('mcp servers', () => {
     const before = await tb.db.mcpServer.count();
     await expect(api.mcp.add({ teamId: tb.fx.teamId, name: 'files', transport: 'stdio', command: 'x' })).rejects.toMatchObject({ code: 'CONFLICT' });
     await expect(api.mcp.add({ teamId: tb.fx.teamId, name: 'nocmd', transport: 'stdio' })).rejects.toThrow(/command/);
-    await expect(api.mcp.add({ teamId: tb.fx.teamId, name: 'both', transport: 'http', url: 'http://x.test/mcp', command: 'x' })).rejects.toThrow(/url, not a command/);
+    await expect(api.mcp.add({ teamId: tb.fx.teamId, name: 'both', transport: 'http', url: 'http://x.test/mcp', command: 'x' })).rejects.toThrow(
+      /url, not a command/,
+    );
     await expect(api.mcp.add({ teamId: tb.fx.teamId, name: 'Bad Name', transport: 'stdio', command: 'x' })).rejects.toThrow(/lowercase/);
     await expect(api.mcp.add({ teamId: tb.fx.teamId, name: 'ftp', transport: 'http', url: 'ftp://x.test/' })).rejects.toThrow(/http\(s\) URL/);
     expect(await tb.db.mcpServer.count()).toBe(before);

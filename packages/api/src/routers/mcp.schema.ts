@@ -8,14 +8,23 @@ const mcpServerNameSchema = z
   .max(40)
   .regex(/^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/, 'must be lowercase letters, digits and dashes');
 
-const argSchema = z.string().max(4096).refine((arg) => !arg.includes('\0'), 'must not contain NUL');
+const argSchema = z
+  .string()
+  .max(4096)
+  .refine((arg) => !arg.includes('\0'), 'must not contain NUL');
 
 export const addMcpServerInput = z
   .object({
     name: mcpServerNameSchema,
     transport: z.enum(['stdio', 'http']),
     /** stdio: the program, run inside the run's sandbox (found on the sandbox's PATH or in the workspace). */
-    command: z.string().trim().min(1).max(1024).refine((c) => !c.includes('\0'), 'must not contain NUL').optional(),
+    command: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1024)
+      .refine((c) => !c.includes('\0'), 'must not contain NUL')
+      .optional(),
     args: z.array(argSchema).max(64).optional(),
     /** http: the server's streamable HTTP endpoint, reached through the run's egress proxy. */
     url: z

@@ -20,7 +20,17 @@ async function run(data: RunRow & { agentId?: string | null } = {}) {
 /** A `model.responded` event costing `costMicros` at `at`. */
 async function spent(r: { runId: string; sessionId: string }, costMicros: number, at: Date) {
   const eventNo = seq++;
-  await tb.db.event.create({ data: { runId: r.runId, sessionId: r.sessionId, seq: eventNo, eventNo, type: 'model.responded', payload: { requestId: `q${eventNo}`, costMicros, usage: { inputTokens: 1, outputTokens: 1 } }, createdAt: at } });
+  await tb.db.event.create({
+    data: {
+      runId: r.runId,
+      sessionId: r.sessionId,
+      seq: eventNo,
+      eventNo,
+      type: 'model.responded',
+      payload: { requestId: `q${eventNo}`, costMicros, usage: { inputTokens: 1, outputTokens: 1 } },
+      createdAt: at,
+    },
+  });
   await tb.db.run.update({ where: { id: r.runId }, data: { updatedAt: at } });
 }
 
@@ -50,16 +60,48 @@ describe('overview.get', () => {
     await spent(waiting, 700, new Date(today.getTime() - 2 * DAY));
     await spent(waiting, 300, new Date(Math.max(today.getTime(), now - 5000)));
     // Approvals: the oldest pending one is the one the overview links to.
-    const first = await tb.db.approval.create({ data: { teamId: tb.fx.teamId, runId: waiting.runId, sessionId: waiting.sessionId, requestSeq: 1, toolCallId: 'c1', tool: 'shell', args: {}, createdAt: new Date(now - 3_600_000) } });
-    await tb.db.approval.create({ data: { teamId: tb.fx.teamId, runId: waiting.runId, sessionId: waiting.sessionId, requestSeq: 2, toolCallId: 'c2', tool: 'shell', args: {} } });
-    await tb.db.approval.create({ data: { teamId: tb.fx.teamId, runId: waiting.runId, sessionId: waiting.sessionId, requestSeq: 3, toolCallId: 'c3', tool: 'shell', args: {}, status: 'approved' } });
+    const first = await tb.db.approval.create({
+      data: {
+        teamId: tb.fx.teamId,
+        runId: waiting.runId,
+        sessionId: waiting.sessionId,
+        requestSeq: 1,
+        toolCallId: 'c1',
+        tool: 'shell',
+        args: {},
+        createdAt: new Date(now - 3_600_000),
+      },
+    });
+    await tb.db.approval.create({
+      data: { teamId: tb.fx.teamId, runId: waiting.runId, sessionId: waiting.sessionId, requestSeq: 2, toolCallId: 'c2', tool: 'shell', args: {} },
+    });
+    await tb.db.approval.create({
+      data: {
+        teamId: tb.fx.teamId,
+        runId: waiting.runId,
+        sessionId: waiting.sessionId,
+        requestSeq: 3,
+        toolCallId: 'c3',
+        tool: 'shell',
+        args: {},
+        status: 'approved',
+      },
+    });
     // Another team's runs and approvals count for nothing here.
     const foreign = await createTeamFixture(tb.db);
     const foreignAgent = await createAgentFixture(tb.db, foreign.teamId);
     await tb.db.run.create({ data: { teamId: foreign.teamId, agentId: foreignAgent.agentId, goal: 'not ours', status: 'running' } });
 
     const o = await (await tb.as('viewer')).overview.get({ teamId: tb.fx.teamId });
-    expect(o.runs).toEqual({ queued: 1, running: 2, waiting: 4, waitingBy: { approval: 2, budget: 1, child: 1, message: 0 }, paused: 0, failed24h: 1, succeeded24h: 1 });
+    expect(o.runs).toEqual({
+      queued: 1,
+      running: 2,
+      waiting: 4,
+      waitingBy: { approval: 2, budget: 1, child: 1, message: 0 },
+      paused: 0,
+      failed24h: 1,
+      succeeded24h: 1,
+    });
     expect(o.approvals).toMatchObject({ pending: 2, oldestId: first.id });
     expect(o.approvals.oldestRequestedAt!.getTime()).toBe(first.createdAt.getTime());
     expect(o.spend.todayMicros).toBe(300);
@@ -67,7 +109,10 @@ describe('overview.get', () => {
     expect(o.spend.dailyAverageMicros).toBe(300);
     expect(o.failures.map((f) => f.error)).toEqual(['the model endpoint refused: 401', 'old failure']);
     expect(o.failures[0]).toMatchObject({ agent: expect.any(String), graph: null });
-    expect(o.busiestAgents.map((a) => [a.id, a.active])).toEqual([[tb.agent.agentId, 6], [other.agentId, 1]]);
+    expect(o.busiestAgents.map((a) => [a.id, a.active])).toEqual([
+      [tb.agent.agentId, 6],
+      [other.agentId, 1],
+    ]);
     expect(o.busiestAgents[0]!.costMicros24h).toBe(300);
 
     // Every figure is the length of the list its link opens.
@@ -83,7 +128,9 @@ describe('overview.get', () => {
   it('lists live workers with their load and sandbox health; stopped and silent ones are left out', async () => {
     const now = Date.now();
     const probe = (workerId: string, data: Partial<Prisma.WorkerSandboxProbeUncheckedCreateInput> = {}) =>
-      tb.db.workerSandboxProbe.create({ data: { workerId, hostname: `host-${workerId}`, pid: 1, selectedDriver: 'bwrap', available: true, concurrency: 8, ...data } });
+      tb.db.workerSandboxProbe.create({
+        data: { workerId, hostname: `host-${workerId}`, pid: 1, selectedDriver: 'bwrap', available: true, concurrency: 8, ...data },
+      });
     await probe('w-live');
     await probe('w-broken', { available: false, reason: 'bwrap: no user namespaces', concurrency: null });
     await probe('w-stopped', { stoppedAt: new Date() });

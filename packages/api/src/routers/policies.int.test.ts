@@ -40,7 +40,12 @@ describe('policies', () => {
     const result = await (await tb.as('viewer')).policies.simulate({ teamId: tb.fx.teamId, tool: 'shell', args: { command: 'rm -rf /' } });
     expect(result).toMatchObject({ draft: false, outcome: 'require_approval', ruleId: 'shell-destructive', approverRole: 'approver', risk: 'high' });
     expect(result.trace.at(-1)).toMatchObject({ ruleId: 'shell-destructive', matched: true });
-    const draft = await (await tb.as('viewer')).policies.simulate({ teamId: tb.fx.teamId, tool: 'shell', args: { command: 'rm -rf /' }, document: LENIENT_YAML });
+    const draft = await (await tb.as('viewer')).policies.simulate({
+      teamId: tb.fx.teamId,
+      tool: 'shell',
+      args: { command: 'rm -rf /' },
+      document: LENIENT_YAML,
+    });
     expect(draft).toMatchObject({ draft: true, outcome: 'allow', ruleId: 'let-rm' });
   });
 
@@ -50,13 +55,25 @@ describe('policies', () => {
     const bad = LENIENT_YAML.replace('outcome: allow', 'outcome: maybe');
     // The zod issue carries the path; HTTP clients get it as one line (`document.rules.0.outcome: … (line 7, …)`).
     const error = await api.policies.save({ teamId: tb.fx.teamId, document: bad }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'BAD_REQUEST', cause: { issues: [expect.objectContaining({ path: ['document', 'rules', '0', 'outcome'], message: expect.stringMatching(/\(line 7, column \d+\)$/) })] } });
+    expect(error).toMatchObject({
+      code: 'BAD_REQUEST',
+      cause: { issues: [expect.objectContaining({ path: ['document', 'rules', '0', 'outcome'], message: expect.stringMatching(/\(line 7, column \d+\)$/) })] },
+    });
     await expect(api.policies.save({ teamId: tb.fx.teamId, document: '{ "version": 1, "rules": [' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
-    await expect(api.policies.save({ teamId: tb.fx.teamId, document: { version: 1, name: 'x', default: 'deny', rules: [{ id: 'r', match: { tool: 'shell', colour: 'red' }, outcome: 'allow' }] } })).rejects.toMatchObject({
-      code: 'BAD_REQUEST', cause: { issues: [expect.objectContaining({ path: ['document', 'rules', '0', 'match', 'colour'] })] },
+    await expect(
+      api.policies.save({
+        teamId: tb.fx.teamId,
+        document: { version: 1, name: 'x', default: 'deny', rules: [{ id: 'r', match: { tool: 'shell', colour: 'red' }, outcome: 'allow' }] },
+      }),
+    ).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      cause: { issues: [expect.objectContaining({ path: ['document', 'rules', '0', 'match', 'colour'] })] },
     });
     expect(await counts()).toEqual(before);
-    expect(await api.policies.validate({ teamId: tb.fx.teamId, document: bad })).toMatchObject({ ok: false, issues: [expect.objectContaining({ path: 'rules.0.outcome', line: 7 })] });
+    expect(await api.policies.validate({ teamId: tb.fx.teamId, document: bad })).toMatchObject({
+      ok: false,
+      issues: [expect.objectContaining({ path: 'rules.0.outcome', line: 7 })],
+    });
     expect(await api.policies.validate({ teamId: tb.fx.teamId, document: LENIENT_YAML })).toEqual({ ok: true, issues: [] });
   });
 
@@ -66,9 +83,21 @@ describe('policies', () => {
     expect(saved).toMatchObject({ version: 1, previousVersion: 0, checkedCalls: 2 });
     // rm -rf build needed approval under the default and is now allowed; ls was allowed and still is.
     expect(saved.redecided).toEqual([
-      expect.objectContaining({ callId: 'c1', tool: 'shell', args: { command: 'rm -rf build' }, before: expect.objectContaining({ outcome: 'require_approval', ruleId: 'shell-destructive' }), after: expect.objectContaining({ outcome: 'allow', ruleId: 'let-rm' }) }),
+      expect.objectContaining({
+        callId: 'c1',
+        tool: 'shell',
+        args: { command: 'rm -rf build' },
+        before: expect.objectContaining({ outcome: 'require_approval', ruleId: 'shell-destructive' }),
+        after: expect.objectContaining({ outcome: 'allow', ruleId: 'let-rm' }),
+      }),
     ]);
-    expect(await api.policies.get({ teamId: tb.fx.teamId })).toMatchObject({ version: 1, builtin: false, comment: 'let agents clean up', createdBy: tb.fx.members.admin.email, document: { name: 'lenient' } });
+    expect(await api.policies.get({ teamId: tb.fx.teamId })).toMatchObject({
+      version: 1,
+      builtin: false,
+      comment: 'let agents clean up',
+      createdBy: tb.fx.members.admin.email,
+      document: { name: 'lenient' },
+    });
     const audit = await tb.db.auditLog.findFirstOrThrow({ where: { teamId: tb.fx.teamId, action: 'policy.saved' } });
     expect(audit).toMatchObject({ actorId: tb.fx.members.admin.id, data: expect.objectContaining({ version: 1, previousVersion: 0, rulesAdded: ['let-rm'] }) });
 
@@ -77,7 +106,11 @@ describe('policies', () => {
     expect(again).toMatchObject({ version: 2, previousVersion: 1 });
     expect(again.redecided.map((r) => r.callId)).toEqual(['c1']);
     const versions = await api.policies.versions({ teamId: tb.fx.teamId });
-    expect(versions.map((v) => [v.version, v.active])).toEqual([[2, true], [1, false], [0, false]]);
+    expect(versions.map((v) => [v.version, v.active])).toEqual([
+      [2, true],
+      [1, false],
+      [0, false],
+    ]);
   });
 
   it('diffs two versions, and the database refuses to change a saved one', async () => {

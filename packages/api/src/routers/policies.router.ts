@@ -3,7 +3,15 @@ import { simulateCall } from '../services/policies-redecide';
 import { diffPolicyVersions, getActivePolicy, listPolicyVersions, savePolicy, validatePolicyText } from '../services/policies.service';
 import { backtestPolicy } from '../services/policy-backtest.service';
 import { promoteShadow, setShadow, shadowDisagreements } from '../services/policy-shadow.service';
-import { backtestPolicyInput, diffPolicyInput, savePolicyInput, setShadowInput, shadowDisagreementsInput, simulatePolicyInput, validatePolicyInput } from './policies.schema';
+import {
+  backtestPolicyInput,
+  diffPolicyInput,
+  savePolicyInput,
+  setShadowInput,
+  shadowDisagreementsInput,
+  simulatePolicyInput,
+  validatePolicyInput,
+} from './policies.schema';
 
 /**
  * The team's zero-trust policy: every saved version is kept (the database refuses to change one)

@@ -53,7 +53,11 @@ export const simulatePolicyInput = z
     if (tool === 'shell') {
       const argv = args.argv;
       const hasArgv = Array.isArray(argv) && argv.length > 0 && argv.every((a) => typeof a === 'string');
-      need('command', (typeof args.command === 'string' && args.command.length <= 20_000) || hasArgv, 'a command string (at most 20000 characters) or an argv list');
+      need(
+        'command',
+        (typeof args.command === 'string' && args.command.length <= 20_000) || hasArgv,
+        'a command string (at most 20000 characters) or an argv list',
+      );
     } else if (FILE_TOOLS.has(tool) && tool !== 'list_files' && tool !== 'search_files') {
       need('path', typeof args.path === 'string' && args.path.length > 0, 'a path string');
     } else if (tool === 'http_request') {
@@ -64,7 +68,10 @@ export const simulatePolicyInput = z
 export const diffPolicyInput = z.object({ from: versionNumber, to: versionNumber });
 
 /** An instant: a Date (superjson) or an ISO-8601 string with its offset (plain JSON, the backtest stream). */
-const instant = z.union([z.date(), z.iso.datetime({ offset: true })]).transform((value) => new Date(value)).refine((d) => !Number.isNaN(d.getTime()), 'must be a valid date');
+const instant = z
+  .union([z.date(), z.iso.datetime({ offset: true })])
+  .transform((value) => new Date(value))
+  .refine((d) => !Number.isNaN(d.getTime()), 'must be a valid date');
 
 /** Examples kept per cell of a backtest's matrix. */
 const MAX_BACKTEST_EXAMPLES = 50;

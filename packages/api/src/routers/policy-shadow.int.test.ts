@@ -10,8 +10,20 @@ const auditOf = (action: string) => tb.db.auditLog.findMany({ where: { teamId: t
 async function disagreement(shadowId: string, i: number) {
   return tb.db.policyShadowDisagreement.create({
     data: {
-      teamId: tb.fx.teamId, shadowId, callKey: `${shadowId}:${i}`, runId: `run-${i}`, sessionId: `ses-${i}`, callId: `call-${i}`, seq: i, tool: 'shell',
-      activeVersion: 2, activeOutcome: 'allow', activeRuleId: 'default', shadowVersion: 1, shadowOutcome: 'deny', shadowRuleId: 'default',
+      teamId: tb.fx.teamId,
+      shadowId,
+      callKey: `${shadowId}:${i}`,
+      runId: `run-${i}`,
+      sessionId: `ses-${i}`,
+      callId: `call-${i}`,
+      seq: i,
+      tool: 'shell',
+      activeVersion: 2,
+      activeOutcome: 'allow',
+      activeRuleId: 'default',
+      shadowVersion: 1,
+      shadowOutcome: 'deny',
+      shadowRuleId: 'default',
       createdAt: new Date(Date.UTC(2026, 11, 1, 0, 0, i)),
     },
   });
@@ -23,10 +35,16 @@ describe('policies: the shadow version', () => {
     const viewer = await tb.as('viewer');
     const teamId = tb.fx.teamId;
     // Nothing to shadow yet: version 0 is active, others do not exist; clearing nothing changes nothing.
-    await expect(admin.policies.setShadow({ teamId, version: 0 })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/active version/) });
+    await expect(admin.policies.setShadow({ teamId, version: 0 })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/active version/),
+    });
     await expect(admin.policies.setShadow({ teamId, version: 4 })).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/no version 4/) });
     expect(await admin.policies.setShadow({ teamId, version: null })).toEqual({ version: null, changed: false });
-    await expect(admin.policies.promoteShadow({ teamId })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/No shadow version is set/) });
+    await expect(admin.policies.promoteShadow({ teamId })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/No shadow version is set/),
+    });
     expect(await viewer.policies.shadowDisagreements({ teamId })).toEqual({ shadow: null, count: 0, items: [], nextCursor: null });
 
     await admin.policies.save({ teamId, document: STRICT, comment: 'v1' });
@@ -46,12 +64,22 @@ describe('policies: the shadow version', () => {
     expect(first.shadow).toMatchObject({ version: 1, activeVersion: 2, setBy: tb.fx.members.admin.email });
     expect(first.count).toBe(5);
     expect(first.items.map((d) => d.callId)).toEqual(['call-5', 'call-4']);
-    expect(first.items[0]).toMatchObject({ runId: 'run-5', sessionId: 'ses-5', seq: 5, tool: 'shell', active: { version: 2, outcome: 'allow', ruleId: 'default' }, shadow: { version: 1, outcome: 'deny', ruleId: 'default' } });
+    expect(first.items[0]).toMatchObject({
+      runId: 'run-5',
+      sessionId: 'ses-5',
+      seq: 5,
+      tool: 'shell',
+      active: { version: 2, outcome: 'allow', ruleId: 'default' },
+      shadow: { version: 1, outcome: 'deny', ruleId: 'default' },
+    });
     const second = await viewer.policies.shadowDisagreements({ teamId, limit: 2, cursor: first.nextCursor! });
     expect(second.items.map((d) => d.callId)).toEqual(['call-3', 'call-2']);
     const last = await viewer.policies.shadowDisagreements({ teamId, limit: 2, cursor: second.nextCursor! });
     expect([last.items.map((d) => d.callId), last.nextCursor]).toEqual([['call-1'], null]);
-    await expect(viewer.policies.shadowDisagreements({ teamId, cursor: 'not-a-row' })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/cursor/) });
+    await expect(viewer.policies.shadowDisagreements({ teamId, cursor: 'not-a-row' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/cursor/),
+    });
 
     // Cleared: nothing shown; set again: a new shadow id, counting from zero.
     expect(await admin.policies.setShadow({ teamId, version: null })).toEqual({ version: null, changed: true });
@@ -67,7 +95,12 @@ describe('policies: the shadow version', () => {
     expect(promoted).toMatchObject({ version: 1, previousVersion: 2 });
     expect(await admin.policies.get({ teamId })).toMatchObject({ version: 1, document: { name: 'strict' } });
     expect(await tb.db.policy.findFirstOrThrow({ where: { teamId } })).toMatchObject({ activeVersion: 1, shadowVersion: null, shadowId: null });
-    expect((await auditOf('policy.shadow_promoted'))[0]!.data).toMatchObject({ version: 1, previousVersion: 2, shadowId: again.shadowId, sectionsChanged: expect.arrayContaining(['default']) });
+    expect((await auditOf('policy.shadow_promoted'))[0]!.data).toMatchObject({
+      version: 1,
+      previousVersion: 2,
+      shadowId: again.shadowId,
+      sectionsChanged: expect.arrayContaining(['default']),
+    });
     expect((await admin.policies.versions({ teamId })).find((v) => v.active)?.version).toBe(1);
     // The built-in default may be a shadow too.
     expect(await admin.policies.setShadow({ teamId, version: 0 })).toEqual({ version: 0, changed: true });

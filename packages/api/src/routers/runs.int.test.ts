@@ -37,11 +37,22 @@ describe('runs.create', () => {
     const stop = await live.bus.onTeamActivity(fx.teamId, (message) => heard.push(message));
     const api = await as('operator');
     const { runId } = await api.runs.create({
-      teamId: fx.teamId, agentId: agent.agentId, goal: 'Fix the flaky test', budget: { tokens: 5000, costMicros: 20_000, toolCalls: 7, onExceed: 'fail' },
+      teamId: fx.teamId,
+      agentId: agent.agentId,
+      goal: 'Fix the flaky test',
+      budget: { tokens: 5000, costMicros: 20_000, toolCalls: 7, onExceed: 'fail' },
     });
 
     const run = await db.db.run.findUniqueOrThrow({ where: { id: runId }, include: { sessions: true, ledgers: true } });
-    expect(run).toMatchObject({ teamId: fx.teamId, agentId: agent.agentId, goal: 'Fix the flaky test', status: 'queued', createdById: fx.members.operator.id, createdByTokenId: null, busyPolicy: 'enqueue' });
+    expect(run).toMatchObject({
+      teamId: fx.teamId,
+      agentId: agent.agentId,
+      goal: 'Fix the flaky test',
+      status: 'queued',
+      createdById: fx.members.operator.id,
+      createdByTokenId: null,
+      busyPolicy: 'enqueue',
+    });
     expect(run.sessions).toHaveLength(1);
     const session = run.sessions[0]!;
     expect(run.rootSessionId).toBe(session.id);
@@ -145,7 +156,13 @@ describe('runs.sendMessage', () => {
     const sent = await (await as('operator')).runs.sendMessage({ teamId: fx.teamId, runId, text: 'Also update the changelog' });
     expect(sent.delivered).toBe('wake');
     const message = await db.db.inboxMessage.findUniqueOrThrow({ where: { id: sent.messageId } });
-    expect(message).toMatchObject({ runId, sessionId: run.mainSessionId, text: 'Also update the changelog', createdById: fx.members.operator.id, consumedAt: null });
+    expect(message).toMatchObject({
+      runId,
+      sessionId: run.mainSessionId,
+      text: 'Also update the changelog',
+      createdById: fx.members.operator.id,
+      consumedAt: null,
+    });
     expect((await jobsFor(runId)).map((j) => j.reason)).toEqual(['start', 'message']);
     await expect.poll(() => inbox.length, { timeout: 5000 }).toBe(1);
     expect((await auditOf(runId)).map((a) => a.action)).toEqual(['run.created', 'run.message_sent']);
@@ -182,7 +199,12 @@ describe('runs.sendMessage', () => {
 
 describe('runs.raiseBudget', () => {
   it('adds to the limits, keeps unlimited unlimited, records it, and resumes a run waiting on budget', async () => {
-    const { runId } = await (await as('operator')).runs.create({ teamId: fx.teamId, agentId: agent.agentId, goal: 'spendy', budget: { tokens: 100, onExceed: 'wait' } });
+    const { runId } = await (await as('operator')).runs.create({
+      teamId: fx.teamId,
+      agentId: agent.agentId,
+      goal: 'spendy',
+      budget: { tokens: 100, onExceed: 'wait' },
+    });
     await db.db.run.update({ where: { id: runId }, data: { status: 'waiting', waitReason: 'budget' } });
     const api = await as('approver');
     const raised = await api.runs.raiseBudget({ teamId: fx.teamId, runId, tokens: 50, costMicros: 1000 });
@@ -196,7 +218,12 @@ describe('runs.raiseBudget', () => {
   });
 
   it('a queued run is not woken, and a finished one cannot be raised', async () => {
-    const { runId } = await (await as('operator')).runs.create({ teamId: fx.teamId, agentId: agent.agentId, goal: 'x', budget: { toolCalls: 3, onExceed: 'wait' } });
+    const { runId } = await (await as('operator')).runs.create({
+      teamId: fx.teamId,
+      agentId: agent.agentId,
+      goal: 'x',
+      budget: { toolCalls: 3, onExceed: 'wait' },
+    });
     const api = await as('approver');
     await expect(api.runs.raiseBudget({ teamId: fx.teamId, runId, toolCalls: 2 })).resolves.toMatchObject({ limits: { toolCalls: 5 }, resumed: false });
     expect((await jobsFor(runId)).map((j) => j.reason)).toEqual(['start']);

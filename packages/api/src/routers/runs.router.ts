@@ -12,7 +12,9 @@ import { createRunInput, listRunsInput, raiseBudgetInput, runEventsInput, runRef
 export const runsRouter = createRouter({
   create: teamProcedure('operator')
     .input(createRunInput)
-    .mutation(({ ctx, input }) => (input.graphId ? createGraphRun(ctx, ctx.actor, ctx.teamId, input, ctx.ip) : createRun(ctx, ctx.actor, ctx.teamId, input, ctx.ip))),
+    .mutation(({ ctx, input }) =>
+      input.graphId ? createGraphRun(ctx, ctx.actor, ctx.teamId, input, ctx.ip) : createRun(ctx, ctx.actor, ctx.teamId, input, ctx.ip),
+    ),
 
   get: teamProcedure('viewer')
     .input(runRefInput)

@@ -23,7 +23,11 @@ const runBudgetSchema = z.strictObject({
   tokens: z.int().min(1).max(MAX_TOKENS).optional(),
   costMicros: z.int().min(1).max(MAX_COST_MICROS).optional(),
   toolCalls: z.int().min(1).max(MAX_CALLS).optional(),
-  wallMs: z.int().min(1000).max(30 * 86_400_000).optional(),
+  wallMs: z
+    .int()
+    .min(1000)
+    .max(30 * 86_400_000)
+    .optional(),
   /** When a call would exceed a limit: wait for a human to raise it, or fail the run. */
   onExceed: z.enum(['wait', 'fail']).default('wait'),
 });
@@ -71,7 +75,10 @@ export const listRunsInput = z.object({
   agentId: idSchema.optional(),
   graphId: idSchema.optional(),
   /** Runs that finished at or after this time (e.g. failed in the last 24 hours). */
-  finishedSince: z.union([z.date(), z.iso.datetime({ offset: true })]).transform((at) => new Date(at)).optional(),
+  finishedSince: z
+    .union([z.date(), z.iso.datetime({ offset: true })])
+    .transform((at) => new Date(at))
+    .optional(),
   createdById: idSchema.optional(),
   /** Case-insensitive substring of the goal. */
   text: z.string().trim().min(1).max(200).optional(),

@@ -32,7 +32,9 @@ describe('team secrets', () => {
     expect(box.open(row.ciphertext)).toBe(VALUE);
 
     const listed = await admin.secrets.list({ teamId: tb.fx.teamId });
-    expect(listed.secrets).toEqual([expect.objectContaining({ name: 'GITHUB_TOKEN', last4: 'WXYZ', usedBy: [{ host: 'api.github.com', header: 'Authorization' }] })]);
+    expect(listed.secrets).toEqual([
+      expect.objectContaining({ name: 'GITHUB_TOKEN', last4: 'WXYZ', usedBy: [{ host: 'api.github.com', header: 'Authorization' }] }),
+    ]);
     expect(listed.missing).toEqual([{ secretRef: 'UPLOADS_KEY', host: 'uploads.example.org', header: 'X-Key' }]);
     expect(JSON.stringify(listed)).not.toContain(VALUE);
   });
@@ -53,7 +55,9 @@ describe('team secrets', () => {
       ['secret.replaced', { name: 'GITHUB_TOKEN' }],
       ['secret.deleted', { name: 'GITHUB_TOKEN' }],
     ]);
-    const everything = JSON.stringify(await tb.db.auditLog.findMany({ where: { teamId: tb.fx.teamId } }), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+    const everything = JSON.stringify(await tb.db.auditLog.findMany({ where: { teamId: tb.fx.teamId } }), (_k, v: unknown) =>
+      typeof v === 'bigint' ? v.toString() : v,
+    );
     expect(everything).not.toContain(VALUE);
     expect(everything).not.toContain('rotated-value');
   });

@@ -32,8 +32,24 @@ describe('sessions.changes', () => {
     const view = await (await viewer()).sessions.changes({ teamId: tb.fx.teamId, sessionId: main });
     expect(view).toMatchObject({ sessionId: main, runId, more: 0 });
     expect(view.changes).toEqual([
-      { seq: first.seq, requestedSeq: first.seq - 2, callId: expect.any(String), tool: 'write_files', args: { paths: ['notes/plan.md'] }, commit: first.commit, baseCommit: null },
-      { seq: second.seq, requestedSeq: second.seq - 2, callId: expect.any(String), tool: 'write_files', args: { paths: ['notes/plan.md', 'notes/log.txt'] }, commit: second.commit, baseCommit: first.commit },
+      {
+        seq: first.seq,
+        requestedSeq: first.seq - 2,
+        callId: expect.any(String),
+        tool: 'write_files',
+        args: { paths: ['notes/plan.md'] },
+        commit: first.commit,
+        baseCommit: null,
+      },
+      {
+        seq: second.seq,
+        requestedSeq: second.seq - 2,
+        callId: expect.any(String),
+        tool: 'write_files',
+        args: { paths: ['notes/plan.md', 'notes/log.txt'] },
+        commit: second.commit,
+        baseCommit: first.commit,
+      },
     ]);
   });
 
@@ -89,7 +105,10 @@ describe('sessions.callDiff', () => {
       code: 'BAD_REQUEST',
       message: `Event #${first.seq - 1} is not the end of a tool call that changed files (a tool.finished with a workspace commit)`,
     });
-    await expect(api.sessions.callDiff({ teamId: tb.fx.teamId, sessionId: main, atEvent: 10_000 })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('atEvent must be between 1 and') });
+    await expect(api.sessions.callDiff({ teamId: tb.fx.teamId, sessionId: main, atEvent: 10_000 })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('atEvent must be between 1 and'),
+    });
   });
 
   it('without a workspace reader: no diff, with the reason', async () => {

@@ -50,7 +50,11 @@ describe('sessions.files', () => {
   it('reads a file as it was at an earlier event, and not before it was written', async () => {
     const api = await viewer();
     const then = await api.sessions.files({ teamId: tb.fx.teamId, sessionId: main, atEvent: first.seq, path: 'src/app.ts' });
-    expect(then).toMatchObject({ atEvent: first.seq, commit: first.commit, node: { kind: 'file', path: 'src/app.ts', encoding: 'utf8', content: 'export const v = 1;\n', truncated: false } });
+    expect(then).toMatchObject({
+      atEvent: first.seq,
+      commit: first.commit,
+      node: { kind: 'file', path: 'src/app.ts', encoding: 'utf8', content: 'export const v = 1;\n', truncated: false },
+    });
     // Between the two calls (requested, started): still the first commit.
     const between = await api.sessions.files({ teamId: tb.fx.teamId, sessionId: main, atEvent: second.seq - 1, path: 'src/app.ts' });
     expect(between.commit).toBe(first.commit);

@@ -36,7 +36,15 @@ export async function appendCommittedCall(db: Db, sessionId: string): Promise<nu
 export async function openApproval(db: Db, runId: string, seq: number): Promise<string> {
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { teamId: true, mainSessionId: true } });
   const row = await db.approval.create({
-    data: { teamId: run.teamId, runId, sessionId: run.mainSessionId!, requestSeq: seq, toolCallId: `call-${seq}`, tool: 'shell', args: { command: 'rm -rf build' } },
+    data: {
+      teamId: run.teamId,
+      runId,
+      sessionId: run.mainSessionId!,
+      requestSeq: seq,
+      toolCallId: `call-${seq}`,
+      tool: 'shell',
+      args: { command: 'rm -rf build' },
+    },
   });
   return row.id;
 }

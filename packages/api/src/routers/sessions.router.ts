@@ -7,7 +7,18 @@ import { sessionFiles } from '../services/sessions-files.service';
 import { forkSession } from '../services/sessions-fork.service';
 import { replaySession } from '../services/sessions-replay.service';
 import { sessionTree } from '../services/sessions-tree.service';
-import { callDiffInput, diffSessionsInput, forkSessionInput, replaySessionInput, sessionEventsInput, sessionFilesInput, promoteSessionInput, resumeSessionInput, sessionChangesInput, sessionTreeInput } from './sessions.schema';
+import {
+  callDiffInput,
+  diffSessionsInput,
+  forkSessionInput,
+  replaySessionInput,
+  sessionEventsInput,
+  sessionFilesInput,
+  promoteSessionInput,
+  resumeSessionInput,
+  sessionChangesInput,
+  sessionTreeInput,
+} from './sessions.schema';
 
 /**
  * Session trees: a run's branches, forked at any committed event (conversation and workspace

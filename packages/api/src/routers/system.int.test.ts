@@ -4,7 +4,9 @@ import { apiTestbed } from '../testing/testbed';
 const tb = apiTestbed();
 
 const limits = (by: string | null) =>
-  Object.fromEntries(['wallTimeMs', 'cpus', 'memoryBytes', 'pids', 'outputBytes', 'workspaceBytes', 'workspaceFiles', 'tmpBytes'].map((l) => [l, { enforced: by !== null, by }]));
+  Object.fromEntries(
+    ['wallTimeMs', 'cpus', 'memoryBytes', 'pids', 'outputBytes', 'workspaceBytes', 'workspaceFiles', 'tmpBytes'].map((l) => [l, { enforced: by !== null, by }]),
+  );
 
 async function probeRow(workerId: string, data: { lastSeenAt?: Date; stoppedAt?: Date | null; drivers?: unknown }) {
   await tb.db.workerSandboxProbe.create({
@@ -26,8 +28,18 @@ describe('system.sandbox', () => {
   it('returns the probe of live workers only, drivers in a fixed order with every limit', async () => {
     await probeRow('w_live', {
       drivers: [
-        { driver: 'dangerous-none', available: false, reason: 'the dangerous-none driver runs only in development (this is production)', limitsEnforced: limits(null) },
-        { driver: 'bwrap', available: true, reason: null, limitsEnforced: { ...limits('cgroup-v1'), wallTimeMs: { enforced: true, by: 'supervisor' }, cpus: { enforced: false, by: null, note: 'no cgroup' } } },
+        {
+          driver: 'dangerous-none',
+          available: false,
+          reason: 'the dangerous-none driver runs only in development (this is production)',
+          limitsEnforced: limits(null),
+        },
+        {
+          driver: 'bwrap',
+          available: true,
+          reason: null,
+          limitsEnforced: { ...limits('cgroup-v1'), wallTimeMs: { enforced: true, by: 'supervisor' }, cpus: { enforced: false, by: null, note: 'no cgroup' } },
+        },
         { driver: 'podman', available: false, reason: 'podman is not installed', limitsEnforced: limits(null) },
         { nonsense: true },
       ],

@@ -18,14 +18,12 @@ export const teamsRouter = createRouter({
   }),
 
   /** Any signed-in person may start a team; they become its admin. Tokens are team-bound and may not. */
-  create: authedProcedure
-    .input(z.object({ name: nameSchema, slug: slugSchema }))
-    .mutation(({ ctx, input }) => {
-      if (ctx.actor.type !== 'user') {
-        throw new TRPCError({ code: 'FORBIDDEN', message: 'API tokens are scoped to one team and cannot create teams' });
-      }
-      return createTeam(ctx.db, ctx.actor, input);
-    }),
+  create: authedProcedure.input(z.object({ name: nameSchema, slug: slugSchema })).mutation(({ ctx, input }) => {
+    if (ctx.actor.type !== 'user') {
+      throw new TRPCError({ code: 'FORBIDDEN', message: 'API tokens are scoped to one team and cannot create teams' });
+    }
+    return createTeam(ctx.db, ctx.actor, input);
+  }),
 
   members: teamProcedure('viewer').query(({ ctx }) => listMembers(ctx.db, ctx.teamId)),
 

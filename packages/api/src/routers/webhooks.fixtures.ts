@@ -28,7 +28,10 @@ export function webhookMatrix(db: () => Db) {
     'webhooks.list': { access: 'admin', input: (fx: TeamFixture) => ({ teamId: fx.teamId }) },
     'webhooks.get': { access: 'admin', input: async (fx: TeamFixture) => ({ teamId: fx.teamId, webhookId: await own(fx) }) },
     // 127.0.0.1: the matrix's API allows private addresses (nothing listens there; nothing is sent).
-    'webhooks.create': { access: 'admin', input: (fx: TeamFixture) => ({ teamId: fx.teamId, url: `http://127.0.0.1:9/hook-${made++}`, events: ['run.finished'], description: 'matrix' }) },
+    'webhooks.create': {
+      access: 'admin',
+      input: (fx: TeamFixture) => ({ teamId: fx.teamId, url: `http://127.0.0.1:9/hook-${made++}`, events: ['run.finished'], description: 'matrix' }),
+    },
     'webhooks.update': { access: 'admin', input: async (fx: TeamFixture) => ({ teamId: fx.teamId, webhookId: await own(fx), description: `edit ${made++}` }) },
     'webhooks.delete': { access: 'admin', input: async (fx: TeamFixture) => ({ teamId: fx.teamId, webhookId: await own(fx) }) },
     'webhooks.rotateSecret': { access: 'admin', input: async (fx: TeamFixture) => ({ teamId: fx.teamId, webhookId: await own(fx) }) },

@@ -19,10 +19,21 @@ async function createEndpoint(events: string[] = ['run.finished']) {
 describe('webhook endpoints', () => {
   it('create answers the signing secret once and seals it; nothing else ever shows it', async () => {
     const admin = await tb.as('admin');
-    const created = await admin.webhooks.create({ teamId: tb.fx.teamId, url: URL_A, events: ['approval.requested', 'run.finished', 'run.finished'], description: 'ops channel' });
+    const created = await admin.webhooks.create({
+      teamId: tb.fx.teamId,
+      url: URL_A,
+      events: ['approval.requested', 'run.finished', 'run.finished'],
+      description: 'ops channel',
+    });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     expect(Buffer.from(created.secret.slice(6), 'base64').length).toBeGreaterThanOrEqual(24);
-    expect(created.webhook).toMatchObject({ url: URL_A, events: ['run.finished', 'approval.requested'], description: 'ops channel', enabled: true, disabledAt: null });
+    expect(created.webhook).toMatchObject({
+      url: URL_A,
+      events: ['run.finished', 'approval.requested'],
+      description: 'ops channel',
+      enabled: true,
+      disabledAt: null,
+    });
     const row = await tb.db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.webhook.id } });
     expect(row.secretCiphertext).not.toContain(created.secret.slice(6, 20));
     expect(box.open(row.secretCiphertext)).toBe(created.secret);
@@ -41,7 +52,8 @@ describe('webhook endpoints', () => {
     const keyless = await tb.as('admin', { ...tb.deps, secretBox: null });
     const before = await tb.db.webhookEndpoint.count();
     await expect(keyless.webhooks.create({ teamId: tb.fx.teamId, url: URL_A, events: ['run.finished'] })).rejects.toMatchObject({
-      code: 'PRECONDITION_FAILED', message: 'This server has no LOOPLANE_ENCRYPTION_KEY, so it cannot store webhook signing secrets',
+      code: 'PRECONDITION_FAILED',
+      message: 'This server has no LOOPLANE_ENCRYPTION_KEY, so it cannot store webhook signing secrets',
     });
     await expect(keyless.webhooks.rotateSecret({ teamId: tb.fx.teamId, webhookId: created.webhook.id })).rejects.toMatchObject({ code: 'PRECONDITION_FAILED' });
     expect(await tb.db.webhookEndpoint.count()).toBe(before);
@@ -60,15 +72,21 @@ describe('webhook endpoints', () => {
     ];
     const before = await tb.db.webhookEndpoint.count();
     for (const [url, message] of refused) {
-      await expect(strict.webhooks.create({ teamId: tb.fx.teamId, url, events: ['run.finished'] }), url).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(message) });
+      await expect(strict.webhooks.create({ teamId: tb.fx.teamId, url, events: ['run.finished'] }), url).rejects.toMatchObject({
+        code: 'BAD_REQUEST',
+        message: expect.stringMatching(message),
+      });
     }
     expect(await tb.db.webhookEndpoint.count()).toBe(before);
     const created = await createEndpoint();
     await expect(strict.webhooks.update({ teamId: tb.fx.teamId, webhookId: created.webhook.id, url: 'http://192.168.1.10/hook' })).rejects.toMatchObject({
-      code: 'BAD_REQUEST', message: expect.stringMatching(/private address: webhooks go to public addresses only \(LOOPLANE_WEBHOOKS_ALLOW_PRIVATE=true allows others\)/),
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/private address: webhooks go to public addresses only \(LOOPLANE_WEBHOOKS_ALLOW_PRIVATE=true allows others\)/),
     });
     // An unchanged URL is not checked again (the worker checks it at every attempt).
-    await expect(strict.webhooks.update({ teamId: tb.fx.teamId, webhookId: created.webhook.id, url: URL_A, description: 'same place' })).resolves.toMatchObject({ description: 'same place' });
+    await expect(strict.webhooks.update({ teamId: tb.fx.teamId, webhookId: created.webhook.id, url: URL_A, description: 'same place' })).resolves.toMatchObject(
+      { description: 'same place' },
+    );
     expect((await tb.db.webhookEndpoint.findUniqueOrThrow({ where: { id: created.webhook.id } })).url).toBe(URL_A);
   });
 
@@ -76,11 +94,16 @@ describe('webhook endpoints', () => {
     const admin = await tb.as('admin');
     const { webhook } = await createEndpoint();
     await tb.db.webhookEndpoint.update({ where: { id: webhook.id }, data: { failingSince: new Date(Date.now() - 60_000) } });
-    const pending = await tb.db.webhookDelivery.create({ data: { id: newDeliveryId(), teamId: tb.fx.teamId, endpointId: webhook.id, eventType: 'run.finished', body: '{}', nextAttemptAt: new Date() } });
+    const pending = await tb.db.webhookDelivery.create({
+      data: { id: newDeliveryId(), teamId: tb.fx.teamId, endpointId: webhook.id, eventType: 'run.finished', body: '{}', nextAttemptAt: new Date() },
+    });
     const off = await admin.webhooks.update({ teamId: tb.fx.teamId, webhookId: webhook.id, enabled: false });
     expect(off).toMatchObject({ enabled: false, disabledReason: 'disabled by an admin' });
     expect(await tb.db.webhookDelivery.findUniqueOrThrow({ where: { id: pending.id } })).toMatchObject({ status: 'skipped', nextAttemptAt: null });
-    await expect(admin.webhooks.test({ teamId: tb.fx.teamId, webhookId: webhook.id })).rejects.toMatchObject({ code: 'PRECONDITION_FAILED', message: expect.stringMatching(/disabled \(disabled by an admin\); enable it first/) });
+    await expect(admin.webhooks.test({ teamId: tb.fx.teamId, webhookId: webhook.id })).rejects.toMatchObject({
+      code: 'PRECONDITION_FAILED',
+      message: expect.stringMatching(/disabled \(disabled by an admin\); enable it first/),
+    });
     const on = await admin.webhooks.update({ teamId: tb.fx.teamId, webhookId: webhook.id, enabled: true, events: ['run.waiting', 'budget.exceeded'] });
     expect(on).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null, failingSince: null, events: ['run.waiting', 'budget.exceeded'] });
     const audit = await tb.db.auditLog.findMany({ where: { teamId: tb.fx.teamId, action: 'webhook.updated', targetId: webhook.id }, orderBy: { seq: 'asc' } });
@@ -120,9 +143,21 @@ describe('webhook endpoints', () => {
       ids.push(id);
       await tb.db.webhookDelivery.create({
         data: {
-          id, teamId: tb.fx.teamId, endpointId: webhook.id, eventType: 'run.finished', body: `{"n":${i}}`, createdAt: new Date(Date.now() - (5 - i) * 1000),
-          status: i === 4 ? 'pending' : 'delivered', attempts: 2, nextAttemptAt: new Date(Date.now() + 5000),
-          attemptsLog: { create: [{ number: 1, statusCode: 500, latencyMs: 12, responseExcerpt: 'boom', error: 'answered 500' }, { number: 2, statusCode: 200, latencyMs: 8 }] },
+          id,
+          teamId: tb.fx.teamId,
+          endpointId: webhook.id,
+          eventType: 'run.finished',
+          body: `{"n":${i}}`,
+          createdAt: new Date(Date.now() - (5 - i) * 1000),
+          status: i === 4 ? 'pending' : 'delivered',
+          attempts: 2,
+          nextAttemptAt: new Date(Date.now() + 5000),
+          attemptsLog: {
+            create: [
+              { number: 1, statusCode: 500, latencyMs: 12, responseExcerpt: 'boom', error: 'answered 500' },
+              { number: 2, statusCode: 200, latencyMs: 8 },
+            ],
+          },
         },
       });
     }
@@ -139,17 +174,42 @@ describe('webhook endpoints', () => {
     expect([...second.items, ...third.items].map((d) => d.id)).toEqual([ids[2], ids[1], ids[0]]);
     expect(third.nextCursor).toBeNull();
     const other = await createEndpoint();
-    await expect(admin.webhooks.deliveries({ teamId: tb.fx.teamId, webhookId: other.webhook.id, cursor: ids[0]! })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'cursor: not a delivery of this webhook' });
+    await expect(admin.webhooks.deliveries({ teamId: tb.fx.teamId, webhookId: other.webhook.id, cursor: ids[0]! })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'cursor: not a delivery of this webhook',
+    });
   });
 
   it('redeliver sends a finished delivery again from the start of the schedule; not while an attempt is in flight', async () => {
     const admin = await tb.as('admin');
     const { webhook } = await createEndpoint();
     const id = newDeliveryId();
-    await tb.db.webhookDelivery.create({ data: { id, teamId: tb.fx.teamId, endpointId: webhook.id, eventType: 'run.finished', body: '{}', status: 'failed', attempts: 11, scheduleStep: 11, enqueuedAt: new Date() } });
+    await tb.db.webhookDelivery.create({
+      data: {
+        id,
+        teamId: tb.fx.teamId,
+        endpointId: webhook.id,
+        eventType: 'run.finished',
+        body: '{}',
+        status: 'failed',
+        attempts: 11,
+        scheduleStep: 11,
+        enqueuedAt: new Date(),
+      },
+    });
     expect(await admin.webhooks.redeliver({ teamId: tb.fx.teamId, deliveryId: id })).toEqual({ id, status: 'pending' });
-    expect(await tb.db.webhookDelivery.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'pending', scheduleStep: 0, attempts: 11, enqueuedAt: null, nextAttemptAt: expect.any(Date) });
-    expect((await tb.db.auditLog.findFirstOrThrow({ where: { teamId: tb.fx.teamId, action: 'webhook.redelivered' } })).data).toEqual({ deliveryId: id, eventType: 'run.finished', previousStatus: 'failed' });
+    expect(await tb.db.webhookDelivery.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      status: 'pending',
+      scheduleStep: 0,
+      attempts: 11,
+      enqueuedAt: null,
+      nextAttemptAt: expect.any(Date),
+    });
+    expect((await tb.db.auditLog.findFirstOrThrow({ where: { teamId: tb.fx.teamId, action: 'webhook.redelivered' } })).data).toEqual({
+      deliveryId: id,
+      eventType: 'run.finished',
+      previousStatus: 'failed',
+    });
     await tb.db.webhookDelivery.update({ where: { id }, data: { leaseUntil: new Date(Date.now() + 60_000) } });
     await expect(admin.webhooks.redeliver({ teamId: tb.fx.teamId, deliveryId: id })).rejects.toMatchObject({ code: 'CONFLICT' });
   });
@@ -161,7 +221,10 @@ describe('webhook endpoints', () => {
     expect(await admin.webhooks.delete({ teamId: tb.fx.teamId, webhookId: webhook.id })).toEqual({ id: webhook.id, deleted: true });
     expect(await tb.db.webhookDelivery.count({ where: { endpointId: webhook.id } })).toBe(0);
     await expect(admin.webhooks.get({ teamId: tb.fx.teamId, webhookId: webhook.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    expect((await tb.db.auditLog.findFirstOrThrow({ where: { teamId: tb.fx.teamId, action: 'webhook.deleted', targetId: webhook.id } })).data).toEqual({ url: URL_A, events: ['run.finished'] });
+    expect((await tb.db.auditLog.findFirstOrThrow({ where: { teamId: tb.fx.teamId, action: 'webhook.deleted', targetId: webhook.id } })).data).toEqual({
+      url: URL_A,
+      events: ['run.finished'],
+    });
   });
 });
 

@@ -26,7 +26,15 @@ export async function changePassword(
     await endAllSessions(tx, actor.userId);
     const memberships = await tx.membership.findMany({ where: { userId: actor.userId }, select: { teamId: true }, orderBy: { teamId: 'asc' } });
     for (const { teamId } of memberships) {
-      await appendAudit(tx, { teamId, actor, ip, action: 'account.password_changed', targetType: 'user', targetId: actor.userId, data: { sessionsEnded: true } });
+      await appendAudit(tx, {
+        teamId,
+        actor,
+        ip,
+        action: 'account.password_changed',
+        targetType: 'user',
+        targetId: actor.userId,
+        data: { sessionsEnded: true },
+      });
     }
   });
   return { sessionsEnded: true };

@@ -87,7 +87,13 @@ export async function listEndpointOptions(db: Db, teamId: string) {
 }
 
 /** Creates a template (name unique in the team, endpoint of the team) with an `agent.created` audit row. */
-export async function createAgent(db: Db, actor: AuditActor & { userId: string }, teamId: string, input: CreateAgentInput, ip: string | null): Promise<AgentView> {
+export async function createAgent(
+  db: Db,
+  actor: AuditActor & { userId: string },
+  teamId: string,
+  input: CreateAgentInput,
+  ip: string | null,
+): Promise<AgentView> {
   return db.$transaction(async (tx) => {
     await assertEndpoint(tx, teamId, input.endpointId);
     await assertNameFree(tx, teamId, input.name);
@@ -108,7 +114,12 @@ export async function createAgent(db: Db, actor: AuditActor & { userId: string }
       include: agentInclude,
     });
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'agent.created', targetType: 'agent', targetId: row.id,
+      teamId,
+      actor,
+      ip,
+      action: 'agent.created',
+      targetType: 'agent',
+      targetId: row.id,
       data: { name: row.name, endpointId: row.endpointId, tools: input.tools.map((t) => t.name), busyPolicy: row.busyPolicy },
     });
     return viewOf(row);
@@ -124,7 +135,9 @@ type Editable = (typeof EDITABLE)[number];
  */
 export async function updateAgent(db: Db, actor: AuditActor, teamId: string, input: UpdateAgentInput, ip: string | null): Promise<AgentView> {
   const { agentId, expectedVersion } = input;
-  const patch = Object.fromEntries(EDITABLE.filter((key) => input[key] !== undefined).map((key) => [key, input[key]])) as Partial<Pick<UpdateAgentInput, Editable>>;
+  const patch = Object.fromEntries(EDITABLE.filter((key) => input[key] !== undefined).map((key) => [key, input[key]])) as Partial<
+    Pick<UpdateAgentInput, Editable>
+  >;
   return db.$transaction(async (tx) => {
     const current = await tx.agentTemplate.findFirst({ where: { id: agentId, teamId }, select: { id: true, version: true } });
     if (!current) throw new AppError('NOT_FOUND', 'No such agent in this team');
@@ -153,7 +166,12 @@ export async function updateAgent(db: Db, actor: AuditActor, teamId: string, inp
     });
     if (count === 0) throw new AppError('CONFLICT', 'The agent was changed meanwhile; reload and try again');
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'agent.updated', targetType: 'agent', targetId: agentId,
+      teamId,
+      actor,
+      ip,
+      action: 'agent.updated',
+      targetType: 'agent',
+      targetId: agentId,
       data: { changed, version: current.version + 1 },
     });
     return getAgent(tx, teamId, agentId);

@@ -22,7 +22,19 @@ export async function decideManyApprovals(deps: RunDeps, actor: PrincipalActor, 
   const decided = await deps.db.$transaction(async (tx) => {
     const rows = await tx.approval.findMany({
       where: { id: { in: ids }, teamId },
-      select: { id: true, kind: true, status: true, requiredRole: true, fourEyes: true, requestedById: true, instructedByIds: true, runId: true, sessionId: true, tool: true, toolCallId: true },
+      select: {
+        id: true,
+        kind: true,
+        status: true,
+        requiredRole: true,
+        fourEyes: true,
+        requestedById: true,
+        instructedByIds: true,
+        runId: true,
+        sessionId: true,
+        tool: true,
+        toolCallId: true,
+      },
     });
     const byId = new Map(rows.map((row) => [row.id, row]));
     const candidates = ids.flatMap((id) => {
@@ -70,8 +82,20 @@ export async function decideManyApprovals(deps: RunDeps, actor: PrincipalActor, 
       }
     }
     const entries: AuditEntry[] = rowsDecided.map((row) => ({
-      teamId, actor, ip, action: `approval.${status}`, targetType: 'approval', targetId: row.id,
-      data: { runId: row.runId, sessionId: row.sessionId, tool: row.tool, callId: row.toolCallId, bulk: true, ...(input.comment ? { comment: input.comment } : {}) },
+      teamId,
+      actor,
+      ip,
+      action: `approval.${status}`,
+      targetType: 'approval',
+      targetId: row.id,
+      data: {
+        runId: row.runId,
+        sessionId: row.sessionId,
+        tool: row.tool,
+        callId: row.toolCallId,
+        bulk: true,
+        ...(input.comment ? { comment: input.comment } : {}),
+      },
     }));
     await appendAuditBatch(tx, [...entries, ...cancelEntries]);
     return rowsDecided;

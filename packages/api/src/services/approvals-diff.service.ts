@@ -16,8 +16,10 @@ export async function approvalDiff(deps: { db: Db; workspaces: WorkspaceReader |
   const row = await deps.db.approval.findFirst({ where: { id: approvalId, teamId }, select: { kind: true, runId: true, held: true } });
   if (!row) throw new AppError('NOT_FOUND', 'No such approval in this team');
   const held = heldEffectSchema.safeParse(row.held);
-  if (row.kind !== 'effect' || !held.success) return { diff: null, truncated: false, reason: 'this approval is about a call that has not run: there is no result to compare', held: null };
-  if (!deps.workspaces) return { diff: null, truncated: false, reason: 'session files are not readable by this server (it has no workspace store configured)', held: held.data };
+  if (row.kind !== 'effect' || !held.success)
+    return { diff: null, truncated: false, reason: 'this approval is about a call that has not run: there is no result to compare', held: null };
+  if (!deps.workspaces)
+    return { diff: null, truncated: false, reason: 'session files are not readable by this server (it has no workspace store configured)', held: held.data };
   try {
     const text = await deps.workspaces.diff(row.runId, held.data.baseCommit, held.data.commit);
     const cut = text.length > MAX_DIFF_CHARS;

@@ -56,12 +56,27 @@ export async function decideEditedCall(
   const decision = evaluate(policy.document, { tool, args });
   const refusal = refusalOf(decision, context.viewer);
   await appendAudit(tx, {
-    teamId: context.teamId, actor: context.actor, ip: context.ip, action: 'policy.decided', targetType: 'approval', targetId: approval.id,
+    teamId: context.teamId,
+    actor: context.actor,
+    ip: context.ip,
+    action: 'policy.decided',
+    targetType: 'approval',
+    targetId: approval.id,
     data: {
-      edited: true, runId: approval.runId, sessionId: approval.sessionId, callId: approval.toolCallId, tool, args: auditArgs(args),
-      outcome: decision.outcome, ruleId: decision.ruleId, reason: decision.reason, risk: decision.risk,
+      edited: true,
+      runId: approval.runId,
+      sessionId: approval.sessionId,
+      callId: approval.toolCallId,
+      tool,
+      args: auditArgs(args),
+      outcome: decision.outcome,
+      ruleId: decision.ruleId,
+      reason: decision.reason,
+      risk: decision.risk,
       ...(decision.approverRole ? { approverRole: decision.approverRole } : {}),
-      deciderRole: context.viewer.role, policyVersionId: policy.versionId, policyVersion: policy.version,
+      deciderRole: context.viewer.role,
+      policyVersionId: policy.versionId,
+      policyVersion: policy.version,
       ...(refusal ? { refused: refusal } : {}),
     },
   });

@@ -59,7 +59,10 @@ type ApprovalRow = Prisma.ApprovalGetPayload<{ select: typeof approvalSelect }>;
  * whose instruction the call follows from (`instructedByIds`: the run's creator, fork and resume
  * authors, message senders), and `requestedById` for rows opened before that list was kept.
  */
-export function decideBlocker(row: Pick<ApprovalRow, 'status' | 'requiredRole' | 'fourEyes' | 'requestedById' | 'instructedByIds'>, viewer: Viewer): string | null {
+export function decideBlocker(
+  row: Pick<ApprovalRow, 'status' | 'requiredRole' | 'fourEyes' | 'requestedById' | 'instructedByIds'>,
+  viewer: Viewer,
+): string | null {
   if (row.status !== 'pending') return `it is already ${row.status}`;
   if (!roleAtLeast(viewer.role, 'approver')) return 'deciding needs the approver role';
   if (!roleAtLeast(viewer.role, row.requiredRole)) return `this approval needs the ${row.requiredRole} role; you are ${viewer.role}`;

@@ -37,7 +37,20 @@ async function checkEditedArgs(tx: Tx, sessionId: string, tool: string | null, a
 async function decideIn(tx: Tx, actor: PrincipalActor, viewer: Viewer, teamId: string, input: DecideInput, ip: string | null) {
   const row = await tx.approval.findFirst({
     where: { id: input.approvalId, teamId },
-    select: { id: true, kind: true, status: true, requiredRole: true, fourEyes: true, requestedById: true, instructedByIds: true, runId: true, sessionId: true, tool: true, toolCallId: true, args: true },
+    select: {
+      id: true,
+      kind: true,
+      status: true,
+      requiredRole: true,
+      fourEyes: true,
+      requestedById: true,
+      instructedByIds: true,
+      runId: true,
+      sessionId: true,
+      tool: true,
+      toolCallId: true,
+      args: true,
+    },
   });
   if (!row) throw new AppError('NOT_FOUND', 'No such approval in this team');
   if (row.status !== 'pending') throw new AppError('CONFLICT', `The approval is already ${row.status}`);
@@ -47,7 +60,10 @@ async function decideIn(tx: Tx, actor: PrincipalActor, viewer: Viewer, teamId: s
     throw new AppError('BAD_REQUEST', 'editedArgs: this call already ran; its held result is kept or dropped as it is, so its arguments cannot be edited');
   }
   if (input.editedArgs && row.kind === 'breaker') {
-    throw new AppError('BAD_REQUEST', 'editedArgs: a breaker approval resumes or cancels the run; the call goes on as the policy allowed it, so its arguments cannot be edited');
+    throw new AppError(
+      'BAD_REQUEST',
+      'editedArgs: a breaker approval resumes or cancels the run; the call goes on as the policy allowed it, so its arguments cannot be edited',
+    );
   }
   if (input.editedArgs) {
     await checkEditedArgs(tx, row.sessionId, row.tool, input.editedArgs);
@@ -73,9 +89,17 @@ async function decideIn(tx: Tx, actor: PrincipalActor, viewer: Viewer, teamId: s
   // The Run row is marked before any audit append: the team's audit lock comes last, as everywhere.
   const cancel = status === 'rejected' && row.kind === 'breaker' ? await markBreakerCancel(tx, actor, teamId, row.runId) : null;
   await appendAudit(tx, {
-    teamId, actor, ip, action: `approval.${status}`, targetType: 'approval', targetId: row.id,
+    teamId,
+    actor,
+    ip,
+    action: `approval.${status}`,
+    targetType: 'approval',
+    targetId: row.id,
     data: {
-      runId: row.runId, sessionId: row.sessionId, tool: row.tool, callId: row.toolCallId,
+      runId: row.runId,
+      sessionId: row.sessionId,
+      tool: row.tool,
+      callId: row.toolCallId,
       ...(input.comment ? { comment: input.comment } : {}),
       ...(input.editedArgs ? { args: row.args, editedArgs: input.editedArgs } : {}),
     },
@@ -89,7 +113,12 @@ async function decideIn(tx: Tx, actor: PrincipalActor, viewer: Viewer, teamId: s
  * returns its main session to wake and its status, or null when already asked or finished. The
  * caller appends {@link breakerCancelAudit} after its own rows, so the audit lock is taken last.
  */
-export async function markBreakerCancel(tx: Tx, actor: PrincipalActor, teamId: string, runId: string): Promise<{ mainSessionId: string | null; status: string } | null> {
+export async function markBreakerCancel(
+  tx: Tx,
+  actor: PrincipalActor,
+  teamId: string,
+  runId: string,
+): Promise<{ mainSessionId: string | null; status: string } | null> {
   const { count } = await tx.run.updateMany({
     where: { id: runId, teamId, cancelRequestedAt: null, status: { notIn: ['succeeded', 'failed', 'cancelled'] } },
     data: { cancelRequestedAt: new Date(), cancelledById: actor.userId },

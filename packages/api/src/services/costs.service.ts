@@ -48,7 +48,9 @@ export async function teamSpend(db: Db, teamId: string, daysBack: number) {
   // Runs that could have spent in the window: they were updated in it (a model call updates the run).
   // A call is the agent's that ran its session: a swarm node's session runs the node's agent, not
   // the run's (the root's).
-  const calls = await db.$queryRaw<Array<SpendRow & { agentId: string | null; agentName: string | null; endpointId: string | null; endpointName: string | null }>>`
+  const calls = await db.$queryRaw<
+    Array<SpendRow & { agentId: string | null; agentName: string | null; endpointId: string | null; endpointName: string | null }>
+  >`
     SELECT date_trunc('day', e."createdAt") AS day,
       COALESCE(s."agentId", r."agentId") AS "agentId", a.name AS "agentName", s."endpointId" AS "endpointId", me.name AS "endpointName",
       sum(COALESCE((e.payload->>'costMicros')::bigint, 0)) AS cost,
@@ -74,23 +76,53 @@ export async function teamSpend(db: Db, teamId: string, daysBack: number) {
     take: 20,
     select: { id: true, goal: true, status: true, spentCostMicros: true, spentTokens: true, createdAt: true, agent: { select: { name: true } } },
   });
-  const byAgent = series(calls.map((r) => ({ ...r, key: r.agentId, name: r.agentName })), days, 'no agent');
+  const byAgent = series(
+    calls.map((r) => ({ ...r, key: r.agentId, name: r.agentName })),
+    days,
+    'no agent',
+  );
   return {
     days,
     byAgent,
-    byEndpoint: series(calls.map((r) => ({ ...r, key: r.endpointId, name: r.endpointName })), days, 'no endpoint'),
+    byEndpoint: series(
+      calls.map((r) => ({ ...r, key: r.endpointId, name: r.endpointName })),
+      days,
+      'no endpoint',
+    ),
     byEdge: series(edges, days, 'edge'),
     totalCostMicros: byAgent.reduce((sum, s) => sum + s.totalCostMicros, 0),
     totalTokens: byAgent.reduce((sum, s) => sum + s.tokens, 0),
-    topRuns: topRuns.map((r) => ({ id: r.id, goal: r.goal, status: r.status, agent: r.agent?.name ?? null, costMicros: n(r.spentCostMicros), tokens: n(r.spentTokens), createdAt: r.createdAt })),
+    topRuns: topRuns.map((r) => ({
+      id: r.id,
+      goal: r.goal,
+      status: r.status,
+      agent: r.agent?.name ?? null,
+      costMicros: n(r.spentCostMicros),
+      tokens: n(r.spentTokens),
+      createdAt: r.createdAt,
+    })),
   };
 }
 
 /** One run's spend: per model call (with its session and endpoint), per session, per endpoint, per graph edge. */
 export async function runCost(db: Db, teamId: string, runId: string) {
-  const run = await db.run.findFirst({ where: { id: runId, teamId }, select: { id: true, goal: true, status: true, spentCostMicros: true, spentTokens: true, toolCalls: true } });
+  const run = await db.run.findFirst({
+    where: { id: runId, teamId },
+    select: { id: true, goal: true, status: true, spentCostMicros: true, spentTokens: true, toolCalls: true },
+  });
   if (!run) throw new AppError('NOT_FOUND', 'No such run in this team');
-  const calls = await db.$queryRaw<Array<{ eventNo: bigint; at: Date; sessionId: string; title: string; endpointName: string | null; cost: bigint | null; input: bigint | null; output: bigint | null }>>`
+  const calls = await db.$queryRaw<
+    Array<{
+      eventNo: bigint;
+      at: Date;
+      sessionId: string;
+      title: string;
+      endpointName: string | null;
+      cost: bigint | null;
+      input: bigint | null;
+      output: bigint | null;
+    }>
+  >`
     SELECT e."eventNo" AS "eventNo", e."createdAt" AS at, s.id AS "sessionId", s.title, me.name AS "endpointName",
       (e.payload->>'costMicros')::bigint AS cost, (e.payload->'usage'->>'inputTokens')::bigint AS input, (e.payload->'usage'->>'outputTokens')::bigint AS output
     FROM "Event" e JOIN "Session" s ON s.id = e."sessionId" LEFT JOIN "ModelEndpoint" me ON me.id = s."endpointId"
@@ -101,8 +133,14 @@ export async function runCost(db: Db, teamId: string, runId: string) {
     FROM "SwarmCrossing" c LEFT JOIN "GraphEdge" ge ON ge.id = c."edgeId"
     WHERE c."runId" = ${runId} AND c.direction = 'back' GROUP BY 1, 2`;
   const modelCalls = calls.map((c) => ({
-    eventNo: n(c.eventNo), at: c.at, sessionId: c.sessionId, session: c.title, endpoint: c.endpointName ?? '—',
-    costMicros: n(c.cost), inputTokens: n(c.input), outputTokens: n(c.output),
+    eventNo: n(c.eventNo),
+    at: c.at,
+    sessionId: c.sessionId,
+    session: c.title,
+    endpoint: c.endpointName ?? '—',
+    costMicros: n(c.cost),
+    inputTokens: n(c.input),
+    outputTokens: n(c.output),
   }));
   const sum = (key: 'session' | 'endpoint') => {
     const totals = new Map<string, { name: string; costMicros: number; tokens: number; calls: number }>();

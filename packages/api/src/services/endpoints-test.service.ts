@@ -16,7 +16,14 @@ export type EndpointTestResult =
  * the provider's error (its message has the key redacted by the adapter). The key is opened here
  * only to build the client. The attempt leaves an `endpoint.tested` audit row.
  */
-export async function testEndpoint(db: Db, box: SecretBox | null, actor: AuditActor, teamId: string, endpointId: string, ip: string | null): Promise<EndpointTestResult> {
+export async function testEndpoint(
+  db: Db,
+  box: SecretBox | null,
+  actor: AuditActor,
+  teamId: string,
+  endpointId: string,
+  ip: string | null,
+): Promise<EndpointTestResult> {
   const endpoint = await liveEndpoint(db, teamId, endpointId);
   let key: string | null = null;
   if (endpoint.keyCiphertext) {
@@ -32,7 +39,14 @@ export async function testEndpoint(db: Db, box: SecretBox | null, actor: AuditAc
   const signal = AbortSignal.timeout(TEST_TIMEOUT_MS + 1000);
   const result = await model
     .complete(
-      { requestId: `endpoint-test-${endpoint.id}`, purpose: 'turn', turn: 1, messages: [{ role: 'user', content: 'Reply with one word: ok' }], tools: [], maxOutputTokens: 1 },
+      {
+        requestId: `endpoint-test-${endpoint.id}`,
+        purpose: 'turn',
+        turn: 1,
+        messages: [{ role: 'user', content: 'Reply with one word: ok' }],
+        tools: [],
+        maxOutputTokens: 1,
+      },
       { signal },
     )
     // The adapter's own timeout answers first; this backstop only turns a stuck call into a result.
@@ -43,9 +57,19 @@ export async function testEndpoint(db: Db, box: SecretBox | null, actor: AuditAc
   const latencyMs = Math.round(performance.now() - started);
   const outcome: EndpointTestResult = result.ok
     ? { ok: true, latencyMs, model: endpoint.model, text: result.text.slice(0, 200) }
-    : { ok: false, latencyMs, model: endpoint.model, error: { code: result.error.code, message: result.error.message.slice(0, 1000), status: result.error.status ?? null } };
+    : {
+        ok: false,
+        latencyMs,
+        model: endpoint.model,
+        error: { code: result.error.code, message: result.error.message.slice(0, 1000), status: result.error.status ?? null },
+      };
   await recordAudit(db, {
-    teamId, actor, ip, action: 'endpoint.tested', targetType: 'endpoint', targetId: endpoint.id,
+    teamId,
+    actor,
+    ip,
+    action: 'endpoint.tested',
+    targetType: 'endpoint',
+    targetId: endpoint.id,
     data: { name: endpoint.name, ok: outcome.ok, latencyMs, ...(outcome.ok ? {} : { errorCode: outcome.error.code, status: outcome.error.status }) },
   });
   return outcome;

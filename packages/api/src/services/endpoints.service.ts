@@ -6,8 +6,20 @@ type Actor = AuditActor & { userId: string };
 
 /** The columns an endpoint shows through the API: never the key, only whether there is one and its last 4 characters. */
 const publicColumns = {
-  id: true, name: true, kind: true, baseUrl: true, model: true, keyLast4: true, inputMicrosPerMTok: true, outputMicrosPerMTok: true,
-  contextWindow: true, maxOutputTokens: true, timeoutMs: true, maxRetries: true, createdAt: true, updatedAt: true,
+  id: true,
+  name: true,
+  kind: true,
+  baseUrl: true,
+  model: true,
+  keyLast4: true,
+  inputMicrosPerMTok: true,
+  outputMicrosPerMTok: true,
+  contextWindow: true,
+  maxOutputTokens: true,
+  timeoutMs: true,
+  maxRetries: true,
+  createdAt: true,
+  updatedAt: true,
 } as const satisfies Prisma.ModelEndpointSelect;
 
 function seal(box: SecretBox | null, key: string): { keyCiphertext: string; keyLast4: string } {
@@ -61,7 +73,12 @@ export async function updateEndpoint(db: Db, box: SecretBox | null, actor: Actor
     const sealed = apiKey ? seal(box, apiKey) : {};
     const row = await tx.modelEndpoint.update({ where: { id: endpointId }, data: { ...fields, ...sealed }, select: publicColumns });
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'endpoint.updated', targetType: 'endpoint', targetId: endpointId,
+      teamId,
+      actor,
+      ip,
+      action: 'endpoint.updated',
+      targetType: 'endpoint',
+      targetId: endpointId,
       data: { name: row.name, changes: auditedSettings({ ...fields, ...(apiKey !== undefined ? { apiKey } : {}) }) },
     });
     return { ...row, hasKey: row.keyLast4 !== null };
@@ -77,8 +94,14 @@ export async function deleteEndpoint(db: Db, actor: Actor, teamId: string, endpo
     const current = await liveEndpoint(tx, teamId, endpointId);
     const users = await tx.agentTemplate.findMany({ where: { endpointId, archivedAt: null }, select: { name: true }, orderBy: { name: 'asc' }, take: 11 });
     if (users.length > 0) {
-      const names = users.slice(0, 10).map((a) => a.name).join(', ');
-      throw new AppError('CONFLICT', `Endpoint ${current.name} is used by agent template${users.length > 1 ? 's' : ''} ${names}${users.length > 10 ? ', …' : ''}; move them to another endpoint first`);
+      const names = users
+        .slice(0, 10)
+        .map((a) => a.name)
+        .join(', ');
+      throw new AppError(
+        'CONFLICT',
+        `Endpoint ${current.name} is used by agent template${users.length > 1 ? 's' : ''} ${names}${users.length > 10 ? ', …' : ''}; move them to another endpoint first`,
+      );
     }
     const deletedAt = new Date();
     await tx.modelEndpoint.update({
@@ -89,4 +112,3 @@ export async function deleteEndpoint(db: Db, actor: Actor, teamId: string, endpo
     return { id: endpointId, deleted: true };
   });
 }
-

@@ -35,7 +35,12 @@ export async function raiseEdgeBudget(deps: RunDeps, actor: PrincipalActor, team
     });
     const limits = { tokens: numberOrNull(ledger.limitTokens), costMicros: numberOrNull(ledger.limitCostMicros), calls: ledger.limitCalls };
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'budget.raised', targetType: 'run', targetId: runId,
+      teamId,
+      actor,
+      ip,
+      action: 'budget.raised',
+      targetType: 'run',
+      targetId: runId,
       data: { ledgerId: ledger.id, edgeId, by: { tokens: input.tokens ?? 0, costMicros: input.costMicros ?? 0, calls: input.calls ?? 0 }, limits },
     });
     const waiting = await tx.session.findMany({ where: { runId, status: 'waiting', waitReason: 'budget' }, select: { id: true } });
@@ -55,19 +60,38 @@ export async function runGraphView(db: Db, teamId: string, runId: string) {
   const swarm = parseSwarm(run.swarm);
   if (!swarm) throw new AppError('BAD_REQUEST', 'The run is not a graph run');
   const [sessions, ledgers] = await Promise.all([
-    db.session.findMany({ where: { runId }, select: { id: true, nodeKey: true, edgeId: true, parentId: true, status: true, waitReason: true }, orderBy: { createdAt: 'asc' } }),
+    db.session.findMany({
+      where: { runId },
+      select: { id: true, nodeKey: true, edgeId: true, parentId: true, status: true, waitReason: true },
+      orderBy: { createdAt: 'asc' },
+    }),
     db.budgetLedger.findMany({ where: { runId } }),
   ]);
   const gauge = (l: (typeof ledgers)[number] | undefined) =>
     l && {
-      spentTokens: Number(l.spentTokens), reservedTokens: Number(l.reservedTokens), limitTokens: numberOrNull(l.limitTokens),
-      spentCostMicros: Number(l.spentCostMicros), reservedCostMicros: Number(l.reservedCostMicros), limitCostMicros: numberOrNull(l.limitCostMicros),
-      calls: l.calls, limitCalls: l.limitCalls, concurrent: l.concurrent, limitConcurrent: l.limitConcurrent,
+      spentTokens: Number(l.spentTokens),
+      reservedTokens: Number(l.reservedTokens),
+      limitTokens: numberOrNull(l.limitTokens),
+      spentCostMicros: Number(l.spentCostMicros),
+      reservedCostMicros: Number(l.reservedCostMicros),
+      limitCostMicros: numberOrNull(l.limitCostMicros),
+      calls: l.calls,
+      limitCalls: l.limitCalls,
+      concurrent: l.concurrent,
+      limitConcurrent: l.limitConcurrent,
     };
   return {
-    runId, status: run.status, root: swarm.root,
+    runId,
+    status: run.status,
+    root: swarm.root,
     nodes: swarm.nodes.map((n) => ({ key: n.key, title: n.title, isolation: n.isolation })),
-    edges: swarm.edges.map((e) => ({ id: e.id, from: e.from, to: e.to, purpose: e.purpose, ledger: gauge(ledgers.find((l) => l.scope === 'edge' && l.scopeId === e.id)) })),
+    edges: swarm.edges.map((e) => ({
+      id: e.id,
+      from: e.from,
+      to: e.to,
+      purpose: e.purpose,
+      ledger: gauge(ledgers.find((l) => l.scope === 'edge' && l.scopeId === e.id)),
+    })),
     run: gauge(ledgers.find((l) => l.scope === 'run')),
     sessions,
   };

@@ -1,4 +1,14 @@
-import { appendAudit, approvalRuleSchema, dataRuleSchema, edgeBudgetSchema, memoryToolSpecs, type Prisma, type Db, type SwarmSnapshot, type Tx } from '@looplane/db';
+import {
+  appendAudit,
+  approvalRuleSchema,
+  dataRuleSchema,
+  edgeBudgetSchema,
+  memoryToolSpecs,
+  type Prisma,
+  type Db,
+  type SwarmSnapshot,
+  type Tx,
+} from '@looplane/db';
 import { parseRunConfig, type ToolSpec } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import type { CreateRunInput, RunBudget } from '../routers/runs.schema';
@@ -41,35 +51,80 @@ function snapshotOf(graphId: string, version: VersionRow, budget: RunBudget, mcp
       delegates: edges.filter((e) => e.from === n.key).map((e) => ({ to: e.to, description: e.purpose })),
     });
     return {
-      key: n.key, agentId: n.agentId, endpointId: n.agent.endpointId, title: `${n.key} (${n.agent.name})`, isolation: n.isolation,
-      readPrefixes: n.readPrefixes, writePrefixes: n.writePrefixes, config: config as unknown as SwarmSnapshot['nodes'][number]['config'],
+      key: n.key,
+      agentId: n.agentId,
+      endpointId: n.agent.endpointId,
+      title: `${n.key} (${n.agent.name})`,
+      isolation: n.isolation,
+      readPrefixes: n.readPrefixes,
+      writePrefixes: n.writePrefixes,
+      config: config as unknown as SwarmSnapshot['nodes'][number]['config'],
     };
   });
   return { graphId, version: version.version, root: version.rootNodeKey, nodes, edges };
 }
 
-async function insertRun(tx: Tx, ids: { runId: string; sessionId: string }, teamId: string, actor: PrincipalActor, goal: string, budget: RunBudget, swarm: SwarmSnapshot, busyPolicy: string) {
+async function insertRun(
+  tx: Tx,
+  ids: { runId: string; sessionId: string },
+  teamId: string,
+  actor: PrincipalActor,
+  goal: string,
+  budget: RunBudget,
+  swarm: SwarmSnapshot,
+  busyPolicy: string,
+) {
   const root = swarm.nodes.find((n) => n.key === swarm.root);
   if (!root) throw new AppError('INTERNAL', `graph ${swarm.graphId} has no root node ${swarm.root}`);
   await tx.run.create({
     data: {
-      id: ids.runId, teamId, agentId: root.agentId, graphId: swarm.graphId, graphVersion: swarm.version, swarm: swarm as unknown as Prisma.InputJsonValue,
-      goal, status: 'queued', createdById: actor.userId, createdByTokenId: actor.type === 'token' ? actor.tokenId : null, busyPolicy,
-      budget: budget as Prisma.InputJsonValue, rootSessionId: ids.sessionId, mainSessionId: ids.sessionId,
+      id: ids.runId,
+      teamId,
+      agentId: root.agentId,
+      graphId: swarm.graphId,
+      graphVersion: swarm.version,
+      swarm: swarm as unknown as Prisma.InputJsonValue,
+      goal,
+      status: 'queued',
+      createdById: actor.userId,
+      createdByTokenId: actor.type === 'token' ? actor.tokenId : null,
+      busyPolicy,
+      budget: budget as Prisma.InputJsonValue,
+      rootSessionId: ids.sessionId,
+      mainSessionId: ids.sessionId,
     },
   });
   await tx.session.create({
     data: {
-      id: ids.sessionId, runId: ids.runId, agentId: root.agentId, endpointId: root.endpointId, nodeKey: root.key, status: 'idle',
-      config: root.config as Prisma.InputJsonValue, title: root.title, createdById: actor.userId,
+      id: ids.sessionId,
+      runId: ids.runId,
+      agentId: root.agentId,
+      endpointId: root.endpointId,
+      nodeKey: root.key,
+      status: 'idle',
+      config: root.config as Prisma.InputJsonValue,
+      title: root.title,
+      createdById: actor.userId,
     },
   });
   await tx.budgetLedger.createMany({
     data: [
-      { runId: ids.runId, scope: 'run', scopeId: '', limitTokens: budget.tokens ?? null, limitCostMicros: budget.costMicros ?? null, limitCalls: budget.toolCalls ?? null },
+      {
+        runId: ids.runId,
+        scope: 'run',
+        scopeId: '',
+        limitTokens: budget.tokens ?? null,
+        limitCostMicros: budget.costMicros ?? null,
+        limitCalls: budget.toolCalls ?? null,
+      },
       ...swarm.edges.map((e) => ({
-        runId: ids.runId, scope: 'edge' as const, scopeId: e.id,
-        limitTokens: e.budget.tokens ?? null, limitCostMicros: e.budget.costMicros ?? null, limitCalls: e.budget.calls ?? null, limitConcurrent: e.budget.maxConcurrent ?? null,
+        runId: ids.runId,
+        scope: 'edge' as const,
+        scopeId: e.id,
+        limitTokens: e.budget.tokens ?? null,
+        limitCostMicros: e.budget.costMicros ?? null,
+        limitCalls: e.budget.calls ?? null,
+        limitConcurrent: e.budget.maxConcurrent ?? null,
       })),
     ],
   });
@@ -82,7 +137,13 @@ async function insertRun(tx: Tx, ids: { runId: string; sessionId: string }, team
  * `run.created` audit row commit together; then the root session is enqueued. Children are
  * created by the worker when the root delegates.
  */
-export async function createGraphRun(deps: RunDeps, actor: PrincipalActor, teamId: string, input: CreateRunInput, ip: string | null): Promise<{ runId: string }> {
+export async function createGraphRun(
+  deps: RunDeps,
+  actor: PrincipalActor,
+  teamId: string,
+  input: CreateRunInput,
+  ip: string | null,
+): Promise<{ runId: string }> {
   const graphId = input.graphId;
   if (!graphId) throw new AppError('BAD_REQUEST', 'give the graph to run (graphId)');
   const db: Db = deps.db;
@@ -95,7 +156,11 @@ export async function createGraphRun(deps: RunDeps, actor: PrincipalActor, teamI
     const version = await tx.graphVersion.findUniqueOrThrow({ where: { graphId_version: { graphId, version: graph.currentVersion } }, include: graphInclude });
     const rootAgent = version.nodes.find((n) => n.key === version.rootNodeKey)?.agent;
     if (!rootAgent) throw new AppError('INTERNAL', `graph ${graph.name} has no root node`);
-    await assertEndpointsAllowed(db, teamId, version.nodes.map((n) => ({ agentName: n.agent.name, endpointName: n.agent.endpoint.name, node: n.key })));
+    await assertEndpointsAllowed(
+      db,
+      teamId,
+      version.nodes.map((n) => ({ agentName: n.agent.name, endpointName: n.agent.endpoint.name, node: n.key })),
+    );
     const { goal, command } = resolveGoal(rootAgent, input.goal);
     const budget: RunBudget = input.budget ?? { onExceed: 'wait' };
     const swarm = snapshotOf(graph.id, version, budget, mcpTools);
@@ -103,7 +168,12 @@ export async function createGraphRun(deps: RunDeps, actor: PrincipalActor, teamI
     await admitRunStart(tx, { teamId, newRun: true, limits: runLimitsOf(deps) });
     await insertRun(tx, ids, teamId, actor, goal, budget, swarm, rootAgent.busyPolicy);
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'run.created', targetType: 'run', targetId: ids.runId,
+      teamId,
+      actor,
+      ip,
+      action: 'run.created',
+      targetType: 'run',
+      targetId: ids.runId,
       data: { graphId: graph.id, graphVersion: graph.currentVersion, root: swarm.root, sessionId: ids.sessionId, command: command?.name ?? null, budget },
     });
   });

@@ -1,4 +1,16 @@
-import { appendAudit, approvalRuleSchema, dataRuleSchema, edgeBudgetSchema, type ApprovalRule, type AuditActor, type DataRule, type Db, type EdgeBudget, type Prisma, type Tx } from '@looplane/db';
+import {
+  appendAudit,
+  approvalRuleSchema,
+  dataRuleSchema,
+  edgeBudgetSchema,
+  type ApprovalRule,
+  type AuditActor,
+  type DataRule,
+  type Db,
+  type EdgeBudget,
+  type Prisma,
+  type Tx,
+} from '@looplane/db';
 import { AppError } from '@looplane/shared';
 import type { CreateGraphInput, GraphDefinition, UpdateGraphInput } from '../routers/graphs.schema';
 
@@ -12,7 +24,14 @@ export interface GraphView {
   version: number;
   currentVersion: number;
   root: string;
-  nodes: { key: string; agentId: string; isolation: 'shared' | 'process'; readPrefixes: string[]; writePrefixes: string[]; position: { x: number; y: number } }[];
+  nodes: {
+    key: string;
+    agentId: string;
+    isolation: 'shared' | 'process';
+    readPrefixes: string[];
+    writePrefixes: string[];
+    position: { x: number; y: number };
+  }[];
   edges: { id: string; from: string; to: string; purpose: string; budget: EdgeBudget; approval: ApprovalRule; data: DataRule }[];
   createdAt: Date;
   updatedAt: Date;
@@ -23,7 +42,10 @@ function positionOf(value: Prisma.JsonValue): { x: number; y: number } {
   return { x: typeof p?.x === 'number' ? p.x : 0, y: typeof p?.y === 'number' ? p.y : 0 };
 }
 
-function viewOf(graph: { id: string; name: string; description: string; currentVersion: number; createdAt: Date; updatedAt: Date }, version: VersionRow): GraphView {
+function viewOf(
+  graph: { id: string; name: string; description: string; currentVersion: number; createdAt: Date; updatedAt: Date },
+  version: VersionRow,
+): GraphView {
   return {
     id: graph.id,
     name: graph.name,
@@ -31,7 +53,14 @@ function viewOf(graph: { id: string; name: string; description: string; currentV
     version: version.version,
     currentVersion: graph.currentVersion,
     root: version.rootNodeKey,
-    nodes: version.nodes.map((n) => ({ key: n.key, agentId: n.agentId, isolation: n.isolation, readPrefixes: n.readPrefixes, writePrefixes: n.writePrefixes, position: positionOf(n.position) })),
+    nodes: version.nodes.map((n) => ({
+      key: n.key,
+      agentId: n.agentId,
+      isolation: n.isolation,
+      readPrefixes: n.readPrefixes,
+      writePrefixes: n.writePrefixes,
+      position: positionOf(n.position),
+    })),
     // Stored rules were validated on the way in; a row edited by hand reads as the safest rule.
     edges: version.edges.map((e) => ({
       id: e.id,
@@ -68,12 +97,22 @@ async function writeVersion(tx: Tx, graphId: string, version: number, definition
       createdById,
       nodes: {
         create: definition.nodes.map((n) => ({
-          key: n.key, agentId: n.agentId, isolation: n.isolation, readPrefixes: n.readPrefixes, writePrefixes: n.writePrefixes, position: n.position,
+          key: n.key,
+          agentId: n.agentId,
+          isolation: n.isolation,
+          readPrefixes: n.readPrefixes,
+          writePrefixes: n.writePrefixes,
+          position: n.position,
         })),
       },
       edges: {
         create: definition.edges.map((e) => ({
-          fromKey: e.from, toKey: e.to, purpose: e.purpose, budget: e.budget, approvalRule: e.approval, dataRule: e.data as Prisma.InputJsonValue,
+          fromKey: e.from,
+          toKey: e.to,
+          purpose: e.purpose,
+          budget: e.budget,
+          approvalRule: e.approval,
+          dataRule: e.data as Prisma.InputJsonValue,
         })),
       },
     },
@@ -81,7 +120,11 @@ async function writeVersion(tx: Tx, graphId: string, version: number, definition
 }
 
 const userOf = (actor: AuditActor) => ('userId' in actor ? actor.userId : null);
-const summary = (d: GraphDefinition) => ({ root: d.root, nodes: d.nodes.map((n) => `${n.key}:${n.isolation}`), edges: d.edges.map((e) => `${e.from}->${e.to}`) });
+const summary = (d: GraphDefinition) => ({
+  root: d.root,
+  nodes: d.nodes.map((n) => `${n.key}:${n.isolation}`),
+  edges: d.edges.map((e) => `${e.from}->${e.to}`),
+});
 
 /** A graph of the team at a version (default: its current one). */
 export async function getGraph(db: Db | Tx, teamId: string, graphId: string, version?: number): Promise<GraphView> {
@@ -102,8 +145,14 @@ export async function listGraphs(db: Db, teamId: string) {
   return graphs.map((g) => {
     const v = versions.find((x) => x.graphId === g.id);
     return {
-      id: g.id, name: g.name, description: g.description, currentVersion: g.currentVersion, updatedAt: g.updatedAt,
-      root: v?.rootNodeKey ?? '', nodes: v?._count.nodes ?? 0, edges: v?._count.edges ?? 0,
+      id: g.id,
+      name: g.name,
+      description: g.description,
+      currentVersion: g.currentVersion,
+      updatedAt: g.updatedAt,
+      root: v?.rootNodeKey ?? '',
+      nodes: v?._count.nodes ?? 0,
+      edges: v?._count.edges ?? 0,
     };
   });
 }
@@ -116,7 +165,15 @@ export async function createGraph(db: Db, actor: AuditActor, teamId: string, inp
     if (taken) throw new AppError('CONFLICT', `A graph named "${input.name}" already exists in this team`);
     const graph = await tx.swarmGraph.create({ data: { teamId, name: input.name, description: input.description, currentVersion: 1 } });
     await writeVersion(tx, graph.id, 1, input.definition, userOf(actor));
-    await appendAudit(tx, { teamId, actor, ip, action: 'graph.created', targetType: 'graph', targetId: graph.id, data: { name: graph.name, version: 1, ...summary(input.definition) } });
+    await appendAudit(tx, {
+      teamId,
+      actor,
+      ip,
+      action: 'graph.created',
+      targetType: 'graph',
+      targetId: graph.id,
+      data: { name: graph.name, version: 1, ...summary(input.definition) },
+    });
     return getGraph(tx, teamId, graph.id);
   });
 }
@@ -141,7 +198,15 @@ export async function updateGraph(db: Db, actor: AuditActor, teamId: string, inp
     });
     if (count === 0) throw new AppError('CONFLICT', 'The graph was changed meanwhile; reload and try again');
     await writeVersion(tx, graph.id, version, input.definition, userOf(actor));
-    await appendAudit(tx, { teamId, actor, ip, action: 'graph.updated', targetType: 'graph', targetId: graph.id, data: { version, ...summary(input.definition) } });
+    await appendAudit(tx, {
+      teamId,
+      actor,
+      ip,
+      action: 'graph.updated',
+      targetType: 'graph',
+      targetId: graph.id,
+      data: { version, ...summary(input.definition) },
+    });
     return getGraph(tx, teamId, graph.id);
   });
 }

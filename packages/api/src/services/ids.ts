@@ -11,6 +11,9 @@ export function newId(): string {
   counter = (counter + 1) % 1_679_616; // 36^4
   const time = Date.now().toString(36).padStart(9, '0').slice(-9);
   const count = counter.toString(36).padStart(4, '0');
-  const random = BigInt(`0x${randomBytes(8).toString('hex')}`).toString(36).padStart(13, '0').slice(-11);
+  const random = BigInt(`0x${randomBytes(8).toString('hex')}`)
+    .toString(36)
+    .padStart(13, '0')
+    .slice(-11);
   return `c${time}${count}${random}`;
 }

@@ -37,7 +37,10 @@ async function ownPending(tx: Tx, invitee: Invitee, invitationId: string) {
 
 /** Marks the invitation answered, unless someone (a revocation, the other tab) answered it first. */
 async function answer(tx: Tx, invitationId: string, status: 'accepted' | 'declined', userId: string): Promise<void> {
-  const { count } = await tx.teamInvitation.updateMany({ where: { id: invitationId, status: 'pending' }, data: { status, decidedById: userId, decidedAt: new Date() } });
+  const { count } = await tx.teamInvitation.updateMany({
+    where: { id: invitationId, status: 'pending' },
+    data: { status, decidedById: userId, decidedAt: new Date() },
+  });
   if (count === 0) throw new AppError('CONFLICT', 'The invitation was answered or revoked a moment ago');
 }
 
@@ -56,7 +59,12 @@ export async function acceptInvitation(db: Db, invitee: Invitee, invitationId: s
     const invitation = await ownPending(tx, invitee, invitationId);
     const joined = await join(tx, invitation, invitee.userId);
     await appendAudit(tx, {
-      teamId: invitation.teamId, actor: { type: 'user', userId: invitee.userId }, ip, action: 'invitation.accepted', targetType: 'invitation', targetId: invitation.id,
+      teamId: invitation.teamId,
+      actor: { type: 'user', userId: invitee.userId },
+      ip,
+      action: 'invitation.accepted',
+      targetType: 'invitation',
+      targetId: invitation.id,
       data: { email: invitation.email, role: joined.role, alreadyMember: joined.alreadyMember, userCreated: false },
     });
     return { teamId: invitation.teamId, slug: invitation.team.slug, role: joined.role };
@@ -69,7 +77,12 @@ export async function declineInvitation(db: Db, invitee: Invitee, invitationId: 
     const invitation = await ownPending(tx, invitee, invitationId);
     await answer(tx, invitation.id, 'declined', invitee.userId);
     await appendAudit(tx, {
-      teamId: invitation.teamId, actor: { type: 'user', userId: invitee.userId }, ip, action: 'invitation.declined', targetType: 'invitation', targetId: invitation.id,
+      teamId: invitation.teamId,
+      actor: { type: 'user', userId: invitee.userId },
+      ip,
+      action: 'invitation.declined',
+      targetType: 'invitation',
+      targetId: invitation.id,
       data: { email: invitation.email, role: invitation.role },
     });
     return { invitationId: invitation.id, status: 'declined' as const };
@@ -104,7 +117,12 @@ export async function signUpWithInvitation(db: Db, input: { code: string; passwo
     const user = await tx.user.create({ data: { email: invitation.email, passwordHash, name: input.name ?? null }, select: { id: true } });
     const joined = await join(tx, invitation, user.id);
     await appendAudit(tx, {
-      teamId: invitation.teamId, actor: { type: 'user', userId: user.id }, ip, action: 'invitation.accepted', targetType: 'invitation', targetId: invitation.id,
+      teamId: invitation.teamId,
+      actor: { type: 'user', userId: user.id },
+      ip,
+      action: 'invitation.accepted',
+      targetType: 'invitation',
+      targetId: invitation.id,
       data: { email: invitation.email, role: joined.role, alreadyMember: false, userCreated: true },
     });
     return { email: invitation.email, teamId: invitation.teamId, slug: invitation.team.slug, role: joined.role };

@@ -36,7 +36,12 @@ export async function inviteMember(db: Db, actor: Actor, teamId: string, input: 
       select: { id: true, email: true, role: true, expiresAt: true, createdAt: true },
     });
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'invitation.created', targetType: 'invitation', targetId: row.id,
+      teamId,
+      actor,
+      ip,
+      action: 'invitation.created',
+      targetType: 'invitation',
+      targetId: row.id,
       data: { email: input.email, role: input.role, expiresAt: expiresAt.toISOString(), ...(replaced.length ? { replaced: replaced.map((r) => r.id) } : {}) },
     });
     return row;
@@ -75,7 +80,15 @@ export async function revokeInvitation(db: Db, actor: Actor, teamId: string, inv
       data: { status: 'revoked', decidedById: actor.userId, decidedAt: new Date() },
     });
     if (count === 0) throw new AppError('CONFLICT', 'The invitation was answered a moment ago');
-    await appendAudit(tx, { teamId, actor, ip, action: 'invitation.revoked', targetType: 'invitation', targetId: row.id, data: { email: row.email, role: row.role } });
+    await appendAudit(tx, {
+      teamId,
+      actor,
+      ip,
+      action: 'invitation.revoked',
+      targetType: 'invitation',
+      targetId: row.id,
+      data: { email: row.email, role: row.role },
+    });
     return { invitationId: row.id, status: 'revoked' as const };
   });
 }

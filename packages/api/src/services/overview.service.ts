@@ -142,7 +142,14 @@ export async function teamOverview(db: Db, teamId: string, now = new Date()): Pr
     approvals: { pending: approvals, oldestRequestedAt: oldest?.createdAt ?? null, oldestId: oldest?.id ?? null },
     spend: { todayMicros, last7DaysMicros, dailyAverageMicros: Math.round(last7DaysMicros.reduce((a, b) => a + b, 0) / 7) },
     workers,
-    failures: failures.map((r) => ({ runId: r.id, goal: r.goal.slice(0, 300), error: r.error ? r.error.slice(0, 500) : null, agent: r.agent?.name ?? null, graph: r.graph?.name ?? null, finishedAt: r.finishedAt })),
+    failures: failures.map((r) => ({
+      runId: r.id,
+      goal: r.goal.slice(0, 300),
+      error: r.error ? r.error.slice(0, 500) : null,
+      agent: r.agent?.name ?? null,
+      graph: r.graph?.name ?? null,
+      finishedAt: r.finishedAt,
+    })),
     busiestAgents: agents,
     busiestGraphs: graphs,
   };
@@ -150,7 +157,18 @@ export async function teamOverview(db: Db, teamId: string, now = new Date()): Pr
 
 /** Live workers (the probe row refreshed within the window, not stopped) with the running sessions each holds. */
 async function liveWorkers(db: Db, now: Date): Promise<OverviewWorker[]> {
-  const rows = await db.$queryRaw<Array<{ workerId: string; hostname: string; concurrency: number | null; selectedDriver: string; available: boolean; reason: string | null; lastSeenAt: Date; active: bigint }>>`
+  const rows = await db.$queryRaw<
+    Array<{
+      workerId: string;
+      hostname: string;
+      concurrency: number | null;
+      selectedDriver: string;
+      available: boolean;
+      reason: string | null;
+      lastSeenAt: Date;
+      active: bigint;
+    }>
+  >`
     SELECT w."workerId", w.hostname, w.concurrency, w."selectedDriver", w.available, w.reason, w."lastSeenAt",
       (SELECT count(*) FROM "Session" s WHERE s.status = 'running' AND s."leaseExpiresAt" > ${now} AND s."leaseOwner" = w."workerId") AS active
     FROM "WorkerSandboxProbe" w

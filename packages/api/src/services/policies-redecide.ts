@@ -48,7 +48,13 @@ function brief(decision: Decision) {
 /** The calls `next` decides differently from `previous` (another outcome or approver role). */
 export function redecideRecent(previous: PolicyDocument, next: PolicyDocument, calls: RecentCall[]) {
   return redecide(previous, next, calls).map(({ call, before, after }) => ({
-    runId: call.runId, callId: call.callId, tool: call.tool, args: call.args, at: call.at, before: brief(before), after: brief(after),
+    runId: call.runId,
+    callId: call.callId,
+    tool: call.tool,
+    args: call.args,
+    at: call.at,
+    before: brief(before),
+    after: brief(after),
   }));
 }
 

@@ -28,12 +28,17 @@ async function teamPolicy(db: Db | Prisma.TransactionClient, teamId: string) {
 async function loadVersion(db: Db | Prisma.TransactionClient, teamId: string, version: number): Promise<PolicyVersionView> {
   if (version === 0) return BUILTIN;
   const policy = await teamPolicy(db, teamId);
-  const row = policy
-    ? await db.policyVersion.findUnique({ where: { policyId_version: { policyId: policy.id, version } }, include: { policy: false } })
-    : null;
+  const row = policy ? await db.policyVersion.findUnique({ where: { policyId_version: { policyId: policy.id, version } }, include: { policy: false } }) : null;
   if (!row) throw new AppError('NOT_FOUND', `This team's policy has no version ${version}`);
   const creator = row.createdById ? await db.user.findUnique({ where: { id: row.createdById }, select: { email: true } }) : null;
-  return { version, document: parsePolicyDocument(row.document), comment: row.comment, createdAt: row.createdAt, createdBy: creator?.email ?? null, builtin: false };
+  return {
+    version,
+    document: parsePolicyDocument(row.document),
+    comment: row.comment,
+    createdAt: row.createdAt,
+    createdBy: creator?.email ?? null,
+    builtin: false,
+  };
 }
 
 /** The active version and its document (version 0: the built-in default). */
@@ -45,13 +50,26 @@ export async function getActivePolicy(db: Db, teamId: string): Promise<PolicyVer
 /** Every version ever saved, newest first, then the built-in default; each says whether it is active. */
 export async function listPolicyVersions(db: Db, teamId: string) {
   const policy = await teamPolicy(db, teamId);
-  const rows = policy ? await db.policyVersion.findMany({ where: { policyId: policy.id }, orderBy: { version: 'desc' }, select: { version: true, comment: true, createdAt: true, createdById: true } }) : [];
+  const rows = policy
+    ? await db.policyVersion.findMany({
+        where: { policyId: policy.id },
+        orderBy: { version: 'desc' },
+        select: { version: true, comment: true, createdAt: true, createdById: true },
+      })
+    : [];
   const creatorIds = [...new Set(rows.map((r) => r.createdById).filter((id): id is string => id !== null))];
   const users = creatorIds.length ? await db.user.findMany({ where: { id: { in: creatorIds } }, select: { id: true, email: true } }) : [];
   const email = new Map(users.map((u) => [u.id, u.email]));
   const active = policy?.activeVersion ?? 0;
   return [
-    ...rows.map((r) => ({ version: r.version, comment: r.comment, createdAt: r.createdAt as Date | null, createdBy: r.createdById ? (email.get(r.createdById) ?? null) : null, active: r.version === active, builtin: false })),
+    ...rows.map((r) => ({
+      version: r.version,
+      comment: r.comment,
+      createdAt: r.createdAt as Date | null,
+      createdBy: r.createdById ? (email.get(r.createdById) ?? null) : null,
+      active: r.version === active,
+      builtin: false,
+    })),
     { version: 0, comment: BUILTIN.comment, createdAt: null, createdBy: null, active: active === 0, builtin: true },
   ];
 }
@@ -61,11 +79,19 @@ export async function listPolicyVersions(db: Db, teamId: string) {
  * transaction. Returns the version and the team's recent real tool calls that it decides
  * differently from the version it replaced.
  */
-export async function savePolicy(db: Db, actor: AuditActor & { userId: string }, teamId: string, input: { document: PolicyDocument; comment: string }, ip: string | null) {
+export async function savePolicy(
+  db: Db,
+  actor: AuditActor & { userId: string },
+  teamId: string,
+  input: { document: PolicyDocument; comment: string },
+  ip: string | null,
+) {
   const saved = await db.$transaction(async (tx) => {
     // Two admins saving at once get consecutive versions, never the same number.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`policy:${teamId}`}, 0))`;
-    const policy = (await teamPolicy(tx, teamId)) ?? (await tx.policy.create({ data: { teamId, name: TEAM_POLICY_NAME, activeVersion: 0 }, select: { id: true, activeVersion: true } }));
+    const policy =
+      (await teamPolicy(tx, teamId)) ??
+      (await tx.policy.create({ data: { teamId, name: TEAM_POLICY_NAME, activeVersion: 0 }, select: { id: true, activeVersion: true } }));
     const previous = await loadVersion(tx, teamId, policy.activeVersion);
     const last = await tx.policyVersion.findFirst({ where: { policyId: policy.id }, orderBy: { version: 'desc' }, select: { version: true } });
     const version = (last?.version ?? 0) + 1;
@@ -75,11 +101,20 @@ export async function savePolicy(db: Db, actor: AuditActor & { userId: string },
     await tx.policy.update({ where: { id: policy.id }, data: { activeVersion: version } });
     const diff = diffDocuments(previous.document, input.document);
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'policy.saved', targetType: 'policy', targetId: policy.id,
+      teamId,
+      actor,
+      ip,
+      action: 'policy.saved',
+      targetType: 'policy',
+      targetId: policy.id,
       data: {
-        version, previousVersion: previous.version, comment: input.comment,
-        rulesAdded: diff.rules.added.map((r) => r.rule.id), rulesRemoved: diff.rules.removed.map((r) => r.rule.id),
-        rulesChanged: diff.rules.changed.map((r) => r.id), sectionsChanged: diff.sections.map((s) => s.path),
+        version,
+        previousVersion: previous.version,
+        comment: input.comment,
+        rulesAdded: diff.rules.added.map((r) => r.rule.id),
+        rulesRemoved: diff.rules.removed.map((r) => r.rule.id),
+        rulesChanged: diff.rules.changed.map((r) => r.id),
+        sectionsChanged: diff.sections.map((s) => s.path),
       },
     });
     return { version, createdAt: row.createdAt, previous };

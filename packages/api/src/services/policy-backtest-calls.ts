@@ -68,7 +68,12 @@ ORDER BY e.seq`;
 
 /** Rows in the window, for progress. Reads the (teamId, action, createdAt) index range. */
 export async function countRecordedCalls(db: Db, window: CallWindow): Promise<number> {
-  const rows = await db.$queryRawUnsafe<Array<{ n: bigint }>>(`SELECT count(*) AS n FROM "AuditLog" a WHERE ${DECIDED}`, window.teamId, window.since, window.until);
+  const rows = await db.$queryRawUnsafe<Array<{ n: bigint }>>(
+    `SELECT count(*) AS n FROM "AuditLog" a WHERE ${DECIDED}`,
+    window.teamId,
+    window.since,
+    window.until,
+  );
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -94,7 +99,10 @@ async function fullArgs(db: Db, rows: Row[]): Promise<Map<string, Array<{ type: 
   const found = new Map<string, Array<{ type: string; args: unknown }>>();
   if (cut.length === 0) return found;
   const events = await db.$queryRawUnsafe<Array<{ sessionId: string; callId: string; type: string; args: unknown }>>(
-    FULL_ARGS_SQL, cut.map((r) => r.runId), cut.map((r) => r.sessionId), cut.map((r) => r.callId),
+    FULL_ARGS_SQL,
+    cut.map((r) => r.runId),
+    cut.map((r) => r.sessionId),
+    cut.map((r) => r.callId),
   );
   for (const e of events) {
     const key = `${e.sessionId}\u0000${e.callId}`;

@@ -62,7 +62,13 @@ async function sql(text: string, values: unknown[] = []) {
 /** Recorded audit rows: `count` rows from `seqFrom`, one every `stepMs` from `start`, cycling through CALLS. */
 async function insertRecorded(teamId: string, seqFrom: number, count: number, start: Date, stepMs: number) {
   const recorded = CALLS.map((c) => evaluate(defaultPolicy, c));
-  const data = CALLS.map((c, i) => ({ tool: c.tool, args: c.args, outcome: recorded[i]!.outcome, ruleId: recorded[i]!.ruleId, ...(recorded[i]!.approverRole ? { approverRole: recorded[i]!.approverRole } : {}) }));
+  const data = CALLS.map((c, i) => ({
+    tool: c.tool,
+    args: c.args,
+    outcome: recorded[i]!.outcome,
+    ruleId: recorded[i]!.ruleId,
+    ...(recorded[i]!.approverRole ? { approverRole: recorded[i]!.approverRole } : {}),
+  }));
   await sql(
     `INSERT INTO "AuditLog" ("teamId", seq, "actorType", "actorId", action, "targetType", "targetId", data, "createdAt", "prevHash", hash)
      SELECT $1, $2 + g, 'system', NULL, 'policy.decided', 'run', $3,
@@ -140,7 +146,19 @@ beforeAll(async () => {
   await sql(
     `INSERT INTO "AuditLog" ("teamId", seq, "actorType", action, "targetType", "targetId", data, "createdAt", "prevHash", hash)
      VALUES ($1, 5000000, 'system', 'policy.decided', 'run', $2, $3, $4, 'x', 'x')`,
-    [tb.fx.teamId, runId, JSON.stringify({ sessionId, callId: 'long-call', tool: 'shell', args: `${JSON.stringify(LONG).slice(0, 4096)}…`, outcome: 'allow', ruleId: 'shell-safe' }), new Date(SINCE.getTime() + 2000).toISOString().slice(0, 23)],
+    [
+      tb.fx.teamId,
+      runId,
+      JSON.stringify({
+        sessionId,
+        callId: 'long-call',
+        tool: 'shell',
+        args: `${JSON.stringify(LONG).slice(0, 4096)}…`,
+        outcome: 'allow',
+        ruleId: 'shell-safe',
+      }),
+      new Date(SINCE.getTime() + 2000).toISOString().slice(0, 23),
+    ],
   );
 }, 120_000);
 
@@ -152,13 +170,18 @@ describe('policies.backtest', () => {
     const baseline = process.memoryUsage().heapUsed;
     const progress: BacktestProgress[] = [];
     let peak = 0;
-    const result = await backtestPolicy(tb.db, tb.fx.teamId, { document, since: SINCE, until: UNTIL, limit: 3 }, {
-      onProgress: (p) => {
-        progress.push(p);
-        gc();
-        peak = Math.max(peak, process.memoryUsage().heapUsed - baseline);
+    const result = await backtestPolicy(
+      tb.db,
+      tb.fx.teamId,
+      { document, since: SINCE, until: UNTIL, limit: 3 },
+      {
+        onProgress: (p) => {
+          progress.push(p);
+          gc();
+          peak = Math.max(peak, process.memoryUsage().heapUsed - baseline);
+        },
       },
-    });
+    );
 
     // Pages: never more than one batch of rows read at once, every row read once.
     const rows = N + 2;
@@ -193,7 +216,13 @@ describe('policies.backtest', () => {
     const approvalToDeny = result.cells.find((c) => c.from === 'require_approval' && c.to === 'deny')!;
     expect(approvalToDeny.examples).toHaveLength(2);
     for (const cell of result.cells) expect(cell.examples.length).toBeLessThanOrEqual(2);
-    expect(approvalToDeny.examples[0]).toMatchObject({ runId, sessionId, toRule: 'no-rm', reason: expect.stringContaining('nothing is removed'), link: `/t/${slug}/runs/${runId}` });
+    expect(approvalToDeny.examples[0]).toMatchObject({
+      runId,
+      sessionId,
+      toRule: 'no-rm',
+      reason: expect.stringContaining('nothing is removed'),
+      link: `/t/${slug}/runs/${runId}`,
+    });
     // The latest two rm calls of the window, as the audit log orders them.
     const latest = await sql(
       `SELECT data->>'callId' AS "callId" FROM "AuditLog" WHERE "teamId" = $1 AND action = 'policy.decided' AND "createdAt" >= $2 AND "createdAt" < $3 AND data->'args'->>'command' = 'rm -rf build'
@@ -205,7 +234,13 @@ describe('policies.backtest', () => {
 
   it('reads an example’s long arguments from its events, and gives the seq of its decision event', async () => {
     // The window holds the first recorded call, a row that is no decision, and the long call.
-    const result = await (await tb.as('viewer')).policies.backtest({ teamId: tb.fx.teamId, document: CANDIDATE, since: SINCE, until: new Date(SINCE.getTime() + 3000), limit: 2 });
+    const result = await (await tb.as('viewer')).policies.backtest({
+      teamId: tb.fx.teamId,
+      document: CANDIDATE,
+      since: SINCE,
+      until: new Date(SINCE.getTime() + 3000),
+      limit: 2,
+    });
     const long = result.cells.flatMap((c) => c.examples).find((e) => e.callId === 'long-call');
     expect(long).toMatchObject({ runId, sessionId, seq: expect.any(Number), fromRule: 'shell-safe', link: `/t/${slug}/runs/${runId}`, tool: 'shell' });
     const decided = await tb.db.event.findFirstOrThrow({ where: { sessionId, type: 'policy.decided' } });
@@ -221,17 +256,29 @@ describe('policies.backtest', () => {
       code: 'BAD_REQUEST',
       message: expect.stringContaining(issue.ok ? '' : issue.issues[0]!.message),
     });
-    await expect(api.policies.backtest({ teamId: tb.fx.teamId, document: CANDIDATE, since: UNTIL, until: SINCE })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('until must be later than since') });
+    await expect(api.policies.backtest({ teamId: tb.fx.teamId, document: CANDIDATE, since: UNTIL, until: SINCE })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('until must be later than since'),
+    });
   });
 
   it('streams progress and then the same result over SSE (POST /api/teams/{id}/policy-backtest)', async () => {
     const body = JSON.stringify({ document: CANDIDATE, since: SINCE.toISOString(), until: UNTIL.toISOString(), limit: 2 });
-    const request = (init: RequestInit = {}) => new Request(`http://localhost/api/teams/${tb.fx.teamId}/policy-backtest`, { method: 'POST', body, headers: { 'content-type': 'application/json' }, ...init });
+    const request = (init: RequestInit = {}) =>
+      new Request(`http://localhost/api/teams/${tb.fx.teamId}/policy-backtest`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+        ...init,
+      });
     const response = await handlePolicyBacktestStream(request(), tb.fx.teamId, { db: tb.db, session: sessionOf(tb.fx.members.viewer.id) });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
     const text = await response.text();
-    const frames = text.split('\n\n').filter(Boolean).map((f) => ({ event: /^event: (.*)$/m.exec(f)?.[1], data: JSON.parse(/^data: (.*)$/m.exec(f)![1]!) as Record<string, unknown> }));
+    const frames = text
+      .split('\n\n')
+      .filter(Boolean)
+      .map((f) => ({ event: /^event: (.*)$/m.exec(f)?.[1], data: JSON.parse(/^data: (.*)$/m.exec(f)![1]!) as Record<string, unknown> }));
     const progress = frames.filter((f) => f.event === 'progress');
     expect(progress.length).toBe(Math.ceil((N + 2) / BACKTEST_BATCH));
     expect(progress.map((p) => p.data.processed)).toEqual([...progress.map((p) => p.data.processed)].sort((a, b) => Number(a) - Number(b)));

@@ -100,8 +100,15 @@ class Matrix {
     // its rules recognises. Bounded: one is dropped for each one kept past the limit.
     if (cell.examples.length === this.limit) cell.examples.shift();
     cell.examples.push({
-      runId: call.runId, sessionId: call.sessionId, callId: call.callId, at: call.at, tool: call.tool, args: preview(call.args),
-      fromRule: before.ruleId, toRule: after.ruleId, reason: after.reason,
+      runId: call.runId,
+      sessionId: call.sessionId,
+      callId: call.callId,
+      at: call.at,
+      tool: call.tool,
+      args: preview(call.args),
+      fromRule: before.ruleId,
+      toRule: after.ruleId,
+      reason: after.reason,
     });
   }
 }
@@ -117,7 +124,9 @@ async function exampleSeqs(db: Db, examples: Array<{ runId: string; sessionId: s
      JOIN unnest($1::text[], $2::text[], $3::text[]) AS x(run, session, call)
        ON e."runId" = x.run AND e.type IN ('policy.decided', 'tool.requested') AND e."sessionId" = x.session AND e.payload->>'callId' = x.call
      GROUP BY 1, 2`,
-    examples.map((e) => e.runId), examples.map((e) => e.sessionId), examples.map((e) => e.callId),
+    examples.map((e) => e.runId),
+    examples.map((e) => e.sessionId),
+    examples.map((e) => e.callId),
   );
   for (const row of rows) if (row.seq !== null) seqs.set(`${row.sessionId}\u0000${row.callId}`, Number(row.seq));
   return seqs;
@@ -158,10 +167,14 @@ export async function backtestPolicy(
   const cells: BacktestCell[] = [...matrix.cells.entries()].map(([key, cell]) => {
     const [from, to] = key.split('>') as [Outcome, Outcome];
     return {
-      from, to, count: cell.count,
+      from,
+      to,
+      count: cell.count,
       rules: [...cell.rules.values()].sort((a, b) => b.count - a.count || a.from.localeCompare(b.from) || a.to.localeCompare(b.to)),
       // Newest first.
-      examples: cell.examples.toReversed().map((e) => ({ ...e, seq: seqs.get(`${e.sessionId}\u0000${e.callId}`) ?? null, link: `/t/${team.slug}/runs/${e.runId}` })),
+      examples: cell.examples
+        .toReversed()
+        .map((e) => ({ ...e, seq: seqs.get(`${e.sessionId}\u0000${e.callId}`) ?? null, link: `/t/${team.slug}/runs/${e.runId}` })),
     };
   });
   return { since: input.since, until, total: matrix.total, changed: matrix.changed, skipped, cells };

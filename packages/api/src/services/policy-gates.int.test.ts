@@ -6,9 +6,13 @@ const tb = apiTestbed({ agent: true });
 describe('runs.create under the policy’s allowed model endpoints', () => {
   it('the built-in default and a policy without a models section allow every endpoint', async () => {
     const admin = await tb.as('admin');
-    await expect(admin.runs.create({ teamId: tb.fx.teamId, agentId: tb.agent.agentId, goal: 'default policy' })).resolves.toMatchObject({ runId: expect.any(String) });
+    await expect(admin.runs.create({ teamId: tb.fx.teamId, agentId: tb.agent.agentId, goal: 'default policy' })).resolves.toMatchObject({
+      runId: expect.any(String),
+    });
     await admin.policies.save({ teamId: tb.fx.teamId, document: { version: 1, default: 'deny' }, comment: 'no models section' });
-    await expect(admin.runs.create({ teamId: tb.fx.teamId, agentId: tb.agent.agentId, goal: 'no models section' })).resolves.toMatchObject({ runId: expect.any(String) });
+    await expect(admin.runs.create({ teamId: tb.fx.teamId, agentId: tb.agent.agentId, goal: 'no models section' })).resolves.toMatchObject({
+      runId: expect.any(String),
+    });
   });
 
   it('refuses an agent whose endpoint the active policy does not allow, naming the rule, and writes nothing', async () => {
@@ -26,6 +30,8 @@ describe('runs.create under the policy’s allowed model endpoints', () => {
     expect((await tb.live.jobs()).length).toBe(jobs);
     // Allowing it (by name or glob) lets the run start.
     await admin.policies.save({ teamId: tb.fx.teamId, document: { version: 1, models: { allowedEndpoints: ['prod-*', 'faux-*'] } }, comment: 'faux too' });
-    await expect(operator.runs.create({ teamId: tb.fx.teamId, agentId: tb.agent.agentId, goal: 'allowed' })).resolves.toMatchObject({ runId: expect.any(String) });
+    await expect(operator.runs.create({ teamId: tb.fx.teamId, agentId: tb.agent.agentId, goal: 'allowed' })).resolves.toMatchObject({
+      runId: expect.any(String),
+    });
   });
 });

@@ -36,22 +36,38 @@ export async function setShadow(db: Db, actor: Person, teamId: string, version: 
     const policy = await lockedPolicy(tx, teamId);
     if (!policy) {
       if (version === null) return { version: null, changed: false };
-      throw version === 0 ? new AppError('BAD_REQUEST', 'Version 0 is the active version; a shadow is another version to compare with it') : new AppError('NOT_FOUND', `This team's policy has no version ${version}`);
+      throw version === 0
+        ? new AppError('BAD_REQUEST', 'Version 0 is the active version; a shadow is another version to compare with it')
+        : new AppError('NOT_FOUND', `This team's policy has no version ${version}`);
     }
     const previous = policy.shadowVersion;
     if (version === null) {
       if (previous === null) return { version: null, changed: false };
       await tx.policy.update({ where: { id: policy.id }, data: { shadowVersion: null, shadowId: null, shadowSetAt: null, shadowSetById: null } });
-      await appendAudit(tx, { teamId, actor, ip, action: 'policy.shadow_cleared', targetType: 'policy', targetId: policy.id, data: { previousShadowVersion: previous, shadowId: policy.shadowId } });
+      await appendAudit(tx, {
+        teamId,
+        actor,
+        ip,
+        action: 'policy.shadow_cleared',
+        targetType: 'policy',
+        targetId: policy.id,
+        data: { previousShadowVersion: previous, shadowId: policy.shadowId },
+      });
       return { version: null, changed: true };
     }
-    if (version === policy.activeVersion) throw new AppError('BAD_REQUEST', `Version ${version} is the active version; a shadow is another version to compare with it`);
+    if (version === policy.activeVersion)
+      throw new AppError('BAD_REQUEST', `Version ${version} is the active version; a shadow is another version to compare with it`);
     if (!(await documentOf(tx, policy.id, version))) throw new AppError('NOT_FOUND', `This team's policy has no version ${version}`);
     if (version === previous) return { version, changed: false };
     const shadowId = randomUUID();
     await tx.policy.update({ where: { id: policy.id }, data: { shadowVersion: version, shadowId, shadowSetAt: new Date(), shadowSetById: actor.userId } });
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'policy.shadow_set', targetType: 'policy', targetId: policy.id,
+      teamId,
+      actor,
+      ip,
+      action: 'policy.shadow_set',
+      targetType: 'policy',
+      targetId: policy.id,
       data: { version, previousShadowVersion: previous, activeVersion: policy.activeVersion, shadowId },
     });
     return { version, changed: true };
@@ -71,20 +87,37 @@ export async function promoteShadow(db: Db, actor: Person, teamId: string, ip: s
     const [before, after] = await Promise.all([documentOf(tx, policy.id, policy.activeVersion), documentOf(tx, policy.id, version)]);
     if (!after) throw new AppError('NOT_FOUND', `This team's policy has no version ${version}`);
     const previous = before ?? defaultPolicy;
-    await tx.policy.update({ where: { id: policy.id }, data: { activeVersion: version, shadowVersion: null, shadowId: null, shadowSetAt: null, shadowSetById: null } });
+    await tx.policy.update({
+      where: { id: policy.id },
+      data: { activeVersion: version, shadowVersion: null, shadowId: null, shadowSetAt: null, shadowSetById: null },
+    });
     const diff = diffDocuments(previous, after);
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'policy.shadow_promoted', targetType: 'policy', targetId: policy.id,
+      teamId,
+      actor,
+      ip,
+      action: 'policy.shadow_promoted',
+      targetType: 'policy',
+      targetId: policy.id,
       data: {
-        version, previousVersion: policy.activeVersion, shadowId: policy.shadowId,
-        rulesAdded: diff.rules.added.map((r) => r.rule.id), rulesRemoved: diff.rules.removed.map((r) => r.rule.id),
-        rulesChanged: diff.rules.changed.map((r) => r.id), sectionsChanged: diff.sections.map((s) => s.path),
+        version,
+        previousVersion: policy.activeVersion,
+        shadowId: policy.shadowId,
+        rulesAdded: diff.rules.added.map((r) => r.rule.id),
+        rulesRemoved: diff.rules.removed.map((r) => r.rule.id),
+        rulesChanged: diff.rules.changed.map((r) => r.id),
+        sectionsChanged: diff.sections.map((s) => s.path),
       },
     });
     return { version, previousVersion: policy.activeVersion, previous, after };
   });
   const calls = await recentToolCalls(db, teamId);
-  return { version: promoted.version, previousVersion: promoted.previousVersion, checkedCalls: calls.length, redecided: redecideRecent(promoted.previous, promoted.after, calls) };
+  return {
+    version: promoted.version,
+    previousVersion: promoted.previousVersion,
+    checkedCalls: calls.length,
+    redecided: redecideRecent(promoted.previous, promoted.after, calls),
+  };
 }
 
 /**
@@ -113,7 +146,13 @@ export async function shadowDisagreements(db: Db, teamId: string, input: { curso
     shadow: { version: policy.shadowVersion, activeVersion: policy.activeVersion, setAt: policy.shadowSetAt, setBy: setBy?.email ?? null },
     count,
     items: page.map((r) => ({
-      id: r.id, runId: r.runId, sessionId: r.sessionId, callId: r.callId, seq: r.seq, tool: r.tool, createdAt: r.createdAt,
+      id: r.id,
+      runId: r.runId,
+      sessionId: r.sessionId,
+      callId: r.callId,
+      seq: r.seq,
+      tool: r.tool,
+      createdAt: r.createdAt,
       active: { version: r.activeVersion, outcome: r.activeOutcome, ruleId: r.activeRuleId },
       shadow: { version: r.shadowVersion, outcome: r.shadowOutcome, ruleId: r.shadowRuleId },
     })),

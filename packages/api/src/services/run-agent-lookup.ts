@@ -18,7 +18,6 @@ interface Pending {
  * served stale; archived agents and other teams' agents are not found, as with a read of one's own.
  */
 export class AgentLookup {
-
   private readonly batches: BatchQueue<Pending>;
 
   constructor(

@@ -44,7 +44,13 @@ export async function cancelRun(deps: RunDeps, actor: PrincipalActor, teamId: st
       return { sessionId: now.mainSessionId, cancelRequestedAt: now.cancelRequestedAt ?? cancelRequestedAt, alreadyRequested: true };
     }
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'run.cancel_requested', targetType: 'run', targetId: runId, data: { status: run.status },
+      teamId,
+      actor,
+      ip,
+      action: 'run.cancel_requested',
+      targetType: 'run',
+      targetId: runId,
+      data: { status: run.status },
     });
     return { sessionId: run.mainSessionId, cancelRequestedAt, alreadyRequested: false };
   });
@@ -73,7 +79,12 @@ export async function sendRunMessage(deps: RunDeps, actor: PrincipalActor, teamI
       select: { id: true, createdAt: true },
     });
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'run.message_sent', targetType: 'run', targetId: runId,
+      teamId,
+      actor,
+      ip,
+      action: 'run.message_sent',
+      targetType: 'run',
+      targetId: runId,
       data: { inboxMessageId: message.id, sessionId: run.mainSessionId, chars: text.length, busyPolicy: run.busyPolicy, runStatus: run.status },
     });
     return { message, sessionId: run.mainSessionId, sessionStatus: session.status };
@@ -113,7 +124,12 @@ export async function raiseRunBudget(deps: RunDeps, actor: PrincipalActor, teamI
     });
     const limits = { tokens: numberOrNull(ledger.limitTokens), costMicros: numberOrNull(ledger.limitCostMicros), toolCalls: ledger.limitCalls };
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'budget.raised', targetType: 'run', targetId: runId,
+      teamId,
+      actor,
+      ip,
+      action: 'budget.raised',
+      targetType: 'run',
+      targetId: runId,
       data: { ledgerId: ledger.id, by: { tokens: input.tokens ?? 0, costMicros: input.costMicros ?? 0, toolCalls: input.toolCalls ?? 0 }, limits },
     });
     return { ledger: limits, run };

@@ -33,8 +33,16 @@ async function verifiedAudit(teamId: string) {
   let prev = GENESIS_HASH;
   rows.forEach((row, i) => {
     const content: AuditRowContent = {
-      teamId: row.teamId, seq: row.seq, actorType: row.actorType, actorId: row.actorId, action: row.action,
-      targetType: row.targetType, targetId: row.targetId, data: row.data, ip: row.ip, createdAt: row.createdAt.toISOString(),
+      teamId: row.teamId,
+      seq: row.seq,
+      actorType: row.actorType,
+      actorId: row.actorId,
+      action: row.action,
+      targetType: row.targetType,
+      targetId: row.targetId,
+      data: row.data,
+      ip: row.ip,
+      createdAt: row.createdAt.toISOString(),
     };
     expect(row.seq).toBe(i + 1);
     expect(row.prevHash).toBe(prev);
@@ -66,7 +74,12 @@ describe('runs.create under concurrency (group commit)', () => {
     const asToken = await callerAs(deps, { bearer: token.secret });
     const results = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        (i % 2 === 0 ? asUser : asToken).runs.create({ teamId: fx.teamId, agentId: agent.agentId, goal: i % 5 === 0 ? `/triage report ${i}` : `goal ${i}`, budget: { toolCalls: i + 1, onExceed: 'fail' } }),
+        (i % 2 === 0 ? asUser : asToken).runs.create({
+          teamId: fx.teamId,
+          agentId: agent.agentId,
+          goal: i % 5 === 0 ? `/triage report ${i}` : `goal ${i}`,
+          budget: { toolCalls: i + 1, onExceed: 'fail' },
+        }),
       ),
     );
     const runIds = results.map((r) => r.runId);
@@ -77,7 +90,11 @@ describe('runs.create under concurrency (group commit)', () => {
     expect(audit.map((a) => a.targetId).sort()).toEqual([...runIds].sort());
     expect(audit.every((a) => a.action === 'run.created')).toBe(true);
     const byRun = new Map(audit.map((a) => [a.targetId, a]));
-    expect(byRun.get(runIds[1]!)).toMatchObject({ actorType: 'token', actorId: token.id, data: expect.objectContaining({ onBehalfOf: fx.members.operator.id }) });
+    expect(byRun.get(runIds[1]!)).toMatchObject({
+      actorType: 'token',
+      actorId: token.id,
+      data: expect.objectContaining({ onBehalfOf: fx.members.operator.id }),
+    });
     const triage = await db.db.run.findUniqueOrThrow({ where: { id: runIds[5]! }, include: { ledgers: true } });
     expect(triage.goal).toBe('Triage this report: report 5');
     expect(triage.ledgers[0]!.limitCalls).toBe(6);

@@ -9,10 +9,22 @@ import { BatchQueue } from '@looplane/shared';
 async function insertRuns(tx: Tx, runs: readonly PreparedRun[]): Promise<void> {
   const input = JSON.stringify(
     runs.map((r) => ({
-      runId: r.runId, sessionId: r.sessionId, ledgerId: r.ledgerId, teamId: r.teamId, agentId: r.agentId, endpointId: r.endpointId,
-      goal: r.goal, createdById: r.createdById, createdByTokenId: r.createdByTokenId, busyPolicy: r.busyPolicy,
-      budget: r.budget, config: r.config, title: r.title,
-      limitTokens: r.budget.tokens ?? null, limitCostMicros: r.budget.costMicros ?? null, limitCalls: r.budget.toolCalls ?? null,
+      runId: r.runId,
+      sessionId: r.sessionId,
+      ledgerId: r.ledgerId,
+      teamId: r.teamId,
+      agentId: r.agentId,
+      endpointId: r.endpointId,
+      goal: r.goal,
+      createdById: r.createdById,
+      createdByTokenId: r.createdByTokenId,
+      busyPolicy: r.busyPolicy,
+      budget: r.budget,
+      config: r.config,
+      title: r.title,
+      limitTokens: r.budget.tokens ?? null,
+      limitCostMicros: r.budget.costMicros ?? null,
+      limitCalls: r.budget.toolCalls ?? null,
     })),
   );
   const inserted = await tx.$executeRaw`
@@ -46,11 +58,17 @@ async function insertRuns(tx: Tx, runs: readonly PreparedRun[]): Promise<void> {
  */
 async function commitRuns(db: Db, batch: readonly Pending[]): Promise<Map<Pending, Error>> {
   return db.$transaction(async (tx) => {
-    const verdicts = await admitRunStarts(tx, batch.map((p) => ({ teamId: p.run.teamId, newRun: true, limits: p.limits })));
+    const verdicts = await admitRunStarts(
+      tx,
+      batch.map((p) => ({ teamId: p.run.teamId, newRun: true, limits: p.limits })),
+    );
     const admitted = batch.filter((_, i) => !verdicts[i]).map((p) => p.run);
     if (admitted.length > 0) {
       await insertRuns(tx, admitted);
-      await appendAuditBatch(tx, admitted.map((r) => r.audit));
+      await appendAuditBatch(
+        tx,
+        admitted.map((r) => r.audit),
+      );
     }
     return new Map(batch.flatMap((p, i): Array<[Pending, Error]> => (verdicts[i] ? [[p, verdicts[i]!]] : [])));
   });
@@ -134,7 +152,10 @@ export class RunCreateBatcher {
     const byDispatch = new Map<Dispatch, Pending[]>();
     for (const pending of committed) byDispatch.set(pending.dispatch, [...(byDispatch.get(pending.dispatch) ?? []), pending]);
     for (const [dispatch, group] of byDispatch) {
-      void announce(dispatch, group.map((p) => p.run)).then(
+      void announce(
+        dispatch,
+        group.map((p) => p.run),
+      ).then(
         () => {
           for (const p of group) p.resolve();
         },

@@ -46,18 +46,20 @@ export class SharedRead<V> {
     const callers = slot.waiting;
     slot.waiting = [];
     slot.inFlight = true;
-    this.read(key).then(
-      (value) => {
-        for (const c of callers) c.resolve(value);
-      },
-      (error: unknown) => {
-        for (const c of callers) c.reject(error);
-      },
-    ).finally(() => {
-      slot.inFlight = false;
-      if (slot.waiting.length > 0) this.start(key, slot);
-      else this.slots.delete(key);
-    });
+    this.read(key)
+      .then(
+        (value) => {
+          for (const c of callers) c.resolve(value);
+        },
+        (error: unknown) => {
+          for (const c of callers) c.reject(error);
+        },
+      )
+      .finally(() => {
+        slot.inFlight = false;
+        if (slot.waiting.length > 0) this.start(key, slot);
+        else this.slots.delete(key);
+      });
   }
 }
 

@@ -41,7 +41,10 @@ export async function prepareRun(db: Db, actor: PrincipalActor, teamId: string, 
   const agent = await agentLookup(db).find(teamId, input.agentId);
   if (!agent) throw new AppError('NOT_FOUND', 'No such agent in this team');
   if (agent.endpoint.deletedAt) {
-    throw new AppError('PRECONDITION_FAILED', `The model endpoint ${agent.endpoint.name} of agent ${agent.name} was deleted; pick another endpoint for the agent`);
+    throw new AppError(
+      'PRECONDITION_FAILED',
+      `The model endpoint ${agent.endpoint.name} of agent ${agent.name} was deleted; pick another endpoint for the agent`,
+    );
   }
   // The policy gate and the MCP catalogue are shared with concurrent creates of the team (each
   // still read after this create arrived), so a burst costs one read of each instead of one per create.
@@ -68,7 +71,12 @@ export async function prepareRun(db: Db, actor: PrincipalActor, teamId: string, 
     config,
     title: agent.name,
     audit: {
-      teamId, actor, ip, action: 'run.created', targetType: 'run', targetId: runId,
+      teamId,
+      actor,
+      ip,
+      action: 'run.created',
+      targetType: 'run',
+      targetId: runId,
       data: { agentId: agent.id, agentVersion: agent.version, sessionId, command: command?.name ?? null, budget },
     },
   };

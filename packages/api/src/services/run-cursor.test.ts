@@ -11,7 +11,14 @@ describe('run cursors', () => {
 
   it('refuse anything runs.list did not produce', () => {
     const forge = (text: string) => Buffer.from(text).toString('base64url');
-    for (const value of ['', 'not base64!', forge('created|yesterday|x'), forge('created|2026-01-01T00:00:00Z|bad id'), forge('sideways|2026-01-01T00:00:00Z|x'), forge('created|2026-01-01T00:00:00Z|x|y')]) {
+    for (const value of [
+      '',
+      'not base64!',
+      forge('created|yesterday|x'),
+      forge('created|2026-01-01T00:00:00Z|bad id'),
+      forge('sideways|2026-01-01T00:00:00Z|x'),
+      forge('created|2026-01-01T00:00:00Z|x|y'),
+    ]) {
       expect(() => decodeRunCursor(value, 'created'), value).toThrow('cursor: not a cursor returned by runs.list');
     }
     expect(() => decodeRunCursor(encodeRunCursor({ sort: 'created', at: new Date(0), id: 'x' }), 'updated')).toThrow('it belongs to sort=created');

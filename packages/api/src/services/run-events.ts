@@ -55,7 +55,15 @@ export const EVENT_FRAME_COLUMNS = Prisma.sql`e."eventNo"::float8 AS "eventNo", 
 /** A row's frame: the same fields as {@link RunEventView}, the payload through the engine's codec. */
 export function eventFrame(row: EventFrameRow): EventFrame {
   const event = upcastStored(row);
-  const data = { eventNo: event.eventNo, sessionId: event.sessionId, seq: event.seq, type: event.type, version: event.version, payload: event.payload, createdAt: event.createdAt };
+  const data = {
+    eventNo: event.eventNo,
+    sessionId: event.sessionId,
+    seq: event.seq,
+    type: event.type,
+    version: event.version,
+    payload: event.payload,
+    createdAt: event.createdAt,
+  };
   return { eventNo: row.eventNo, json: JSON.stringify(data) };
 }
 

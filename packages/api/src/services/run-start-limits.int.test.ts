@@ -58,7 +58,9 @@ async function batch(server: ServedApi, token: string, calls: Array<[string, Rec
     body: JSON.stringify(body),
   });
   const answers = (await response.json()) as Array<{ result?: { data: { json: unknown } }; error?: { json: { message: string; data: { code: string } } } }>;
-  const results: CallResult[] = answers.map((a) => (a.result ? { ok: true, data: a.result.data.json } : { ok: false, code: a.error!.json.data.code, message: a.error!.json.message }));
+  const results: CallResult[] = answers.map((a) =>
+    a.result ? { ok: true, data: a.result.data.json } : { ok: false, code: a.error!.json.data.code, message: a.error!.json.message },
+  );
   return { status: response.status, retryAfter: response.headers.get('retry-after'), results };
 }
 
@@ -69,15 +71,28 @@ describe('run-start limits per team', () => {
     const server = await serve({ perMinute: 5, maxQueued: 0 });
     const { fx, agent, token } = await team();
     // A graph to run later (made before the limit is reached; creating a graph starts nothing).
-    const graph = await (await callerAs(tb.deps, { userId: fx.members.operator.id })).graphs.create({ teamId: fx.teamId, name: 'limits-graph', definition: graphDefinitionFor(agent.agentId) });
+    const graph = await (await callerAs(tb.deps, { userId: fx.members.operator.id })).graphs.create({
+      teamId: fx.teamId,
+      name: 'limits-graph',
+      definition: graphDefinitionFor(agent.agentId),
+    });
 
-    const first = await batch(server, token, Array.from({ length: 8 }, (_, i) => createCall(fx.teamId, agent.agentId, `burst ${i}`)));
+    const first = await batch(
+      server,
+      token,
+      Array.from({ length: 8 }, (_, i) => createCall(fx.teamId, agent.agentId, `burst ${i}`)),
+    );
     expect(first.status).toBe(207);
     expect(first.results.filter((r) => r.ok)).toHaveLength(5);
     const refused = first.results.filter((r) => !r.ok);
     expect(refused).toHaveLength(3);
     for (const r of refused) {
-      expect(r).toMatchObject({ code: 'TOO_MANY_REQUESTS', message: expect.stringMatching(/^This team started 5 runs, forks or resumes in the last minute, its limit \(LOOPLANE_RUNS_PER_MINUTE\); try again in \d+ s$/) });
+      expect(r).toMatchObject({
+        code: 'TOO_MANY_REQUESTS',
+        message: expect.stringMatching(
+          /^This team started 5 runs, forks or resumes in the last minute, its limit \(LOOPLANE_RUNS_PER_MINUTE\); try again in \d+ s$/,
+        ),
+      });
     }
     expect(Number(first.retryAfter)).toBeGreaterThanOrEqual(1);
     expect(Number(first.retryAfter)).toBeLessThanOrEqual(60);
@@ -119,7 +134,11 @@ describe('run-start limits per team', () => {
     const [a, b] = [await serve(limits, true), await serve(limits, true)];
     const { fx, agent, token } = await team();
     const burst = (server: ServedApi, label: string) =>
-      Promise.all(Array.from({ length: 6 }, (_, i) => batch(server, token, [createCall(fx.teamId, agent.agentId, `${label} ${i}`), createCall(fx.teamId, agent.agentId, `${label} ${i}b`)])));
+      Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          batch(server, token, [createCall(fx.teamId, agent.agentId, `${label} ${i}`), createCall(fx.teamId, agent.agentId, `${label} ${i}b`)]),
+        ),
+      );
     const answers = (await Promise.all([burst(a, 'a'), burst(b, 'b')])).flat();
     const results = answers.flatMap((answer) => answer.results);
     expect(results.filter((r) => r.ok)).toHaveLength(7);
@@ -130,9 +149,16 @@ describe('run-start limits per team', () => {
   it('caps the queued runs of a team; a start is admitted again once one leaves the queue, and forks are not queued runs', async () => {
     const server = await serve({ perMinute: 0, maxQueued: 3 });
     const { fx, agent, token } = await team();
-    const created = await batch(server, token, Array.from({ length: 4 }, (_, i) => createCall(fx.teamId, agent.agentId, `queued ${i}`)));
+    const created = await batch(
+      server,
+      token,
+      Array.from({ length: 4 }, (_, i) => createCall(fx.teamId, agent.agentId, `queued ${i}`)),
+    );
     expect(created.results.map((r) => r.ok)).toEqual([true, true, true, false]);
-    expect(created.results[3]).toMatchObject({ code: 'TOO_MANY_REQUESTS', message: 'This team has 3 queued runs, its limit (LOOPLANE_MAX_QUEUED_RUNS); wait for some to start, or cancel some' });
+    expect(created.results[3]).toMatchObject({
+      code: 'TOO_MANY_REQUESTS',
+      message: 'This team has 3 queued runs, its limit (LOOPLANE_MAX_QUEUED_RUNS); wait for some to start, or cancel some',
+    });
     expect(created.retryAfter).toBe('15');
 
     // One starts (the worker would make it running): room for one more.
@@ -156,7 +182,11 @@ describe('without limits', () => {
 
   it('0 turns both limits off', async () => {
     const { fx, agent, token } = await team();
-    const answer = await batch(server, token, Array.from({ length: 20 }, (_, i) => createCall(fx.teamId, agent.agentId, `free ${i}`)));
+    const answer = await batch(
+      server,
+      token,
+      Array.from({ length: 20 }, (_, i) => createCall(fx.teamId, agent.agentId, `free ${i}`)),
+    );
     expect(answer.status).toBe(200);
     expect(answer.retryAfter).toBeNull();
   });

@@ -86,9 +86,15 @@ export async function admitRunStarts(tx: Tx, starts: readonly RunStart[], nowMs 
     for (const i of mine) {
       if (perMinute > 0 && started >= perMinute) {
         const wait = usage.oldestMs === null ? 1 : Math.max(1, Math.ceil((usage.oldestMs + WINDOW_MS - nowMs) / 1000));
-        verdicts[i] = rateLimited(`This team started ${perMinute} runs, forks or resumes in the last minute, its limit (LOOPLANE_RUNS_PER_MINUTE); try again in ${wait} s`, wait);
+        verdicts[i] = rateLimited(
+          `This team started ${perMinute} runs, forks or resumes in the last minute, its limit (LOOPLANE_RUNS_PER_MINUTE); try again in ${wait} s`,
+          wait,
+        );
       } else if (starts[i]!.newRun && maxQueued > 0 && queued >= maxQueued) {
-        verdicts[i] = rateLimited(`This team has ${queued} queued runs, its limit (LOOPLANE_MAX_QUEUED_RUNS); wait for some to start, or cancel some`, QUEUE_RETRY_SECONDS);
+        verdicts[i] = rateLimited(
+          `This team has ${queued} queued runs, its limit (LOOPLANE_MAX_QUEUED_RUNS); wait for some to start, or cancel some`,
+          QUEUE_RETRY_SECONDS,
+        );
       } else {
         started++;
         if (starts[i]!.newRun) queued++;

@@ -67,7 +67,10 @@ describe('runs.list keyset pagination', () => {
       [{ text: 'needle' }, Prisma.sql`goal ILIKE '%needle%'`],
       [{ text: '50%' }, Prisma.sql`goal LIKE '%50\\%%'`],
       [{ status: ['failed'], agentId: agentA.agentId, text: '99' }, Prisma.sql`status = 'failed' AND "agentId" = ${agentA.agentId} AND goal LIKE '%99%'`],
-      [{ status: ['queued', 'running'], createdById: tb.fx.members.viewer.id, text: '12' }, Prisma.sql`status IN ('queued', 'running') AND "createdById" = ${tb.fx.members.viewer.id} AND goal LIKE '%12%'`],
+      [
+        { status: ['queued', 'running'], createdById: tb.fx.members.viewer.id, text: '12' },
+        Prisma.sql`status IN ('queued', 'running') AND "createdById" = ${tb.fx.members.viewer.id} AND goal LIKE '%12%'`,
+      ],
     ];
     for (const [input, where] of cases) {
       const { ids } = await walk({ ...input, limit: 7 });
@@ -85,8 +88,16 @@ describe('runs.list keyset pagination', () => {
   it('rows carry agent, creator and cost; a tampered or foreign cursor is a clear 400', async () => {
     const api = await viewer();
     const page = await api.runs.list({ teamId: tb.fx.teamId, limit: 1 });
-    expect(page.runs[0]).toMatchObject({ id: 'bulk100000', agent: { id: agentA.agentId, name: agentA.agentName }, createdBy: { email: tb.fx.members.operator.email }, spentCostMicros: 0 });
-    await expect(api.runs.list({ teamId: tb.fx.teamId, cursor: 'bm9wZQ' })).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'cursor: not a cursor returned by runs.list' });
+    expect(page.runs[0]).toMatchObject({
+      id: 'bulk100000',
+      agent: { id: agentA.agentId, name: agentA.agentName },
+      createdBy: { email: tb.fx.members.operator.email },
+      spentCostMicros: 0,
+    });
+    await expect(api.runs.list({ teamId: tb.fx.teamId, cursor: 'bm9wZQ' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'cursor: not a cursor returned by runs.list',
+    });
     await expect(api.runs.list({ teamId: tb.fx.teamId, cursor: page.nextCursor, sort: 'updated' })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
       message: 'cursor: it belongs to sort=created, not sort=updated',
@@ -119,7 +130,10 @@ describe('runs.list query plans with 100k runs (an index range, never a scan + s
     ['status filter', () => ({ status: ['failed'] })],
     ['agent filter', () => ({ agentId: agentA.agentId })],
     ['creator filter', () => ({ createdById: tb.fx.members.viewer.id })],
-    ['status + agent filter, deep', () => ({ status: ['running'], agentId: agentB.agentId, cursor: 'Y3JlYXRlZHwyMDI2LTAxLTAxVDAyOjAwOjAwLjAwMFp8YnVsazAyMTYwMA' })],
+    [
+      'status + agent filter, deep',
+      () => ({ status: ['running'], agentId: agentB.agentId, cursor: 'Y3JlYXRlZHwyMDI2LTAxLTAxVDAyOjAwOjAwLjAwMFp8YnVsazAyMTYwMA' }),
+    ],
     ['updated sort with a status filter', () => ({ sort: 'updated', status: ['running'] })],
   ])('%s uses an index on Run and no full sort', async (_, input) => {
     const nodes = await planOf(input());
@@ -148,7 +162,13 @@ describe('runs.events', () => {
     const first = await api.runs.events({ teamId: tb.fx.teamId, runId, limit: 1000 });
     expect(first.events.map((e) => e.eventNo)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
     expect(first).toMatchObject({ nextAfter: 1000, lastEventNo: 2500, hasMore: true });
-    expect(first.events[0]).toMatchObject({ sessionId: run.mainSessionId, seq: 1, type: 'message.added', version: 1, payload: { role: 'user', text: 'event 1' } });
+    expect(first.events[0]).toMatchObject({
+      sessionId: run.mainSessionId,
+      seq: 1,
+      type: 'message.added',
+      version: 1,
+      payload: { role: 'user', text: 'event 1' },
+    });
     expect(first.events[0]!.createdAt).toBeInstanceOf(Date);
 
     const second = await api.runs.events({ teamId: tb.fx.teamId, runId, after: 1000, limit: 1000 });

@@ -40,7 +40,15 @@ export async function createSecret(db: Db, box: SecretBox | null, actor: Actor, 
     const row = existing
       ? await tx.teamSecret.update({ where: { id: existing.id }, data: sealed, select: publicColumns })
       : await tx.teamSecret.create({ data: { teamId, name: input.name, createdById: actor.userId, ...sealed }, select: publicColumns });
-    await appendAudit(tx, { teamId, actor, ip, action: existing ? 'secret.replaced' : 'secret.created', targetType: 'secret', targetId: row.id, data: { name: row.name } });
+    await appendAudit(tx, {
+      teamId,
+      actor,
+      ip,
+      action: existing ? 'secret.replaced' : 'secret.created',
+      targetType: 'secret',
+      targetId: row.id,
+      data: { name: row.name },
+    });
     return row;
   });
 }

@@ -21,7 +21,16 @@ export interface SessionRow {
 export const TERMINAL_SESSION = ['succeeded', 'failed', 'cancelled'] as const;
 
 const sessionSelect = {
-  id: true, runId: true, parentId: true, forkSeq: true, lastSeq: true, status: true, agentId: true, endpointId: true, title: true, workspaceCommit: true,
+  id: true,
+  runId: true,
+  parentId: true,
+  forkSeq: true,
+  lastSeq: true,
+  status: true,
+  agentId: true,
+  endpointId: true,
+  title: true,
+  workspaceCommit: true,
 } as const;
 
 /** A session of one of the team's runs; NOT_FOUND otherwise (another team's session is not told apart). */

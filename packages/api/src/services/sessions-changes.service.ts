@@ -73,7 +73,9 @@ export async function sessionChanges(deps: ChangesDeps, teamId: string, sessionI
     );
   }
   // A mutating call that left the files as they were (a shell `cat`) records its base again: not a change.
-  const changes: SessionChange[] = rows.map((row, i) => ({ ...row, baseCommit: i === 0 ? null : rows[i - 1]!.commit })).filter((c) => c.commit !== c.baseCommit);
+  const changes: SessionChange[] = rows
+    .map((row, i) => ({ ...row, baseCommit: i === 0 ? null : rows[i - 1]!.commit }))
+    .filter((c) => c.commit !== c.baseCommit);
   return { sessionId: session.id, runId: session.runId, lastSeq: session.lastSeq, changes, more: total - rows.length };
 }
 
@@ -87,7 +89,8 @@ export async function callDiff(deps: ChangesDeps, teamId: string, input: { sessi
   const session = await findTeamSession(deps.db, teamId, input.sessionId);
   const chain = await ancestry(deps.db, session);
   const link = chain.find((l) => input.atEvent > l.from && input.atEvent <= l.upTo);
-  if (!link) throw new AppError('BAD_REQUEST', `Session ${session.id} has ${session.lastSeq} committed event(s); atEvent must be between 1 and ${session.lastSeq}`);
+  if (!link)
+    throw new AppError('BAD_REQUEST', `Session ${session.id} has ${session.lastSeq} committed event(s); atEvent must be between 1 and ${session.lastSeq}`);
   const event = await deps.db.event.findFirst({ where: { sessionId: link.sessionId, seq: input.atEvent }, select: { type: true, payload: true } });
   const payload = (event?.payload ?? {}) as { callId?: unknown; commit?: unknown };
   if (event?.type !== 'tool.finished' || typeof payload.commit !== 'string' || typeof payload.callId !== 'string') {
@@ -96,7 +99,8 @@ export async function callDiff(deps: ChangesDeps, teamId: string, input: { sessi
   const commit = payload.commit;
   const baseCommit = await commitAtEvent(deps.db, chain, input.atEvent - 1);
   const head = { sessionId: session.id, atEvent: input.atEvent, callId: payload.callId, commit, baseCommit };
-  if (!deps.workspaces) return { ...head, diff: null, truncated: false, reason: 'session files are not readable by this server (it has no workspace store configured)' };
+  if (!deps.workspaces)
+    return { ...head, diff: null, truncated: false, reason: 'session files are not readable by this server (it has no workspace store configured)' };
   try {
     const text = await deps.workspaces.diff(session.runId, baseCommit, commit);
     const cut = text.length > MAX_DIFF_CHARS;

@@ -19,7 +19,10 @@ export async function resumeSession(deps: RunDeps, actor: PrincipalActor, teamId
   const outcome = await deps.db.$transaction(async (tx) => {
     const session = await findTeamSession(tx, teamId, input.sessionId);
     if (!isTerminal(session.status)) {
-      throw new AppError('PRECONDITION_FAILED', `The branch is ${session.status}; only a finished, failed or cancelled branch can be resumed (send a running one a message instead)`);
+      throw new AppError(
+        'PRECONDITION_FAILED',
+        `The branch is ${session.status}; only a finished, failed or cancelled branch can be resumed (send a running one a message instead)`,
+      );
     }
     await clearSettledCancel(tx, session.runId);
     const { count } = await tx.session.updateMany({
@@ -27,7 +30,10 @@ export async function resumeSession(deps: RunDeps, actor: PrincipalActor, teamId
       data: { status: 'idle', waitReason: null, result: null, error: null, finishedAt: null },
     });
     if (count === 0) throw new AppError('CONFLICT', 'The branch changed meanwhile; reload and try again');
-    const message = await tx.inboxMessage.create({ data: { runId: session.runId, sessionId: session.id, text: input.message, createdById: actor.userId }, select: { id: true } });
+    const message = await tx.inboxMessage.create({
+      data: { runId: session.runId, sessionId: session.id, text: input.message, createdById: actor.userId },
+      select: { id: true },
+    });
     const run = await tx.run.updateMany({
       where: { id: session.runId, mainSessionId: session.id },
       data: { status: 'queued', waitReason: null, result: null, error: null, finishedAt: null },
@@ -35,7 +41,12 @@ export async function resumeSession(deps: RunDeps, actor: PrincipalActor, teamId
     // As for a fork: checked where the audit append locks the chain; a resume counts as a start.
     await admitRunStart(tx, { teamId, newRun: false, limits: runLimitsOf(deps) });
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'session.resumed', targetType: 'session', targetId: session.id,
+      teamId,
+      actor,
+      ip,
+      action: 'session.resumed',
+      targetType: 'session',
+      targetId: session.id,
       data: { runId: session.runId, previousStatus: session.status, inboxMessageId: message.id, chars: input.message.length, mainLine: run.count > 0 },
     });
     return { runId: session.runId, mainLine: run.count > 0, teamId };
@@ -58,7 +69,10 @@ function runStatusOf(status: string): 'queued' | 'running' | 'waiting' | 'succee
 export async function promoteSession(deps: RunDeps, actor: PrincipalActor, teamId: string, sessionId: string, ip: string | null) {
   const outcome = await deps.db.$transaction(async (tx) => {
     const session = await findTeamSession(tx, teamId, sessionId);
-    const full = await tx.session.findUniqueOrThrow({ where: { id: session.id }, select: { status: true, waitReason: true, result: true, error: true, finishedAt: true } });
+    const full = await tx.session.findUniqueOrThrow({
+      where: { id: session.id },
+      select: { status: true, waitReason: true, result: true, error: true, finishedAt: true },
+    });
     const run = await tx.run.findUniqueOrThrow({ where: { id: session.runId }, select: { mainSessionId: true, status: true } });
     if (run.mainSessionId === session.id) return { runId: session.runId, previous: run.mainSessionId, status: run.status, changed: false };
     const status = runStatusOf(full.status);
@@ -67,7 +81,12 @@ export async function promoteSession(deps: RunDeps, actor: PrincipalActor, teamI
       data: { mainSessionId: session.id, status, waitReason: full.waitReason, result: full.result, error: full.error, finishedAt: full.finishedAt },
     });
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'session.promoted', targetType: 'run', targetId: session.runId,
+      teamId,
+      actor,
+      ip,
+      action: 'session.promoted',
+      targetType: 'run',
+      targetId: session.runId,
       data: { sessionId: session.id, previousMainSessionId: run.mainSessionId, previousStatus: run.status, status },
     });
     return { runId: session.runId, previous: run.mainSessionId, status, changed: true };

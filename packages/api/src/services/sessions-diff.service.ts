@@ -51,7 +51,8 @@ async function fileDiff(db: Db, workspaces: WorkspaceReader | null, runId: strin
   const [headA, headB] = await Promise.all([headCommit(db, a), headCommit(db, b)]);
   const commits = { a: headA, b: headB };
   if (!headA && !headB) return { files: '', filesReason: 'neither branch changed a file', filesTruncated: false, commits };
-  if (!workspaces) return { files: null, filesReason: 'session files are not readable by this server (it has no workspace store configured)', filesTruncated: false, commits };
+  if (!workspaces)
+    return { files: null, filesReason: 'session files are not readable by this server (it has no workspace store configured)', filesTruncated: false, commits };
   try {
     // A branch that changed nothing is compared as the empty workspace (the reader's null).
     const text = await workspaces.diff(runId, headA, headB);
@@ -78,14 +79,33 @@ export async function diffSessions(deps: DiffDeps, teamId: string, aId: string, 
   const [chainA, chainB] = await Promise.all([ancestry(deps.db, a), ancestry(deps.db, b)]);
   const divergedAfter = sharedPrefix(chainA, chainB);
   const [eventsA, eventsB, files, sideA, sideB] = await Promise.all([
-    eventsAfter(deps.db, chainA, divergedAfter), eventsAfter(deps.db, chainB, divergedAfter), fileDiff(deps.db, deps.workspaces, a.runId, chainA, chainB),
-    replaySide(deps.db, a.id, chainA, divergedAfter), replaySide(deps.db, b.id, chainB, divergedAfter),
+    eventsAfter(deps.db, chainA, divergedAfter),
+    eventsAfter(deps.db, chainB, divergedAfter),
+    fileDiff(deps.db, deps.workspaces, a.runId, chainA, chainB),
+    replaySide(deps.db, a.id, chainA, divergedAfter),
+    replaySide(deps.db, b.id, chainB, divergedAfter),
   ]);
   return {
     runId: a.runId,
     divergedAfter,
-    a: { sessionId: a.id, status: a.status, title: a.title, lastSeq: a.lastSeq, events: eventsA, moreEvents: a.lastSeq - divergedAfter - eventsA.length, ...sideA },
-    b: { sessionId: b.id, status: b.status, title: b.title, lastSeq: b.lastSeq, events: eventsB, moreEvents: b.lastSeq - divergedAfter - eventsB.length, ...sideB },
+    a: {
+      sessionId: a.id,
+      status: a.status,
+      title: a.title,
+      lastSeq: a.lastSeq,
+      events: eventsA,
+      moreEvents: a.lastSeq - divergedAfter - eventsA.length,
+      ...sideA,
+    },
+    b: {
+      sessionId: b.id,
+      status: b.status,
+      title: b.title,
+      lastSeq: b.lastSeq,
+      events: eventsB,
+      moreEvents: b.lastSeq - divergedAfter - eventsB.length,
+      ...sideB,
+    },
     ...files,
   };
 }

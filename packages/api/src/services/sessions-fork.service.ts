@@ -44,7 +44,12 @@ export async function clearSettledCancel(tx: Tx, runId: string): Promise<void> {
 }
 
 /** The branch's own config when the fork changes the model or the prompt (endpoint checked to be the team's). */
-async function overriddenConfig(tx: Tx, teamId: string, base: RunConfig, overrides: NonNullable<ForkSessionInput['agentOverrides']>): Promise<RunConfig | null> {
+async function overriddenConfig(
+  tx: Tx,
+  teamId: string,
+  base: RunConfig,
+  overrides: NonNullable<ForkSessionInput['agentOverrides']>,
+): Promise<RunConfig | null> {
   if (overrides.endpointId === undefined && overrides.systemPrompt === undefined) return null;
   let model = base.model;
   if (overrides.endpointId !== undefined) {
@@ -66,7 +71,14 @@ async function overriddenConfig(tx: Tx, teamId: string, base: RunConfig, overrid
  * appends `session.forked` first, then the message, and drives it like any session. Budgets:
  * the branch's spend is its own (`Session.costMicros`) and counts against the run's ledger.
  */
-export async function forkSession(deps: RunDeps, actor: PrincipalActor, teamId: string, input: ForkSessionInput, ip: string | null, replay?: { mode: ReplayMode }): Promise<{ sessionId: string; runId: string; parentId: string; atEvent: number }> {
+export async function forkSession(
+  deps: RunDeps,
+  actor: PrincipalActor,
+  teamId: string,
+  input: ForkSessionInput,
+  ip: string | null,
+  replay?: { mode: ReplayMode },
+): Promise<{ sessionId: string; runId: string; parentId: string; atEvent: number }> {
   const sessionId = newId();
   const created = await deps.db.$transaction(async (tx) => {
     const asked = await findTeamSession(tx, teamId, input.sessionId);
@@ -86,7 +98,9 @@ export async function forkSession(deps: RunDeps, actor: PrincipalActor, teamId: 
     // A replay's recording is the log of the session asked for (its parent may be an ancestor that holds the event).
     const marker: ReplayMarker | null = replay
       ? {
-          sourceSessionId: asked.id, atEvent: input.atEvent, mode: replay.mode,
+          sourceSessionId: asked.id,
+          atEvent: input.atEvent,
+          mode: replay.mode,
           ...(input.agentOverrides?.endpointId !== undefined ? { endpointId: input.agentOverrides.endpointId } : {}),
           ...(input.agentOverrides?.systemPrompt !== undefined ? { systemPrompt: true } : {}),
         }
@@ -104,7 +118,9 @@ export async function forkSession(deps: RunDeps, actor: PrincipalActor, teamId: 
         endpointId: input.agentOverrides?.endpointId ?? owner.endpointId,
         // `{}`: the branch keeps the inherited config; a full config: `session.forked` carries it.
         config: (config ?? {}) as unknown as Prisma.InputJsonValue,
-        title: marker ? `replay ${siblings} of ${asked.title || asked.id} (from #${input.atEvent}, ${marker.mode})` : `branch ${siblings} (from #${input.atEvent})`,
+        title: marker
+          ? `replay ${siblings} of ${asked.title || asked.id} (from #${input.atEvent}, ${marker.mode})`
+          : `branch ${siblings} (from #${input.atEvent})`,
         ...(marker ? { replay: marker } : {}),
         workspaceCommit: commit,
         createdById: actor.userId,
@@ -115,10 +131,19 @@ export async function forkSession(deps: RunDeps, actor: PrincipalActor, teamId: 
     // with a writer that holds the run row): a fork counts as a start, never as a queued run.
     await admitRunStart(tx, { teamId, newRun: false, limits: runLimitsOf(deps) });
     await appendAudit(tx, {
-      teamId, actor, ip, action: marker ? 'session.replayed' : 'session.forked', targetType: 'session', targetId: sessionId,
+      teamId,
+      actor,
+      ip,
+      action: marker ? 'session.replayed' : 'session.forked',
+      targetType: 'session',
+      targetId: sessionId,
       data: {
         ...(marker ? { replay: { mode: marker.mode, sourceSessionId: marker.sourceSessionId } } : {}),
-        runId: owner.runId, parentId: owner.id, requestedSessionId: asked.id, atEvent: input.atEvent, workspaceCommit: commit,
+        runId: owner.runId,
+        parentId: owner.id,
+        requestedSessionId: asked.id,
+        atEvent: input.atEvent,
+        workspaceCommit: commit,
         message: input.message ? { chars: input.message.length } : null,
         overrides: { endpointId: input.agentOverrides?.endpointId ?? null, systemPrompt: input.agentOverrides?.systemPrompt !== undefined },
       },

@@ -25,7 +25,12 @@ async function spendAfter(db: Db, chain: readonly ChainLink[], after: number): P
     FROM "Event" e
     WHERE e.type IN ('model.responded', 'model.failed', 'compaction.applied') AND (${Prisma.join(links, ' OR ')})`;
   const row = rows[0];
-  return { inputTokens: Number(row?.input ?? 0), outputTokens: Number(row?.output ?? 0), costMicros: Number(row?.cost ?? 0), modelCalls: Number(row?.calls ?? 0) };
+  return {
+    inputTokens: Number(row?.input ?? 0),
+    outputTokens: Number(row?.output ?? 0),
+    costMicros: Number(row?.cost ?? 0),
+    modelCalls: Number(row?.calls ?? 0),
+  };
 }
 
 /** A replay branch's progress: turns that agreed (and results served from the log) and the divergence report, if any. */
@@ -46,7 +51,12 @@ async function replayReport(db: Db, sessionId: string, marker: ReplayMarker): Pr
 }
 
 /** One side of `sessions.diff`: its spend after the divergence point, and its replay report when it is a replay branch. */
-export async function replaySide(db: Db, sessionId: string, chain: readonly ChainLink[], after: number): Promise<{ spend: BranchSpend; replay: ReplayReport | null }> {
+export async function replaySide(
+  db: Db,
+  sessionId: string,
+  chain: readonly ChainLink[],
+  after: number,
+): Promise<{ spend: BranchSpend; replay: ReplayReport | null }> {
   const row = await db.session.findUniqueOrThrow({ where: { id: sessionId }, select: { replay: true } });
   const marker = replayMarkerOf(row.replay);
   const [spend, replay] = await Promise.all([spendAfter(db, chain, after), marker ? replayReport(db, sessionId, marker) : Promise.resolve(null)]);

@@ -23,7 +23,13 @@ function sessionStart(events: readonly EngineEvent[], forkSeq: number | null): n
  * or prompt and serves the recorded tool results while the new model asks for the same calls;
  * at the first divergence it stops with a report or goes on live (`mode`).
  */
-export async function replaySession(deps: RunDeps, actor: PrincipalActor, teamId: string, input: ReplaySessionInput, ip: string | null): Promise<{ sessionId: string; runId: string; parentId: string; atEvent: number; mode: ReplaySessionInput['mode'] }> {
+export async function replaySession(
+  deps: RunDeps,
+  actor: PrincipalActor,
+  teamId: string,
+  input: ReplaySessionInput,
+  ip: string | null,
+): Promise<{ sessionId: string; runId: string; parentId: string; atEvent: number; mode: ReplaySessionInput['mode'] }> {
   let atEvent = input.atEvent;
   if (atEvent === undefined) {
     const session = await findTeamSession(deps.db, teamId, input.sessionId);
@@ -34,6 +40,13 @@ export async function replaySession(deps: RunDeps, actor: PrincipalActor, teamId
     ...(input.endpointId !== undefined ? { endpointId: input.endpointId } : {}),
     ...(input.systemPrompt !== undefined ? { systemPrompt: input.systemPrompt } : {}),
   };
-  const forked = await forkSession(deps, actor, teamId, { sessionId: input.sessionId, atEvent, ...(Object.keys(overrides).length > 0 ? { agentOverrides: overrides } : {}) }, ip, { mode: input.mode });
+  const forked = await forkSession(
+    deps,
+    actor,
+    teamId,
+    { sessionId: input.sessionId, atEvent, ...(Object.keys(overrides).length > 0 ? { agentOverrides: overrides } : {}) },
+    ip,
+    { mode: input.mode },
+  );
   return { ...forked, mode: input.mode };
 }

@@ -61,7 +61,12 @@ export async function setMemberRole(db: Db, actor: AuditActor, teamId: string, u
     if (membership.role === 'admin') await assertAdminRemains(tx, teamId, userId);
     await tx.membership.update({ where: { id: membership.id }, data: { role } });
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'member.role_changed', targetType: 'user', targetId: userId,
+      teamId,
+      actor,
+      ip,
+      action: 'member.role_changed',
+      targetType: 'user',
+      targetId: userId,
       data: { from: membership.role, to: role },
     });
     return { userId, role };
@@ -83,7 +88,12 @@ export async function removeMember(db: Db, actor: AuditActor, teamId: string, us
       data: { revokedAt: new Date(), revokedById: actor.type === 'system' ? null : actor.userId },
     });
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'member.removed', targetType: 'user', targetId: userId,
+      teamId,
+      actor,
+      ip,
+      action: 'member.removed',
+      targetType: 'user',
+      targetId: userId,
       data: { role: membership.role, tokensRevoked: revoked.count },
     });
     return { userId, tokensRevoked: revoked.count };

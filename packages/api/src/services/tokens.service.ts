@@ -53,7 +53,12 @@ export async function createToken(
       },
     });
     await appendAudit(tx, {
-      teamId: input.teamId, actor, ip, action: 'token.created', targetType: 'token', targetId: token.id,
+      teamId: input.teamId,
+      actor,
+      ip,
+      action: 'token.created',
+      targetType: 'token',
+      targetId: token.id,
       data: { name: input.name, role: input.role, expiresAt: expiresAt?.toISOString() ?? null, parentTokenId },
     });
     return { id: token.id, token: secret, prefix: token.prefix, role: token.role, expiresAt: token.expiresAt };
@@ -91,14 +96,7 @@ export async function listTokens(db: Db, teamId: string, userId: string, callerR
 }
 
 /** Revokes a token at once (the next request with it gets 401). Own tokens, or any as admin. */
-export async function revokeToken(
-  db: Db,
-  actor: AuditActor & { userId: string },
-  callerRole: Role,
-  teamId: string,
-  tokenId: string,
-  ip: string | null,
-) {
+export async function revokeToken(db: Db, actor: AuditActor & { userId: string }, callerRole: Role, teamId: string, tokenId: string, ip: string | null) {
   return db.$transaction(async (tx) => {
     const token = await tx.apiToken.findFirst({ where: { id: tokenId, teamId } });
     if (!token) throw new AppError('NOT_FOUND', 'No such token in this team');
@@ -126,7 +124,12 @@ export async function revokeToken(
       WHERE id IN (SELECT id FROM d) AND "revokedAt" IS NULL
       RETURNING id`;
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'token.revoked', targetType: 'token', targetId: tokenId,
+      teamId,
+      actor,
+      ip,
+      action: 'token.revoked',
+      targetType: 'token',
+      targetId: tokenId,
       data: { name: token.name, alsoRevoked: descendants.map((d) => d.id) },
     });
     return { id: tokenId, revokedAt };

@@ -7,8 +7,18 @@ import { teamWebhook } from './webhooks.service';
 type Actor = AuditActor & { userId: string };
 
 const deliveryColumns = {
-  id: true, eventType: true, status: true, attempts: true, nextAttemptAt: true, leaseUntil: true, lastAttemptAt: true,
-  lastStatusCode: true, lastError: true, deliveredAt: true, createdAt: true, body: true,
+  id: true,
+  eventType: true,
+  status: true,
+  attempts: true,
+  nextAttemptAt: true,
+  leaseUntil: true,
+  lastAttemptAt: true,
+  lastStatusCode: true,
+  lastError: true,
+  deliveredAt: true,
+  createdAt: true,
+  body: true,
   attemptsLog: {
     orderBy: { number: 'asc' },
     take: 100,
@@ -77,7 +87,12 @@ export async function redeliver(db: Db, actor: Actor, teamId: string, deliveryId
       data: { status: 'pending', scheduleStep: 0, nextAttemptAt: now, enqueuedAt: null, deliveredAt: null, updatedAt: now },
     });
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'webhook.redelivered', targetType: 'webhook', targetId: delivery.endpointId,
+      teamId,
+      actor,
+      ip,
+      action: 'webhook.redelivered',
+      targetType: 'webhook',
+      targetId: delivery.endpointId,
       data: { deliveryId, eventType: delivery.eventType, previousStatus: delivery.status },
     });
     return { id: deliveryId, status: 'pending' as const };
@@ -98,7 +113,15 @@ export async function sendTestEvent(db: Db, actor: Actor, teamId: string, webhoo
     await tx.webhookDelivery.create({
       data: { id, teamId, endpointId: webhookId, eventType: WEBHOOK_TEST_EVENT, body, status: 'pending', nextAttemptAt: now, createdAt: now, updatedAt: now },
     });
-    await appendAudit(tx, { teamId, actor, ip, action: 'webhook.test_sent', targetType: 'webhook', targetId: webhookId, data: { deliveryId: id, url: endpoint.url } });
+    await appendAudit(tx, {
+      teamId,
+      actor,
+      ip,
+      action: 'webhook.test_sent',
+      targetType: 'webhook',
+      targetId: webhookId,
+      data: { deliveryId: id, url: endpoint.url },
+    });
     return { deliveryId: id };
   });
 }

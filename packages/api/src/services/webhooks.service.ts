@@ -15,8 +15,17 @@ export interface WebhookSettings {
 
 /** The columns an endpoint shows through the API: never its signing secret, sealed or not. */
 const publicColumns = {
-  id: true, url: true, description: true, events: true, disabledAt: true, disabledReason: true, failingSince: true,
-  secretRotatedAt: true, createdById: true, createdAt: true, updatedAt: true,
+  id: true,
+  url: true,
+  description: true,
+  events: true,
+  disabledAt: true,
+  disabledReason: true,
+  failingSince: true,
+  secretRotatedAt: true,
+  createdById: true,
+  createdAt: true,
+  updatedAt: true,
 } as const satisfies Prisma.WebhookEndpointSelect;
 type PublicRow = Prisma.WebhookEndpointGetPayload<{ select: typeof publicColumns }>;
 
@@ -56,7 +65,11 @@ export async function listWebhooks(db: Db, teamId: string) {
     where: { teamId },
     select: {
       ...publicColumns,
-      deliveries: { take: 1, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: { id: true, eventType: true, status: true, lastStatusCode: true, createdAt: true } },
+      deliveries: {
+        take: 1,
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        select: { id: true, eventType: true, status: true, lastStatusCode: true, createdAt: true },
+      },
     },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
@@ -76,7 +89,15 @@ export async function getWebhook(db: Db, teamId: string, webhookId: string) {
  * Creates an endpoint and its signing secret (`whsec_…`), sealed at rest; the secret is in this
  * answer only. The URL must resolve to public addresses (unless private ones are allowed).
  */
-export async function createWebhook(db: Db, box: SecretBox | null, settings: WebhookSettings, actor: Actor, teamId: string, input: CreateWebhookInput, ip: string | null) {
+export async function createWebhook(
+  db: Db,
+  box: SecretBox | null,
+  settings: WebhookSettings,
+  actor: Actor,
+  teamId: string,
+  input: CreateWebhookInput,
+  ip: string | null,
+) {
   const { secret, secretCiphertext } = newSecret(box);
   await checkTarget(input.url, settings);
   return db.$transaction(async (tx) => {
@@ -85,7 +106,12 @@ export async function createWebhook(db: Db, box: SecretBox | null, settings: Web
       select: publicColumns,
     });
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'webhook.created', targetType: 'webhook', targetId: row.id,
+      teamId,
+      actor,
+      ip,
+      action: 'webhook.created',
+      targetType: 'webhook',
+      targetId: row.id,
       data: { url: row.url, events: row.events, description: row.description },
     });
     return { webhook: present(row), secret };
@@ -104,13 +130,20 @@ export async function updateWebhook(db: Db, settings: WebhookSettings, actor: Ac
     await teamWebhook(tx, teamId, webhookId);
     const wasEnabled = current.disabledAt === null;
     const toggle: Prisma.WebhookEndpointUpdateInput =
-      enabled === false && wasEnabled ? { disabledAt: new Date(), disabledReason: 'disabled by an admin' }
-      : enabled === true && !wasEnabled ? { disabledAt: null, disabledReason: null, failingSince: null }
-      : {};
+      enabled === false && wasEnabled
+        ? { disabledAt: new Date(), disabledReason: 'disabled by an admin' }
+        : enabled === true && !wasEnabled
+          ? { disabledAt: null, disabledReason: null, failingSince: null }
+          : {};
     const row = await tx.webhookEndpoint.update({ where: { id: webhookId }, data: { ...fields, ...toggle }, select: publicColumns });
     const skipped = enabled === false && wasEnabled ? await skipPending(tx, webhookId) : 0;
     await appendAudit(tx, {
-      teamId, actor, ip, action: 'webhook.updated', targetType: 'webhook', targetId: webhookId,
+      teamId,
+      actor,
+      ip,
+      action: 'webhook.updated',
+      targetType: 'webhook',
+      targetId: webhookId,
       data: { url: row.url, changes: { ...fields, ...(enabled !== undefined ? { enabled } : {}) }, ...(skipped ? { skippedDeliveries: skipped } : {}) },
     });
     return present(row);
@@ -119,7 +152,10 @@ export async function updateWebhook(db: Db, settings: WebhookSettings, actor: Ac
 
 /** Marks an endpoint's pending deliveries skipped: a disabled endpoint gets nothing. */
 async function skipPending(tx: Tx, webhookId: string): Promise<number> {
-  const { count } = await tx.webhookDelivery.updateMany({ where: { endpointId: webhookId, status: 'pending' }, data: { status: 'skipped', nextAttemptAt: null, updatedAt: new Date() } });
+  const { count } = await tx.webhookDelivery.updateMany({
+    where: { endpointId: webhookId, status: 'pending' },
+    data: { status: 'skipped', nextAttemptAt: null, updatedAt: new Date() },
+  });
   return count;
 }
 
@@ -128,7 +164,15 @@ export async function deleteWebhook(db: Db, actor: Actor, teamId: string, webhoo
   return db.$transaction(async (tx) => {
     const current = await teamWebhook(tx, teamId, webhookId);
     await tx.webhookEndpoint.delete({ where: { id: webhookId } });
-    await appendAudit(tx, { teamId, actor, ip, action: 'webhook.deleted', targetType: 'webhook', targetId: webhookId, data: { url: current.url, events: current.events } });
+    await appendAudit(tx, {
+      teamId,
+      actor,
+      ip,
+      action: 'webhook.deleted',
+      targetType: 'webhook',
+      targetId: webhookId,
+      data: { url: current.url, events: current.events },
+    });
     return { id: webhookId, deleted: true };
   });
 }

@@ -41,7 +41,17 @@ describe('EventReader (one query for many streams)', () => {
     const answers = await Promise.all(asks.map((ask) => reader.read(ask.runId, ask.after)));
     const expected = await Promise.all(asks.map((ask) => readEventFramesAfter(db.db, ask.runId, ask.after, 4)));
     expect(answers).toEqual(expected);
-    expect(answers.map((frames) => frames.map((f) => f.eventNo))).toEqual([[1, 2, 3], [1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4], [3, 4, 5, 6], [3, 4, 5, 6], [], []]);
+    expect(answers.map((frames) => frames.map((f) => f.eventNo))).toEqual([
+      [1, 2, 3],
+      [1, 2, 3, 4],
+      [1, 2, 3, 4],
+      [1, 2, 3, 4],
+      [1, 2, 3, 4],
+      [3, 4, 5, 6],
+      [3, 4, 5, 6],
+      [],
+      [],
+    ]);
     expect(JSON.parse(answers[1]![0]!.json)).toMatchObject({ eventNo: 1, sessionId: runs[1]!.sessionId, type: 'message.added', payload: { text: 'event 1' } });
   });
 

@@ -18,7 +18,10 @@ export interface BacktestStreamOptions {
 
 /** The first problems of a refused body, as `path: message` (the same messages as `policies.backtest`). */
 function describeIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
-  return `Invalid input: ${issues.slice(0, 5).map((i) => `${i.path.map(String).join('.') || '(body)'}: ${i.message}`).join('; ')}`;
+  return `Invalid input: ${issues
+    .slice(0, 5)
+    .map((i) => `${i.path.map(String).join('.') || '(body)'}: ${i.message}`)
+    .join('; ')}`;
 }
 
 /**

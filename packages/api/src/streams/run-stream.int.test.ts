@@ -4,7 +4,17 @@ import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
 import { channels } from '@looplane/queue';
 import type { ApiDeps } from '../context';
 import { decodeWireEvent, parseWireEvent } from '@looplane/events';
-import { appendEvents, appendTestEvents, callerAs, createAgentFixture, createTeamFixture, issueToken, sessionOf, type AgentFixture, type TeamFixture } from '../testing/fixtures';
+import {
+  appendEvents,
+  appendTestEvents,
+  callerAs,
+  createAgentFixture,
+  createTeamFixture,
+  issueToken,
+  sessionOf,
+  type AgentFixture,
+  type TeamFixture,
+} from '../testing/fixtures';
 import { createTestLive, testRedisUrl, type TestLive } from '../testing/live';
 import { SseReader } from '../testing/sse-reader';
 import { handleRunStream, type StreamDeps } from './run-stream';

@@ -97,7 +97,11 @@ describe('GET /api/sessions/{id}/workspace.tar.gz', () => {
     const signedOut = await download(main);
     expect(signedOut.status).toBe(401);
     expect(await signedOut.json()).toEqual({ error: { message: 'Sign in or send a valid API token' } });
-    for (const [sessionId, token] of [[main, outsiderToken], ['missing-session', viewerToken], ['bad%20id', viewerToken]] as const) {
+    for (const [sessionId, token] of [
+      [main, outsiderToken],
+      ['missing-session', viewerToken],
+      ['bad%20id', viewerToken],
+    ] as const) {
       const response = await download(sessionId, '', token);
       expect(response.status, sessionId).toBe(404);
       expect(await response.json()).toEqual({ error: { message: 'No such session' } });

@@ -55,14 +55,22 @@ export function dbFingerprints(db: Db) {
   const known = () => (tables ??= tablesOf(db));
   return {
     /** Every table's rows. */
-    all: async () => digest(db, (await known()).all.map((table) => [table, '']), []),
+    all: async () =>
+      digest(
+        db,
+        (await known()).all.map((table) => [table, '']),
+        [],
+      ),
     /** The rows of one team: its `Team` row and its rows of every table with a `teamId` column. */
     team: async (teamId: string) =>
       digest(db, [['Team', 'WHERE t.id = $1'], ...(await known()).withTeam.map((table): [string, string] => [table, 'WHERE t."teamId" = $1'])], [teamId]),
     /** The ids of one team's rows (every table with a `teamId`, and its runs' sessions): what another team must never be shown. */
     async teamIds(teamId: string): Promise<Set<string>> {
       const { withTeamIds } = await known();
-      const sql = [...withTeamIds.map((table) => `SELECT t.id::text AS id FROM "${table}" t WHERE t."teamId" = $1`), `SELECT s.id FROM "Session" s JOIN "Run" r ON r.id = s."runId" WHERE r."teamId" = $1`].join(' UNION ');
+      const sql = [
+        ...withTeamIds.map((table) => `SELECT t.id::text AS id FROM "${table}" t WHERE t."teamId" = $1`),
+        `SELECT s.id FROM "Session" s JOIN "Run" r ON r.id = s."runId" WHERE r."teamId" = $1`,
+      ].join(' UNION ');
       const rows = await db.$queryRawUnsafe<Array<{ id: string }>>(sql, teamId);
       // Numeric ids (audit rows, deliveries' sequence numbers) are not secrets, and would match any number.
       return new Set([teamId, ...rows.map((row) => row.id).filter((id) => !/^\d+$/.test(id))]);

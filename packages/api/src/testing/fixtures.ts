@@ -89,7 +89,16 @@ export interface AgentFixture {
 /** A faux endpoint and an agent on it with two slash commands (`/triage <report>`, `/standup`). */
 export async function createAgentFixture(db: Db, teamId: string, overrides: Partial<Prisma.AgentTemplateUncheckedCreateInput> = {}): Promise<AgentFixture> {
   const endpoint = await db.modelEndpoint.create({
-    data: { teamId, name: unique('faux'), kind: 'faux', model: 'faux-1', contextWindow: 32_000, maxOutputTokens: 1024, inputMicrosPerMTok: 100, outputMicrosPerMTok: 400 },
+    data: {
+      teamId,
+      name: unique('faux'),
+      kind: 'faux',
+      model: 'faux-1',
+      contextWindow: 32_000,
+      maxOutputTokens: 1024,
+      inputMicrosPerMTok: 100,
+      outputMicrosPerMTok: 400,
+    },
   });
   const agent = await db.agentTemplate.create({
     data: {
@@ -112,18 +121,26 @@ export async function createAgentFixture(db: Db, teamId: string, overrides: Part
  * Plays the worker: appends events to a session in one transaction, numbering them after the
  * run's `lastEventNo` (as the real append does), and returns their event numbers.
  */
-export async function appendEvents(db: Db, runId: string, sessionId: string, events: Array<{ type: string; payload: Prisma.InputJsonValue }>): Promise<number[]> {
+export async function appendEvents(
+  db: Db,
+  runId: string,
+  sessionId: string,
+  events: Array<{ type: string; payload: Prisma.InputJsonValue }>,
+): Promise<number[]> {
   const count = events.length;
-  return db.$transaction(async (tx) => {
-    const run = await tx.run.update({ where: { id: runId }, data: { lastEventNo: { increment: count } }, select: { lastEventNo: true } });
-    const session = await tx.session.update({ where: { id: sessionId }, data: { lastSeq: { increment: count } }, select: { lastSeq: true } });
-    const first = Number(run.lastEventNo) - count + 1;
-    const firstSeq = session.lastSeq - count + 1;
-    await tx.event.createMany({
-      data: events.map((event, i) => ({ runId, sessionId, seq: firstSeq + i, eventNo: BigInt(first + i), type: event.type, payload: event.payload })),
-    });
-    return events.map((_, i) => first + i);
-  }, { timeout: 60_000 });
+  return db.$transaction(
+    async (tx) => {
+      const run = await tx.run.update({ where: { id: runId }, data: { lastEventNo: { increment: count } }, select: { lastEventNo: true } });
+      const session = await tx.session.update({ where: { id: sessionId }, data: { lastSeq: { increment: count } }, select: { lastSeq: true } });
+      const first = Number(run.lastEventNo) - count + 1;
+      const firstSeq = session.lastSeq - count + 1;
+      await tx.event.createMany({
+        data: events.map((event, i) => ({ runId, sessionId, seq: firstSeq + i, eventNo: BigInt(first + i), type: event.type, payload: event.payload })),
+      });
+      return events.map((_, i) => first + i);
+    },
+    { timeout: 60_000 },
+  );
 }
 
 /** {@link appendEvents} of `count` user messages (`event N`). */
@@ -131,5 +148,10 @@ export async function appendTestEvents(db: Db, runId: string, sessionId: string,
   const numbers = Array.from({ length: count }, (_, i) => i);
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { lastEventNo: true } });
   const base = Number(run.lastEventNo) + 1;
-  return appendEvents(db, runId, sessionId, numbers.map((i) => ({ type: 'message.added', payload: { role: 'user', text: `event ${base + i}` } })));
+  return appendEvents(
+    db,
+    runId,
+    sessionId,
+    numbers.map((i) => ({ type: 'message.added', payload: { role: 'user', text: `event ${base + i}` } })),
+  );
 }

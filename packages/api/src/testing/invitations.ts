@@ -15,7 +15,13 @@ export async function createInvitation(db: Db, options: { teamId?: string; email
   const teamId = options.teamId ?? (await db.team.create({ data: { slug: `inviting-${tag}`, name: `Inviting ${tag}` } })).id;
   const code = generateInvitationCode();
   const row = await db.teamInvitation.create({
-    data: { teamId, email, role: options.role ?? 'viewer', codeHash: hashInvitationCode(code), expiresAt: options.expiresAt ?? new Date(Date.now() + 86_400_000) },
+    data: {
+      teamId,
+      email,
+      role: options.role ?? 'viewer',
+      codeHash: hashInvitationCode(code),
+      expiresAt: options.expiresAt ?? new Date(Date.now() + 86_400_000),
+    },
   });
   return { id: row.id, teamId, email, code };
 }

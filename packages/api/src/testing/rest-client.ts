@@ -26,11 +26,14 @@ function routeOf(operationId: string): RestRoute {
 
 /** The URL path of an operation with its path parameters filled in. */
 export function operationPath(operationId: string, params: Record<string, string> = {}): string {
-  return REST_BASE + routeOf(operationId).path.replace(/\{([A-Za-z0-9]+)\}/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`${operationId}: give the path parameter ${name}`);
-    return encodeURIComponent(value);
-  });
+  return (
+    REST_BASE +
+    routeOf(operationId).path.replace(/\{([A-Za-z0-9]+)\}/g, (_, name: string) => {
+      const value = params[name];
+      if (value === undefined) throw new Error(`${operationId}: give the path parameter ${name}`);
+      return encodeURIComponent(value);
+    })
+  );
 }
 
 /**
@@ -87,7 +90,8 @@ export type RestClient = ReturnType<typeof restClient>;
 
 /** The reply's problem, checked: `application/problem+json`, the RFC 9457 members, `status` and (if given) `code`. */
 export function problemOf(reply: RestReply, status: number, code?: string): Problem {
-  if (reply.headers.get('content-type') !== 'application/problem+json') throw new Error(`expected problem+json, got ${reply.headers.get('content-type')}: ${JSON.stringify(reply.body)}`);
+  if (reply.headers.get('content-type') !== 'application/problem+json')
+    throw new Error(`expected problem+json, got ${reply.headers.get('content-type')}: ${JSON.stringify(reply.body)}`);
   const problem = problemSchema.parse(reply.body);
   if (reply.status !== status || problem.status !== status) throw new Error(`expected ${status}, got ${reply.status}: ${JSON.stringify(problem)}`);
   if (code !== undefined && problem.code !== code) throw new Error(`expected code ${code}, got ${problem.code}: ${problem.detail}`);

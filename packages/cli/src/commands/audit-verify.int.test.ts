@@ -19,7 +19,14 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'looplane-audit-'));
   const team = await t.db.team.create({ data: { slug: 'cli-audit', name: 'CLI audit' } });
   for (let i = 1; i <= 5; i++) {
-    await recordAudit(t.db, { teamId: team.id, actor: { type: 'user', userId: 'u1' }, action: 'endpoint.updated', targetType: 'endpoint', targetId: `e${i}`, data: { i } });
+    await recordAudit(t.db, {
+      teamId: team.id,
+      actor: { type: 'user', userId: 'u1' },
+      action: 'endpoint.updated',
+      targetType: 'endpoint',
+      targetId: `e${i}`,
+      data: { i },
+    });
   }
   lines = (await exportTeamAudit(t.db, team.id)).text.trimEnd().split('\n');
 });
@@ -59,15 +66,21 @@ describe('looplane audit verify FILE (an export of a real database)', () => {
     edited[3] = edited[3]!.replace('"endpoint.updated"', '"endpoint.viewed"');
     const { code, out } = await cli('audit', 'verify', await fileWith('edited.jsonl', edited));
     expect(code).toBe(1);
-    expect(out).toContain('Chain broken at line 4 (seq 3): hash does not match the row\'s content (the row was edited)');
+    expect(out).toContain("Chain broken at line 4 (seq 3): hash does not match the row's content (the row was edited)");
   });
 
   it('exits 1 for a removed line and for reordered lines', async () => {
     const removed = lines.filter((_, i) => i !== 2);
     expect(await cli('audit', 'verify', await fileWith('removed.jsonl', removed))).toMatchObject({ code: 1, out: expect.stringContaining('line 3 (seq 3)') });
     const reordered = [lines[0]!, lines[1]!, lines[3]!, lines[2]!, ...lines.slice(4)];
-    expect(await cli('audit', 'verify', await fileWith('reordered.jsonl', reordered))).toMatchObject({ code: 1, out: expect.stringContaining('line 3 (seq 3)') });
-    expect(await cli('audit', 'verify', await fileWith('cut.jsonl', lines.slice(0, -1)))).toMatchObject({ code: 1, out: expect.stringContaining('header says 5 rows') });
+    expect(await cli('audit', 'verify', await fileWith('reordered.jsonl', reordered))).toMatchObject({
+      code: 1,
+      out: expect.stringContaining('line 3 (seq 3)'),
+    });
+    expect(await cli('audit', 'verify', await fileWith('cut.jsonl', lines.slice(0, -1)))).toMatchObject({
+      code: 1,
+      out: expect.stringContaining('header says 5 rows'),
+    });
   });
 
   it('--json prints the verdict as one object', async () => {

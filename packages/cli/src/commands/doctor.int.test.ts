@@ -29,10 +29,17 @@ describe('looplane doctor', () => {
     const args = '{"__proto__": {"isAdmin": true}, "constructor": 1, "prototype": [2], "note": "\\"__proto__\\": in a string only"}';
     await t.db.$executeRawUnsafe(
       `INSERT INTO "Event" ("runId", "sessionId", seq, "eventNo", type, payload) VALUES ($1, $2, 1, 1, 'tool.requested', jsonb_build_object('callId', 'call-1', 'requestId', 'req-1', 'name', 'echo', 'args', $3::jsonb))`,
-      runId, sessionId, args,
+      runId,
+      sessionId,
+      args,
     );
     // A string that only looks like such a key is not counted.
-    await t.db.$executeRawUnsafe(`INSERT INTO "Event" ("runId", "sessionId", seq, "eventNo", type, payload) VALUES ($1, $2, 2, 2, 'message.added', $3::jsonb)`, runId, sessionId, '{"role":"user","text":"\\"__proto__\\": 1"}');
+    await t.db.$executeRawUnsafe(
+      `INSERT INTO "Event" ("runId", "sessionId", seq, "eventNo", type, payload) VALUES ($1, $2, 2, 2, 'message.added', $3::jsonb)`,
+      runId,
+      sessionId,
+      '{"role":"user","text":"\\"__proto__\\": 1"}',
+    );
 
     const text = await doctor();
     expect('code' in text ? text.code : 0).toBe(0);

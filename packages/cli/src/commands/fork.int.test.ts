@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Prisma } from '@looplane/db';
 import type { TestDatabase } from '@looplane/testkit';
-import {
-  appendEvents,
-  callerAs,
-  issueToken,
-  type AgentFixture,
-  type ServedApi,
-  type TeamFixture,
-  type TestLive,
-} from '@looplane/api/testing';
+import { appendEvents, callerAs, issueToken, type AgentFixture, type ServedApi, type TeamFixture, type TestLive } from '@looplane/api/testing';
 import { runCli } from '../cli';
 import { Printer } from '../printer';
 import { pointCliAt, startServedApi, type ServedApiFixture } from '../testing/served-api';

@@ -42,7 +42,9 @@ export const forkCommand: Command = {
 
     const session = await openRemoteSession(loadCliEnv(), values.team);
     try {
-      const forked = await unwrap(session.api.POST('/sessions/{sessionId}/fork', { params: { path: { sessionId } }, body: { atEvent, ...(message ? { message } : {}) } }));
+      const forked = await unwrap(
+        session.api.POST('/sessions/{sessionId}/fork', { params: { path: { sessionId } }, body: { atEvent, ...(message ? { message } : {}) } }),
+      );
       if (values.json) printer.raw(JSON.stringify(forked));
       else {
         printer.info(`Forked ${forked.parentId} at event #${forked.atEvent}: new branch ${forked.sessionId}`);

@@ -15,4 +15,19 @@ import { versionCommand } from './version';
 import { workerCommand } from './worker';
 
 /** Every `looplane` command, in the order `looplane --help` lists them. */
-export const commands: readonly Command[] = [startCommand, workerCommand, runCommand, tailCommand, forkCommand, replayCommand, approveCommand, rejectCommand, auditCommand, doctorCommand, tokenCommand, mcpCommand, migrateCommand, versionCommand];
+export const commands: readonly Command[] = [
+  startCommand,
+  workerCommand,
+  runCommand,
+  tailCommand,
+  forkCommand,
+  replayCommand,
+  approveCommand,
+  rejectCommand,
+  auditCommand,
+  doctorCommand,
+  tokenCommand,
+  mcpCommand,
+  migrateCommand,
+  versionCommand,
+];

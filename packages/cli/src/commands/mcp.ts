@@ -56,9 +56,11 @@ export const mcpCommand: Command = {
     }
     if (sub === 'list' && name !== undefined) throw new UsageError('mcp list takes no NAME');
     if (sub !== 'list' && (!name || extra.length > 0)) throw new UsageError('give exactly one NAME');
-    if (sub === 'add' && (values.command === undefined) === (values.url === undefined)) throw new UsageError('give --command PROGRAM or --url URL (one of them)');
+    if (sub === 'add' && (values.command === undefined) === (values.url === undefined))
+      throw new UsageError('give --command PROGRAM or --url URL (one of them)');
     if (sub === 'add' && values.url !== undefined && values.arg) throw new UsageError('--arg goes with --command, not --url');
-    if (sub !== 'add' && (values.command !== undefined || values.url !== undefined || values.arg)) throw new UsageError(`--command, --arg and --url go with mcp add`);
+    if (sub !== 'add' && (values.command !== undefined || values.url !== undefined || values.arg))
+      throw new UsageError(`--command, --arg and --url go with mcp add`);
 
     const session = await openRemoteSession(loadCliEnv(), values.team);
     try {
@@ -76,7 +78,11 @@ export const mcpCommand: Command = {
         else if (servers.length === 0) printer.info('No MCP servers.');
         else {
           for (const s of servers) {
-            const state = s.toolsError ? `listing failed: ${s.toolsError}` : s.toolsCheckedAt ? `${s.tools.length} tools` : 'waiting for a worker to list its tools';
+            const state = s.toolsError
+              ? `listing failed: ${s.toolsError}`
+              : s.toolsCheckedAt
+                ? `${s.tools.length} tools`
+                : 'waiting for a worker to list its tools';
             printer.info(`${s.name}  ${s.transport.padEnd(5)}  ${s.transport === 'http' ? s.url : [s.command, ...s.args].join(' ')}  (${state})`);
           }
         }

@@ -56,7 +56,12 @@ describe('looplane replay', () => {
     // The session's start: after run.started and its first message, before any model call.
     expect(replayed).toMatchObject({ runId, parentId: sessionId, atEvent: 2, mode: 'live' });
     const row = await db.db.session.findUniqueOrThrow({ where: { id: replayed.sessionId } });
-    expect(row).toMatchObject({ parentId: sessionId, forkSeq: 2, endpointId: agent.endpointId, replay: { sourceSessionId: sessionId, atEvent: 2, mode: 'live', endpointId: agent.endpointId, systemPrompt: true } });
+    expect(row).toMatchObject({
+      parentId: sessionId,
+      forkSeq: 2,
+      endpointId: agent.endpointId,
+      replay: { sourceSessionId: sessionId, atEvent: 2, mode: 'live', endpointId: agent.endpointId, systemPrompt: true },
+    });
     expect((await live.jobs()).some((job) => job.sessionId === replayed.sessionId)).toBe(true);
 
     const plain = await cli('replay', sessionId, '--at', '1');

@@ -41,8 +41,12 @@ export const replayCommand: Command = {
     const { values, positionals } = parseCommandArgs(
       args,
       {
-        endpoint: { type: 'string' }, mode: { type: 'string', default: 'stop' }, at: { type: 'string' }, 'system-prompt': { type: 'string' },
-        json: { type: 'boolean', default: false }, team: { type: 'string' },
+        endpoint: { type: 'string' },
+        mode: { type: 'string', default: 'stop' },
+        at: { type: 'string' },
+        'system-prompt': { type: 'string' },
+        json: { type: 'boolean', default: false },
+        team: { type: 'string' },
       },
       true,
     );
@@ -58,7 +62,12 @@ export const replayCommand: Command = {
     const session = await openRemoteSession(loadCliEnv(), values.team);
     try {
       const endpointId = values.endpoint === undefined ? undefined : await endpointIdOf(session, values.endpoint.trim());
-      const body = { mode, ...(atEvent !== undefined ? { atEvent } : {}), ...(endpointId !== undefined ? { endpointId } : {}), ...(systemPrompt !== undefined ? { systemPrompt } : {}) };
+      const body = {
+        mode,
+        ...(atEvent !== undefined ? { atEvent } : {}),
+        ...(endpointId !== undefined ? { endpointId } : {}),
+        ...(systemPrompt !== undefined ? { systemPrompt } : {}),
+      };
       const replayed = await unwrap(session.api.POST('/sessions/{sessionId}/replay', { params: { path: { sessionId } }, body }));
       if (values.json) printer.raw(JSON.stringify(replayed));
       else {

@@ -6,14 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiToken } from '@looplane/db';
 import type { TestDatabase } from '@looplane/testkit';
-import {
-  callerAs,
-  issueToken,
-  type AgentFixture,
-  type ServedApi,
-  type TeamFixture,
-  type TestLive,
-} from '@looplane/api/testing';
+import { callerAs, issueToken, type AgentFixture, type ServedApi, type TeamFixture, type TestLive } from '@looplane/api/testing';
 import { startServedApi, type ServedApiFixture } from '../testing/served-api';
 
 /**
@@ -48,7 +41,16 @@ async function pendingApproval(): Promise<string> {
   const run = await db.db.run.findUniqueOrThrow({ where: { id: runId } });
   await db.db.session.update({ where: { id: run.mainSessionId! }, data: { status: 'waiting', waitReason: 'approval' } });
   const row = await db.db.approval.create({
-    data: { teamId: fx.teamId, runId, sessionId: run.mainSessionId!, requestSeq: 3, toolCallId: 'call-1', tool: 'shell', args: { command: 'rm -rf build' }, requestedById: fx.members.operator.id },
+    data: {
+      teamId: fx.teamId,
+      runId,
+      sessionId: run.mainSessionId!,
+      requestSeq: 3,
+      toolCallId: 'call-1',
+      tool: 'shell',
+      args: { command: 'rm -rf build' },
+      requestedById: fx.members.operator.id,
+    },
   });
   return row.id;
 }
@@ -57,7 +59,8 @@ let served: ServedApiFixture;
 beforeAll(async () => {
   served = await startServedApi();
   ({ db, live, server, fx, agent } = served);
-  for (const role of ['viewer', 'operator', 'approver', 'admin'] as const) tokens[role] = (await issueToken(db.db, fx.teamId, fx.members[role].id, role)).secret;
+  for (const role of ['viewer', 'operator', 'approver', 'admin'] as const)
+    tokens[role] = (await issueToken(db.db, fx.teamId, fx.members[role].id, role)).secret;
 });
 afterAll(async () => {
   await served?.close();
@@ -110,7 +113,11 @@ describe('looplane approve / reject', () => {
     const approved = await looplane(['approve', first, '--comment', 'ship it', '--json'], tokens.approver);
     expect(approved.code).toBe(0);
     expect(JSON.parse(approved.stdout)).toMatchObject({ approvalId: first, status: 'approved' });
-    expect(await db.db.approval.findUniqueOrThrow({ where: { id: first } })).toMatchObject({ status: 'approved', comment: 'ship it', decidedById: fx.members.approver.id });
+    expect(await db.db.approval.findUniqueOrThrow({ where: { id: first } })).toMatchObject({
+      status: 'approved',
+      comment: 'ship it',
+      decidedById: fx.members.approver.id,
+    });
 
     const again = await looplane(['reject', first], tokens.approver);
     expect(again.code).toBe(1);

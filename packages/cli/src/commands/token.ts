@@ -73,7 +73,9 @@ export const tokenCommand: Command = {
         const token = await unwrap(session.api.POST('/tokens', { body: create }));
         if (values.json) printer.raw(JSON.stringify(token));
         else {
-          printer.info(`Created token ${token.id} (${token.role}${token.expiresAt ? `, expires ${day(token.expiresAt)}` : ''}). Store it now; it is not shown again:`);
+          printer.info(
+            `Created token ${token.id} (${token.role}${token.expiresAt ? `, expires ${day(token.expiresAt)}` : ''}). Store it now; it is not shown again:`,
+          );
           printer.info(token.token);
         }
       } else if (sub === 'list') {

@@ -49,7 +49,11 @@ function canonical(value: unknown): string {
       ? v
       : Array.isArray(v)
         ? v.map(sorted)
-        : Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])]));
+        : Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+          );
   return JSON.stringify(sorted(value));
 }
 

@@ -9,7 +9,9 @@ const problem = (status: number, detail: string) => new ProblemError(status, { t
 describe('describeApiError', () => {
   it('names the token on 401 and gives the server’s detail for other refusals', () => {
     const remote = { url: 'http://localhost:3000', token: 'llp_x' };
-    expect(describeApiError(problem(401, 'The API token is invalid, revoked or expired'), remote)).toBe('the server refused the token (401): check LOOPLANE_TOKEN');
+    expect(describeApiError(problem(401, 'The API token is invalid, revoked or expired'), remote)).toBe(
+      'the server refused the token (401): check LOOPLANE_TOKEN',
+    );
     expect(describeApiError(problem(404, 'No such run in this team'), remote)).toBe('No such run in this team');
   });
 

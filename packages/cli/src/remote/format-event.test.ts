@@ -8,7 +8,9 @@ const usage = { inputTokens: 100, outputTokens: 20, estimated: false };
 
 describe('formatEvent (looplane tail)', () => {
   it('writes one line per meaningful event from the shared decoder, multi-line texts indented under it', () => {
-    expect(formatEvent(ev(1, 'run.started', { goal: 'Fix the tests', config: { model: { model: 'm' } } }))).toBe('14:02:03 #1 Run started         Fix the tests');
+    expect(formatEvent(ev(1, 'run.started', { goal: 'Fix the tests', config: { model: { model: 'm' } } }))).toBe(
+      '14:02:03 #1 Run started         Fix the tests',
+    );
     expect(formatEvent(ev(4, 'model.responded', { requestId: 'r', text: 'Looking.', finishReason: 'stop', usage, costMicros: 18 }))).toBe(
       '14:02:03 #4 Model answered      Looking.  [100 in / 20 out, $0.000018]',
     );
@@ -24,8 +26,12 @@ describe('formatEvent (looplane tail)', () => {
   it('names who must decide an approval, and both ends of a delegation', () => {
     const approval = { callId: 'c', kind: 'tool', tool: 'shell', args: {}, role: 'approver', reason: 'destructive' };
     expect(formatEvent(ev(6, 'approval.requested', approval))).toBe('14:02:03 #6 Approval needed     shell needs a decision by an approver: destructive');
-    expect(formatEvent(ev(6, 'approval.requested', { ...approval, role: 'viewer', reason: undefined }))).toBe('14:02:03 #6 Approval needed     shell needs a decision by a viewer');
-    expect(formatEvent(ev(7, 'delegation.sent', { to: 'coder', goal: 'Implement it', callId: 'c1' }))).toBe('14:02:03 #7 Delegated           to coder: Implement it');
+    expect(formatEvent(ev(6, 'approval.requested', { ...approval, role: 'viewer', reason: undefined }))).toBe(
+      '14:02:03 #6 Approval needed     shell needs a decision by a viewer',
+    );
+    expect(formatEvent(ev(7, 'delegation.sent', { to: 'coder', goal: 'Implement it', callId: 'c1' }))).toBe(
+      '14:02:03 #7 Delegated           to coder: Implement it',
+    );
     expect(formatEvent(ev(8, 'delegation.returned', { ok: true, callId: 'c1', result: 'Done.' }))).toBe('14:02:03 #8 Delegation returned ok: Done.');
   });
 

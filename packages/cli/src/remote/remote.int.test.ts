@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDatabase } from '@looplane/testkit';
-import {
-  appendEvents,
-  callerAs,
-  issueToken,
-  type AgentFixture,
-  type ServedApi,
-  type TeamFixture,
-  type TestLive,
-} from '@looplane/api/testing';
+import { appendEvents, callerAs, issueToken, type AgentFixture, type ServedApi, type TeamFixture, type TestLive } from '@looplane/api/testing';
 import { runCli } from '../cli';
 import { Printer } from '../printer';
 import { pointCliAt, startServedApi, type ServedApiFixture } from '../testing/served-api';
@@ -38,7 +30,10 @@ async function worker(runId: string, events: Array<{ type: string; payload: obje
 }
 
 const say = (text: string) => ({ type: 'message.added', payload: { role: 'user', text } });
-const finished = (status: string) => ({ type: 'run.finished', payload: { status, ...(status === 'succeeded' ? { result: 'all done' } : { error: 'it broke' }) } });
+const finished = (status: string) => ({
+  type: 'run.finished',
+  payload: { status, ...(status === 'succeeded' ? { result: 'all done' } : { error: 'it broke' }) },
+});
 
 async function newRun(goal = 'tail me'): Promise<string> {
   const api = await callerAs({ db: db.db, dispatch: live.dispatch }, { bearer: token });
@@ -139,7 +134,10 @@ describe('looplane tail', () => {
     await worker(runId, [say('hello'), { type: 'model.delta', payload: { requestId: 'r', index: 0, text: 'x' } }, finished('succeeded')], 'succeeded');
     const { done, output } = cli('tail', runId, '--json');
     expect(await done).toBe(0);
-    const lines = output().out.trim().split('\n').map((line) => JSON.parse(line) as { eventNo: number; type: string });
+    const lines = output()
+      .out.trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { eventNo: number; type: string });
     expect(lines.map((e) => [e.eventNo, e.type])).toEqual([
       [1, 'message.added'],
       [2, 'model.delta'],
@@ -153,10 +151,15 @@ describe('looplane tail', () => {
     const { done, output } = cli('tail', runId);
     await expect.poll(() => output().out, { timeout: 15_000 }).toContain('#1 Message');
     const run = await db.db.run.findUniqueOrThrow({ where: { id: runId } });
-    const requested = { type: 'approval.requested', payload: { kind: 'tool', tool: 'shell', callId: 'call-1', args: { command: 'rm -rf build' }, role: 'approver', risk: 'high', reason: 'destructive' } };
+    const requested = {
+      type: 'approval.requested',
+      payload: { kind: 'tool', tool: 'shell', callId: 'call-1', args: { command: 'rm -rf build' }, role: 'approver', risk: 'high', reason: 'destructive' },
+    };
     // As the worker does: the event first, then its inbox row (keyed by the event's seq).
     await worker(runId, [requested]);
-    const approval = await db.db.approval.create({ data: { teamId: fx.teamId, runId, sessionId: run.mainSessionId!, requestSeq: 2, toolCallId: 'call-1', tool: 'shell' } });
+    const approval = await db.db.approval.create({
+      data: { teamId: fx.teamId, runId, sessionId: run.mainSessionId!, requestSeq: 2, toolCallId: 'call-1', tool: 'shell' },
+    });
     await expect.poll(() => output().out, { timeout: 15_000 }).toContain(`looplane approve ${approval.id}`);
     await worker(runId, [finished('succeeded')], 'succeeded');
     expect(await done).toBe(0);

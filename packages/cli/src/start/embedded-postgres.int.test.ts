@@ -63,8 +63,6 @@ describe('startEmbeddedPostgres', () => {
   });
 
   it('fails with a clear message when the stored password no longer matches the cluster', async () => {
-    await expect(startEmbeddedPostgres({ ...options, password: 'some-other-password' })).rejects.toThrow(
-      /the embedded Postgres rejected the stored password/,
-    );
+    await expect(startEmbeddedPostgres({ ...options, password: 'some-other-password' })).rejects.toThrow(/the embedded Postgres rejected the stored password/);
   });
 });

@@ -95,7 +95,8 @@ async function waitForPostgres(child: ManagedChild, config: pg.ClientConfig): Pr
       if (/password authentication failed/.test(message)) {
         throw new Error(`the embedded Postgres rejected the stored password (${message}); was LOOPLANE_HOME/secrets.json replaced?`);
       }
-      if (Date.now() > deadline) throw new Error(`the embedded Postgres did not accept connections within ${READY_TIMEOUT_MS / 1000} s: ${message}\n${child.tail.text()}`);
+      if (Date.now() > deadline)
+        throw new Error(`the embedded Postgres did not accept connections within ${READY_TIMEOUT_MS / 1000} s: ${message}\n${child.tail.text()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -44,7 +44,14 @@ describe('ensureHostPackages', () => {
     await writeFile(join(dir, name), '#!/bin/sh\nexit 0\n');
     await chmod(join(dir, name), 0o755);
   };
-  const context = (overrides: Partial<Parameters<typeof ensureHostPackages>[0]> = {}) => ({ env: { PATH: dir }, printer, signal, needRedis: true, isRoot: true, ...overrides });
+  const context = (overrides: Partial<Parameters<typeof ensureHostPackages>[0]> = {}) => ({
+    env: { PATH: dir },
+    printer,
+    signal,
+    needRedis: true,
+    isRoot: true,
+    ...overrides,
+  });
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'looplane-host-'));

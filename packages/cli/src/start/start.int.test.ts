@@ -34,7 +34,14 @@ function listeningAddresses(port: number): string[] {
       const [address = '', localPort] = local.split(':');
       if (localPort !== hexPort || state !== '0A') continue;
       // IPv4 as little-endian hex; IPv6 shown as is (any would be a surprise here).
-      addresses.push(address.length === 8 ? (address.match(/../g) ?? []).reverse().map((b) => parseInt(b, 16)).join('.') : address);
+      addresses.push(
+        address.length === 8
+          ? (address.match(/../g) ?? [])
+              .reverse()
+              .map((b) => parseInt(b, 16))
+              .join('.')
+          : address,
+      );
     }
   }
   return addresses;
@@ -42,68 +49,64 @@ function listeningAddresses(port: number): string[] {
 const mentioning = () => mentioningAny(home, port);
 
 describe('looplane start (fully embedded)', () => {
-  it(
-    'starts, answers /api/health, prints how to sign in, and leaves nothing behind after SIGINT',
-    async () => {
-      const running = start();
-      const line = await waitForOutput(running, /Looplane is running at (http:\/\/localhost:(\d+)) — sign in as admin@looplane\.local\n {2}password: (\S+)\n/, 330_000);
-      expect(line[2]).toBe(String(port));
-      expect(line[3]!.length).toBeGreaterThanOrEqual(12);
-      // Also printed as soon as it was created, before anything that could still fail.
-      expect(running.output()).toContain(`Created the admin admin@looplane.local with the generated password ${line[3]}\n`);
+  it('starts, answers /api/health, prints how to sign in, and leaves nothing behind after SIGINT', async () => {
+    const running = start();
+    const line = await waitForOutput(
+      running,
+      /Looplane is running at (http:\/\/localhost:(\d+)) — sign in as admin@looplane\.local\n {2}password: (\S+)\n/,
+      330_000,
+    );
+    expect(line[2]).toBe(String(port));
+    expect(line[3]!.length).toBeGreaterThanOrEqual(12);
+    // Also printed as soon as it was created, before anything that could still fail.
+    expect(running.output()).toContain(`Created the admin admin@looplane.local with the generated password ${line[3]}\n`);
 
-      const health = await fetch(`http://127.0.0.1:${port}/api/health`);
-      expect(health.status).toBe(200);
-      expect(await health.json()).toMatchObject({ status: 'ok', database: 'up', redis: 'up' });
-      // This machine only by default, and the banner says so.
-      expect(listeningAddresses(port)).toEqual(['127.0.0.1']);
-      expect(running.output()).toContain(`  listening on 127.0.0.1:${port} only (this machine); set HOST=0.0.0.0 to open it to other machines\n`);
+    const health = await fetch(`http://127.0.0.1:${port}/api/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'ok', database: 'up', redis: 'up' });
+    // This machine only by default, and the banner says so.
+    expect(listeningAddresses(port)).toEqual(['127.0.0.1']);
+    expect(running.output()).toContain(`  listening on 127.0.0.1:${port} only (this machine); set HOST=0.0.0.0 to open it to other machines\n`);
 
-      const tree = descendants(running.child.pid!);
-      const names = tree.map((p) => p.cmdline).join('\n');
-      expect(names).toContain(join(home, 'postgres'));
-      expect(names).toContain('redis-server');
-      // The private Redis wants a password, which no command line shows.
-      const redisPassword = JSON.parse(await readFile(join(home, 'secrets.json'), 'utf8')).redisPassword as string;
-      expect(redisPassword.length).toBeGreaterThanOrEqual(16);
-      expect(names).not.toContain(redisPassword);
-      expect(names).toContain(join('apps', 'worker', 'dist', 'main.mjs'));
-      expect(tree.length).toBeGreaterThanOrEqual(4);
+    const tree = descendants(running.child.pid!);
+    const names = tree.map((p) => p.cmdline).join('\n');
+    expect(names).toContain(join(home, 'postgres'));
+    expect(names).toContain('redis-server');
+    // The private Redis wants a password, which no command line shows.
+    const redisPassword = JSON.parse(await readFile(join(home, 'secrets.json'), 'utf8')).redisPassword as string;
+    expect(redisPassword.length).toBeGreaterThanOrEqual(16);
+    expect(names).not.toContain(redisPassword);
+    expect(names).toContain(join('apps', 'worker', 'dist', 'main.mjs'));
+    expect(tree.length).toBeGreaterThanOrEqual(4);
 
-      running.child.kill('SIGINT');
-      expect(await running.exited).toBe(0);
-      expect(running.output()).toContain('Looplane stopped.');
+    running.child.kill('SIGINT');
+    expect(await running.exited).toBe(0);
+    expect(running.output()).toContain('Looplane stopped.');
 
-      const survivors = tree.filter((p) => processStartTime(p.pid) === p.startTime);
-      expect(survivors.map((p) => `${p.pid} ${p.cmdline}`)).toEqual([]);
-      expect(mentioning().map((p) => `${p.pid} ${p.cmdline}`)).toEqual([]);
-      expect(await isPortFree(port)).toBe(true);
-      expect(existsSync(join(home, 'run.json'))).toBe(false);
-      const secrets = JSON.parse(await readFile(join(home, 'secrets.json'), 'utf8'));
-      expect(Object.keys(secrets).sort()).toEqual(['encryptionKey', 'nextauthSecret', 'postgresPassword', 'redisPassword']);
-    },
-    360_000,
-  );
+    const survivors = tree.filter((p) => processStartTime(p.pid) === p.startTime);
+    expect(survivors.map((p) => `${p.pid} ${p.cmdline}`)).toEqual([]);
+    expect(mentioning().map((p) => `${p.pid} ${p.cmdline}`)).toEqual([]);
+    expect(await isPortFree(port)).toBe(true);
+    expect(existsSync(join(home, 'run.json'))).toBe(false);
+    const secrets = JSON.parse(await readFile(join(home, 'secrets.json'), 'utf8'));
+    expect(Object.keys(secrets).sort()).toEqual(['encryptionKey', 'nextauthSecret', 'postgresPassword', 'redisPassword']);
+  }, 360_000);
 
-  it(
-    'restarts on the same data without a new password, and stops everything when redis dies',
-    async () => {
-      const running = start();
-      await waitForOutput(running, /Looplane is running at http:\/\/localhost:\d+ — sign in as admin@looplane\.local\n {2}password: the one set/, 120_000);
-      expect(running.output()).not.toContain('Building the dashboard');
+  it('restarts on the same data without a new password, and stops everything when redis dies', async () => {
+    const running = start();
+    await waitForOutput(running, /Looplane is running at http:\/\/localhost:\d+ — sign in as admin@looplane\.local\n {2}password: the one set/, 120_000);
+    expect(running.output()).not.toContain('Building the dashboard');
 
-      // The web and the worker are restarted when they die (supervision.int.test.ts); Redis is not.
-      const tree = descendants(running.child.pid!);
-      const redis = tree.find((p) => p.cmdline.includes('redis-server'))!;
-      process.kill(redis.pid, 'SIGKILL');
-      expect(await running.exited).toBe(1);
-      expect(running.output()).toMatch(/error: redis was killed by SIGKILL unexpectedly/);
+    // The web and the worker are restarted when they die (supervision.int.test.ts); Redis is not.
+    const tree = descendants(running.child.pid!);
+    const redis = tree.find((p) => p.cmdline.includes('redis-server'))!;
+    process.kill(redis.pid, 'SIGKILL');
+    expect(await running.exited).toBe(1);
+    expect(running.output()).toMatch(/error: redis was killed by SIGKILL unexpectedly/);
 
-      const survivors = tree.filter((p) => processStartTime(p.pid) === p.startTime);
-      expect(survivors.map((p) => `${p.pid} ${p.cmdline}`)).toEqual([]);
-      expect(mentioning().map((p) => `${p.pid} ${p.cmdline}`)).toEqual([]);
-      expect(await readdir(home)).toContain('postgres');
-    },
-    180_000,
-  );
+    const survivors = tree.filter((p) => processStartTime(p.pid) === p.startTime);
+    expect(survivors.map((p) => `${p.pid} ${p.cmdline}`)).toEqual([]);
+    expect(mentioning().map((p) => `${p.pid} ${p.cmdline}`)).toEqual([]);
+    expect(await readdir(home)).toContain('postgres');
+  }, 180_000);
 });

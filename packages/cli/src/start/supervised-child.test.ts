@@ -90,7 +90,10 @@ describe('SupervisedChild', () => {
   it('a restart that cannot spawn is fatal', async () => {
     let calls = 0;
     const { child, fatal } = await supervise('', {
-      spawn: () => (calls++ === 0 ? spawnChild({ name: 'worker', command: 'sh', args: ['-c', 'exit 1'], cwd: '/', env }) : spawnChild({ name: 'worker', command: '/nonexistent/worker', args: [], cwd: '/', env })),
+      spawn: () =>
+        calls++ === 0
+          ? spawnChild({ name: 'worker', command: 'sh', args: ['-c', 'exit 1'], cwd: '/', env })
+          : spawnChild({ name: 'worker', command: '/nonexistent/worker', args: [], cwd: '/', env }),
     });
     child.arm();
     await until(() => fatal.length === 1);

@@ -37,7 +37,10 @@ export class SupervisedChild {
   private readonly wake = new AbortController();
   private restarting: Promise<void> = Promise.resolve();
 
-  private constructor(private readonly options: SupervisedChildOptions, first: ManagedChild) {
+  private constructor(
+    private readonly options: SupervisedChildOptions,
+    first: ManagedChild,
+  ) {
     this.child = first;
     this.backoff = options.backoff ?? new RestartBackoff();
   }
@@ -105,10 +108,14 @@ export class SupervisedChild {
     return new Promise((resolve) => {
       if (this.wake.signal.aborted) return resolve();
       const timer = setTimeout(resolve, ms);
-      this.wake.signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        resolve();
-      }, { once: true });
+      this.wake.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
     });
   }
 }

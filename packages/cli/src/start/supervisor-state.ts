@@ -23,7 +23,10 @@ export class SupervisorState {
   /** Writes the current counts (all zero at first), so a scrape never finds the file missing. */
   save(): Promise<void> {
     // Writes are chained: two restarts close together must not race on the temporary file.
-    this.writing = this.writing.then(() => this.write(), () => this.write());
+    this.writing = this.writing.then(
+      () => this.write(),
+      () => this.write(),
+    );
     return this.writing;
   }
 

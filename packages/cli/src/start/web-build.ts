@@ -92,12 +92,7 @@ async function buildIsCurrent(): Promise<boolean> {
  * machine-wide lock makes concurrent starts wait for one build instead of racing. Build output is
  * shown only when it fails; it is kept in LOOPLANE_HOME/logs/web-build.log.
  */
-export async function ensureWebBuild(options: {
-  home: string;
-  env: Record<string, string>;
-  signal: AbortSignal;
-  printer: Printer;
-}): Promise<void> {
+export async function ensureWebBuild(options: { home: string; env: Record<string, string>; signal: AbortSignal; printer: Printer }): Promise<void> {
   if (await buildIsCurrent()) return;
   const release = await acquireFileLock(join(paths.repoRoot, 'node_modules', '.cache', 'looplane', 'web-build.lock'), {
     signal: options.signal,
@@ -113,9 +108,7 @@ export async function ensureWebBuild(options: {
 }
 
 async function build(options: { home: string; env: Record<string, string>; signal: AbortSignal; printer: Printer }) {
-  options.printer.info(
-    currentBuildId() === null ? 'Building the dashboard (first start only)…' : 'Rebuilding the dashboard (its sources changed)…',
-  );
+  options.printer.info(currentBuildId() === null ? 'Building the dashboard (first start only)…' : 'Rebuilding the dashboard (its sources changed)…');
   const startedAt = Date.now();
   await rm(recordFile(), { force: true });
   for (let attempt = 1; ; attempt++) {

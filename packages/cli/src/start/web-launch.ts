@@ -9,7 +9,14 @@ const webServerBundle = join(paths.webDir, 'dist', 'server.mjs');
 
 /** Bundles the web's server from the current sources (apps/web/server/build.mjs, under a second). */
 export async function buildWebServerBundle(options: { env: Record<string, string>; signal: AbortSignal }): Promise<void> {
-  await runCommand({ name: 'web server build', command: process.execPath, args: [join(paths.webDir, 'server', 'build.mjs')], cwd: paths.webDir, env: options.env, signal: options.signal });
+  await runCommand({
+    name: 'web server build',
+    command: process.execPath,
+    args: [join(paths.webDir, 'server', 'build.mjs')],
+    cwd: paths.webDir,
+    env: options.env,
+    signal: options.signal,
+  });
 }
 
 /** Starts the web app with exactly `env` (it listens on its HOST and PORT and validates the rest itself). */

@@ -12,7 +12,14 @@ const workerBundle = join(paths.workerDir, 'dist', 'main.mjs');
 
 /** Bundles the worker into plain JavaScript from the current sources (apps/worker/build.mjs, under a second). */
 export async function buildWorkerBundle(options: { env: Record<string, string>; signal: AbortSignal }): Promise<void> {
-  await runCommand({ name: 'worker build', command: process.execPath, args: [join(paths.workerDir, 'build.mjs')], cwd: paths.workerDir, env: options.env, signal: options.signal });
+  await runCommand({
+    name: 'worker build',
+    command: process.execPath,
+    args: [join(paths.workerDir, 'build.mjs')],
+    cwd: paths.workerDir,
+    env: options.env,
+    signal: options.signal,
+  });
 }
 
 /**

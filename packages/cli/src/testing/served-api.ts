@@ -1,5 +1,14 @@
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
-import { createAgentFixture, createTeamFixture, createTestLive, serveApi, type AgentFixture, type ServedApi, type TeamFixture, type TestLive } from '@looplane/api/testing';
+import {
+  createAgentFixture,
+  createTeamFixture,
+  createTestLive,
+  serveApi,
+  type AgentFixture,
+  type ServedApi,
+  type TeamFixture,
+  type TestLive,
+} from '@looplane/api/testing';
 
 /** A real API over HTTP for CLI tests: its own database and live bus, a team with members, an agent. */
 export interface ServedApiFixture {
@@ -19,7 +28,11 @@ export async function startServedApi(): Promise<ServedApiFixture> {
   const fx = await createTeamFixture(db.db);
   const agent = await createAgentFixture(db.db, fx.teamId);
   return {
-    db, live, server, fx, agent,
+    db,
+    live,
+    server,
+    fx,
+    agent,
     close: async () => {
       await server.close();
       await live.close();

@@ -20,9 +20,7 @@ import { debug, info, log } from './log.mjs';
 const require = createRequire(import.meta.url);
 // Use the driver-adapter-utils copy adapter-pg itself was built against, so
 // the Result/error shapes match what the adapter throws.
-const { bindMigrationAwareSqlAdapterFactory } = createRequire(require.resolve('@prisma/adapter-pg'))(
-  '@prisma/driver-adapter-utils',
-);
+const { bindMigrationAwareSqlAdapterFactory } = createRequire(require.resolve('@prisma/adapter-pg'))('@prisma/driver-adapter-utils');
 
 const PG_CHAR_OID = 18; // "char": pg_class.relkind, pg_constraint.contype, ...
 const PG_NAME_OID = 19; // name: most identifier columns in pg_catalog
@@ -185,9 +183,7 @@ export function createAdapterFactory(datasource = {}) {
       if (shadowDatabases.size === 0) return;
       const { config } = main();
       for (const name of [...shadowDatabases]) {
-        await dropShadow(config, name).catch((error) =>
-          log('WARN', `could not drop shadow database ${name}: ${error.message}`),
-        );
+        await dropShadow(config, name).catch((error) => log('WARN', `could not drop shadow database ${name}: ${error.message}`));
       }
     },
   };

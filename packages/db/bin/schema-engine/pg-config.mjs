@@ -55,7 +55,10 @@ export function toPrismaError(error, config) {
       return { code: 'P1003', message: `Database \`${database}\` does not exist on the database server at \`${server}\`.` };
     case '28P01':
     case '28000':
-      return { code: 'P1000', message: `Authentication failed against database server at \`${server}\`, the provided database credentials for \`${config.user ?? ''}\` are not valid.` };
+      return {
+        code: 'P1000',
+        message: `Authentication failed against database server at \`${server}\`, the provided database credentials for \`${config.user ?? ''}\` are not valid.`,
+      };
     case '42P04':
       return { code: 'P1009', message: `Database \`${database}\` already exists on the database server at \`${server}\`` };
     case 'ECONNREFUSED':
@@ -93,4 +96,3 @@ export async function withMaintenanceClient(config, fn) {
   }
   throw lastError;
 }
-

@@ -21,8 +21,16 @@ async function verifiedChain(teamId: string) {
   let prev = GENESIS_HASH;
   rows.forEach((row, i) => {
     const content: AuditRowContent = {
-      teamId: row.teamId, seq: row.seq, actorType: row.actorType, actorId: row.actorId, action: row.action,
-      targetType: row.targetType, targetId: row.targetId, data: row.data, ip: row.ip, createdAt: row.createdAt.toISOString(),
+      teamId: row.teamId,
+      seq: row.seq,
+      actorType: row.actorType,
+      actorId: row.actorId,
+      action: row.action,
+      targetType: row.targetType,
+      targetId: row.targetId,
+      data: row.data,
+      ip: row.ip,
+      createdAt: row.createdAt.toISOString(),
     };
     expect(row.seq).toBe(i + 1);
     expect(row.prevHash).toBe(prev);
@@ -36,8 +44,23 @@ async function verifiedChain(teamId: string) {
 }
 
 const entries = (teamId: string): AuditEntry[] => [
-  { teamId, actor: { type: 'user', userId: 'u1' }, action: 'run.created', targetType: 'run', targetId: 'r1', data: { b: 1, a: { z: [1, { y: null }] } }, ip: '10.0.0.1' },
-  { teamId, actor: { type: 'token', tokenId: 'k1', userId: 'u2' }, action: 'run.created', targetType: 'run', targetId: 'r2', data: { text: 'ünïcode "quoted"\nline' } },
+  {
+    teamId,
+    actor: { type: 'user', userId: 'u1' },
+    action: 'run.created',
+    targetType: 'run',
+    targetId: 'r1',
+    data: { b: 1, a: { z: [1, { y: null }] } },
+    ip: '10.0.0.1',
+  },
+  {
+    teamId,
+    actor: { type: 'token', tokenId: 'k1', userId: 'u2' },
+    action: 'run.created',
+    targetType: 'run',
+    targetId: 'r2',
+    data: { text: 'ünïcode "quoted"\nline' },
+  },
   { teamId, actor: { type: 'system', name: 'reconciler' }, action: 'run.requeued' },
 ];
 
@@ -98,7 +121,12 @@ describe('appendAuditBatch (real Postgres)', () => {
     const actor = { type: 'system', name: 't' } as const;
     await Promise.all([
       ...Array.from({ length: 8 }, (_, i) =>
-        t.db.$transaction((tx) => appendAuditBatch(tx, Array.from({ length: 5 }, (_, j) => ({ teamId: z, actor, action: 'batch', data: { i, j } })))),
+        t.db.$transaction((tx) =>
+          appendAuditBatch(
+            tx,
+            Array.from({ length: 5 }, (_, j) => ({ teamId: z, actor, action: 'batch', data: { i, j } })),
+          ),
+        ),
       ),
       ...Array.from({ length: 10 }, (_, i) => recordAudit(t.db, { teamId: z, actor, action: 'single', data: { i } })),
     ]);
@@ -171,13 +199,25 @@ describe('appendAuditBatch (real Postgres)', () => {
       await appendAuditBatchPg(pool, batch(b, 'b-first', 1), tails);
       await Promise.all(Array.from({ length: 6 }, (_, i) => appendAuditBatchPg(pool, [...batch(a, `concurrent-${i}`), ...batch(b, `b-${i}`, 2)], tails)));
       expect((await verifiedChain(a)).map((r) => r.action).slice(0, 10)).toEqual([
-        'first', 'first', 'first', 'second', 'second', 'second', 'elsewhere', 'third', 'third', 'third',
+        'first',
+        'first',
+        'first',
+        'second',
+        'second',
+        'second',
+        'elsewhere',
+        'third',
+        'third',
+        'third',
       ]);
       expect(await verifiedChain(a)).toHaveLength(33);
       expect(await verifiedChain(b)).toHaveLength(13);
 
       // A batch that fails writes nothing and forgets the tails it chained onto.
-      const bad = [{ teamId: a, actor, action: 'x'.repeat(10), data: { n: 1 } }, { teamId: 'no-such-team', actor, action: 'orphan' }];
+      const bad = [
+        { teamId: a, actor, action: 'x'.repeat(10), data: { n: 1 } },
+        { teamId: 'no-such-team', actor, action: 'orphan' },
+      ];
       await expect(appendAuditBatchPg(pool, bad, tails)).rejects.toThrow();
       expect(tails.get(a)).toBeUndefined();
       expect(await verifiedChain(a)).toHaveLength(33);

@@ -102,9 +102,7 @@ export async function appendAuditBatchPg(pool: PgPool, entries: readonly AuditEn
         expected = new Map(teams.map((teamId, i) => [teamId, tailOf(results[2 + locks.length + i]!)]));
         guarded = chainOnto(entries, expected, tails);
       }
-      const opened = (await client.query(
-        ['BEGIN', ...teams.flatMap((_, i) => [locks[i]!, tailReads[i]!])].join(';\n'),
-      )) as unknown as Array<{ rows: Tail[] }>;
+      const opened = (await client.query(['BEGIN', ...teams.flatMap((_, i) => [locks[i]!, tailReads[i]!])].join(';\n'))) as unknown as Array<{ rows: Tail[] }>;
       // Results come back per statement: BEGIN, then lock and tail for each team in order.
       const found = new Map(teams.map((teamId, i) => [teamId, tailOf(opened[2 + i * 2]!)]));
       const rows = chainOnto(entries, found, tails);

@@ -16,7 +16,15 @@ const actor = { type: 'user', userId: 'u-1' } as const;
 async function teamWithChain(slug: string, rows: number): Promise<string> {
   const team = await t.db.team.create({ data: { slug, name: slug } });
   for (let i = 0; i < rows; i++) {
-    await recordAudit(t.db, { teamId: team.id, actor, action: 'policy.saved', targetType: 'policy', targetId: `p${i}`, data: { version: i + 1 }, ip: '10.0.0.1' });
+    await recordAudit(t.db, {
+      teamId: team.id,
+      actor,
+      action: 'policy.saved',
+      targetType: 'policy',
+      targetId: `p${i}`,
+      data: { version: i + 1 },
+      ip: '10.0.0.1',
+    });
   }
   return team.id;
 }
@@ -49,7 +57,14 @@ describe('tampering with stored audit rows (superuser, trigger bypassed)', () =>
     ['delete a row', (id) => `DELETE FROM "AuditLog" WHERE "teamId" = '${id}' AND seq = 4`, 5, /seq 5 where seq 4/],
     [
       'swap two rows',
-      (id) => [[2, -2], [3, 2], [-2, 3]].map(([from, to]) => `UPDATE "AuditLog" SET seq = ${to} WHERE "teamId" = '${id}' AND seq = ${from}`).join(';'),
+      (id) =>
+        [
+          [2, -2],
+          [3, 2],
+          [-2, 3],
+        ]
+          .map(([from, to]) => `UPDATE "AuditLog" SET seq = ${to} WHERE "teamId" = '${id}' AND seq = ${from}`)
+          .join(';'),
       2,
       /reordered/,
     ],

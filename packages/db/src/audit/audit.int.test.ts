@@ -13,17 +13,23 @@ describe('audit chain (real Postgres)', () => {
   it('concurrent appends form one gap-free chain whose hashes verify', async () => {
     const team = await t.db.team.create({ data: { slug: 'audit-team', name: 'Audit' } });
     await Promise.all(
-      Array.from({ length: 40 }, (_, i) =>
-        recordAudit(t.db, { teamId: team.id, actor: { type: 'system', name: 'test' }, action: 'test.action', data: { i } }),
-      ),
+      Array.from({ length: 40 }, (_, i) => recordAudit(t.db, { teamId: team.id, actor: { type: 'system', name: 'test' }, action: 'test.action', data: { i } })),
     );
     const rows = await t.db.auditLog.findMany({ where: { teamId: team.id }, orderBy: { seq: 'asc' } });
     expect(rows.map((r) => r.seq)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     let prev = GENESIS_HASH;
     for (const row of rows) {
       const content: AuditRowContent = {
-        teamId: row.teamId, seq: row.seq, actorType: row.actorType, actorId: row.actorId, action: row.action,
-        targetType: row.targetType, targetId: row.targetId, data: row.data, ip: row.ip, createdAt: row.createdAt.toISOString(),
+        teamId: row.teamId,
+        seq: row.seq,
+        actorType: row.actorType,
+        actorId: row.actorId,
+        action: row.action,
+        targetType: row.targetType,
+        targetId: row.targetId,
+        data: row.data,
+        ip: row.ip,
+        createdAt: row.createdAt.toISOString(),
       };
       expect(row.prevHash).toBe(prev);
       expect(row.hash).toBe(chainHash(prev, content));

@@ -6,10 +6,7 @@ import { GENESIS_HASH, chainHash, type AuditRowContent } from './chain';
 export type Tx = Prisma.TransactionClient;
 
 /** Who acted. Tokens act on behalf of their creator; both are recorded. */
-export type AuditActor =
-  | { type: 'user'; userId: string }
-  | { type: 'token'; tokenId: string; userId: string }
-  | { type: 'system'; name: string };
+export type AuditActor = { type: 'user'; userId: string } | { type: 'token'; tokenId: string; userId: string } | { type: 'system'; name: string };
 
 export interface AuditEntry {
   teamId: string;

@@ -8,8 +8,15 @@ function chain(n: number): ChainedAuditRow[] {
   let prev = GENESIS_HASH;
   for (let seq = 1; seq <= n; seq++) {
     const content: AuditRowContent = {
-      teamId: 't1', seq, actorType: 'user', actorId: `u${seq % 3}`, action: seq % 2 ? 'policy.saved' : 'endpoint.created',
-      targetType: 'policy', targetId: `p${seq}`, data: { n: seq, nested: { b: 2, a: [1, 2] } }, ip: '127.0.0.1',
+      teamId: 't1',
+      seq,
+      actorType: 'user',
+      actorId: `u${seq % 3}`,
+      action: seq % 2 ? 'policy.saved' : 'endpoint.created',
+      targetType: 'policy',
+      targetId: `p${seq}`,
+      data: { n: seq, nested: { b: 2, a: [1, 2] } },
+      ip: '127.0.0.1',
       createdAt: new Date(Date.UTC(2026, 10, 30, 0, 0, seq)).toISOString(),
     };
     const hash = chainHash(prev, content);
@@ -34,7 +41,13 @@ describe('offline verification of an audit export', () => {
   });
 
   it('fails on an edited line, naming that line', () => {
-    for (const [field, value] of [['action', 'policy.deleted'], ['actorId', 'mallory'], ['data', { n: 99 }], ['createdAt', '2026-11-30T00:00:09.000Z'], ['ip', null]] as const) {
+    for (const [field, value] of [
+      ['action', 'policy.deleted'],
+      ['actorId', 'mallory'],
+      ['data', { n: 99 }],
+      ['createdAt', '2026-11-30T00:00:09.000Z'],
+      ['ip', null],
+    ] as const) {
       const lines = exportOf(chain(5));
       const row = JSON.parse(lines[3]!) as Record<string, unknown>;
       lines[3] = JSON.stringify({ ...row, [field]: value });

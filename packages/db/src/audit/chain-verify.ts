@@ -121,7 +121,10 @@ export type ExportVerification =
  * fewer or more rows than its header says (a cut-off tail leaves the chain itself intact).
  */
 export function verifyAuditExport(text: string): ExportVerification {
-  const lines = text.split('\n').map((line, i) => ({ line: i + 1, text: line.replace(/\r$/, '') })).filter((l) => l.text.trim() !== '');
+  const lines = text
+    .split('\n')
+    .map((line, i) => ({ line: i + 1, text: line.replace(/\r$/, '') }))
+    .filter((l) => l.text.trim() !== '');
   const first = lines[0];
   if (!first) return { ok: false, rows: 0, line: 1, seq: null, reason: 'the file is empty' };
   const header = auditExportHeaderSchema.safeParse(safeJson(first.text));
@@ -136,7 +139,13 @@ export function verifyAuditExport(text: string): ExportVerification {
   if (!result.ok) throw new Error('unreachable: a break returns early');
   const last = lines.at(-1)!;
   if (result.rows !== header.data.rows) {
-    return { ok: false, rows: result.rows, line: last.line, seq: null, reason: `the header says ${header.data.rows} rows, the file has ${result.rows} (rows were removed or added at the end)` };
+    return {
+      ok: false,
+      rows: result.rows,
+      line: last.line,
+      seq: null,
+      reason: `the header says ${header.data.rows} rows, the file has ${result.rows} (rows were removed or added at the end)`,
+    };
   }
   if (result.headHash !== header.data.headHash) {
     return { ok: false, rows: result.rows, line: last.line, seq: null, reason: 'the last row’s hash is not the header’s headHash' };

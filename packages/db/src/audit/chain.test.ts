@@ -2,16 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, chainHash, GENESIS_HASH, type AuditRowContent } from './chain';
 
 const row: AuditRowContent = {
-  teamId: 't1', seq: 1, actorType: 'user', actorId: 'u1', action: 'token.created',
-  targetType: 'token', targetId: 'k1', data: { b: 1, a: { d: [2, { z: 1, y: 2 }], c: null } }, ip: null,
+  teamId: 't1',
+  seq: 1,
+  actorType: 'user',
+  actorId: 'u1',
+  action: 'token.created',
+  targetType: 'token',
+  targetId: 'k1',
+  data: { b: 1, a: { d: [2, { z: 1, y: 2 }], c: null } },
+  ip: null,
   createdAt: '2026-11-30T00:00:00.000Z',
 };
 
 describe('audit chain hashing', () => {
   it('canonical JSON sorts keys at every depth and drops undefined', () => {
-    expect(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: null }, u: undefined })).toBe(
-      '{"a":{"c":null,"d":[2,{"y":2,"z":1}]},"b":1}',
-    );
+    expect(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: null }, u: undefined })).toBe('{"a":{"c":null,"d":[2,{"y":2,"z":1}]},"b":1}');
   });
 
   it('is deterministic and sensitive to every field and to the previous hash', () => {

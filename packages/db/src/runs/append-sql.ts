@@ -11,8 +11,17 @@ import { namedQuery, param } from '../sql/named-query';
 
 /** The fields of one session's flush (flush-batcher.ts writes them; see FLUSH_SQL). */
 type FlushField =
-  | 'session_id' | 'lease_owner' | 'lease_version' | 'after_seq' | 'event_count' | 'lease_ms'
-  | 'finish_status' | 'finish_result' | 'finish_error' | 'assumes_unlimited' | 'spent_cost_micros';
+  | 'session_id'
+  | 'lease_owner'
+  | 'lease_version'
+  | 'after_seq'
+  | 'event_count'
+  | 'lease_ms'
+  | 'finish_status'
+  | 'finish_result'
+  | 'finish_error'
+  | 'assumes_unlimited'
+  | 'spent_cost_micros';
 type Field = (name: FlushField) => string;
 
 /** The session's new row state: the log position, the lease (extended, or released by a finish), a finish, the cost. */
@@ -48,7 +57,10 @@ const sessionFence = (field: Field) => `ses.id = ${field('session_id')}
 
 /** The `Run` row `run`'s projection: event numbers, spend, tool calls, start, and a finish (`finishes`: only the main session finishes the run). */
 const runSet = (
-  value: Record<'event_count' | 'spent_tokens' | 'spent_cost_micros' | 'tool_starts' | 'run_started' | 'finish_status' | 'finish_result' | 'finish_error', string>,
+  value: Record<
+    'event_count' | 'spent_tokens' | 'spent_cost_micros' | 'tool_starts' | 'run_started' | 'finish_status' | 'finish_result' | 'finish_error',
+    string
+  >,
   finishes: string,
 ) => `
     "lastEventNo" = run."lastEventNo" + ${value.event_count},

@@ -132,7 +132,11 @@ export class PgBudgetLedger implements BudgetPort {
       this.unit.changeLedger({ assumesUnlimited: true });
       return { granted: true };
     }
-    const result = await this.unit.checked({ name: 'looplane_ledger_reserve_v2', text: RESERVE_SQL, values: this.values(key, amount.tokens, amount.costMicros) });
+    const result = await this.unit.checked({
+      name: 'looplane_ledger_reserve_v2',
+      text: RESERVE_SQL,
+      values: this.values(key, amount.tokens, amount.costMicros),
+    });
     const row = result.rows[0] as { leased: boolean; prior: boolean; granted: boolean; ledger: LedgerRow | null };
     if (!row.leased) throw this.lost();
     if (row.prior || row.granted || !row.ledger) return { granted: true };
@@ -153,7 +157,13 @@ export class PgBudgetLedger implements BudgetPort {
       spentCostMicros: spent.costMicros,
       entries: [
         charge,
-        { kind: 'release', tokens: Math.max(0, reserved.tokens - spent.tokens), costMicros: Math.max(0, reserved.costMicros - spent.costMicros), calls: 0, reservation },
+        {
+          kind: 'release',
+          tokens: Math.max(0, reserved.tokens - spent.tokens),
+          costMicros: Math.max(0, reserved.costMicros - spent.costMicros),
+          calls: 0,
+          reservation,
+        },
       ],
     });
   }

@@ -51,7 +51,10 @@ async function eventRows(runId: string) {
 }
 
 async function expectConflict(promise: Promise<unknown>, message: RegExp) {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   expect((error as AppError).code).toBe('CONFLICT');
   expect((error as AppError).message).toMatch(message);
@@ -69,7 +72,13 @@ describe('PgEventStore', () => {
     await unit.flush();
     expect([...first, ...second].map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
     expect(await store.load()).toEqual([...first, ...second]);
-    expect((await eventRows(runId)).map((r) => [r.seq, r.eventNo])).toEqual([[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]]);
+    expect((await eventRows(runId)).map((r) => [r.seq, r.eventNo])).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+      [4, 4],
+      [5, 5],
+    ]);
     const session = await t.db.session.findUniqueOrThrow({ where: { id: sessionId } });
     const run = await t.db.run.findUniqueOrThrow({ where: { id: runId } });
     expect(session.lastSeq).toBe(5);
@@ -123,7 +132,11 @@ describe('PgEventStore', () => {
     // reason, in place of the refused events.
     expect(await eventRows(runId)).toEqual([{ sessionId, seq: 1, eventNo: 1, type: 'run.finished' }]);
     const session = await t.db.session.findUniqueOrThrow({ where: { id: sessionId } });
-    expect(session).toMatchObject({ lastSeq: 1, status: 'failed', error: expect.stringMatching(/^the worker cannot continue this run: the database refused the session's events \(22007\)/) });
+    expect(session).toMatchObject({
+      lastSeq: 1,
+      status: 'failed',
+      error: expect.stringMatching(/^the worker cannot continue this run: the database refused the session's events \(22007\)/),
+    });
     expect((await t.db.run.findUniqueOrThrow({ where: { id: runId } })).lastEventNo).toBe(1n);
   });
 
@@ -195,9 +208,12 @@ describe('PgEventStore', () => {
     // A repeatable effect starts at once; what was buffered before it is written in the background.
     await store.append(messages(1), 3);
     let publishedAtStart: number[] = [];
-    await unit.sideEffect(async () => {
-      publishedAtStart = [...published];
-    }, { repeatable: true });
+    await unit.sideEffect(
+      async () => {
+        publishedAtStart = [...published];
+      },
+      { repeatable: true },
+    );
     expect(publishedAtStart).toEqual([2, 3]);
     await new Promise((resolve) => setImmediate(resolve));
     await unit.idle();
@@ -214,10 +230,14 @@ describe('PgEventStore', () => {
     const gate = new Promise<void>((resolve) => (open = resolve));
     // What had been made durable when each effect started (read synchronously, before any await).
     const durableAtStart: number[] = [];
-    const effect = (i: number) => unit.sideEffect(async () => {
-      durableAtStart[i] = published.length;
-      await gate;
-    }, { repeatable: true });
+    const effect = (i: number) =>
+      unit.sideEffect(
+        async () => {
+          durableAtStart[i] = published.length;
+          await gate;
+        },
+        { repeatable: true },
+      );
     const first = [0, 1, 2, 3, 4].map(effect);
     await new Promise((resolve) => setTimeout(resolve, 50));
     // Four started at once with the append still in memory; the fifth only after its commit.
@@ -271,7 +291,10 @@ describe('PgEventStore', () => {
       const { runId, sessionId } = await createTestRun(t.db, agent);
       const { unit, store } = await holder(sessionId, runId, `w-${viaBatch}`, undefined, viaBatch ? batcher : undefined);
       const text = 'x\uD800 🙂 \\ud800 \uDC00\u0000';
-      await store.append([createEvent('message.added', { role: 'user', text }, clock), createEvent('run.finished', { status: 'failed', error: text }, clock)], 0);
+      await store.append(
+        [createEvent('message.added', { role: 'user', text }, clock), createEvent('run.finished', { status: 'failed', error: text }, clock)],
+        0,
+      );
       await unit.flush();
       const stored = 'x\uFFFD 🙂 \\ud800 \uFFFD\uFFFD';
       expect((await store.load())[0]?.payload).toEqual({ role: 'user', text: stored });
@@ -287,7 +310,10 @@ describe('PgEventStore', () => {
     const unit = new WriteUnit(pool, { lease: { runId, sessionId, owner: 'w-range', version: claim!.version }, leaseTtlMs: 2 ** 31 });
     units.push(unit);
     await new PgEventStore({ pool, unit }).append([createEvent('message.added', { role: 'user', text: 'hi' }, clock)], 0);
-    const error = await unit.flush().then(() => null, (e: unknown) => e);
+    const error = await unit.flush().then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ code: 'INTERNAL', message: expect.stringMatching(/^the database refused the session's events \(22003\): .*out of range/) });
   });
@@ -337,10 +363,12 @@ describe('PgEventStore', () => {
     }) as typeof pool.query;
     pool.query = spy;
     try {
-      await Promise.all(holders.map(async (h, i) => {
-        await h.store.append(messages(2 + i), 0);
-        await h.unit.flush();
-      }));
+      await Promise.all(
+        holders.map(async (h, i) => {
+          await h.store.append(messages(2 + i), 0);
+          await h.unit.flush();
+        }),
+      );
     } finally {
       pool.query = query;
     }

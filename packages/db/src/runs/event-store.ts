@@ -47,7 +47,10 @@ export class PgEventStore implements EventStore {
 export async function loadSessionEvents(db: Queryable, sessionId: string): Promise<EngineEvent[]> {
   const chain: { sessionId: string; upTo: number }[] = [{ sessionId, upTo: 2_147_483_647 }];
   for (let id: string | null = sessionId; id; ) {
-    const row: { parentId: string | null; forkSeq: number | null } | undefined = rowsOf(SESSION_PARENT_SQL, await db.query(SESSION_PARENT_SQL.bind({ session_id: id })))[0];
+    const row: { parentId: string | null; forkSeq: number | null } | undefined = rowsOf(
+      SESSION_PARENT_SQL,
+      await db.query(SESSION_PARENT_SQL.bind({ session_id: id })),
+    )[0];
     if (!row) throw new AppError('NOT_FOUND', `session ${id} does not exist`);
     id = row.parentId;
     // A branch forked below its parent's own fork point inherits less of the grandparent too.

@@ -135,7 +135,10 @@ export class FlushBatcher {
 
   private async write(batch: Pending[]): Promise<void> {
     try {
-      const outcomes = await flushItems(this.pool, batch.map((p) => p.item));
+      const outcomes = await flushItems(
+        this.pool,
+        batch.map((p) => p.item),
+      );
       for (const [i, p] of batch.entries()) p.resolve(outcomes[i]!);
     } catch (error) {
       if (batch.length === 1) return batch[0]!.reject(error);

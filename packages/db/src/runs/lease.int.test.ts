@@ -52,7 +52,15 @@ describe('session leases', () => {
     await t.db.session.update({ where: { id: two.sessionId }, data: { leaseOwner: 'thief', leaseVersion: { increment: 1 } } });
     await t.db.run.update({ where: { id: one.runId }, data: { cancelRequestedAt: new Date(), cancelledById: 'u1' } });
     await t.db.inboxMessage.create({ data: { runId: one.runId, sessionId: one.sessionId, text: 'hi' } });
-    const reports = await renewLeases(pool, 'keeper', [{ sessionId: one.sessionId, version: c1!.version }, { sessionId: two.sessionId, version: c2!.version }], 60_000);
+    const reports = await renewLeases(
+      pool,
+      'keeper',
+      [
+        { sessionId: one.sessionId, version: c1!.version },
+        { sessionId: two.sessionId, version: c2!.version },
+      ],
+      60_000,
+    );
     expect(reports).toEqual(
       expect.arrayContaining([
         { sessionId: one.sessionId, held: true, cancelRequested: true, inboxPending: true },
@@ -66,10 +74,18 @@ describe('session leases', () => {
   it('releases only with the right version, parks the run, and reports what is pending', async () => {
     const { runId, sessionId } = await createTestRun(t.db, agent);
     const [claim] = await claimSessions(pool, [sessionId], 'w', 30_000);
-    const stale = await releaseSession(pool, { sessionId, owner: 'w', version: claim!.version - 1 }, { status: 'waiting', waitReason: 'budget', runStatus: 'waiting' });
+    const stale = await releaseSession(
+      pool,
+      { sessionId, owner: 'w', version: claim!.version - 1 },
+      { status: 'waiting', waitReason: 'budget', runStatus: 'waiting' },
+    );
     expect(stale.released).toBe(false);
     await t.db.inboxMessage.create({ data: { runId, sessionId, text: 'late' } });
-    const released = await releaseSession(pool, { sessionId, owner: 'w', version: claim!.version }, { status: 'waiting', waitReason: 'budget', runStatus: 'waiting' });
+    const released = await releaseSession(
+      pool,
+      { sessionId, owner: 'w', version: claim!.version },
+      { status: 'waiting', waitReason: 'budget', runStatus: 'waiting' },
+    );
     expect(released).toMatchObject({ released: true, status: 'waiting', inboxPending: true, cancelRequested: false, teamId: agent.teamId });
     expect(await session(sessionId)).toMatchObject({ status: 'waiting', waitReason: 'budget', leaseOwner: null, leaseExpiresAt: null });
     expect(await t.db.run.findUniqueOrThrow({ where: { id: runId } })).toMatchObject({ status: 'waiting', waitReason: 'budget' });
@@ -98,10 +114,7 @@ describe('admission', () => {
     for (let i = 0; i < 3; i++) runs.push({ ...(await createTestRun(t.db, limited)), agentId: limited.agentId });
     for (let i = 0; i < 4; i++) runs.push({ ...(await createTestRun(t.db, free)), agentId: free.agentId });
     // Two workers admit at once: the advisory lock serialises them.
-    const [a, b] = await Promise.all([
-      admitAndClaim(pool, teamId, runs.slice(0, 4), 'wa', 30_000),
-      admitAndClaim(pool, teamId, runs.slice(4), 'wb', 30_000),
-    ]);
+    const [a, b] = await Promise.all([admitAndClaim(pool, teamId, runs.slice(0, 4), 'wa', 30_000), admitAndClaim(pool, teamId, runs.slice(4), 'wb', 30_000)]);
     const verdicts = [...a!, ...b!];
     expect(verdicts.filter((v) => v.kind === 'claimed')).toHaveLength(3);
     const admittedLimited = verdicts.slice(0, 3).filter((v) => v.kind === 'claimed');
@@ -110,23 +123,43 @@ describe('admission', () => {
     expect(verdicts.filter((v) => v.kind === 'deferred')).toHaveLength(4);
   });
 
-  it('admits in candidate order, lets a run\'s second session ride on its slot, and says unavailable for what is gone or held', async () => {
+  it("admits in candidate order, lets a run's second session ride on its slot, and says unavailable for what is gone or held", async () => {
     const teamId = await createTestTeam(t.db, { maxConcurrentRuns: 2 });
     const agent = await createTestAgent(t.db, teamId);
     const [first, second, third] = [await createTestRun(t.db, agent), await createTestRun(t.db, agent), await createTestRun(t.db, agent)];
     // A second session of the first run (a fork branch), and a session another worker holds.
     const branch = await t.db.session.create({ data: { runId: first.runId, parentId: first.sessionId, agentId: agent.agentId, status: 'idle', config: {} } });
-    await t.db.session.update({ where: { id: second.sessionId }, data: { leaseOwner: 'other', leaseVersion: 1, leaseExpiresAt: new Date(Date.now() + 60_000) } });
+    await t.db.session.update({
+      where: { id: second.sessionId },
+      data: { leaseOwner: 'other', leaseVersion: 1, leaseExpiresAt: new Date(Date.now() + 60_000) },
+    });
     const candidate = (run: { runId: string; sessionId: string }, sessionId = run.sessionId) => ({ runId: run.runId, sessionId, agentId: agent.agentId });
-    const verdicts = await admitAndClaim(pool, teamId, [
-      candidate(first), candidate(first, branch.id), candidate(second), candidate(third), { runId: 'no-such-run', sessionId: 'no-such-session', agentId: null },
-    ], 'wa', 30_000);
+    const verdicts = await admitAndClaim(
+      pool,
+      teamId,
+      [
+        candidate(first),
+        candidate(first, branch.id),
+        candidate(second),
+        candidate(third),
+        { runId: 'no-such-run', sessionId: 'no-such-session', agentId: null },
+      ],
+      'wa',
+      30_000,
+    );
     expect(verdicts.map((v) => v.kind)).toEqual(['claimed', 'claimed', 'unavailable', 'deferred', 'unavailable']);
-    expect(verdicts[0]).toMatchObject({ claim: { sessionId: first.sessionId, runId: first.runId, version: 1, previousStatus: 'idle', lastSeq: 0 }, runStarted: true });
+    expect(verdicts[0]).toMatchObject({
+      claim: { sessionId: first.sessionId, runId: first.runId, version: 1, previousStatus: 'idle', lastSeq: 0 },
+      runStarted: true,
+    });
     expect(verdicts[1]).toMatchObject({ claim: { sessionId: branch.id, parentId: first.sessionId }, runStarted: true });
     // The held session's run took the second slot (it is running elsewhere); the third waits.
     expect(await t.db.run.findMany({ where: { teamId }, select: { id: true, status: true }, orderBy: { id: 'asc' } })).toEqual(
-      [{ id: first.runId, status: 'running' }, { id: second.runId, status: 'running' }, { id: third.runId, status: 'queued' }].sort((x, y) => x.id.localeCompare(y.id)),
+      [
+        { id: first.runId, status: 'running' },
+        { id: second.runId, status: 'running' },
+        { id: third.runId, status: 'queued' },
+      ].sort((x, y) => x.id.localeCompare(y.id)),
     );
   });
 });

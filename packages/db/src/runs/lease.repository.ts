@@ -163,7 +163,9 @@ export async function releaseSession(
     text: RELEASE_SQL,
     values: [lease.sessionId, lease.owner, lease.version, options.status, options.waitReason, options.runStatus],
   });
-  const row = result.rows[0] as { released: number; status: SessionStatusValue | null; teamId: string; cancelRequested: boolean; inboxPending: boolean } | undefined;
+  const row = result.rows[0] as
+    | { released: number; status: SessionStatusValue | null; teamId: string; cancelRequested: boolean; inboxPending: boolean }
+    | undefined;
   if (!row) return { released: false, teamId: null, status: null, cancelRequested: false, inboxPending: false };
   return { released: row.released > 0, teamId: row.teamId, status: row.status, cancelRequested: row.cancelRequested, inboxPending: row.inboxPending };
 }

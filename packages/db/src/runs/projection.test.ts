@@ -13,7 +13,13 @@ describe('projectBatch', () => {
       createEvent('budget.charged', { requestId: 'req-4', tokens: 50, costMicros: 3 }, clock),
       createEvent('run.finished', { status: 'failed', error: 'boom' }, clock),
     ]);
-    expect(projection).toEqual({ started: false, finished: { status: 'failed', result: null, error: 'boom' }, spentTokens: 150, spentCostMicros: 10, toolCalls: 2 });
+    expect(projection).toEqual({
+      started: false,
+      finished: { status: 'failed', result: null, error: 'boom' },
+      spentTokens: 150,
+      spentCostMicros: 10,
+      toolCalls: 2,
+    });
   });
 
   it('projects nothing for events that change no column', () => {

@@ -84,7 +84,9 @@ WHERE s.id = ANY($1::text[])`;
 export async function loadSessionContexts(db: Queryable, sessionIds: readonly string[]): Promise<Map<string, SessionContext>> {
   const result = await db.query({ name: 'looplane_session_context_v7', text: CONTEXT_SQL, values: [sessionIds] });
   const contexts = new Map<string, SessionContext>();
-  for (const row of result.rows as (Omit<SessionContext, 'endpoint'> & { endpoint: (Omit<EndpointRow, 'updatedAt' | 'deletedAt'> & { updatedAt: string; deletedAt: string | null }) | null })[]) {
+  for (const row of result.rows as (Omit<SessionContext, 'endpoint'> & {
+    endpoint: (Omit<EndpointRow, 'updatedAt' | 'deletedAt'> & { updatedAt: string; deletedAt: string | null }) | null;
+  })[]) {
     const endpoint = row.endpoint
       ? { ...row.endpoint, updatedAt: new Date(row.endpoint.updatedAt), deletedAt: row.endpoint.deletedAt ? new Date(row.endpoint.deletedAt) : null }
       : null;

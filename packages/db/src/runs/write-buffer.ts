@@ -41,7 +41,15 @@ export interface LedgerChange {
   assumesUnlimited: boolean;
 }
 
-const noChange = (): LedgerChange => ({ reservedTokens: 0, reservedCostMicros: 0, spentTokens: 0, spentCostMicros: 0, calls: 0, entries: [], assumesUnlimited: false });
+const noChange = (): LedgerChange => ({
+  reservedTokens: 0,
+  reservedCostMicros: 0,
+  spentTokens: 0,
+  spentCostMicros: 0,
+  calls: 0,
+  entries: [],
+  assumesUnlimited: false,
+});
 
 /**
  * JSON text of a payload. Postgres `jsonb` refuses NUL characters and unpaired surrogates: they

@@ -217,17 +217,20 @@ export class WriteUnit {
   discard(): Promise<void> {
     this.buffer.clear();
     this.pendingHook = null;
-    return this.serial(async () => {
-      if (!this.client) return;
-      const client = this.client;
-      this.client = null;
-      try {
-        await client.query('ROLLBACK');
-        this.release(client);
-      } catch (error) {
-        this.release(client, error);
-      }
-    }, { evenIfBroken: true });
+    return this.serial(
+      async () => {
+        if (!this.client) return;
+        const client = this.client;
+        this.client = null;
+        try {
+          await client.query('ROLLBACK');
+          this.release(client);
+        } catch (error) {
+          this.release(client, error);
+        }
+      },
+      { evenIfBroken: true },
+    );
   }
 
   private pendingHook: DurableAppend | null = null;
@@ -259,7 +262,13 @@ export class WriteUnit {
     if (events.length > 0) {
       const finished = projection.finished?.status ?? null;
       const last = events[events.length - 1]!;
-      this.pendingHook = { runId: lease.runId, sessionId: lease.sessionId, eventNo: outcome, type: last.type, finished: this.pendingHook?.finished ?? finished };
+      this.pendingHook = {
+        runId: lease.runId,
+        sessionId: lease.sessionId,
+        eventNo: outcome,
+        type: last.type,
+        finished: this.pendingHook?.finished ?? finished,
+      };
     }
     if (db === this.pool) this.runHooks();
   }
@@ -286,7 +295,10 @@ export class WriteUnit {
       spentTokens: projection.spentTokens,
       spentCostMicros: projection.spentCostMicros,
     };
-    const outcome = await flushItems(this.pool, [item]).then(([o]) => o ?? null, () => null);
+    const outcome = await flushItems(this.pool, [item]).then(
+      ([o]) => o ?? null,
+      () => null,
+    );
     if (outcome === null) return;
     const { lease } = this.options;
     this.options.onDurable?.({ runId: lease.runId, sessionId: lease.sessionId, eventNo: outcome, type: 'run.finished', finished: 'failed' });
@@ -320,10 +332,15 @@ export class WriteUnit {
     const row = found ? rowsOf(FLUSH_DIAGNOSIS_SQL, found)[0] : undefined;
     if (!row) return new AppError('CONFLICT', `session ${lease.sessionId} is gone or unreadable`);
     if (row.leaseOwner !== lease.owner || row.leaseVersion !== lease.version || !row.live) {
-      return new AppError('CONFLICT', `lost the lease on session ${lease.sessionId} (held: ${row.leaseOwner ?? 'nobody'} v${row.leaseVersion}, ours: v${lease.version})`);
+      return new AppError(
+        'CONFLICT',
+        `lost the lease on session ${lease.sessionId} (held: ${row.leaseOwner ?? 'nobody'} v${row.leaseVersion}, ours: v${lease.version})`,
+      );
     }
-    if (row.lastSeq !== afterSeq) return new AppError('CONFLICT', `append expected session ${lease.sessionId} to end at seq ${afterSeq}, but it ends at ${row.lastSeq}`);
-    if (assumedUnlimited && row.limited) return new AppError('CONFLICT', `the run ledger of session ${lease.sessionId} gained a limit while reservations were granted against none`);
+    if (row.lastSeq !== afterSeq)
+      return new AppError('CONFLICT', `append expected session ${lease.sessionId} to end at seq ${afterSeq}, but it ends at ${row.lastSeq}`);
+    if (assumedUnlimited && row.limited)
+      return new AppError('CONFLICT', `the run ledger of session ${lease.sessionId} gained a limit while reservations were granted against none`);
     return new AppError('CONFLICT', `session ${lease.sessionId} refused the write`);
   }
 

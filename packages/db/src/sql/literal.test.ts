@@ -15,7 +15,7 @@ describe('quoteLiteral', () => {
       "both ' and \\ and \\' and '\\",
       '\\',
       'ünïcode "quoted" 💥\nline\ttab',
-      JSON.stringify({ text: "O'Brien said \"hi\" \\o/", nested: [{ a: '\\u0000' }] }),
+      JSON.stringify({ text: 'O\'Brien said "hi" \\o/', nested: [{ a: '\\u0000' }] }),
     ];
     for (const value of cases) expect(quoteLiteral(value)).toBe(escapeLiteral(value));
   });

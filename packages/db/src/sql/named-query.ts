@@ -137,7 +137,8 @@ export function namedQuery<const S extends ParamSpec>(spec: { name: string; text
   const declared = Object.keys(spec.params);
   const used = [...new Set(names)];
   const undeclared = used.filter((n) => !Object.hasOwn(spec.params, n));
-  if (undeclared.length > 0) throw new Error(`query ${spec.name}: parameter${undeclared.length > 1 ? 's' : ''} ${undeclared.map((n) => `:${n}`).join(', ')} not declared`);
+  if (undeclared.length > 0)
+    throw new Error(`query ${spec.name}: parameter${undeclared.length > 1 ? 's' : ''} ${undeclared.map((n) => `:${n}`).join(', ')} not declared`);
   const unused = declared.filter((n) => !used.includes(n));
   if (unused.length > 0) throw new Error(`query ${spec.name}: declared parameter${unused.length > 1 ? 's' : ''} ${unused.join(', ')} not used`);
 

@@ -6,7 +6,10 @@ describe('edge data rules', () => {
   it('redacts every match before measuring, and refuses a goal over the bytes-in limit', () => {
     const rule = dataRuleSchema.parse({ maxBytesIn: 30, redact: ['sk-[a-z0-9]+', '\\d{3}-\\d{4}'] });
     expect(filterCrossing('key sk-abc123 and sk-zz, call 555-1234', rule, 'in')).toMatchObject({
-      text: '', redactions: 3, bytesBefore: 38, refused: 'the goal is 46 bytes; the edge admits at most 30',
+      text: '',
+      redactions: 3,
+      bytesBefore: 38,
+      refused: 'the goal is 46 bytes; the edge admits at most 30',
     });
     expect(filterCrossing('use sk-abc123', rule, 'in')).toMatchObject({ text: 'use [redacted]', redactions: 1, refused: null, bytes: 14 });
   });

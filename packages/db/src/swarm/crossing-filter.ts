@@ -58,7 +58,14 @@ export function filterCrossing(text: string, rule: DataRule, direction: 'in' | '
     return { text: redacted.text, bytesBefore, bytes: size, redactions: redacted.redactions, truncated: false, refused: null };
   }
   if (direction === 'in') {
-    return { text: '', bytesBefore, bytes: 0, redactions: redacted.redactions, truncated: false, refused: `the goal is ${size} bytes; the edge admits at most ${limit}` };
+    return {
+      text: '',
+      bytesBefore,
+      bytes: 0,
+      redactions: redacted.redactions,
+      truncated: false,
+      refused: `the goal is ${size} bytes; the edge admits at most ${limit}`,
+    };
   }
   const kept = cut(redacted.text, limit);
   return { text: kept, bytesBefore, bytes: utf8Bytes(kept), redactions: redacted.redactions, truncated: true, refused: null };

@@ -31,7 +31,16 @@ export interface RecordedReturn {
 export async function recordReturn(db: Db, childSessionId: string, actedBy: { pid: number } = { pid: 0 }): Promise<RecordedReturn | null> {
   const child = await db.session.findUnique({
     where: { id: childSessionId },
-    select: { runId: true, parentId: true, callId: true, edgeId: true, status: true, result: true, error: true, run: { select: { teamId: true, swarm: true } } },
+    select: {
+      runId: true,
+      parentId: true,
+      callId: true,
+      edgeId: true,
+      status: true,
+      result: true,
+      error: true,
+      run: { select: { teamId: true, swarm: true } },
+    },
   });
   if (!child?.parentId || !child.callId || !child.edgeId || !FINISHED.has(child.status)) return null;
   const { parentId, callId, edgeId } = child;
@@ -62,11 +71,27 @@ export async function recordReturn(db: Db, childSessionId: string, actedBy: { pi
       UPDATE "BudgetLedger" SET concurrent = GREATEST(0, concurrent - 1), "updatedAt" = now()
       WHERE "runId" = ${child.runId} AND scope = 'edge' AND "scopeId" = ${edgeId}`;
     await appendAudit(tx, {
-      teamId: child.run.teamId, actor: WORKER, action: 'swarm.returned', targetType: 'session', targetId: parentId,
+      teamId: child.run.teamId,
+      actor: WORKER,
+      action: 'swarm.returned',
+      targetType: 'session',
+      targetId: parentId,
       data: {
-        runId: child.runId, edgeId, from: edge?.to ?? null, to: edge?.from ?? null, fromSessionId: childSessionId, toSessionId: parentId, callId,
-        ok, status: child.status, bytesOut: filtered.bytes, bytesBeforeFilter: filtered.bytesBefore, truncated: filtered.truncated,
-        redactions: filtered.redactions, subtree: { tokens: Number(tokens), costMicros: Number(costMicros) }, actedBy,
+        runId: child.runId,
+        edgeId,
+        from: edge?.to ?? null,
+        to: edge?.from ?? null,
+        fromSessionId: childSessionId,
+        toSessionId: parentId,
+        callId,
+        ok,
+        status: child.status,
+        bytesOut: filtered.bytes,
+        bytesBeforeFilter: filtered.bytesBefore,
+        truncated: filtered.truncated,
+        redactions: filtered.redactions,
+        subtree: { tokens: Number(tokens), costMicros: Number(costMicros) },
+        actedBy,
       },
     });
   });

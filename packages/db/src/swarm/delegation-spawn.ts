@@ -54,12 +54,39 @@ async function lockPath(tx: Tx, runId: string, parentSessionId: string, edgeId: 
     ORDER BY id FOR UPDATE`;
 }
 
-async function recordRefusal(tx: Tx, teamId: string, req: DelegationRequest, edge: SwarmSnapshotEdge | null, reason: string, bytesIn: number, redactions: number): Promise<void> {
+async function recordRefusal(
+  tx: Tx,
+  teamId: string,
+  req: DelegationRequest,
+  edge: SwarmSnapshotEdge | null,
+  reason: string,
+  bytesIn: number,
+  redactions: number,
+): Promise<void> {
   const base = { runId: req.runId, edgeId: edge?.id ?? '', parentSessionId: req.parentSessionId, callId: req.callId, ok: false, text: reason };
-  await tx.swarmCrossing.createMany({ data: [{ ...base, direction: 'out', bytesIn, redactions }, { ...base, direction: 'back' }] });
+  await tx.swarmCrossing.createMany({
+    data: [
+      { ...base, direction: 'out', bytesIn, redactions },
+      { ...base, direction: 'back' },
+    ],
+  });
   await appendAudit(tx, {
-    teamId, actor: WORKER, action: 'swarm.delegation_refused', targetType: 'session', targetId: req.parentSessionId,
-    data: { runId: req.runId, edgeId: edge?.id ?? null, from: edge?.from ?? null, to: req.to, fromSessionId: req.parentSessionId, callId: req.callId, bytesIn, redactions, reason },
+    teamId,
+    actor: WORKER,
+    action: 'swarm.delegation_refused',
+    targetType: 'session',
+    targetId: req.parentSessionId,
+    data: {
+      runId: req.runId,
+      edgeId: edge?.id ?? null,
+      from: edge?.from ?? null,
+      to: req.to,
+      fromSessionId: req.parentSessionId,
+      callId: req.callId,
+      bytesIn,
+      redactions,
+      reason,
+    },
   });
 }
 
@@ -115,15 +142,32 @@ export async function spawnDelegation(db: Db, req: DelegationRequest, actedBy: {
       const childSessionId = `c${randomUUID().replaceAll('-', '').slice(0, 24)}`;
       await tx.session.create({
         data: {
-          id: childSessionId, runId: req.runId, parentId: req.parentSessionId, nodeKey: node.key, edgeId: edge.id, callId: req.callId,
-          goal: goal.text, agentId: node.agentId, endpointId: node.endpointId, config: node.config as Prisma.InputJsonValue,
-          title: node.title, status: 'idle',
+          id: childSessionId,
+          runId: req.runId,
+          parentId: req.parentSessionId,
+          nodeKey: node.key,
+          edgeId: edge.id,
+          callId: req.callId,
+          goal: goal.text,
+          agentId: node.agentId,
+          endpointId: node.endpointId,
+          config: node.config as Prisma.InputJsonValue,
+          title: node.title,
+          status: 'idle',
         },
       });
       await tx.swarmCrossing.create({
         data: {
-          runId: req.runId, edgeId: edge.id, direction: 'out', parentSessionId: req.parentSessionId, childSessionId, callId: req.callId,
-          ok: true, text: goal.text, bytesIn: goal.bytes, redactions: goal.redactions,
+          runId: req.runId,
+          edgeId: edge.id,
+          direction: 'out',
+          parentSessionId: req.parentSessionId,
+          childSessionId,
+          callId: req.callId,
+          ok: true,
+          text: goal.text,
+          bytesIn: goal.bytes,
+          redactions: goal.redactions,
         },
       });
       // The approvals that let this call through (an edge rule or the team's policy asked for them).
@@ -132,10 +176,24 @@ export async function spawnDelegation(db: Db, req: DelegationRequest, actedBy: {
         select: { id: true, status: true, decidedById: true, policyRuleId: true },
       });
       await appendAudit(tx, {
-        teamId: run.teamId, actor: WORKER, action: 'swarm.delegated', targetType: 'session', targetId: childSessionId,
+        teamId: run.teamId,
+        actor: WORKER,
+        action: 'swarm.delegated',
+        targetType: 'session',
+        targetId: childSessionId,
         data: {
-          runId: req.runId, edgeId: edge.id, from: edge.from, to: edge.to, purpose: edge.purpose, fromSessionId: req.parentSessionId,
-          toSessionId: childSessionId, callId: req.callId, actedBy, bytesIn: goal.bytes, bytesBeforeFilter: goal.bytesBefore, redactions: goal.redactions,
+          runId: req.runId,
+          edgeId: edge.id,
+          from: edge.from,
+          to: edge.to,
+          purpose: edge.purpose,
+          fromSessionId: req.parentSessionId,
+          toSessionId: childSessionId,
+          callId: req.callId,
+          actedBy,
+          bytesIn: goal.bytes,
+          bytesBeforeFilter: goal.bytesBefore,
+          redactions: goal.redactions,
           approvalRule: edge.approval,
           approvals: approvals.map((a) => ({ approvalId: a.id, status: a.status, decidedById: a.decidedById, ruleId: a.policyRuleId })),
         },

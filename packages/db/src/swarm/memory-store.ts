@@ -35,11 +35,12 @@ export async function memorySet(
 ): Promise<{ written: true; version: number } | { written: false; current: number }> {
   const { runId, sessionId, key, value, expectedVersion } = input;
   const json = JSON.stringify(value);
-  const rows = expectedVersion === 0
-    ? await db.$queryRaw<{ version: number }[]>`
+  const rows =
+    expectedVersion === 0
+      ? await db.$queryRaw<{ version: number }[]>`
         INSERT INTO "MemoryEntry" ("runId", key, version, value, "sessionId", "updatedAt") VALUES (${runId}, ${key}, 1, ${json}::jsonb, ${sessionId}, now())
         ON CONFLICT ("runId", key) DO NOTHING RETURNING version`
-    : await db.$queryRaw<{ version: number }[]>`
+      : await db.$queryRaw<{ version: number }[]>`
         UPDATE "MemoryEntry" SET version = version + 1, value = ${json}::jsonb, "sessionId" = ${sessionId}, "updatedAt" = now()
         WHERE "runId" = ${runId} AND key = ${key} AND version = ${expectedVersion} RETURNING version`;
   if (rows[0]) return { written: true, version: rows[0].version };

@@ -31,7 +31,11 @@ export function memoryToolSpecs(access: { read: boolean; write: boolean }): Tool
       description:
         "Write a key of the run's shared memory (compare-and-set): give the version you read (0 for a new key); " +
         'if someone wrote it meanwhile, nothing is written and the current version is returned.',
-      parameters: { type: 'object', properties: { key: { type: 'string' }, value: {}, expectedVersion: { type: 'integer', minimum: 0 } }, required: ['key', 'value', 'expectedVersion'] },
+      parameters: {
+        type: 'object',
+        properties: { key: { type: 'string' }, value: {}, expectedVersion: { type: 'integer', minimum: 0 } },
+        required: ['key', 'value', 'expectedVersion'],
+      },
       idempotent: false,
     });
   }

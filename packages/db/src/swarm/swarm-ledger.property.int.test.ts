@@ -94,7 +94,10 @@ async function runCase(agent: TestAgent, graph: Of<typeof graphArb>, steps: Of<t
   const edgeIds = edges.map((e) => run.edges[`${e.from}->${e.to}`]!);
   const live: Live[] = [await openSession(run.runId, run.sessionId, 0, [])];
   const pending: { s: Live; key: string; amount: { tokens: number; costMicros: number } }[] = [];
-  const expected = new Map<string, { tokens: number; cost: number }>([['', { tokens: 0, cost: 0 }], ...edgeIds.map((id) => [id, { tokens: 0, cost: 0 }] as const)]);
+  const expected = new Map<string, { tokens: number; cost: number }>([
+    ['', { tokens: 0, cost: 0 }],
+    ...edgeIds.map((id) => [id, { tokens: 0, cost: 0 }] as const),
+  ]);
   let n = 0;
   const settle = async (p: (typeof pending)[number], frac: number) => {
     const spent = { tokens: Math.floor(p.amount.tokens * frac), costMicros: Math.floor(p.amount.costMicros * frac) };
@@ -137,8 +140,15 @@ async function runCase(agent: TestAgent, graph: Of<typeof graphArb>, steps: Of<t
       const i = step.edge % edges.length;
       const parent = live.find((s) => keys[s.node] === edges[i]!.from);
       if (!parent) continue;
-      const outcome = await spawnDelegation(db, { runId: run.runId, parentSessionId: parent.id, callId: `call-${n++}`, to: edges[i]!.to, goal: 'g'.repeat(step.bytes) });
-      if (outcome.kind === 'spawned') live.push(await openSession(run.runId, outcome.childSessionId, keys.indexOf(edges[i]!.to), [...parent.edges, edgeIds[i]!]));
+      const outcome = await spawnDelegation(db, {
+        runId: run.runId,
+        parentSessionId: parent.id,
+        callId: `call-${n++}`,
+        to: edges[i]!.to,
+        goal: 'g'.repeat(step.bytes),
+      });
+      if (outcome.kind === 'spawned')
+        live.push(await openSession(run.runId, outcome.childSessionId, keys.indexOf(edges[i]!.to), [...parent.edges, edgeIds[i]!]));
       expect(await overLimit(run.runId)).toEqual([]);
     } else {
       const s = live.find((x) => x.node === step.node % keys.length && x.node !== 0);
@@ -152,19 +162,32 @@ async function runCase(agent: TestAgent, graph: Of<typeof graphArb>, steps: Of<t
 
   const ledgers = await db.budgetLedger.findMany({ where: { runId: run.runId } });
   for (const l of ledgers) {
-    expect({ scope: l.scopeId, reserved: Number(l.reservedTokens) + Number(l.reservedCostMicros), concurrent: l.concurrent }).toEqual({ scope: l.scopeId, reserved: 0, concurrent: 0 });
+    expect({ scope: l.scopeId, reserved: Number(l.reservedTokens) + Number(l.reservedCostMicros), concurrent: l.concurrent }).toEqual({
+      scope: l.scopeId,
+      reserved: 0,
+      concurrent: 0,
+    });
     const e = expected.get(l.scopeId)!;
     expect([Number(l.spentTokens), Number(l.spentCostMicros)]).toEqual([e.tokens, e.cost]);
   }
   expect(await overLimit(run.runId)).toEqual([]);
   const crossings = await db.swarmCrossing.findMany({ where: { runId: run.runId } });
-  const ofRun = await db.auditLog.findMany({ where: { teamId: agent.teamId, action: { startsWith: 'swarm.' }, data: { path: ['runId'], equals: run.runId } }, select: { action: true } });
+  const ofRun = await db.auditLog.findMany({
+    where: { teamId: agent.teamId, action: { startsWith: 'swarm.' }, data: { path: ['runId'], equals: run.runId } },
+    select: { action: true },
+  });
   const out = crossings.filter((c) => c.direction === 'out');
   expect(ofRun.filter((a) => a.action !== 'swarm.returned')).toHaveLength(out.length);
   expect(ofRun.filter((a) => a.action === 'swarm.returned')).toHaveLength(crossings.filter((c) => c.direction === 'back' && c.childSessionId).length);
   // Every child session has its outgoing crossing and its return.
   const children = await db.session.findMany({ where: { runId: run.runId, parentId: { not: null } }, select: { id: true } });
-  for (const child of children) expect(crossings.filter((c) => c.childSessionId === child.id).map((c) => c.direction).sort()).toEqual(['back', 'out']);
+  for (const child of children)
+    expect(
+      crossings
+        .filter((c) => c.childSessionId === child.id)
+        .map((c) => c.direction)
+        .sort(),
+    ).toEqual(['back', 'out']);
 }
 
 describe('swarm ledgers (property)', () => {

@@ -32,7 +32,8 @@ const redactPatternSchema = z
     if (re.test('')) ctx.addIssue({ code: 'custom', message: `redaction pattern ${JSON.stringify(pattern)} matches the empty string` });
     // A quantified group that itself repeats ((a+)+, (x*)*, (a|aa)+…) can backtrack for ever on a
     // crafted text; the worker applies patterns to everything that crosses, so they are refused.
-    if (NESTED_QUANTIFIER.test(pattern)) ctx.addIssue({ code: 'custom', message: `redaction pattern ${JSON.stringify(pattern)} repeats a repeated group; write it without nested quantifiers` });
+    if (NESTED_QUANTIFIER.test(pattern))
+      ctx.addIssue({ code: 'custom', message: `redaction pattern ${JSON.stringify(pattern)} repeats a repeated group; write it without nested quantifiers` });
   });
 
 /** An edge's budget: what the delegated subtree may spend over the whole run. Omitted = unlimited. */
@@ -69,4 +70,11 @@ export type DataRule = z.infer<typeof dataRuleSchema>;
 export const nodeKeySchema = z.string().regex(/^[a-z][a-z0-9_-]{0,39}$/, 'node keys are 1-40 lowercase letters, digits, _ or -, starting with a letter');
 
 /** Memory key prefixes a node may read or write (`""` = every key). */
-export const memoryPrefixesSchema = z.array(z.string().max(100).regex(/^[A-Za-z0-9_./:-]*$/, 'prefixes are letters, digits and _ . / : -')).max(20);
+export const memoryPrefixesSchema = z
+  .array(
+    z
+      .string()
+      .max(100)
+      .regex(/^[A-Za-z0-9_./:-]*$/, 'prefixes are letters, digits and _ . / : -'),
+  )
+  .max(20);

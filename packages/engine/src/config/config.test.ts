@@ -42,9 +42,16 @@ describe('slash commands', () => {
   it('validate templates as stored on an agent template', () => {
     const bad = (c: object) => slashCommandsSchema.safeParse([c]).error?.issues[0]?.message;
     expect(bad({ name: 'x', goalTemplate: 'Do {{thing}}' })).toBe('/x: template uses {{thing}} but declares no such argument');
-    expect(bad({ name: 'x', goalTemplate: 'a', args: [{ name: 'a' }, { name: 'b', required: true }] })).toBe('/x: required arguments must come before optional ones');
+    expect(bad({ name: 'x', goalTemplate: 'a', args: [{ name: 'a' }, { name: 'b', required: true }] })).toBe(
+      '/x: required arguments must come before optional ones',
+    );
     expect(bad({ name: 'Bad Name', goalTemplate: 'a' })).toBe('command names are lowercase letters, digits and -');
-    expect(slashCommandsSchema.safeParse([{ name: 'x', goalTemplate: 'a' }, { name: 'x', goalTemplate: 'b' }]).error?.issues[0]?.message).toBe('/x is defined twice');
+    expect(
+      slashCommandsSchema.safeParse([
+        { name: 'x', goalTemplate: 'a' },
+        { name: 'x', goalTemplate: 'b' },
+      ]).error?.issues[0]?.message,
+    ).toBe('/x is defined twice');
   });
 });
 
@@ -57,6 +64,14 @@ describe('run config', () => {
 
   it('reports the first problem with its path', () => {
     expect(() => parseRunConfig({ model: { model: 'm', contextWindow: -1 } })).toThrow('invalid run config: model.contextWindow:');
-    expect(() => parseRunConfig({ model: { model: 'm' }, tools: [{ name: 'a', description: '' }, { name: 'a', description: '' }] })).toThrow('tool a is listed twice');
+    expect(() =>
+      parseRunConfig({
+        model: { model: 'm' },
+        tools: [
+          { name: 'a', description: '' },
+          { name: 'a', description: '' },
+        ],
+      }),
+    ).toThrow('tool a is listed twice');
   });
 });

@@ -36,7 +36,10 @@ export const runSandboxSchema = z.object({
   limits: z
     .object({
       wallTimeMs: z.int().min(100).max(86_400_000).optional(),
-      memoryBytes: z.int().min(16 * 1024 * 1024).optional(),
+      memoryBytes: z
+        .int()
+        .min(16 * 1024 * 1024)
+        .optional(),
       cpus: z.number().min(0.05).max(256).optional(),
       pids: z.int().min(8).max(1_000_000).optional(),
     })

@@ -10,10 +10,7 @@ describe('event versioning', () => {
   const codec = createEventCodec(
     { 'greeting.sent': z.object({ name: z.string(), greeting: z.string() }) },
     {
-      'greeting.sent': [
-        (p) => ({ name: (p as { who: string }).who }),
-        (p) => ({ ...(p as object), greeting: 'hello' }),
-      ],
+      'greeting.sent': [(p) => ({ name: (p as { who: string }).who }), (p) => ({ ...(p as object), greeting: 'hello' })],
     },
   );
   const raw = (v: number, payload: unknown) => ({ seq: 7, type: 'greeting.sent', v, at: '2026-01-01T00:00:00.000Z', payload });
@@ -42,9 +39,9 @@ describe('event versioning', () => {
     expect(started.payload.config.toolLoading).toBe('on_demand');
     expect(started.payload.config.compaction).toEqual({ threshold: 0.8, keepRecentTurns: 3, summarizer: 'model', summaryMaxTokens: 1024 });
     expect(() => createEvent('approval.decided', { callId: '', approved: true }, fixedClock())).toThrow('invalid approval.decided event: callId:');
-    expect(() => createEvent('run.started', { goal: 'x', config: { model: { model: 'm' }, tools: [{ name: 'load_tools', description: '' }] } }, fixedClock())).toThrow(
-      'load_tools and delegate are reserved tool names',
-    );
+    expect(() =>
+      createEvent('run.started', { goal: 'x', config: { model: { model: 'm' }, tools: [{ name: 'load_tools', description: '' }] } }, fixedClock()),
+    ).toThrow('load_tools and delegate are reserved tool names');
   });
 
   it('decodeEvent reads back what createEvent wrote after a JSON round trip', () => {

@@ -18,10 +18,7 @@ export interface EventCodec {
  * version i+1 to i+2. Old rows are never rewritten: they are upcast when read, so old logs stay
  * readable forever. A row newer than this code is refused rather than misread.
  */
-export function createEventCodec(
-  schemas: Record<string, z.ZodType>,
-  upcasters: Partial<Record<string, readonly Upcaster[]>>,
-): EventCodec {
+export function createEventCodec(schemas: Record<string, z.ZodType>, upcasters: Partial<Record<string, readonly Upcaster[]>>): EventCodec {
   const currentVersion = (type: string) => 1 + (upcasters[type]?.length ?? 0);
   return {
     currentVersion,

@@ -13,9 +13,7 @@ export type EngineEvent<T extends EventType = EventType> = T extends EventType
   : never;
 
 /** An event before the store numbered it. */
-export type NewEvent<T extends EventType = EventType> = T extends EventType
-  ? { type: T; v: number; at: string; payload: EventPayload<T> }
-  : never;
+export type NewEvent<T extends EventType = EventType> = T extends EventType ? { type: T; v: number; at: string; payload: EventPayload<T> } : never;
 
 /** The serialised form, as read back from a store: anything may be wrong with it until decoded. */
 export interface RawEvent {

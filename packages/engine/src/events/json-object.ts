@@ -20,7 +20,6 @@ function isJsonValue(value: unknown): value is JsonValue {
  * `__proto__` key, so a replayed log would hold other arguments than the ones the live run
  * decided on, the approver saw and the tool got.
  */
-export const jsonObjectSchema = z.custom<ToolArgs>(
-  (value) => value !== null && typeof value === 'object' && !Array.isArray(value) && isJsonValue(value),
-  { message: 'expected a JSON object' },
-);
+export const jsonObjectSchema = z.custom<ToolArgs>((value) => value !== null && typeof value === 'object' && !Array.isArray(value) && isJsonValue(value), {
+  message: 'expected a JSON object',
+});

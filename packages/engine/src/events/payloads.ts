@@ -118,7 +118,10 @@ export const payloadSchemas = {
     output: z.string(),
     truncated: z.boolean(),
     /** workspace commit after a mutating call; optional, so v1 logs without it stay readable */
-    commit: z.string().regex(/^[0-9a-f]{40,64}$/).optional(),
+    commit: z
+      .string()
+      .regex(/^[0-9a-f]{40,64}$/)
+      .optional(),
     exitCode: z.int().optional(),
     /** v2: served from a replay's recording (no tool ran); `recordedSeq` is the recorded result's seq. */
     ...replayedResult,

@@ -4,7 +4,11 @@ import { createEvent } from './create-event';
 import { RunStartedEvents } from './run-started';
 
 const clock = { now: () => Date.parse('2026-11-30T10:00:00.000Z') };
-const config = { model: { model: 'faux-1', contextWindow: 8000 }, systemPrompt: 'Be brief.', tools: [{ name: 'echo', description: 'Echo text.', idempotent: true }] };
+const config = {
+  model: { model: 'faux-1', contextWindow: 8000 },
+  systemPrompt: 'Be brief.',
+  tools: [{ name: 'echo', description: 'Echo text.', idempotent: true }],
+};
 
 describe('RunStartedEvents', () => {
   it('builds what createEvent builds, validating each distinct snapshot once and sharing it frozen', () => {

@@ -46,7 +46,10 @@ export function describeEffect(effect: WorkspaceEffect): string {
   for (const kind of ['deleted', 'truncated', 'modified', 'moved', 'added'] as const) {
     const count = effect.counts[kind];
     if (count === 0) continue;
-    const paths = effect.changes.filter((c) => c.kind === kind).slice(0, 3).map((c) => c.path);
+    const paths = effect.changes
+      .filter((c) => c.kind === kind)
+      .slice(0, 3)
+      .map((c) => c.path);
     const more = count > paths.length ? `, +${count - paths.length} more` : '';
     parts.push(`${kind} ${count} file${count === 1 ? '' : 's'} (${paths.join(', ')}${more})`);
   }

@@ -22,11 +22,15 @@ export async function cancelRun(ports: Pick<EnginePorts, 'store' | 'budget' | 'c
     await ports.budget.settle(cycle.requestId, cycle.reserved, spent);
     events.push(
       draft('budget.charged', { requestId: cycle.requestId, ...spent }, at),
-      draft('budget.released', {
-        requestId: cycle.requestId,
-        tokens: Math.max(0, cycle.reserved.tokens - spent.tokens),
-        costMicros: Math.max(0, cycle.reserved.costMicros - spent.costMicros),
-      }, at),
+      draft(
+        'budget.released',
+        {
+          requestId: cycle.requestId,
+          tokens: Math.max(0, cycle.reserved.tokens - spent.tokens),
+          costMicros: Math.max(0, cycle.reserved.costMicros - spent.costMicros),
+        },
+        at,
+      ),
     );
   }
   events.push(draft('run.finished', { status: 'cancelled', error: reason }, at));

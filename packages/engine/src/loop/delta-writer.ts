@@ -54,7 +54,12 @@ export class DeltaWriter {
     const raw = this.buffer.slice(0, this.buffer.length - held);
     this.buffer = this.buffer.slice(this.buffer.length - held);
     const text = storableText(raw);
-    const event = this.ctx.event('model.delta', { requestId: this.requestId, index: this.index++, text, ...(text !== raw ? { sanitized: true as const } : {}) });
+    const event = this.ctx.event('model.delta', {
+      requestId: this.requestId,
+      index: this.index++,
+      text,
+      ...(text !== raw ? { sanitized: true as const } : {}),
+    });
     this.chain = this.chain.then(async () => {
       if (this.failure) return;
       try {

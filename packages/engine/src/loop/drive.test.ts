@@ -63,12 +63,18 @@ describe('drive', () => {
     const f = await startFixture({ model: slowModel((i) => i === 6 && controller.abort()) });
     const first = await drive({ ports: f.ports, deltaChunkChars: 8, signal: controller.signal });
     expect(first.outcome).toEqual({ kind: 'aborted' });
-    const persisted = payloadsOf(f.store.events, 'model.delta').map((d) => d.text).join('');
+    const persisted = payloadsOf(f.store.events, 'model.delta')
+      .map((d) => d.text)
+      .join('');
     expect(persisted.length).toBeGreaterThan(0);
     expect(ANSWER.startsWith(persisted)).toBe(true);
     const resumed = await drive({ ports: { ...f.ports, model: slowModel() }, deltaChunkChars: 8 });
     expect(resumed.state.result).toBe(ANSWER);
-    expect(payloadsOf(f.store.events, 'model.delta').map((d) => d.text).join('')).toBe(ANSWER);
+    expect(
+      payloadsOf(f.store.events, 'model.delta')
+        .map((d) => d.text)
+        .join(''),
+    ).toBe(ANSWER);
     expect(payloadsOf(f.store.events, 'model.requested')).toHaveLength(1);
     const clean = await startFixture({ model: slowModel() });
     await drive({ ports: clean.ports, deltaChunkChars: 8 });
@@ -113,7 +119,11 @@ describe('drive', () => {
 
   it('forks: the state at any seq is the fold of the prefix, and a fork continues on its own', async () => {
     const tools = { tools: [{ name: 'echo', description: 'echo', idempotent: true }], toolLoading: 'eager' as const };
-    const parent = await startFixture({ config: tools, script: [{ calls: [{ tool: 'echo', args: { n: 1 } }] }, { finish: 'parent answer' }], tools: { echo: () => 'e' } });
+    const parent = await startFixture({
+      config: tools,
+      script: [{ calls: [{ tool: 'echo', args: { n: 1 } }] }, { finish: 'parent answer' }],
+      tools: { echo: () => 'e' },
+    });
     await drive({ ports: parent.ports });
     const events = parent.store.events;
     const atTool = events.find((e) => e.type === 'tool.started')!.seq;

@@ -59,7 +59,9 @@ describe('interrupted tools', () => {
     const waiting = await drive({ ports: f.ports });
     const [id = ''] = callIds(f.store.events);
     expect(waiting.outcome).toEqual({ kind: 'waiting', reason: 'approval', refs: [id] });
-    expect(payloadsOf(f.store.events, 'approval.requested')).toMatchObject([{ callId: id, kind: 'interrupted', tool: 'deploy', args: { env: 'prod' }, risk: 'high' }]);
+    expect(payloadsOf(f.store.events, 'approval.requested')).toMatchObject([
+      { callId: id, kind: 'interrupted', tool: 'deploy', args: { env: 'prod' }, risk: 'high' },
+    ]);
     const { state } = await runToEnd({ ports: f.ports });
     expect(state.status).toBe('succeeded');
     expect(payloadsOf(f.store.events, 'tool.started').map((p) => p.attempt)).toEqual([1, 2]);

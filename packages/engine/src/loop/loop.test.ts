@@ -14,7 +14,14 @@ describe('the loop', () => {
     expect(outcome).toEqual({ kind: 'done', status: 'succeeded' });
     expect(state.result).toBe('The answer is 42.');
     expect(f.store.events.map((e) => e.type)).toEqual([
-      'run.started', 'budget.reserved', 'model.requested', 'model.delta', 'model.responded', 'budget.charged', 'budget.released', 'run.finished',
+      'run.started',
+      'budget.reserved',
+      'model.requested',
+      'model.delta',
+      'model.responded',
+      'budget.charged',
+      'budget.released',
+      'run.finished',
     ]);
     expect(next(state)).toEqual({ kind: 'done', status: 'succeeded' });
   });
@@ -38,7 +45,16 @@ describe('the loop', () => {
   it('tells the model about unknown tools and malformed arguments without running anything', async () => {
     const f = await startFixture({
       config: echo,
-      script: [{ calls: [{ tool: 'rm_rf', args: {} }, { tool: 'echo', rawArgs: '{"text": ' }, { tool: 'echo', rawArgs: '[1]' }] }, { finish: 'ok' }],
+      script: [
+        {
+          calls: [
+            { tool: 'rm_rf', args: {} },
+            { tool: 'echo', rawArgs: '{"text": ' },
+            { tool: 'echo', rawArgs: '[1]' },
+          ],
+        },
+        { finish: 'ok' },
+      ],
       tools: { echo: () => 'never' },
     });
     const { state } = await drive({ ports: f.ports });
@@ -64,7 +80,7 @@ describe('the loop', () => {
     expect(f.requests[1]!.messages.at(-1)).toEqual({ role: 'tool', toolCallId: id, content: 'Denied by policy: echo is off today' });
   });
 
-  it('waits for an approval, ends the drive, and continues with the approver\'s edited arguments', async () => {
+  it("waits for an approval, ends the drive, and continues with the approver's edited arguments", async () => {
     const f = await startFixture({
       config: echo,
       script: [{ calls: [{ tool: 'echo', args: { text: 'rm -rf /' } }] }, { finish: 'ok' }],
@@ -74,10 +90,16 @@ describe('the loop', () => {
     const first = await drive({ ports: f.ports });
     const [id = ''] = callIds(f.store.events);
     expect(first.outcome).toEqual({ kind: 'waiting', reason: 'approval', refs: [id] });
-    expect(f.store.events.at(-1)).toMatchObject({ type: 'approval.requested', payload: { callId: id, kind: 'tool', role: 'admin', risk: 'high', args: { text: 'rm -rf /' } } });
+    expect(f.store.events.at(-1)).toMatchObject({
+      type: 'approval.requested',
+      payload: { callId: id, kind: 'tool', role: 'admin', risk: 'high', args: { text: 'rm -rf /' } },
+    });
     // Waiting costs nothing: a new drive over the same log stops again at once.
     expect((await drive({ ports: f.ports })).steps).toBe(0);
-    await f.store.append([createEvent('approval.decided', { callId: id, approved: true, by: 'ann', editedArgs: { text: 'ls' } }, fixedClock())], f.store.lastSeq);
+    await f.store.append(
+      [createEvent('approval.decided', { callId: id, approved: true, by: 'ann', editedArgs: { text: 'ls' } }, fixedClock())],
+      f.store.lastSeq,
+    );
     const second = await drive({ ports: f.ports });
     expect(second.outcome).toEqual({ kind: 'done', status: 'succeeded' });
     expect(f.toolCalls.map((c) => c.args)).toEqual([{ text: 'ls' }]);
@@ -97,9 +119,19 @@ describe('the loop', () => {
 
   it('delegates concurrently, waits for every child, and gives the model their results', async () => {
     const f = await startFixture({
-      config: { delegates: [{ to: 'tester', description: 'runs tests' }, { to: 'writer', description: 'writes docs' }] },
+      config: {
+        delegates: [
+          { to: 'tester', description: 'runs tests' },
+          { to: 'writer', description: 'writes docs' },
+        ],
+      },
       script: [
-        { calls: [{ tool: 'delegate', args: { to: 'tester', goal: 'run the suite' } }, { tool: 'delegate', args: { to: 'writer', goal: 'write notes' } }] },
+        {
+          calls: [
+            { tool: 'delegate', args: { to: 'tester', goal: 'run the suite' } },
+            { tool: 'delegate', args: { to: 'writer', goal: 'write notes' } },
+          ],
+        },
         { finish: 'both done' },
       ],
     });
@@ -134,21 +166,33 @@ describe('the loop', () => {
   });
 
   it('stops at the turn limit', async () => {
-    const f = await startFixture({ config: { ...echo, limits: { maxTurns: 2 } }, script: Array(5).fill({ calls: [{ tool: 'echo', args: {} }] }), tools: { echo: () => 'again' } });
+    const f = await startFixture({
+      config: { ...echo, limits: { maxTurns: 2 } },
+      script: Array(5).fill({ calls: [{ tool: 'echo', args: {} }] }),
+      tools: { echo: () => 'again' },
+    });
     const { state } = await drive({ ports: f.ports });
     expect(state.status).toBe('failed');
     expect(state.error).toBe('the run reached its limit of 2 model turns');
   });
 
   it('truncates tool output to the configured size without splitting a character', async () => {
-    const f = await startFixture({ config: { ...echo, limits: { maxToolOutputBytes: 10 } }, script: [{ calls: [{ tool: 'echo', args: {} }] }, { finish: 'ok' }], tools: { echo: () => 'ééééééééé' } });
+    const f = await startFixture({
+      config: { ...echo, limits: { maxToolOutputBytes: 10 } },
+      script: [{ calls: [{ tool: 'echo', args: {} }] }, { finish: 'ok' }],
+      tools: { echo: () => 'ééééééééé' },
+    });
     await drive({ ports: f.ports });
     expect(payloadsOf(f.store.events, 'tool.finished')[0]).toMatchObject({ output: 'ééééé', truncated: true });
   });
 
   it('records the workspace commit and exit code a tool reports', async () => {
     const commit = 'a'.repeat(40);
-    const f = await startFixture({ config: echo, script: [{ calls: [{ tool: 'echo', args: {} }] }, { finish: 'ok' }], tools: { echo: () => ({ ok: true, output: 'done', commit, exitCode: 0 }) } });
+    const f = await startFixture({
+      config: echo,
+      script: [{ calls: [{ tool: 'echo', args: {} }] }, { finish: 'ok' }],
+      tools: { echo: () => ({ ok: true, output: 'done', commit, exitCode: 0 }) },
+    });
     await drive({ ports: f.ports });
     expect(payloadsOf(f.store.events, 'tool.finished')[0]).toMatchObject({ ok: true, commit, exitCode: 0 });
   });
@@ -162,7 +206,7 @@ describe('the loop', () => {
     expect(fold(await f.store.load())).toStrictEqual(state);
   });
 
-  it('holds a message that arrives mid-turn until the turn\'s tool results are in (the protocol needs them adjacent)', async () => {
+  it("holds a message that arrives mid-turn until the turn's tool results are in (the protocol needs them adjacent)", async () => {
     const f = await startFixture({
       config: echo,
       script: [{ calls: [{ tool: 'echo', args: {} }] }, { finish: 'ok' }],

@@ -41,6 +41,8 @@ describe('tool arguments through the event codec', () => {
     expect(Object.keys(decodedArgs)).toEqual(['__proto__', 'constructor', 'prototype', 'a']);
     expect(Object.getPrototypeOf(decodedArgs)).toBe(Object.prototype);
     expect(JSON.stringify(decodedArgs)).toBe(JSON.stringify(args));
-    expect(() => decodeEvent({ seq: 1, type: 'tool.requested', v: 1, at: '2026-01-01T00:00:00.000Z', payload: { callId: 'c', requestId: 'r', name: 'n', args: [1] } })).toThrow(/malformed at args/);
+    expect(() =>
+      decodeEvent({ seq: 1, type: 'tool.requested', v: 1, at: '2026-01-01T00:00:00.000Z', payload: { callId: 'c', requestId: 'r', name: 'n', args: [1] } }),
+    ).toThrow(/malformed at args/);
   });
 });

@@ -43,7 +43,8 @@ function nestingDepth(raw: string): number {
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // a backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) max = Math.max(max, ++depth);

@@ -25,9 +25,7 @@ export async function reserve(ctx: StepContext, purpose: 'model' | 'compaction',
     await ctx.emit([ctx.event('budget.reserved', { requestId, purpose, ...amount })]);
     return;
   }
-  await ctx.emit([
-    ctx.event('budget.exceeded', { requestId, purpose, ...amount, reason: outcome.reason, onExceed: config.onBudgetExceeded }),
-  ]);
+  await ctx.emit([ctx.event('budget.exceeded', { requestId, purpose, ...amount, reason: outcome.reason, onExceed: config.onBudgetExceeded })]);
 }
 
 /** Calls the model, streaming text into the log; returns its result and the text it streamed. */
@@ -99,7 +97,13 @@ export async function callModel(ctx: StepContext): Promise<void> {
     const name = storableText(call.name);
     const parsed = parseToolArgs(call.arguments);
     const sanitized = name !== call.name || parsed.sanitized === true;
-    return ctx.event('tool.requested', { callId: `call-${firstCallSeq + i}`, requestId: cycle.requestId, name, ...parsed, ...(sanitized ? { sanitized: true as const } : {}) });
+    return ctx.event('tool.requested', {
+      callId: `call-${firstCallSeq + i}`,
+      requestId: cycle.requestId,
+      name,
+      ...parsed,
+      ...(sanitized ? { sanitized: true as const } : {}),
+    });
   });
   await ctx.emit([responded, ...calls]);
 }

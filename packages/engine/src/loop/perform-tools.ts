@@ -124,7 +124,8 @@ export async function runTool(ctx: StepContext, callId: string, resume: boolean)
   };
   const egress = (result.egress ?? []).map((decision) => ctx.event('egress.decided', { callId, ...decision }));
   const memory = (result.memoryWrites ?? []).map((write) => ctx.event('memory.written', write));
-  if (result.held) return ctx.emit([...egress, ...memory, ...heldEvents(ctx, call, result.held, { ok: result.ok, output: text, truncated, exitCode: result.exitCode })]);
+  if (result.held)
+    return ctx.emit([...egress, ...memory, ...heldEvents(ctx, call, result.held, { ok: result.ok, output: text, truncated, exitCode: result.exitCode })]);
   await ctx.emit([...egress, ...memory, ctx.event('tool.finished', { callId, ok: result.ok, output: text, truncated, ...extra })]);
 }
 
@@ -132,7 +133,12 @@ export async function runTool(ctx: StepContext, callId: string, resume: boolean)
  * A result the effect rules did not let stand. deny: the call finishes failed (the workspace is
  * already back where it was). require_approval: the result waits for an approver, with its diff.
  */
-function heldEvents(ctx: StepContext, call: ToolCallState, held: NonNullable<ToolResult['held']>, result: { ok: boolean; output: string; truncated: boolean; exitCode: number | undefined }): NewEvent[] {
+function heldEvents(
+  ctx: StepContext,
+  call: ToolCallState,
+  held: NonNullable<ToolResult['held']>,
+  result: { ok: boolean; output: string; truncated: boolean; exitCode: number | undefined },
+): NewEvent[] {
   const { verdict, ...kept } = held;
   const decided = ctx.event('effect.decided', {
     callId: call.id,
@@ -147,7 +153,16 @@ function heldEvents(ctx: StepContext, call: ToolCallState, held: NonNullable<Too
   });
   if (verdict.decision === 'deny') {
     const output = `Denied by policy after it ran: ${verdict.reason}. Its changes were rolled back (it ${describeEffect(kept.effect)}): the workspace is as it was before the call.\nThe call's output was:\n${result.output}`;
-    return [decided, ctx.event('tool.finished', { callId: call.id, ok: false, output, truncated: result.truncated, ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}) })];
+    return [
+      decided,
+      ctx.event('tool.finished', {
+        callId: call.id,
+        ok: false,
+        output,
+        truncated: result.truncated,
+        ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+      }),
+    ];
   }
   const requested = ctx.event('approval.requested', {
     callId: call.id,

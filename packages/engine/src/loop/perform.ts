@@ -1,15 +1,6 @@
 import type { Action } from './actions';
 import { callModel, compact, reserve, settle } from './perform-model';
-import {
-  applyHeld,
-  askAboutInterrupted,
-  delegate,
-  evaluatePolicy,
-  interruptTool,
-  loadTools,
-  rejectCall,
-  runTool,
-} from './perform-tools';
+import { applyHeld, askAboutInterrupted, delegate, evaluatePolicy, interruptTool, loadTools, rejectCall, runTool } from './perform-tools';
 import type { StepContext } from './step-context';
 import { compareReplay, serveRecorded } from '../replay/perform-replay';
 

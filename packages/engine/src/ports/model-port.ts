@@ -43,15 +43,7 @@ export interface ModelUsage {
   outputTokens: number;
 }
 
-export type ProviderErrorCode =
-  | 'rate_limited'
-  | 'server_error'
-  | 'bad_request'
-  | 'auth'
-  | 'not_found'
-  | 'timeout'
-  | 'connection'
-  | 'invalid_response';
+export type ProviderErrorCode = 'rate_limited' | 'server_error' | 'bad_request' | 'auth' | 'not_found' | 'timeout' | 'connection' | 'invalid_response';
 
 /** A provider failure after the adapter's own retries; it becomes a `model.failed` event. */
 export interface ProviderError {

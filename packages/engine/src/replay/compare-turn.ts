@@ -3,9 +3,7 @@ import type { ToolCallState } from '../state/run-state';
 import type { RecordedTurn } from './recording';
 import type { DIVERGENCE_REASONS } from './replay-schemas';
 
-export type TurnComparison =
-  | { same: true }
-  | { same: false; reason: (typeof DIVERGENCE_REASONS)[number]; detail: string; callIndex: number | null };
+export type TurnComparison = { same: true } | { same: false; reason: (typeof DIVERGENCE_REASONS)[number]; detail: string; callIndex: number | null };
 
 type Call = Pick<ToolCallState, 'name' | 'args' | 'argsError'>;
 
@@ -25,14 +23,21 @@ export function compareTurn(recorded: RecordedTurn | null, calls: readonly Call[
     const was = recorded.calls[i];
     const now = calls[i];
     if (!was || !now) {
-      const detail = was ? `the recording also called ${describe(was)}; the new model did not` : `the new model also called ${describe(now!)}; the recording did not`;
+      const detail = was
+        ? `the recording also called ${describe(was)}; the new model did not`
+        : `the new model also called ${describe(now!)}; the recording did not`;
       return { same: false, reason: 'call_count', detail: `${recorded.calls.length} recorded call(s), ${calls.length} new: ${detail}`, callIndex: i };
     }
     if (was.name !== now.name || canonicalJson(was.args) !== canonicalJson(now.args) || (was.argsError === null) !== (now.argsError === null)) {
       return { same: false, reason: 'different_call', detail: `call ${i + 1}: recorded ${describe(was)}, new ${describe(now)}`, callIndex: i };
     }
     if (was.outcome.kind === 'unservable') {
-      return { same: false, reason: 'unservable', detail: `call ${i + 1} (${was.name}) has no result in the recording to serve: ${was.outcome.status}`, callIndex: i };
+      return {
+        same: false,
+        reason: 'unservable',
+        detail: `call ${i + 1} (${was.name}) has no result in the recording to serve: ${was.outcome.status}`,
+        callIndex: i,
+      };
     }
   }
   return { same: true };

@@ -11,7 +11,11 @@ export function nextReplayAction(state: RunState): Action | null {
   if (!replay) return null;
   if (replay.diverged) {
     if (replay.mode !== 'stop') return null;
-    return { kind: 'finish', status: 'succeeded', result: `Replay stopped at turn ${replay.diverged.turn}, the first divergence from the recording: ${replay.diverged.detail}` };
+    return {
+      kind: 'finish',
+      status: 'succeeded',
+      result: `Replay stopped at turn ${replay.diverged.turn}, the first divergence from the recording: ${replay.diverged.detail}`,
+    };
   }
   return state.turn - replay.startTurn > replay.compared ? { kind: 'compare_replay' } : null;
 }

@@ -64,7 +64,11 @@ export function recordingOf(events: readonly EngineEvent[], atEvent: number): Re
         const p = event.payload;
         if (call) {
           call.outcome = {
-            kind: 'finished', seq: event.seq, ok: p.ok, output: p.output, truncated: p.truncated,
+            kind: 'finished',
+            seq: event.seq,
+            ok: p.ok,
+            output: p.output,
+            truncated: p.truncated,
             ...(p.commit !== undefined ? { commit: p.commit } : {}),
             ...(p.exitCode !== undefined ? { exitCode: p.exitCode } : {}),
           };

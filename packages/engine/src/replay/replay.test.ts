@@ -33,10 +33,21 @@ async function record(script: ScriptTurn[]) {
 
 async function replay(events: EngineEvent[], atEvent: number, script: ScriptTurn[], mode: ReplayMode) {
   const inherited = events.filter((e) => e.seq <= atEvent);
-  const forked = { ...createEvent('session.forked', { parentSessionId: 'src', atSeq: atEvent, replay: { sourceSessionId: 'src', atEvent, mode } }, clock), seq: atEvent + 1 } as EngineEvent;
+  const forked = {
+    ...createEvent('session.forked', { parentSessionId: 'src', atSeq: atEvent, replay: { sourceSessionId: 'src', atEvent, mode } }, clock),
+    seq: atEvent + 1,
+  } as EngineEvent;
   const store = new InMemoryEventStore([...inherited, forked]);
   const tools = toolRunner({ append: (args) => `live ${String(args.line)}` });
-  const ports = { store, model: createScriptedModel(script), tools, policy: allowAllPolicy, budget: unlimitedBudget(), clock, replay: recordingFrom(recordingOf(events, atEvent)) };
+  const ports = {
+    store,
+    model: createScriptedModel(script),
+    tools,
+    policy: allowAllPolicy,
+    budget: unlimitedBudget(),
+    clock,
+    replay: recordingFrom(recordingOf(events, atEvent)),
+  };
   const { state } = await runToEnd({ ports });
   return { state, own: store.events.filter((e) => e.seq > atEvent + 1), tools };
 }
@@ -85,19 +96,44 @@ describe('replay', () => {
   });
 
   it('compares arguments after canonical JSON and counts calls', () => {
-    const recorded = { requestId: 'r', seq: 5, calls: [{ callId: 'c', seq: 6, name: 'a', args: { x: 1, y: { b: 2, a: 1 } }, argsError: null, outcome: { kind: 'finished' as const, seq: 9, ok: true, output: '', truncated: false } }] };
+    const recorded = {
+      requestId: 'r',
+      seq: 5,
+      calls: [
+        {
+          callId: 'c',
+          seq: 6,
+          name: 'a',
+          args: { x: 1, y: { b: 2, a: 1 } },
+          argsError: null,
+          outcome: { kind: 'finished' as const, seq: 9, ok: true, output: '', truncated: false },
+        },
+      ],
+    };
     expect(compareTurn(recorded, [{ name: 'a', args: { y: { a: 1, b: 2 }, x: 1 }, argsError: null }])).toEqual({ same: true });
     expect(compareTurn(recorded, [])).toMatchObject({ same: false, reason: 'call_count', callIndex: 0 });
     expect(compareTurn(null, [])).toMatchObject({ same: false, reason: 'no_recorded_turn' });
-    expect(compareTurn({ ...recorded, calls: [{ ...recorded.calls[0]!, outcome: { kind: 'unservable', status: 'denied by policy' } }] }, [{ name: 'a', args: recorded.calls[0]!.args, argsError: null }])).toMatchObject({ reason: 'unservable' });
+    expect(
+      compareTurn({ ...recorded, calls: [{ ...recorded.calls[0]!, outcome: { kind: 'unservable', status: 'denied by policy' } }] }, [
+        { name: 'a', args: recorded.calls[0]!.args, argsError: null },
+      ]),
+    ).toMatchObject({ reason: 'unservable' });
   });
 
   it('v1 results and forks still decode; the replay marks are v2', () => {
     expect(eventVersion('tool.finished')).toBe(2);
-    const v1 = decodeEvent({ seq: 3, type: 'tool.finished', v: 1, at: '2026-01-01T00:00:00.000Z', payload: { callId: 'c', ok: true, output: 'x', truncated: false } });
+    const v1 = decodeEvent({
+      seq: 3,
+      type: 'tool.finished',
+      v: 1,
+      at: '2026-01-01T00:00:00.000Z',
+      payload: { callId: 'c', ok: true, output: 'x', truncated: false },
+    });
     expect(v1).toMatchObject({ v: 2, payload: { callId: 'c', output: 'x' } });
     expect('replayed' in v1.payload).toBe(false);
-    expect(decodeEvent({ seq: 4, type: 'session.forked', v: 1, at: '2026-01-01T00:00:00.000Z', payload: { parentSessionId: 'p', atSeq: 3 } })).toMatchObject({ v: 2 });
+    expect(decodeEvent({ seq: 4, type: 'session.forked', v: 1, at: '2026-01-01T00:00:00.000Z', payload: { parentSessionId: 'p', atSeq: 3 } })).toMatchObject({
+      v: 2,
+    });
     expect(() => decodeEvent({ seq: 4, type: 'tool.finished', v: 3, at: '2026-01-01T00:00:00.000Z', payload: {} })).toThrow(/reads 1..2/);
   });
 });

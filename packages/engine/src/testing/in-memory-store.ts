@@ -57,6 +57,9 @@ export class InMemoryEventStore implements EventStore {
 
   /** A new store holding the first `seq` events: what a crash right after that batch leaves behind. */
   prefix(seq: number): InMemoryEventStore {
-    return new InMemoryEventStore(this.events.filter((e) => e.seq <= seq), { validate: this.validate });
+    return new InMemoryEventStore(
+      this.events.filter((e) => e.seq <= seq),
+      { validate: this.validate },
+    );
   }
 }

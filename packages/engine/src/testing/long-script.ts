@@ -23,7 +23,13 @@ export function longScript(turns: number): ScriptTurn[] {
         script.push({ calls: [{ tool: 'read_file', args: { path: file } }] });
         break;
       case 1:
-        script.push({ say: `Searching for usages (step ${i}).`, calls: [{ tool: 'grep', args: { pattern: `fn${i}` } }, { tool: 'read_file', args: { path: file, offset: i } }] });
+        script.push({
+          say: `Searching for usages (step ${i}).`,
+          calls: [
+            { tool: 'grep', args: { pattern: `fn${i}` } },
+            { tool: 'read_file', args: { path: file, offset: i } },
+          ],
+        });
         break;
       case 2:
         script.push({ say: `Editing ${file}.`, calls: [{ tool: 'edit_file', args: { path: file, old_string: `a${i}`, new_string: `b${i}` } }] });

@@ -29,9 +29,17 @@ const endpoint = (config: unknown): EndpointSettings => ({
 
 describe('faux model', () => {
   it('plays its script deterministically, with tool calls, delegation and deterministic usage', async () => {
-    const model = createFauxModel({ script: [{ say: 'Looking.', calls: [{ tool: 'read_file', args: { path: 'a' } }] }, { delegate: { to: 'tester', goal: 'test it' } }] });
+    const model = createFauxModel({
+      script: [{ say: 'Looking.', calls: [{ tool: 'read_file', args: { path: 'a' } }] }, { delegate: { to: 'tester', goal: 'test it' } }],
+    });
     const first = await model.complete(request(0));
-    expect(first).toEqual({ ok: true, text: 'Looking.', toolCalls: [{ name: 'read_file', arguments: '{"path":"a"}' }], usage: { inputTokens: 5, outputTokens: 10 }, finishReason: 'tool_calls' });
+    expect(first).toEqual({
+      ok: true,
+      text: 'Looking.',
+      toolCalls: [{ name: 'read_file', arguments: '{"path":"a"}' }],
+      usage: { inputTokens: 5, outputTokens: 10 },
+      finishReason: 'tool_calls',
+    });
     expect(await model.complete(request(0))).toEqual(first);
     expect(await model.complete(request(1))).toMatchObject({ toolCalls: [{ name: 'delegate', arguments: '{"to":"tester","goal":"test it"}' }] });
     expect(await model.complete(request(2))).toMatchObject({ text: 'Done.', toolCalls: [], finishReason: 'stop' });

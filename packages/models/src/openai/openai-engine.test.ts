@@ -30,7 +30,11 @@ describe('the engine over the OpenAI-compatible adapter', () => {
     it(`runs a tool-calling conversation end to end (${stream ? 'streamed' : 'plain JSON'})`, async () => {
       const { f, state, server } = await run(
         [
-          { text: 'Let me read it.', toolCalls: [{ id: 'call_abc', name: 'read_file', arguments: '{"path":"a.txt"}' }], usage: { prompt_tokens: 80, completion_tokens: 12 } },
+          {
+            text: 'Let me read it.',
+            toolCalls: [{ id: 'call_abc', name: 'read_file', arguments: '{"path":"a.txt"}' }],
+            usage: { prompt_tokens: 80, completion_tokens: 12 },
+          },
           { text: 'a.txt says hello.', usage: { prompt_tokens: 120, completion_tokens: 6 } },
         ],
         stream,
@@ -42,7 +46,11 @@ describe('the engine over the OpenAI-compatible adapter', () => {
         [{ inputTokens: 80, outputTokens: 12, estimated: false }, 80 + 24], // $1 and $2 per million tokens
         [{ inputTokens: 120, outputTokens: 6, estimated: false }, 120 + 12],
       ]);
-      expect(payloadsOf(f.store.events, 'model.delta').map((d) => d.text).join('')).toBe('Let me read it.a.txt says hello.');
+      expect(
+        payloadsOf(f.store.events, 'model.delta')
+          .map((d) => d.text)
+          .join(''),
+      ).toBe('Let me read it.a.txt says hello.');
       // The second request carries the engine's call id on both the assistant call and the tool result.
       const messages = server.requests[1]!.body.messages as { role: string; tool_call_id?: string; tool_calls?: { id: string }[] }[];
       expect(messages.at(-2)?.tool_calls?.[0]?.id).toBe(requested!.callId);
@@ -54,7 +62,10 @@ describe('the engine over the OpenAI-compatible adapter', () => {
   it('records a provider error as a model.failed event with a clear message, and fails the run', async () => {
     const { f, state } = await run([{ status: 400, message: "This model's maximum context length is 8192 tokens." }], true);
     expect(payloadsOf(f.store.events, 'model.failed')).toEqual([
-      { requestId: 'req-2', error: { code: 'bad_request', status: 400, message: "provider returned 400: This model's maximum context length is 8192 tokens.", retryable: false } },
+      {
+        requestId: 'req-2',
+        error: { code: 'bad_request', status: 400, message: "provider returned 400: This model's maximum context length is 8192 tokens.", retryable: false },
+      },
     ]);
     expect(state).toMatchObject({ status: 'failed', error: "model call failed: provider returned 400: This model's maximum context length is 8192 tokens." });
     expect(payloadsOf(f.store.events, 'budget.charged')).toMatchObject([{ costMicros: 0 }]);

@@ -82,14 +82,23 @@ describe('OpenAI-compatible adapter', () => {
     });
     const deltas: string[] = [];
     const result = await model.complete(request, { onDelta: (t) => deltas.push(t) });
-    expect(result).toEqual({ ok: true, text: '', toolCalls: [{ name: 'read_file', arguments: '{"path":"c"}' }], usage: { inputTokens: 42, outputTokens: 7 }, finishReason: 'tool_calls' });
+    expect(result).toEqual({
+      ok: true,
+      text: '',
+      toolCalls: [{ name: 'read_file', arguments: '{"path":"c"}' }],
+      usage: { inputTokens: 42, outputTokens: 7 },
+      finishReason: 'tool_calls',
+    });
     expect(deltas).toEqual([]);
     expect(server.requests[0]!.body).toMatchObject({ stream: false, max_completion_tokens: 256, temperature: 0 });
     expect(server.requests[0]!.body).not.toHaveProperty('max_tokens');
   });
 
   it('retries a 429 with backoff, then succeeds', async () => {
-    const { model, server } = await serve([{ status: 429, message: 'slow down', headers: { 'retry-after-ms': '150' } }, { text: 'ok', usage }]);
+    const { model, server } = await serve([
+      { status: 429, message: 'slow down', headers: { 'retry-after-ms': '150' } },
+      { text: 'ok', usage },
+    ]);
     const started = performance.now();
     const result = await model.complete(request);
     expect(result).toMatchObject({ ok: true, text: 'ok' });
@@ -100,7 +109,10 @@ describe('OpenAI-compatible adapter', () => {
   it('surfaces a persistent 500 as a retryable server error, after its retries', async () => {
     const { model, server } = await serve([{ status: 500, message: 'upstream model crashed', headers: { 'retry-after-ms': '5' } }]);
     const result = await model.complete(request);
-    expect(result).toEqual({ ok: false, error: { code: 'server_error', status: 500, message: 'provider returned 500: upstream model crashed (after 2 retries)', retryable: true } });
+    expect(result).toEqual({
+      ok: false,
+      error: { code: 'server_error', status: 500, message: 'provider returned 500: upstream model crashed (after 2 retries)', retryable: true },
+    });
     expect(server.requests).toHaveLength(3);
   });
 
@@ -120,7 +132,10 @@ describe('OpenAI-compatible adapter', () => {
 
   it('reports a timeout and an unreachable server clearly', async () => {
     const { model, server } = await serve([{ text: 'late', delayMs: 1000 }], { timeoutMs: 100, maxRetries: 0 });
-    expect(await model.complete(request)).toEqual({ ok: false, error: { code: 'timeout', message: `${server.baseURL} did not answer within 100 ms`, retryable: true } });
+    expect(await model.complete(request)).toEqual({
+      ok: false,
+      error: { code: 'timeout', message: `${server.baseURL} did not answer within 100 ms`, retryable: true },
+    });
     const unreachable = createOpenAIModel({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'k', model: 'm', maxRetries: 0 });
     expect(await unreachable.complete(request)).toMatchObject({ ok: false, error: { code: 'connection', retryable: true } });
   });
@@ -128,7 +143,10 @@ describe('OpenAI-compatible adapter', () => {
   it('reports a stream that breaks off', async () => {
     const { model, server } = await serve([{ text: 'this answer will be cut short', dropAfterChunks: 3 }]);
     const result = await model.complete(request);
-    expect(result).toEqual({ ok: false, error: { code: 'connection', message: `the answer stream from ${server.baseURL} broke off: terminated`, retryable: true } });
+    expect(result).toEqual({
+      ok: false,
+      error: { code: 'connection', message: `the answer stream from ${server.baseURL} broke off: terminated`, retryable: true },
+    });
   });
 
   it('rejects when aborted mid-stream (the engine records nothing for an aborted call)', async () => {

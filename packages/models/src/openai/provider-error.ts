@@ -32,7 +32,15 @@ export function toProviderError(
   } else if (error instanceof APIError && error.status !== undefined) {
     const status = error.status;
     const code: ProviderError['code'] =
-      status === 429 ? 'rate_limited' : status === 401 || status === 403 ? 'auth' : status === 404 ? 'not_found' : status >= 500 ? 'server_error' : 'bad_request';
+      status === 429
+        ? 'rate_limited'
+        : status === 401 || status === 403
+          ? 'auth'
+          : status === 404
+            ? 'not_found'
+            : status >= 500
+              ? 'server_error'
+              : 'bad_request';
     const retryable = status === 429 || status >= 500 || status === 408 || status === 409;
     result = { code, status, message: `provider returned ${status}: ${serverMessage(error)}${retryable ? after : ''}`, retryable };
   } else if (error instanceof APIError) {

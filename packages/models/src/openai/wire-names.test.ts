@@ -30,11 +30,16 @@ afterEach(async () => {
 describe('tool names on the wire', () => {
   it('sends MCP tool names in the form Chat Completions accepts and maps the answer back', async () => {
     for (const stream of [true, false]) {
-      server = await startChatServer([{ toolCalls: [{ name: 'mcp__files__read_text', arguments: '{"path":"/workspace/a.txt"}' }], usage: { prompt_tokens: 1, completion_tokens: 1 } }]);
+      server = await startChatServer([
+        { toolCalls: [{ name: 'mcp__files__read_text', arguments: '{"path":"/workspace/a.txt"}' }], usage: { prompt_tokens: 1, completion_tokens: 1 } },
+      ]);
       const model = createOpenAIModel({ baseURL: server.baseURL, apiKey: 'sk-test-secret-key-123', model: 'gpt-test', maxRetries: 0, stream });
       const result = await model.complete(request);
       expect(result).toMatchObject({ ok: true, toolCalls: [{ name: 'mcp:files:read.text', arguments: '{"path":"/workspace/a.txt"}' }] });
-      const body = server.requests[0]!.body as { tools: Array<{ function: { name: string } }>; messages: Array<{ tool_calls?: Array<{ function: { name: string } }> }> };
+      const body = server.requests[0]!.body as {
+        tools: Array<{ function: { name: string } }>;
+        messages: Array<{ tool_calls?: Array<{ function: { name: string } }> }>;
+      };
       expect(body.tools.map((t) => t.function.name)).toEqual(['mcp__files__list_directory', 'mcp__files__read_text', 'shell']);
       expect(body.messages[1]!.tool_calls![0]!.function.name).toBe('mcp__files__list_directory');
       for (const name of body.tools.map((t) => t.function.name)) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);

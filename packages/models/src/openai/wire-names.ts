@@ -15,7 +15,10 @@ export function wireNames(request: ModelRequest) {
   const names = [...request.tools.map((t) => t.name), ...request.messages.flatMap((m) => (m.role === 'assistant' ? m.toolCalls.map((c) => c.name) : []))];
   for (const name of names) {
     if (WIRE_NAME.test(name) || toWire.has(name)) continue;
-    let wire = name.replace(/:/g, '__').replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
+    let wire = name
+      .replace(/:/g, '__')
+      .replace(/[^a-zA-Z0-9_-]/g, '_')
+      .slice(0, 64);
     // Two names that encode alike get a numbered suffix, so the mapping stays one to one.
     for (let n = 2; fromWire.has(wire) || names.includes(wire); n++) wire = `${wire.slice(0, 60)}_${n}`;
     toWire.set(name, wire);

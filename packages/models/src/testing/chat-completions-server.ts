@@ -52,7 +52,8 @@ function streamChunks(reply: ChatReply, model: string, includeUsage: boolean): o
     for (const piece of pieces(call.arguments, 7)) chunks.push(choice({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
   chunks.push(choice({}, reply.finishReason ?? (reply.toolCalls?.length ? 'tool_calls' : 'stop')));
-  if (includeUsage && reply.usage) chunks.push({ ...base, choices: [], usage: { ...reply.usage, total_tokens: reply.usage.prompt_tokens + reply.usage.completion_tokens } });
+  if (includeUsage && reply.usage)
+    chunks.push({ ...base, choices: [], usage: { ...reply.usage, total_tokens: reply.usage.prompt_tokens + reply.usage.completion_tokens } });
   return chunks;
 }
 

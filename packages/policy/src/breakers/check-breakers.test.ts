@@ -38,7 +38,10 @@ async function session(script: ScriptTurn[], breakers: unknown, decide: (n: numb
   return { events, state: state!, fx };
 }
 
-const same = (n: number): ScriptTurn[] => [...Array.from({ length: n }, () => ({ calls: [{ tool: 'read_file', args: { path: 'a.txt', limit: 5 } }] })), { finish: 'done' }];
+const same = (n: number): ScriptTurn[] => [
+  ...Array.from({ length: n }, () => ({ calls: [{ tool: 'read_file', args: { path: 'a.txt', limit: 5 } }] })),
+  { finish: 'done' },
+];
 
 describe('breakers on a driven session', () => {
   it('repeatCall: the N-th identical call (canonical arguments) pauses before it runs; after approval N more are needed', async () => {
@@ -49,7 +52,10 @@ describe('breakers on a driven session', () => {
     ];
     const { events, fx } = await session(script, { repeatCall: { times: 3, windowTurns: 10 } });
     const trips = payloadsOf(events, 'breaker.tripped');
-    expect(trips.map((t) => [t.breaker, t.observed, t.limit])).toEqual([['repeatCall', 3, 3], ['repeatCall', 3, 3]]);
+    expect(trips.map((t) => [t.breaker, t.observed, t.limit])).toEqual([
+      ['repeatCall', 3, 3],
+      ['repeatCall', 3, 3],
+    ]);
     const approvals = payloadsOf(events, 'approval.requested');
     expect(approvals.every((a) => a.kind === 'breaker' && a.breaker?.name === 'repeatCall' && a.reason?.includes('3 times'))).toBe(true);
     // Tripped on the 3rd call and again on the 6th (the window restarted at the first trip); all six ran once approved.
@@ -62,7 +68,12 @@ describe('breakers on a driven session', () => {
 
   it('repeatCall: calls outside the window do not count; different arguments are different calls', async () => {
     const spaced: ScriptTurn[] = [];
-    for (let i = 0; i < 6; i++) spaced.push({ calls: [{ tool: 'read_file', args: { path: 'a.txt' } }] }, { calls: [{ tool: 'grep', args: { pattern: `p${i}` } }] }, { calls: [{ tool: 'grep', args: { pattern: `q${i}` } }] });
+    for (let i = 0; i < 6; i++)
+      spaced.push(
+        { calls: [{ tool: 'read_file', args: { path: 'a.txt' } }] },
+        { calls: [{ tool: 'grep', args: { pattern: `p${i}` } }] },
+        { calls: [{ tool: 'grep', args: { pattern: `q${i}` } }] },
+      );
     spaced.push({ finish: 'done' });
     const { events } = await session(spaced, { repeatCall: { times: 3, windowTurns: 5 }, noProgress: { enabled: false } });
     expect(payloadsOf(events, 'breaker.tripped')).toEqual([]);
@@ -80,11 +91,18 @@ describe('breakers on a driven session', () => {
     const requested = payloadsOf(events, 'tool.requested').map((p) => p.callId);
     // Turn 1 uses a new tool; turns 2-4 make none: the call of turn 5 trips. grep (turn 6) is new;
     // turns 7-9 idle: the call of turn 10 trips.
-    expect(trips.map((t) => [t.breaker, t.observed, requested.indexOf(t.callId)])).toEqual([['noProgress', 3, 4], ['noProgress', 3, 9]]);
+    expect(trips.map((t) => [t.breaker, t.observed, requested.indexOf(t.callId)])).toEqual([
+      ['noProgress', 3, 4],
+      ['noProgress', 3, 9],
+    ]);
   });
 
   it('spendRate: more tokens in a minute than the limit pauses the session; a rejection refuses the call', async () => {
-    const { events, state } = await session(same(4).map((t, i) => (i < 4 ? { ...t, calls: [{ tool: 'read_file', args: { path: `f${i}` } }] } : t)), { spendRate: { perSession: { tokens: 1 } } }, () => false);
+    const { events, state } = await session(
+      same(4).map((t, i) => (i < 4 ? { ...t, calls: [{ tool: 'read_file', args: { path: `f${i}` } }] } : t)),
+      { spendRate: { perSession: { tokens: 1 } } },
+      () => false,
+    );
     const trip = payloadsOf(events, 'breaker.tripped')[0]!;
     expect(trip).toMatchObject({ breaker: 'spendRate', scope: 'session', unit: 'tokens per minute', limit: 1 });
     expect(trip.observed).toBeGreaterThan(1);
@@ -106,13 +124,29 @@ describe('checkBreakers', () => {
     const fanOut = config({ fanOut: { maxInFlight: 2 } });
     const call = { callId: 'c1', name: 'delegate' };
     expect(checkBreakers(fanOut, windows, { call, turn: 1, nowMs: 0, graphRun: { spend: { tokens: 0, costMicros: 0 }, inFlight: 1 } })).toBeNull();
-    expect(checkBreakers(fanOut, windows, { call, turn: 1, nowMs: 0, graphRun: { spend: { tokens: 0, costMicros: 0 }, inFlight: 2 } })).toMatchObject({ name: 'fanOut', observed: 3, limit: 2 });
-    expect(checkBreakers(config({ fanOut: { enabled: false, maxInFlight: 2 } }), windows, { call, turn: 1, nowMs: 0, graphRun: { spend: { tokens: 0, costMicros: 0 }, inFlight: 9 } })).toBeNull();
+    expect(checkBreakers(fanOut, windows, { call, turn: 1, nowMs: 0, graphRun: { spend: { tokens: 0, costMicros: 0 }, inFlight: 2 } })).toMatchObject({
+      name: 'fanOut',
+      observed: 3,
+      limit: 2,
+    });
+    expect(
+      checkBreakers(config({ fanOut: { enabled: false, maxInFlight: 2 } }), windows, {
+        call,
+        turn: 1,
+        nowMs: 0,
+        graphRun: { spend: { tokens: 0, costMicros: 0 }, inFlight: 9 },
+      }),
+    ).toBeNull();
   });
 
   it('spendRate per graph run', () => {
     const rate = config({ spendRate: { perGraphRun: { costMicros: 100 } } });
     const call = { callId: 'c1', name: 'read_file' };
-    expect(checkBreakers(rate, windows, { call, turn: 1, nowMs: 0, graphRun: { spend: { tokens: 0, costMicros: 101 } } })).toMatchObject({ name: 'spendRate', scope: 'graphRun', observed: 101, limit: 100 });
+    expect(checkBreakers(rate, windows, { call, turn: 1, nowMs: 0, graphRun: { spend: { tokens: 0, costMicros: 101 } } })).toMatchObject({
+      name: 'spendRate',
+      scope: 'graphRun',
+      observed: 101,
+      limit: 100,
+    });
   });
 });

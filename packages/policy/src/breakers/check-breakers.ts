@@ -22,17 +22,31 @@ export interface BreakerCheck {
   graphRun?: GraphRunMeasures;
 }
 
-function overRate(limit: BreakersConfig['spendRate']['perSession'], spent: { tokens: number; costMicros: number }, scope: 'session' | 'graphRun'): BreakerVerdict | null {
+function overRate(
+  limit: BreakersConfig['spendRate']['perSession'],
+  spent: { tokens: number; costMicros: number },
+  scope: 'session' | 'graphRun',
+): BreakerVerdict | null {
   const who = scope === 'session' ? 'this session' : 'the graph run';
   if (limit.costMicros !== undefined && spent.costMicros > limit.costMicros) {
     return {
-      name: 'spendRate', scope, observed: spent.costMicros, limit: limit.costMicros, unit: 'micro-dollars per minute', window: 'the last minute',
+      name: 'spendRate',
+      scope,
+      observed: spent.costMicros,
+      limit: limit.costMicros,
+      unit: 'micro-dollars per minute',
+      window: 'the last minute',
       reason: `${who} spent ${spent.costMicros} micro-dollars in the last minute, more than its limit of ${limit.costMicros} per minute`,
     };
   }
   if (limit.tokens !== undefined && spent.tokens > limit.tokens) {
     return {
-      name: 'spendRate', scope, observed: spent.tokens, limit: limit.tokens, unit: 'tokens per minute', window: 'the last minute',
+      name: 'spendRate',
+      scope,
+      observed: spent.tokens,
+      limit: limit.tokens,
+      unit: 'tokens per minute',
+      window: 'the last minute',
       reason: `${who} used ${spent.tokens} tokens in the last minute, more than its limit of ${limit.tokens} per minute`,
     };
   }
@@ -50,14 +64,24 @@ export function checkBreakers(config: BreakersConfig, windows: BreakerWindows, c
     const count = repeatCount(windows, check.call.callId, check.turn, repeatCall.windowTurns);
     if (count >= repeatCall.times) {
       return {
-        name: 'repeatCall', scope: 'session', observed: count, limit: repeatCall.times, unit: 'identical calls', window: `${repeatCall.windowTurns} turns`,
+        name: 'repeatCall',
+        scope: 'session',
+        observed: count,
+        limit: repeatCall.times,
+        unit: 'identical calls',
+        window: `${repeatCall.windowTurns} turns`,
         reason: `the same ${check.call.name} call (equal arguments) was made ${count} times within ${repeatCall.windowTurns} turns; the limit is ${repeatCall.times}`,
       };
     }
   }
   if (noProgress.enabled && windows.idleTurns >= noProgress.turns && !windows.turnProgress) {
     return {
-      name: 'noProgress', scope: 'session', observed: windows.idleTurns, limit: noProgress.turns, unit: 'turns without progress', window: 'consecutive turns',
+      name: 'noProgress',
+      scope: 'session',
+      observed: windows.idleTurns,
+      limit: noProgress.turns,
+      unit: 'turns without progress',
+      window: 'consecutive turns',
       reason: `${windows.idleTurns} turns in a row without a workspace change or a new tool; the limit is ${noProgress.turns}`,
     };
   }
@@ -71,7 +95,12 @@ export function checkBreakers(config: BreakersConfig, windows: BreakerWindows, c
     const wouldBe = check.graphRun.inFlight + 1;
     if (wouldBe > fanOut.maxInFlight) {
       return {
-        name: 'fanOut', scope: 'graphRun', observed: wouldBe, limit: fanOut.maxInFlight, unit: 'delegations in flight', window: 'now',
+        name: 'fanOut',
+        scope: 'graphRun',
+        observed: wouldBe,
+        limit: fanOut.maxInFlight,
+        unit: 'delegations in flight',
+        window: 'now',
         reason: `this delegation would put ${wouldBe} delegations of the graph run in flight at once; the limit is ${fanOut.maxInFlight}`,
       };
     }

@@ -22,6 +22,8 @@ export const effectMatchSchema = z
     paths: z.array(z.string().min(1).max(500)).min(1).max(500).optional(),
     maxFilesChanged: z.int().nonnegative().max(10_000_000).optional(),
   })
-  .refine((e) => Object.values(e).some((value) => value !== undefined), { message: 'an effect condition needs at least one of deletes, truncates, paths, maxFilesChanged' });
+  .refine((e) => Object.values(e).some((value) => value !== undefined), {
+    message: 'an effect condition needs at least one of deletes, truncates, paths, maxFilesChanged',
+  });
 
 export type EffectMatch = z.output<typeof effectMatchSchema>;

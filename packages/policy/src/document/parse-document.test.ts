@@ -89,14 +89,24 @@ describe('parsePolicyDocument', () => {
       return result.ok ? [] : result.issues.map((i) => `${i.path}: ${i.message}`);
     };
     const rule = (id: string, match: object, extra: object = {}) => ({ id, match, outcome: 'allow', ...extra });
-    expect(messages({ version: 1, rules: [rule('a', { tool: 'x' }), rule('a', { tool: 'y' })] })).toEqual(['rules.1.id: rule id "a" is already used by rules.0']);
-    expect(messages({ version: 1, rules: [rule('a', { tool: 'shell', paths: ['src/**'] })] })[0]).toMatch(/^rules\.0\.match\.paths: "paths" applies only to read_file/);
+    expect(messages({ version: 1, rules: [rule('a', { tool: 'x' }), rule('a', { tool: 'y' })] })).toEqual([
+      'rules.1.id: rule id "a" is already used by rules.0',
+    ]);
+    expect(messages({ version: 1, rules: [rule('a', { tool: 'shell', paths: ['src/**'] })] })[0]).toMatch(
+      /^rules\.0\.match\.paths: "paths" applies only to read_file/,
+    );
     expect(messages({ version: 1, rules: [rule('a', { tool: 'http_request', paths: ['/api/**'] })] })).toEqual([]);
     expect(messages({ version: 1, rules: [rule('a', { tool: 'read_file', hosts: ['x.com'] })] })[0]).toMatch(/hosts/);
     expect(messages({ version: 1, rules: [rule('a', { tool: '*', paths: ['**'], hosts: ['x.com'] })] })).toEqual([]);
-    expect(messages({ version: 1, rules: [rule('a', { tool: 'x' }, { approverRole: 'admin' })] })).toEqual(['rules.0.approverRole: approverRole applies only to outcome require_approval']);
-    expect(messages({ version: 1, approvals: { escalateAfterMinutes: 10 } })).toEqual(['approvals.escalateToRole: escalateAfterMinutes and escalateToRole go together']);
-    expect(messages({ version: 1, approvals: { expiresAfterMinutes: 10, escalateAfterMinutes: 20, escalateToRole: 'admin' } })).toEqual(['approvals.escalateAfterMinutes: escalation must come before expiry']);
+    expect(messages({ version: 1, rules: [rule('a', { tool: 'x' }, { approverRole: 'admin' })] })).toEqual([
+      'rules.0.approverRole: approverRole applies only to outcome require_approval',
+    ]);
+    expect(messages({ version: 1, approvals: { escalateAfterMinutes: 10 } })).toEqual([
+      'approvals.escalateToRole: escalateAfterMinutes and escalateToRole go together',
+    ]);
+    expect(messages({ version: 1, approvals: { expiresAfterMinutes: 10, escalateAfterMinutes: 20, escalateToRole: 'admin' } })).toEqual([
+      'approvals.escalateAfterMinutes: escalation must come before expiry',
+    ]);
     expect(messages({ version: 2 })[0]).toMatch(/^version:/);
     expect(messages({ version: 1, egress: { allow: ['https://x.com'] } })[0]).toMatch(/^egress\.allow\.0:/);
   });
@@ -113,7 +123,14 @@ describe('parsePolicyDocument', () => {
   });
 
   it('bounds YAML alias expansion', () => {
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}]`)].join('\n');
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      ...Array.from(
+        { length: 8 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}]`,
+      ),
+    ].join('\n');
     expect(validatePolicyDocument(`version: 1\n${bomb}`)).toMatchObject({ ok: false, issues: [{ message: expect.stringMatching(/alias/i) }] });
   });
 });

@@ -48,7 +48,10 @@ export const ruleMatchSchema = z.strictObject({
   runsCode: z.boolean().optional(),
   paths: patternList.optional(),
   hosts: patternList.optional(),
-  methods: z.array(z.string().regex(/^[A-Za-z]+$/, 'an HTTP method is letters only')).min(1).optional(),
+  methods: z
+    .array(z.string().regex(/^[A-Za-z]+$/, 'an HTTP method is letters only'))
+    .min(1)
+    .optional(),
   egress: z.boolean().optional(),
   args: z.record(z.string().min(1), z.union([z.string(), z.array(z.string()).min(1)])).optional(),
   /** Decided on the call's result, not its arguments: see `effect-schema.ts`. A rule with `effect` applies only then. */
@@ -115,7 +118,11 @@ const approvalsSchema = z
   .strictObject({
     /** The run's creator may not approve its own run's calls. */
     fourEyes: z.boolean().default(false),
-    expiresAfterMinutes: z.int().min(1).max(60 * 24 * 30).default(24 * 60),
+    expiresAfterMinutes: z
+      .int()
+      .min(1)
+      .max(60 * 24 * 30)
+      .default(24 * 60),
     expiryOutcome: z.enum(['reject', 'approve', 'fail']).default('reject'),
     escalateAfterMinutes: z.int().min(1).optional(),
     escalateToRole: z.enum(APPROVER_ROLES).optional(),
@@ -144,9 +151,7 @@ export const policyDocumentSchema = z
     rules: z.array(ruleSchema).max(1000).default([]),
     egress: egressSchema.prefault({}),
     models: z.strictObject({ allowedEndpoints: z.array(z.string().min(1).max(200)).max(500).default(['*']) }).prefault({}),
-    sandbox: z
-      .strictObject({ minimumDriver: z.enum(SANDBOX_DRIVERS).default('bwrap'), limits: sandboxLimitsSchema.default({}) })
-      .prefault({}),
+    sandbox: z.strictObject({ minimumDriver: z.enum(SANDBOX_DRIVERS).default('bwrap'), limits: sandboxLimitsSchema.default({}) }).prefault({}),
     approvals: approvalsSchema.prefault({}),
     /** Pause a runaway session for an approver (see `breakers-schema.ts`). */
     breakers: breakersSchema,
@@ -155,7 +160,8 @@ export const policyDocumentSchema = z
     const seen = new Map<string, number>();
     doc.rules.forEach((rule, index) => {
       const first = seen.get(rule.id);
-      if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['rules', index, 'id'], message: `rule id "${rule.id}" is already used by rules.${first}` });
+      if (first !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['rules', index, 'id'], message: `rule id "${rule.id}" is already used by rules.${first}` });
       else seen.set(rule.id, index);
     });
   });

@@ -24,7 +24,15 @@ describe('policy sections the worker and the API enforce', () => {
   });
 
   it('egress: allowed hosts only, and credentials only for them', () => {
-    const d = doc({ egress: { allow: ['api.github.com:443'], credentials: [{ host: 'api.github.com', header: 'Authorization', secretRef: 'GH' }, { host: 'evil.example', header: 'X', secretRef: 'E' }] } });
+    const d = doc({
+      egress: {
+        allow: ['api.github.com:443'],
+        credentials: [
+          { host: 'api.github.com', header: 'Authorization', secretRef: 'GH' },
+          { host: 'evil.example', header: 'X', secretRef: 'E' },
+        ],
+      },
+    });
     expect(isEgressAllowed(d, 'api.github.com', 443)).toBe(true);
     expect(isEgressAllowed(d, 'api.github.com', 80)).toBe(false);
     expect(egressCredentials(d, 'api.github.com', 443)).toEqual([{ header: 'Authorization', secretRef: 'GH' }]);

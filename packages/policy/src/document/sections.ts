@@ -13,9 +13,7 @@ export function isEgressAllowed(document: PolicyDocument, host: string, port: nu
  */
 export function egressCredentials(document: PolicyDocument, host: string, port: number): { header: string; secretRef: string }[] {
   if (!isEgressAllowed(document, host, port)) return [];
-  return document.egress.credentials
-    .filter((credential) => hostAllowed([credential.host], host, port))
-    .map(({ header, secretRef }) => ({ header, secretRef }));
+  return document.egress.credentials.filter((credential) => hostAllowed([credential.host], host, port)).map(({ header, secretRef }) => ({ header, secretRef }));
 }
 
 /** Whether a model endpoint (by name) may be used; entries may be globs (`*` allows every endpoint). */

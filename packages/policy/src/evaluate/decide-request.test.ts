@@ -10,7 +10,12 @@ const policy = (rules: PolicyDocumentInput['rules'], extra: Partial<PolicyDocume
 
 const github = policy([
   { id: 'no-admin', match: { tool: 'http_request', hosts: ['api.github.com'], paths: ['/admin/**'] }, outcome: 'deny', reason: 'the admin API is off limits' },
-  { id: 'issue-writes', match: { tool: 'http_*', hosts: ['api.github.com'], methods: ['POST', 'PATCH'], paths: ['/repos/*/*/issues/**'] }, outcome: 'require_approval', approverRole: 'admin' },
+  {
+    id: 'issue-writes',
+    match: { tool: 'http_*', hosts: ['api.github.com'], methods: ['POST', 'PATCH'], paths: ['/repos/*/*/issues/**'] },
+    outcome: 'require_approval',
+    approverRole: 'admin',
+  },
   { id: 'github-reads', match: { tool: 'http_request', hosts: ['api.github.com'], methods: ['GET', 'HEAD'] }, outcome: 'allow' },
   { id: 'github-other', match: { tool: '*', hosts: ['api.github.com'] }, outcome: 'require_approval' },
 ]);
@@ -32,7 +37,11 @@ describe('decideRequest: a request the proxy sees whole', () => {
   });
 
   it('allows what a rule allows', () => {
-    expect(http(github, 'GET', 'https://api.github.com/repos/o/r')).toMatchObject({ outcome: 'allow', ruleId: 'github-reads', message: 'allowed by policy rule "github-reads"' });
+    expect(http(github, 'GET', 'https://api.github.com/repos/o/r')).toMatchObject({
+      outcome: 'allow',
+      ruleId: 'github-reads',
+      message: 'allowed by policy rule "github-reads"',
+    });
   });
 
   it('refuses a denied path naming the rule and its reason', () => {
@@ -121,7 +130,12 @@ describe('decideRequest: a CONNECT tunnel (host and port only)', () => {
   it('is refused when a rule before the deciding one might refuse some request in it', () => {
     // no-admin (a path) cannot be checked: some request in the tunnel might be one it denies.
     const doc = policy([
-      { id: 'no-admin', match: { tool: 'http_request', hosts: ['api.github.com'], paths: ['/admin/**'] }, outcome: 'deny', reason: 'the admin API is off limits' },
+      {
+        id: 'no-admin',
+        match: { tool: 'http_request', hosts: ['api.github.com'], paths: ['/admin/**'] },
+        outcome: 'deny',
+        reason: 'the admin API is off limits',
+      },
       { id: 'github', match: { tool: 'http_request', hosts: ['api.github.com'] }, outcome: 'allow' },
     ]);
     const decision = tunnel(doc, 'api.github.com');
@@ -139,12 +153,18 @@ describe('decideRequest: a CONNECT tunnel (host and port only)', () => {
     ]);
     const decision = tunnel(doc, 'api.github.com');
     expect(decision).toMatchObject({ outcome: 'require_approval', ruleId: 'writes', approverRole: 'approver' });
-    expect(decision.message).toMatch(/^a CONNECT tunnel shows only host and port, and policy rule "writes" requires approval for some requests to api.github.com:443; its methods cannot be checked/);
-    expect(decision.message).toMatch(/needs an approver \(approver\), and a request through the egress proxy cannot wait for an approver: make it with the http_request tool/);
+    expect(decision.message).toMatch(
+      /^a CONNECT tunnel shows only host and port, and policy rule "writes" requires approval for some requests to api.github.com:443; its methods cannot be checked/,
+    );
+    expect(decision.message).toMatch(
+      /needs an approver \(approver\), and a request through the egress proxy cannot wait for an approver: make it with the http_request tool/,
+    );
   });
 
   it('an unknown method matches no methods list: an allow rule with methods never allows a tunnel', () => {
-    const doc = policy([{ id: 'reads', match: { tool: 'http_request', hosts: ['api.github.com'], methods: ['GET', 'CONNECT'] }, outcome: 'allow' }], { default: 'deny' });
+    const doc = policy([{ id: 'reads', match: { tool: 'http_request', hosts: ['api.github.com'], methods: ['GET', 'CONNECT'] }, outcome: 'allow' }], {
+      default: 'deny',
+    });
     expect(tunnel(doc, 'api.github.com')).toMatchObject({ outcome: 'deny', ruleId: 'default' });
     // An allow rule it cannot check does not stop a refusal after it either.
     const after = policy([
@@ -163,7 +183,11 @@ describe('decideRequest: a CONNECT tunnel (host and port only)', () => {
     ]);
     // A rule for another host, and rules after the deciding one, do not matter.
     expect(tunnel(doc, 'api.github.com')).toMatchObject({ outcome: 'allow', ruleId: 'github' });
-    expect(tunnel(doc, 'elsewhere.example')).toMatchObject({ outcome: 'deny', ruleId: 'off-list', message: 'denied by policy rule "off-list": not on the list' });
+    expect(tunnel(doc, 'elsewhere.example')).toMatchObject({
+      outcome: 'deny',
+      ruleId: 'off-list',
+      message: 'denied by policy rule "off-list": not on the list',
+    });
     // Port 80 is not github's 443: the default (allow) would decide, but `later` now comes before it.
     expect(tunnel(doc, 'api.github.com', 80)).toMatchObject({ outcome: 'deny', ruleId: 'later' });
     expect(tunnel(doc, 'example.com', 8080)).toMatchObject({ outcome: 'deny', ruleId: 'other-host-writes' });

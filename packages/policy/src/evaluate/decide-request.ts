@@ -41,8 +41,7 @@ function hiddenInRequest(match: RuleMatch): Split {
   return { visible: seen.length > 0 ? { ...rest, args: Object.fromEntries(seen) } : rest, hidden };
 }
 
-const NEEDS_APPROVER =
-  'a request through the egress proxy cannot wait for an approver: make it with the http_request tool, which asks for one';
+const NEEDS_APPROVER = 'a request through the egress proxy cannot wait for an approver: make it with the http_request tool, which asks for one';
 
 /** What decided, naming the rule (a rule's own reason may not), or the default's reason. */
 function decidedBy(rule: Rule | undefined, decision: Decision): string {
@@ -65,7 +64,12 @@ function withMessage(decision: Decision, rule: Rule | undefined, head = decidedB
  * request might be one the policy refuses, so it is refused as that rule says. What the proxy
  * cannot see is allowed only when every request it could be would be.
  */
-function decideSeen(document: PolicyDocument, prepared: PreparedCall, split: (match: RuleMatch) => Split, what: { subject: string; where: string; seen: string }): RequestDecision {
+function decideSeen(
+  document: PolicyDocument,
+  prepared: PreparedCall,
+  split: (match: RuleMatch) => Split,
+  what: { subject: string; where: string; seen: string },
+): RequestDecision {
   let maybeRefused: { rule: Rule; hidden: string[] } | null = null;
   let deciding: Rule | null = null;
   for (const rule of document.rules) {
@@ -101,9 +105,16 @@ function decideSeen(document: PolicyDocument, prepared: PreparedCall, split: (ma
  */
 export function decideRequest(document: PolicyDocument, request: ProxiedRequest): RequestDecision {
   if (request.kind === 'connect') {
-    const prepared: PreparedCall = { call: { tool: HTTP_TOOL, args: {} }, target: { ok: true, host: request.host, port: request.port, method: 'CONNECT', path: null } };
+    const prepared: PreparedCall = {
+      call: { tool: HTTP_TOOL, args: {} },
+      target: { ok: true, host: request.host, port: request.port, method: 'CONNECT', path: null },
+    };
     return decideSeen(document, prepared, hiddenInTunnel, { subject: 'tunnel', where: 'inside a tunnel', seen: 'a CONNECT tunnel shows only host and port' });
   }
   const prepared = prepareCall({ tool: HTTP_TOOL, args: { url: request.url, method: request.method } });
-  return decideSeen(document, prepared, hiddenInRequest, { subject: 'request', where: 'at the proxy', seen: 'the proxy sees a request\'s method and URL, not its headers or body' });
+  return decideSeen(document, prepared, hiddenInRequest, {
+    subject: 'request',
+    where: 'at the proxy',
+    seen: "the proxy sees a request's method and URL, not its headers or body",
+  });
 }

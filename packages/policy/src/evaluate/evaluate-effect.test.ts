@@ -28,7 +28,11 @@ describe('evaluateEffect with the default policy', () => {
   });
 
   it('holds a truncation made by a file tool too', () => {
-    const decision = evaluateEffect(defaultPolicy, { tool: 'write_file', args: { path: 'notes.md', content: '' } }, { changes: [change('notes.md', 'truncated')] });
+    const decision = evaluateEffect(
+      defaultPolicy,
+      { tool: 'write_file', args: { path: 'notes.md', content: '' } },
+      { changes: [change('notes.md', 'truncated')] },
+    );
     expect(decision).toMatchObject({ outcome: 'require_approval', ruleId: 'effect-truncates' });
   });
 
@@ -42,7 +46,10 @@ describe('evaluateEffect with the default policy', () => {
     const approved = evaluateEffect(defaultPolicy, shell('rm -rf build'), { changes: [change('build/x', 'deleted')] }, { approved: true });
     expect(approved).toMatchObject({ outcome: 'allow', ruleId: 'effect-deletes' });
     const strict = policy([{ id: 'no-src-deletes', match: { tool: '*', effect: { deletes: true, paths: ['src/**'] } }, outcome: 'deny' }]);
-    expect(evaluateEffect(strict, shell('rm -rf src'), { changes: [change('src/a.ts', 'deleted')] }, { approved: true })).toMatchObject({ outcome: 'deny', ruleId: 'no-src-deletes' });
+    expect(evaluateEffect(strict, shell('rm -rf src'), { changes: [change('src/a.ts', 'deleted')] }, { approved: true })).toMatchObject({
+      outcome: 'deny',
+      ruleId: 'no-src-deletes',
+    });
   });
 
   it('is never consulted before a call runs', () => {
@@ -55,18 +62,32 @@ describe('effect conditions', () => {
   const doc = policy([
     { id: 'tmp-ok', match: { tool: 'shell', effect: { paths: ['tmp/**'], deletes: true } }, outcome: 'allow' },
     { id: 'lockfile', match: { tool: '*', effect: { paths: ['package-lock.json'] } }, outcome: 'require_approval', approverRole: 'admin' },
-    { id: 'many', match: { tool: '*', effect: { maxFilesChanged: 3, paths: ['src/**', '!src/generated/**'] } }, outcome: 'deny', reason: 'too many source files at once' },
+    {
+      id: 'many',
+      match: { tool: '*', effect: { maxFilesChanged: 3, paths: ['src/**', '!src/generated/**'] } },
+      outcome: 'deny',
+      reason: 'too many source files at once',
+    },
     { id: 'deletes', match: { tool: '*', effect: { deletes: true } }, outcome: 'require_approval' },
   ]);
 
   it('narrows the other conditions to the files paths selects', () => {
     expect(evaluateEffect(doc, shell('x'), { changes: [change('tmp/a', 'deleted')] })).toMatchObject({ outcome: 'allow', ruleId: 'tmp-ok' });
-    expect(evaluateEffect(doc, shell('x'), { changes: [change('tmp/a', 'deleted'), change('src/a', 'deleted')] })).toMatchObject({ outcome: 'allow', ruleId: 'tmp-ok' });
-    expect(evaluateEffect(doc, { tool: 'write_file', args: { path: 'tmp/a' } }, { changes: [change('tmp/a', 'deleted')] })).toMatchObject({ ruleId: 'deletes' });
+    expect(evaluateEffect(doc, shell('x'), { changes: [change('tmp/a', 'deleted'), change('src/a', 'deleted')] })).toMatchObject({
+      outcome: 'allow',
+      ruleId: 'tmp-ok',
+    });
+    expect(evaluateEffect(doc, { tool: 'write_file', args: { path: 'tmp/a' } }, { changes: [change('tmp/a', 'deleted')] })).toMatchObject({
+      ruleId: 'deletes',
+    });
   });
 
   it('matches a path alone on any change, a move by either of its paths', () => {
-    expect(evaluateEffect(doc, shell('npm i'), { changes: [change('package-lock.json', 'modified')] })).toMatchObject({ outcome: 'require_approval', approverRole: 'admin', ruleId: 'lockfile' });
+    expect(evaluateEffect(doc, shell('npm i'), { changes: [change('package-lock.json', 'modified')] })).toMatchObject({
+      outcome: 'require_approval',
+      approverRole: 'admin',
+      ruleId: 'lockfile',
+    });
     expect(evaluateEffect(doc, shell('mv'), { changes: [change('lock.bak', 'moved', { from: 'package-lock.json' })] })).toMatchObject({ ruleId: 'lockfile' });
   });
 
@@ -85,7 +106,9 @@ describe('effect conditions', () => {
   });
 
   it('refuses an empty effect and one on a tool that cannot change files', () => {
-    expect(validatePolicyDocument(({ version: 1, rules: [{ id: 'e', match: { tool: 'shell', effect: {} }, outcome: 'deny' }] })).ok).toBe(false);
-    expect(validatePolicyDocument(({ version: 1, rules: [{ id: 'e', match: { tool: 'read_file', effect: { deletes: true } }, outcome: 'deny' }] })).ok).toBe(false);
+    expect(validatePolicyDocument({ version: 1, rules: [{ id: 'e', match: { tool: 'shell', effect: {} }, outcome: 'deny' }] }).ok).toBe(false);
+    expect(validatePolicyDocument({ version: 1, rules: [{ id: 'e', match: { tool: 'read_file', effect: { deletes: true } }, outcome: 'deny' }] }).ok).toBe(
+      false,
+    );
   });
 });

@@ -58,7 +58,10 @@ export function effectMatches(match: EffectMatch, changes: readonly FileChange[]
   const where = match.paths ? ' matching paths' : '';
   const details: string[] = [];
   if (match.paths && files.length === 0) return { ok: false, why: 'no changed file matches paths' };
-  for (const [field, kind, verb] of [['deletes', 'deleted', 'deleted'], ['truncates', 'truncated', 'truncated']] as const) {
+  for (const [field, kind, verb] of [
+    ['deletes', 'deleted', 'deleted'],
+    ['truncates', 'truncated', 'truncated'],
+  ] as const) {
     const wanted = match[field];
     if (wanted === undefined) continue;
     const hits = files.filter((c) => c.kind === kind);
@@ -78,7 +81,13 @@ function decided(rule: Rule, detail: string, approved: boolean, trace: TraceStep
   const risk: Risk = rule.risk ?? (rule.outcome === 'allow' ? 'low' : 'high');
   if (rule.outcome === 'allow') return { outcome: 'allow', ruleId: rule.id, reason: `allowed by policy rule "${rule.id}": the call ${detail}`, risk, trace };
   if (rule.outcome === 'require_approval' && approved) {
-    return { outcome: 'allow', ruleId: rule.id, reason: `policy rule "${rule.id}" requires approval for this effect (the call ${detail}); the call was approved before it ran`, risk, trace };
+    return {
+      outcome: 'allow',
+      ruleId: rule.id,
+      reason: `policy rule "${rule.id}" requires approval for this effect (the call ${detail}); the call was approved before it ran`,
+      risk,
+      trace,
+    };
   }
   const base = rule.reason ?? (rule.outcome === 'deny' ? `denied by policy rule "${rule.id}"` : `policy rule "${rule.id}" requires approval`);
   return {
@@ -96,7 +105,12 @@ function decided(rule: Rule, detail: string, approved: boolean, trace: TraceStep
  * call whose effect no effect rule matches keeps it (the call itself was already allowed or
  * approved); an effect with no changed file matches nothing.
  */
-export function evaluateEffect(document: PolicyDocument, call: PolicyCall, effect: Pick<WorkspaceEffect, 'changes'>, options: EffectOptions = {}): EffectDecision {
+export function evaluateEffect(
+  document: PolicyDocument,
+  call: PolicyCall,
+  effect: Pick<WorkspaceEffect, 'changes'>,
+  options: EffectOptions = {},
+): EffectDecision {
   const trace: TraceStep[] = [];
   const prepared = prepareCall(call, options.context);
   for (const rule of document.rules) {

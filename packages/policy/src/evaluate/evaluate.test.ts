@@ -4,15 +4,17 @@ import type { PolicyDocumentInput } from '../document/policy-schema';
 import { evaluate, simulate } from './evaluate';
 import { policyPortFrom } from './policy-port';
 
-const policy = (rules: PolicyDocumentInput['rules'], extra: Partial<PolicyDocumentInput> = {}) =>
-  parsePolicyDocument({ version: 1, rules, ...extra });
+const policy = (rules: PolicyDocumentInput['rules'], extra: Partial<PolicyDocumentInput> = {}) => parsePolicyDocument({ version: 1, rules, ...extra });
 
 describe('evaluate: rules and defaults', () => {
   it('denies by default and says so', () => {
     const decision = evaluate(policy([]), { tool: 'read_file', args: { path: 'a' } });
     expect(decision).toMatchObject({ outcome: 'deny', ruleId: 'default', risk: 'medium' });
     expect(decision.reason).toMatch(/default is deny/);
-    expect(evaluate(policy([], { default: 'require_approval' }), { tool: 'x', args: {} })).toMatchObject({ outcome: 'require_approval', approverRole: 'approver' });
+    expect(evaluate(policy([], { default: 'require_approval' }), { tool: 'x', args: {} })).toMatchObject({
+      outcome: 'require_approval',
+      approverRole: 'approver',
+    });
   });
 
   it('applies the first matching rule, in order', () => {
@@ -20,7 +22,11 @@ describe('evaluate: rules and defaults', () => {
       { id: 'deny-secrets', match: { tool: 'read_file', paths: ['**/.env'] }, outcome: 'deny', reason: 'secrets stay secret' },
       { id: 'read-all', match: { tool: 'read_file', paths: ['**'] }, outcome: 'allow' },
     ];
-    expect(evaluate(policy(rules), { tool: 'read_file', args: { path: 'app/.env' } })).toMatchObject({ outcome: 'deny', ruleId: 'deny-secrets', reason: 'secrets stay secret' });
+    expect(evaluate(policy(rules), { tool: 'read_file', args: { path: 'app/.env' } })).toMatchObject({
+      outcome: 'deny',
+      ruleId: 'deny-secrets',
+      reason: 'secrets stay secret',
+    });
     expect(evaluate(policy([...rules].reverse()), { tool: 'read_file', args: { path: 'app/.env' } })).toMatchObject({ outcome: 'allow', ruleId: 'read-all' });
   });
 
@@ -97,7 +103,11 @@ describe('evaluate: http hosts', () => {
 
 describe('evaluate: http paths', () => {
   const doc = policy([
-    { id: 'issues', match: { tool: 'http_request', methods: ['POST'], paths: ['/repos/*/*/issues/**', '!/repos/*/*/issues/*/reactions'] }, outcome: 'require_approval' },
+    {
+      id: 'issues',
+      match: { tool: 'http_request', methods: ['POST'], paths: ['/repos/*/*/issues/**', '!/repos/*/*/issues/*/reactions'] },
+      outcome: 'require_approval',
+    },
     { id: 'root', match: { tool: 'http_request', paths: ['/'] }, outcome: 'allow' },
     { id: 'files-only', match: { tool: ['read_file', 'http_request'], paths: ['src/**'] }, outcome: 'allow' },
   ]);
@@ -106,7 +116,9 @@ describe('evaluate: http paths', () => {
   it('matches paths against the URL path, with "!" exclusions', () => {
     expect(http('https://api.github.com/repos/o/r/issues/1/comments').ruleId).toBe('issues');
     expect(http('https://api.github.com/repos/o/r/issues').ruleId).toBe('issues');
-    expect(http('https://api.github.com/repos/o/r/issues/1/reactions').trace[0]?.explanation).toBe('/repos/o/r/issues/1/reactions is excluded by a "!" pattern');
+    expect(http('https://api.github.com/repos/o/r/issues/1/reactions').trace[0]?.explanation).toBe(
+      '/repos/o/r/issues/1/reactions is excluded by a "!" pattern',
+    );
     expect(http('https://api.github.com/repos/o/r/pulls').trace[0]?.explanation).toBe('/repos/o/r/pulls matches no path pattern');
     expect(http('https://api.github.com').ruleId).toBe('root');
     // Workspace-relative globs never match a URL path, which always starts with "/".
@@ -153,7 +165,11 @@ describe('evaluate: shell rules', () => {
       { id: 'scripts', match: { tool: 'shell', runsCode: true }, outcome: 'allow' },
     ]);
     expect(evaluate(optIn, { tool: 'shell', args: { command: 'rm x' } }).outcome).toBe('allow');
-    expect(evaluate(optIn, { tool: 'shell', args: { command: 'node x.js' } })).toMatchObject({ outcome: 'allow', ruleId: 'scripts', reason: 'allowed by policy rule "scripts": node x.js: node runs JavaScript from the script x.js' });
+    expect(evaluate(optIn, { tool: 'shell', args: { command: 'node x.js' } })).toMatchObject({
+      outcome: 'allow',
+      ruleId: 'scripts',
+      reason: 'allowed by policy rule "scripts": node x.js: node runs JavaScript from the script x.js',
+    });
   });
 
   it('refuses runsCode on a rule whose tool is not shell', () => {
@@ -182,7 +198,11 @@ describe('evaluate: shell rules', () => {
     const result = simulate(doc, { tool: 'shell', args: { command: 'ls; make' } });
     expect(result.trace).toEqual([
       { ruleId: 'reads', matched: false, explanation: 'tool shell does not match "read_file"' },
-      { ruleId: 'safe', matched: false, explanation: 'the line is running code the analysis cannot read (runsCode), and an allow rule matches that only with runsCode: true' },
+      {
+        ruleId: 'safe',
+        matched: false,
+        explanation: 'the line is running code the analysis cannot read (runsCode), and an allow rule matches that only with runsCode: true',
+      },
       { ruleId: 'ask', matched: true, explanation: 'matched: tool shell' },
     ]);
     expect(result.analysis?.commands.map((c) => c.name)).toEqual(['ls', 'make']);

@@ -72,7 +72,7 @@ export function decidePrepared(document: PolicyDocument, prepared: PreparedCall)
   const trace: TraceStep[] = [];
   for (const rule of document.rules) {
     if (rule.match.effect) {
-      trace.push({ ruleId: rule.id, matched: false, explanation: 'an effect rule: it is decided on the call\'s result, after the call runs' });
+      trace.push({ ruleId: rule.id, matched: false, explanation: "an effect rule: it is decided on the call's result, after the call runs" });
       continue;
     }
     const result = matchRule(rule, prepared, document);

@@ -36,7 +36,8 @@ function shellChecks(match: RuleMatch, rule: Rule, analysis: ShellAnalysis): Che
     if (wanted === undefined) {
       // An allow rule must opt in to allowing what it cannot vouch for.
       // (An effect rule is decided on what the call did, so it needs no such opt-in.)
-      if (rule.outcome === 'allow' && actual && !rule.match.effect) return fail(`the line is ${words}, and an allow rule matches that only with ${field}: true`);
+      if (rule.outcome === 'allow' && actual && !rule.match.effect)
+        return fail(`the line is ${words}, and an allow rule matches that only with ${field}: true`);
       continue;
     }
     if (wanted !== actual) return fail(`the line is ${actual ? '' : 'not '}${words}`);
@@ -125,7 +126,14 @@ export function matchRule(rule: Rule, prepared: PreparedCall, document: PolicyDo
   if (!toolMatches(match.tool, tool)) return { matched: false, explanation: `tool ${tool} does not match ${JSON.stringify(match.tool)}` };
   const checks: Check[] = [];
   if (prepared.shell) checks.push(shellChecks(match, rule, prepared.shell));
-  else if (match.commands || match.anyCommand || match.destructive !== undefined || match.dynamic !== undefined || match.unparsable !== undefined || match.runsCode !== undefined) {
+  else if (
+    match.commands ||
+    match.anyCommand ||
+    match.destructive !== undefined ||
+    match.dynamic !== undefined ||
+    match.unparsable !== undefined ||
+    match.runsCode !== undefined
+  ) {
     checks.push(fail('shell conditions apply to the shell tool only'));
   }
   checks.push(pathChecks(match, prepared), httpChecks(match, prepared, document), argChecks(match, prepared));

@@ -19,6 +19,10 @@ describe('redecideCall', () => {
   });
 
   it('decides under both documents when given one', () => {
-    expect(redecideCall(defaultPolicy, denyAll, rm)).toMatchObject({ changed: true, before: { outcome: 'require_approval', ruleId: 'shell-destructive' }, after: { outcome: 'deny' } });
+    expect(redecideCall(defaultPolicy, denyAll, rm)).toMatchObject({
+      changed: true,
+      before: { outcome: 'require_approval', ruleId: 'shell-destructive' },
+      after: { outcome: 'deny' },
+    });
   });
 });

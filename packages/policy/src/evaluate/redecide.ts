@@ -43,7 +43,12 @@ function decisionChanged(before: RecordedDecision, after: RecordedDecision): boo
  */
 export function redecideCall(before: PolicyDocument, next: PolicyDocument, call: PolicyCall, context?: PolicyContext): Redecision;
 export function redecideCall<B extends RecordedDecision>(before: B, next: PolicyDocument, call: PolicyCall, context?: PolicyContext): Redecision<B>;
-export function redecideCall(before: PolicyDocument | RecordedDecision, next: PolicyDocument, call: PolicyCall, context: PolicyContext = {}): Redecision<RecordedDecision> {
+export function redecideCall(
+  before: PolicyDocument | RecordedDecision,
+  next: PolicyDocument,
+  call: PolicyCall,
+  context: PolicyContext = {},
+): Redecision<RecordedDecision> {
   const prepared = prepareCall(call, context);
   const previous = isDocument(before) ? strip(decidePrepared(before, prepared)) : before;
   const after = strip(decidePrepared(next, prepared));

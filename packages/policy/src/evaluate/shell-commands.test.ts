@@ -116,7 +116,12 @@ describe('a policy that lets agents write only under src/', () => {
     default: 'deny',
     rules: [
       { id: 'write-src', match: { tool: ['write_file', 'edit_file'], paths: ['src/**'] }, outcome: 'allow' },
-      { id: 'write-elsewhere', match: { tool: ['write_file', 'edit_file'], paths: ['**'] }, outcome: 'require_approval', reason: 'writes outside src/ need an approver' },
+      {
+        id: 'write-elsewhere',
+        match: { tool: ['write_file', 'edit_file'], paths: ['**'] },
+        outcome: 'require_approval',
+        reason: 'writes outside src/ need an approver',
+      },
     ],
   });
   const write = (path: string) => evaluate(srcOnly, { tool: 'write_file', args: { path, content: 'x' } });

@@ -69,7 +69,12 @@ describe('analyzeShell: parsing', () => {
 
   it('parses code handed to shells and eval, with depth', () => {
     const a = analyzeShell(`bash -c "sh -c 'eval rm x'"`);
-    expect(a.commands.map((c) => [c.name, c.depth])).toEqual([['bash', 0], ['sh', 1], ['eval', 2], ['rm', 3]]);
+    expect(a.commands.map((c) => [c.name, c.depth])).toEqual([
+      ['bash', 0],
+      ['sh', 1],
+      ['eval', 2],
+      ['rm', 3],
+    ]);
     expect(analyzeShell(`sh -c 'echo "unterminated'`).dynamic[0]?.reason).toMatch(/does not parse/);
   });
 
@@ -96,7 +101,16 @@ describe('analyzeShell: parsing', () => {
   });
 
   it('flags variables and options that change what runs', () => {
-    for (const line of ['rg --pre ./x foo', 'sort --compress-program=sh a', 'git grep -Ovim foo', 'PATH=/x ls', 'export LD_PRELOAD=/x.so', 'env BASH_ENV=/x bash script.sh', 'read PATH', `PS4='$(rm -rf /)' bash -x s.sh`]) {
+    for (const line of [
+      'rg --pre ./x foo',
+      'sort --compress-program=sh a',
+      'git grep -Ovim foo',
+      'PATH=/x ls',
+      'export LD_PRELOAD=/x.so',
+      'env BASH_ENV=/x bash script.sh',
+      'read PATH',
+      `PS4='$(rm -rf /)' bash -x s.sh`,
+    ]) {
       expect(analyzeShell(line).dynamic.length, line).toBeGreaterThan(0);
     }
     expect(analyzeShell('FOO=1 ls').dynamic).toEqual([]);
@@ -148,10 +162,17 @@ describe('analyzeShell: destructive patterns', () => {
     expect(analyzeShell(line).destructive.map((f) => f.reason)).toContain(reason);
   });
 
-  it.each(['git status', 'git log -p', 'git checkout -b feature', 'git restore --staged a', 'docker ps', 'kubectl get pods', 'systemctl status x', 'psql -c "select 1"', 'crontab -l'])(
-    '%s is not destructive',
-    (line) => {
-      expect(analyzeShell(line).destructive).toEqual([]);
-    },
-  );
+  it.each([
+    'git status',
+    'git log -p',
+    'git checkout -b feature',
+    'git restore --staged a',
+    'docker ps',
+    'kubectl get pods',
+    'systemctl status x',
+    'psql -c "select 1"',
+    'crontab -l',
+  ])('%s is not destructive', (line) => {
+    expect(analyzeShell(line).destructive).toEqual([]);
+  });
 });

@@ -8,7 +8,33 @@ import type { ResolvedWord } from './words';
  */
 
 /** Programs that read the files named in their arguments (or on stdin) and print what they read. */
-const READERS = new Set(['cat', 'tac', 'sort', 'uniq', 'grep', 'egrep', 'fgrep', 'rg', 'sed', 'awk', 'gawk', 'mawk', 'head', 'tail', 'cut', 'tr', 'jq', 'nl', 'fold', 'fmt', 'rev', 'column', 'paste', 'expand', 'unexpand']);
+const READERS = new Set([
+  'cat',
+  'tac',
+  'sort',
+  'uniq',
+  'grep',
+  'egrep',
+  'fgrep',
+  'rg',
+  'sed',
+  'awk',
+  'gawk',
+  'mawk',
+  'head',
+  'tail',
+  'cut',
+  'tr',
+  'jq',
+  'nl',
+  'fold',
+  'fmt',
+  'rev',
+  'column',
+  'paste',
+  'expand',
+  'unexpand',
+]);
 
 /**
  * Whether a command reads `path` (an argument, or its stdin) while a redirection of the same

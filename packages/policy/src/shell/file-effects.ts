@@ -15,9 +15,34 @@ const COPY_SPEC: OptionSpec = {
   shortValue: 'tSm',
   shortFlags: 'abdfiHlLnPprRsTuvxZ',
   longValue: ['--target-directory', '--suffix', '--backup', '--preserve', '--no-preserve', '--sparse', '--reflink', '--mode', '--context'],
-  longFlags: ['--archive', '--force', '--interactive', '--no-clobber', '--recursive', '--symbolic', '--verbose', '--update', '--parents', '--no-target-directory', '--remove-destination', '--link', '--dereference', '--no-dereference', '--strip-trailing-slashes', '--one-file-system', '--relative', '--logical', '--physical'],
+  longFlags: [
+    '--archive',
+    '--force',
+    '--interactive',
+    '--no-clobber',
+    '--recursive',
+    '--symbolic',
+    '--verbose',
+    '--update',
+    '--parents',
+    '--no-target-directory',
+    '--remove-destination',
+    '--link',
+    '--dereference',
+    '--no-dereference',
+    '--strip-trailing-slashes',
+    '--one-file-system',
+    '--relative',
+    '--logical',
+    '--physical',
+  ],
 };
-const SIMPLE_SPEC: OptionSpec = { shortValue: 'mdtr', shortFlags: 'acfhpvmnP', longValue: ['--mode', '--date', '--reference', '--context'], longFlags: ['--parents', '--verbose', '--no-create', '--no-dereference', '--append', '--ignore-interrupts'] };
+const SIMPLE_SPEC: OptionSpec = {
+  shortValue: 'mdtr',
+  shortFlags: 'acfhpvmnP',
+  longValue: ['--mode', '--date', '--reference', '--context'],
+  longFlags: ['--parents', '--verbose', '--no-create', '--no-dereference', '--append', '--ignore-interrupts'],
+};
 
 function operands(words: ResolvedWord[], spec: OptionSpec, state: ScanState, label: string, name: string) {
   const parsed = parseOptions(words, 1, spec);
@@ -73,7 +98,19 @@ const SED_OPTIONS: OptionSpec = {
   shortFlags: 'nrEsuzi',
   shortOptional: 'i',
   longValue: ['--expression', '--file', '--line-length'],
-  longFlags: ['--quiet', '--silent', '--regexp-extended', '--separate', '--unbuffered', '--null-data', '--posix', '--debug', '--sandbox', '--follow-symlinks', '--in-place'],
+  longFlags: [
+    '--quiet',
+    '--silent',
+    '--regexp-extended',
+    '--separate',
+    '--unbuffered',
+    '--null-data',
+    '--posix',
+    '--debug',
+    '--sandbox',
+    '--follow-symlinks',
+    '--in-place',
+  ],
 };
 
 function sed(words: ResolvedWord[], state: ScanState, label: string): void {
@@ -107,7 +144,13 @@ function sed(words: ResolvedWord[], state: ScanState, label: string): void {
 
 /** `truncate -s SIZE FILE...` cuts or empties each file. */
 function truncate(words: ResolvedWord[], state: ScanState, label: string): void {
-  const read = operands(words, { shortValue: 'sr', shortFlags: 'co', longValue: ['--size', '--reference'], longFlags: ['--no-create', '--io-blocks'] }, state, label, 'truncate');
+  const read = operands(
+    words,
+    { shortValue: 'sr', shortFlags: 'co', longValue: ['--size', '--reference'], longFlags: ['--no-create', '--io-blocks'] },
+    state,
+    label,
+    'truncate',
+  );
   for (const file of read?.operands ?? []) checkEmptiedPath(state, file, label, 'truncates');
 }
 
@@ -118,15 +161,23 @@ function truncate(words: ResolvedWord[], state: ScanState, label: string): void 
 export function checkFileEffects(name: string, words: ResolvedWord[], frame: Frame, state: ScanState): void {
   const label = words.map((w) => w.source).join(' ');
   switch (name) {
-    case 'cp': case 'mv': case 'ln': case 'install':
+    case 'cp':
+    case 'mv':
+    case 'ln':
+    case 'install':
       return copyLike(name, words, state, label);
-    case 'tee': case 'touch': case 'mkdir':
+    case 'tee':
+    case 'touch':
+    case 'mkdir':
       return writesOperands(name, words, frame, state, label);
     case 'find':
       return find(words, frame, state, label);
     case 'sed':
       return sed(words, state, label);
-    case 'awk': case 'gawk': case 'mawk': case 'nawk':
+    case 'awk':
+    case 'gawk':
+    case 'mawk':
+    case 'nawk':
       return checkAwk(name, words, frame, state, label);
     case 'truncate':
       return truncate(words, state, label);
@@ -148,11 +199,13 @@ export function checkFileEffects(name: string, words: ResolvedWord[], frame: Fra
       if (dir !== -1 && words[dir + 1]) checkWritePath(state, words[dir + 1] as ResolvedWord, label, 'extracts into');
       return;
     }
-    case 'curl': case 'wget': {
+    case 'curl':
+    case 'wget': {
       const flags = name === 'curl' ? ['-o', '--output'] : ['-O', '--output-document'];
       words.forEach((w, i) => {
         if (flags.includes(w.text) && words[i + 1]) checkWritePath(state, words[i + 1] as ResolvedWord, label);
-        else if (flags.some((f) => f.startsWith('--') && w.text.startsWith(`${f}=`))) checkWritePath(state, { ...w, text: w.text.slice(w.text.indexOf('=') + 1) }, label);
+        else if (flags.some((f) => f.startsWith('--') && w.text.startsWith(`${f}=`)))
+          checkWritePath(state, { ...w, text: w.text.slice(w.text.indexOf('=') + 1) }, label);
       });
       return;
     }

@@ -24,11 +24,21 @@ function values(words: ResolvedWord[], flags: string[]): ResolvedWord[] {
   return found;
 }
 
-const present = (words: ResolvedWord[], flags: string[]) =>
-  words.some((w) => flags.some((flag) => w.text === flag || w.text.startsWith(`${flag}=`)));
+const present = (words: ResolvedWord[], flags: string[]) => words.some((w) => flags.some((flag) => w.text === flag || w.text.startsWith(`${flag}=`)));
 
 const SORT_VALUE_SHORT = 'ktoST';
-const SORT_VALUE_LONG = ['--key', '--field-separator', '--output', '--buffer-size', '--temporary-directory', '--parallel', '--batch-size', '--random-source', '--compress-program', '--sort'];
+const SORT_VALUE_LONG = [
+  '--key',
+  '--field-separator',
+  '--output',
+  '--buffer-size',
+  '--temporary-directory',
+  '--parallel',
+  '--batch-size',
+  '--random-source',
+  '--compress-program',
+  '--sort',
+];
 
 /** Whether sort's input is certainly empty: no file operand (or only /dev/null) and an empty stdin. GNU sort takes options after operands too. */
 function sortReadsNothing(args: ResolvedWord[], stdin: Stdin): boolean {

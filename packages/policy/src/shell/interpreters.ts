@@ -28,7 +28,12 @@ const INTERPRETERS: Record<string, Interpreter> = {
     inline: ['-c'],
     module: ['-m'],
     info: ['-V', '--version', '-h', '--help', '--help-all', '--help-env', '--help-xoptions'],
-    options: { shortValue: 'cWXm', shortFlags: 'bBdEhiIOPqsSuvVx', longFlags: ['--version', '--help', '--help-all', '--help-env', '--help-xoptions'], longValue: ['--check-hash-based-pycs'] },
+    options: {
+      shortValue: 'cWXm',
+      shortFlags: 'bBdEhiIOPqsSuvVx',
+      longFlags: ['--version', '--help', '--help-all', '--help-env', '--help-xoptions'],
+      longValue: ['--check-hash-based-pycs'],
+    },
   },
   node: {
     language: 'JavaScript',
@@ -38,28 +43,98 @@ const INTERPRETERS: Record<string, Interpreter> = {
     options: {
       shortValue: 'erC',
       shortFlags: 'picvh',
-      longValue: ['--eval', '--print', '--require', '--import', '--loader', '--experimental-loader', '--conditions', '--input-type', '--env-file', '--env-file-if-exists', '--test-reporter', '--test-name-pattern', '--watch-path', '--disable-warning', '--title'],
+      longValue: [
+        '--eval',
+        '--print',
+        '--require',
+        '--import',
+        '--loader',
+        '--experimental-loader',
+        '--conditions',
+        '--input-type',
+        '--env-file',
+        '--env-file-if-exists',
+        '--test-reporter',
+        '--test-name-pattern',
+        '--watch-path',
+        '--disable-warning',
+        '--title',
+      ],
       longFlags: [
-        '--check', '--interactive', '--test', '--watch', '--enable-source-maps', '--no-warnings', '--experimental-strip-types', '--experimental-transform-types',
-        '--no-experimental-strip-types', '--experimental-vm-modules', '--experimental-test-coverage', '--no-deprecation', '--trace-warnings', '--trace-deprecation',
-        '--inspect', '--inspect-brk', '--expose-gc', '--preserve-symlinks', '--test-only', '--version', '--help',
+        '--check',
+        '--interactive',
+        '--test',
+        '--watch',
+        '--enable-source-maps',
+        '--no-warnings',
+        '--experimental-strip-types',
+        '--experimental-transform-types',
+        '--no-experimental-strip-types',
+        '--experimental-vm-modules',
+        '--experimental-test-coverage',
+        '--no-deprecation',
+        '--trace-warnings',
+        '--trace-deprecation',
+        '--inspect',
+        '--inspect-brk',
+        '--expose-gc',
+        '--preserve-symlinks',
+        '--test-only',
+        '--version',
+        '--help',
       ],
     },
   },
   // Options whose value may only be attached (`perl -i.bak`, `ruby -0777`) are listed as flags: read as
   // a value they would swallow the next word and could hide `-e CODE` behind it.
-  perl: { language: 'Perl', inline: ['-e', '-E'], preload: ['-M', '-m'], info: ['-v'], options: { shortValue: 'eEIMm', shortFlags: 'aTtnpsSUwWvcfhulix0123456789Cd' } },
-  ruby: { language: 'Ruby', inline: ['-e'], preload: ['-r'], info: ['--version', '--help', '-h'], options: { shortValue: 'eIrEC', shortFlags: 'acdhlnpsSvwWyx0123456789F', longFlags: ['--version', '--help'] } },
-  php: { language: 'PHP', inline: ['-r', '-R', '-B', '-E'], info: ['-v', '-h', '-l', '-m', '-i'], options: { shortValue: 'rRBEcdfz', shortFlags: 'ahiHlmnqsv' } },
+  perl: {
+    language: 'Perl',
+    inline: ['-e', '-E'],
+    preload: ['-M', '-m'],
+    info: ['-v'],
+    options: { shortValue: 'eEIMm', shortFlags: 'aTtnpsSUwWvcfhulix0123456789Cd' },
+  },
+  ruby: {
+    language: 'Ruby',
+    inline: ['-e'],
+    preload: ['-r'],
+    info: ['--version', '--help', '-h'],
+    options: { shortValue: 'eIrEC', shortFlags: 'acdhlnpsSvwWyx0123456789F', longFlags: ['--version', '--help'] },
+  },
+  php: {
+    language: 'PHP',
+    inline: ['-r', '-R', '-B', '-E'],
+    info: ['-v', '-h', '-l', '-m', '-i'],
+    options: { shortValue: 'rRBEcdfz', shortFlags: 'ahiHlmnqsv' },
+  },
   lua: { language: 'Lua', inline: ['-e'], preload: ['-l'], info: ['-v'], options: { shortValue: 'el', shortFlags: 'iEvW' } },
-  Rscript: { language: 'R', inline: ['-e'], info: ['--version'], options: { shortValue: 'e', longFlags: ['--vanilla', '--verbose', '--default-packages', '--version'] } },
-  julia: { language: 'Julia', inline: ['-e', '-E', '--eval', '--print'], info: ['-v', '--version', '-h', '--help'], options: { shortValue: 'eEpLJC', shortFlags: 'hviqO', longValue: ['--eval', '--print', '--project'], longFlags: ['--version', '--help'] } },
+  Rscript: {
+    language: 'R',
+    inline: ['-e'],
+    info: ['--version'],
+    options: { shortValue: 'e', longFlags: ['--vanilla', '--verbose', '--default-packages', '--version'] },
+  },
+  julia: {
+    language: 'Julia',
+    inline: ['-e', '-E', '--eval', '--print'],
+    info: ['-v', '--version', '-h', '--help'],
+    options: { shortValue: 'eEpLJC', shortFlags: 'hviqO', longValue: ['--eval', '--print', '--project'], longFlags: ['--version', '--help'] },
+  },
   osascript: { language: 'AppleScript', inline: ['-e'], options: { shortValue: 'els', shortFlags: 'i' } },
   pwsh: { language: 'PowerShell', inline: ['-c', '-Command', '-EncodedCommand', '-ec'], options: { shortValue: 'c', longValue: [] } },
 };
 const ALIASES: Record<string, string> = {
-  nodejs: 'node', bun: 'node', tsx: 'node', 'ts-node': 'node', deno: 'node', pypy: 'python', pypy3: 'python',
-  perl5: 'perl', luajit: 'lua', powershell: 'pwsh', irb: 'ruby',
+  nodejs: 'node',
+  bun: 'node',
+  tsx: 'node',
+  'ts-node': 'node',
+  deno: 'node',
+  pypy: 'python',
+  pypy3: 'python',
+  perl5: 'perl',
+  luajit: 'lua',
+  powershell: 'pwsh',
+  irb: 'ruby',
 };
 
 /** The interpreter `name` runs, or undefined. */
@@ -99,9 +174,13 @@ export function classifyInterpreter(name: string, interpreter: Interpreter, word
   else if (operand) sources.push(scriptOperand(name, operand, frame, state, label) ? `the script ${operand.text}` : 'a script');
   else sources.push(stdinProgram(name, frame, state, label) ?? 'its standard input');
   const from = sources.filter(Boolean);
-  runsCode(state, label, from.length > 0
-    ? `${name} runs ${interpreter.language} from ${from.join(' and ')}`
-    : `${name} runs ${interpreter.language} only from its startup files (its input is empty)`);
+  runsCode(
+    state,
+    label,
+    from.length > 0
+      ? `${name} runs ${interpreter.language} from ${from.join(' and ')}`
+      : `${name} runs ${interpreter.language} only from its startup files (its input is empty)`,
+  );
 }
 
 /**

@@ -72,7 +72,8 @@ function shell(name: string, words: ResolvedWord[], frame: Frame, state: ScanSta
   const nested = (text: string) => state.nested(text, scriptFrame(frame), label);
   if (operand && !hasOption(parsed, '-s')) {
     if (scriptOperand(name, operand, frame, state, label, nested)) runsCode(state, label, `${name} runs the script ${operand.text}, which is not analysed`);
-    else if (!operand.static || frame.stdin.kind === 'pipe' || frame.stdin.kind === 'file') runsCode(state, label, `${name} runs a script the analysis cannot read`);
+    else if (!operand.static || frame.stdin.kind === 'pipe' || frame.stdin.kind === 'file')
+      runsCode(state, label, `${name} runs a script the analysis cannot read`);
     return;
   }
   // Text on stdin is parsed and classified; a pipe or a file is code the analysis cannot read.
@@ -137,8 +138,10 @@ function builtin(name: string, words: ResolvedWord[], frame: Frame, state: ScanS
       const assigned = name === 'read' ? words.slice(parsed.operandIndex) : [];
       const target = optionValue(parsed, name === 'read' ? '-a' : '-v');
       if (target) assigned.push(target);
-      if (assigned.some((w) => !w.static || isDangerousVariable(w.text))) dynamic(state, label, `${name} assigns a variable that changes what later commands run`);
-      else if (assigned.some((w) => variableEffect(w.text) === 'config')) runsCode(state, label, `${name} assigns a variable that moves where later commands read configuration`);
+      if (assigned.some((w) => !w.static || isDangerousVariable(w.text)))
+        dynamic(state, label, `${name} assigns a variable that changes what later commands run`);
+      else if (assigned.some((w) => variableEffect(w.text) === 'config'))
+        runsCode(state, label, `${name} assigns a variable that moves where later commands read configuration`);
       return name === 'read';
     }
     default:

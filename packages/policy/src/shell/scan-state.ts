@@ -2,11 +2,7 @@ import type { ShellCommand, ShellFinding, ShellRedirect } from './analysis-types
 import type { ResolvedWord } from './words';
 
 /** What a command reads on standard input; `text` is null when the text is not static. */
-export type Stdin =
-  | { kind: 'none' }
-  | { kind: 'pipe' }
-  | { kind: 'text'; text: string | null }
-  | { kind: 'file'; path: string | null };
+export type Stdin = { kind: 'none' } | { kind: 'pipe' } | { kind: 'text'; text: string | null } | { kind: 'file'; path: string | null };
 
 /** Where in the line a command sits: its nesting depth and what its standard input is. */
 export interface Frame {

@@ -3,7 +3,21 @@ import { sedScriptEffects } from './sed-script';
 
 describe('sedScriptEffects', () => {
   it('finds the e command after any address, and the e flag of s', () => {
-    for (const script of ['e id', '1e id', '$e id', '/x/e id', '/x/Ie id', '/x/M e id', '\\,x,e id', '1,/y/!e id', '0~2 e id', '$!{\ne id\n}', 's/a/b/e', 's|a|b|ge', 'p;e id']) {
+    for (const script of [
+      'e id',
+      '1e id',
+      '$e id',
+      '/x/e id',
+      '/x/Ie id',
+      '/x/M e id',
+      '\\,x,e id',
+      '1,/y/!e id',
+      '0~2 e id',
+      '$!{\ne id\n}',
+      's/a/b/e',
+      's|a|b|ge',
+      'p;e id',
+    ]) {
       expect(sedScriptEffects(script), script).toMatchObject({ executes: true, unreadable: false });
     }
   });

@@ -119,7 +119,8 @@ export function sedScriptEffects(script: string): SedScriptEffects {
     if (command === 's' || command === 'y') {
       const delimiter = r.c;
       r.i += 1;
-      if (delimiter === undefined || delimiter === '\n' || delimiter === '\\' || !r.until(delimiter) || !r.until(delimiter)) return { ...effects, unreadable: true };
+      if (delimiter === undefined || delimiter === '\n' || delimiter === '\\' || !r.until(delimiter) || !r.until(delimiter))
+        return { ...effects, unreadable: true };
       if (command === 'y') continue;
       // Flags: g, p, i/I, m/M, a number, e (execute), w FILE (write, to the end of the line).
       while (r.c !== undefined && /[gpiImM0-9e]/.test(r.c)) {

@@ -71,7 +71,7 @@ function copy(value: unknown): unknown {
   // not nodes (`Expansion`, `Replace`, `Slice` inside `${...}`) are kept: they can hold words.
   if (!match) return undefined;
   const positioned = typeof go.Pos === 'function' && typeof go.End === 'function';
-  const node: SyntaxNode = { type: match[1] as string, pos: positioned ? go.Pos?.().Offset() ?? 0 : 0, end: positioned ? go.End?.().Offset() ?? 0 : 0 };
+  const node: SyntaxNode = { type: match[1] as string, pos: positioned ? (go.Pos?.().Offset() ?? 0) : 0, end: positioned ? (go.End?.().Offset() ?? 0) : 0 };
   for (const key of Object.getOwnPropertyNames(go)) {
     if (SKIPPED.has(key) || POSITION_FIELD.test(key)) continue;
     const field = go[key];
@@ -108,9 +108,7 @@ export function sourceOf(bytes: Uint8Array, node: SyntaxNode): string {
 /** A field of a node as a node, or null. */
 export function child(node: SyntaxNode, field: string): SyntaxNode | null {
   const value = node[field];
-  return value && typeof value === 'object' && !Array.isArray(value) && typeof (value as SyntaxNode).type === 'string'
-    ? (value as SyntaxNode)
-    : null;
+  return value && typeof value === 'object' && !Array.isArray(value) && typeof (value as SyntaxNode).type === 'string' ? (value as SyntaxNode) : null;
 }
 
 /** A field of a node as a list of nodes (missing → empty). */

@@ -22,8 +22,18 @@ export function walkStatements(stmts: SyntaxNode[], frame: Frame, state: ScanSta
 
 const BINARY_OPS: Record<number, string> = { [Op.and]: '&&', [Op.or]: '||', [Op.pipe]: '|', [Op.pipeAll]: '|&' };
 const REDIRECT_OPS: Record<number, string> = {
-  [Op.redirOut]: '>', [Op.appOut]: '>>', [Op.redirIn]: '<', [Op.rdrInOut]: '<>', [Op.dplIn]: '<&', [Op.dplOut]: '>&',
-  [Op.clbOut]: '>|', [Op.hdoc]: '<<', [Op.dashHdoc]: '<<-', [Op.wordHdoc]: '<<<', [Op.rdrAll]: '&>', [Op.appAll]: '&>>',
+  [Op.redirOut]: '>',
+  [Op.appOut]: '>>',
+  [Op.redirIn]: '<',
+  [Op.rdrInOut]: '<>',
+  [Op.dplIn]: '<&',
+  [Op.dplOut]: '>&',
+  [Op.clbOut]: '>|',
+  [Op.hdoc]: '<<',
+  [Op.dashHdoc]: '<<-',
+  [Op.wordHdoc]: '<<<',
+  [Op.rdrAll]: '&>',
+  [Op.appAll]: '&>>',
 };
 const WRITES = new Set<number>([Op.redirOut, Op.appOut, Op.clbOut, Op.rdrAll, Op.appAll, Op.rdrInOut]);
 
@@ -127,7 +137,12 @@ function visitCommand(cmd: SyntaxNode, frame: Frame, state: ScanState): void {
       // `HOME=/x git status` sets HOME for git only; a bare `HOME=/x` for what follows.
       for (const assign of children(cmd, 'Assigns')) visitAssign(assign, frame, state, args.length > 0 ? 'the command' : 'later commands');
       for (const arg of args) scanNode(arg, frame, state);
-      if (args.length > 0) state.classify(args.map((arg) => resolveWord(arg, frame.bytes)), frame, []);
+      if (args.length > 0)
+        state.classify(
+          args.map((arg) => resolveWord(arg, frame.bytes)),
+          frame,
+          [],
+        );
       return;
     }
     case 'BinaryCmd': {

@@ -84,10 +84,12 @@ export class CgroupSpares {
   async close(): Promise<void> {
     this.closed = true;
     const spares = this.spares.splice(0);
-    await Promise.all(spares.map(async (spare) => {
-      const ready = await spare.ready.catch(() => null);
-      if (ready) this.release(ready);
-    }));
+    await Promise.all(
+      spares.map(async (spare) => {
+        const ready = await spare.ready.catch(() => null);
+        if (ready) this.release(ready);
+      }),
+    );
   }
 
   private refill(): void {
@@ -115,4 +117,3 @@ export class CgroupSpares {
 function sameLimits(a: CgroupLimits, b: CgroupLimits): boolean {
   return a.memoryBytes === b.memoryBytes && a.pids === b.pids && a.cpus === b.cpus;
 }
-

@@ -115,7 +115,14 @@ class CgroupV1 implements Cgroup {
   async destroy(): Promise<void> {
     for (const dir of Object.values(this.dirs)) {
       // rmdir fails with EBUSY for a moment after the last task exits.
-      await waitFor(() => rmdir(dir).then(() => true, (error: NodeJS.ErrnoException) => error.code === 'ENOENT'), 2000);
+      await waitFor(
+        () =>
+          rmdir(dir).then(
+            () => true,
+            (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
+          ),
+        2000,
+      );
     }
   }
 

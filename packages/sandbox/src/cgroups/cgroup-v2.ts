@@ -98,6 +98,13 @@ class CgroupV2 implements Cgroup {
   }
 
   async destroy(): Promise<void> {
-    await waitFor(() => rmdir(this.dir).then(() => true, (error: NodeJS.ErrnoException) => error.code === 'ENOENT'), 2000);
+    await waitFor(
+      () =>
+        rmdir(this.dir).then(
+          () => true,
+          (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
+        ),
+      2000,
+    );
   }
 }

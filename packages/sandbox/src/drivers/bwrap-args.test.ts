@@ -10,7 +10,10 @@ const input = {
   cwd: '/workspace',
   env: baseEnv(false),
   tmpBytes: 1024 * 1024,
-  system: [{ kind: 'bind' as const, path: '/usr' }, { kind: 'symlink' as const, path: '/bin', target: 'usr/bin' }],
+  system: [
+    { kind: 'bind' as const, path: '/usr' },
+    { kind: 'symlink' as const, path: '/bin', target: 'usr/bin' },
+  ],
   etc: { passwd: '/state/etc/passwd', group: '/state/etc/group', hosts: '/state/etc/hosts' },
   extraReadOnly: [],
   statusFd: 3,
@@ -23,7 +26,8 @@ function pairs(args: string[], flag: string): string[][] {
 describe('bwrap arguments', () => {
   it('unshares everything, forbids nested namespaces, drops capabilities and clears the environment', () => {
     const args = bwrapArgs(input);
-    for (const flag of ['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--as-pid-1', '--clearenv']) expect(args).toContain(flag);
+    for (const flag of ['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--new-session', '--as-pid-1', '--clearenv'])
+      expect(args).toContain(flag);
     expect(args.slice(args.indexOf('--cap-drop'), args.indexOf('--cap-drop') + 2)).toEqual(['--cap-drop', 'ALL']);
     expect(args).not.toContain('--share-net');
     expect(args).not.toContain('--bind-try');

@@ -37,12 +37,17 @@ export function bwrapArgs(input: BwrapArgsInput): string[] {
     // The entry shell is PID 1 and bwrap's direct child, so bwrap reaps the whole namespace before
     // it exits (without this, bwrap's own init is left as a zombie for the host's init to reap).
     '--as-pid-1',
-    '--cap-drop', 'ALL',
+    '--cap-drop',
+    'ALL',
     '--clearenv',
-    '--uid', String(INNER_UID),
-    '--gid', String(INNER_GID),
-    '--hostname', 'sandbox',
-    '--json-status-fd', String(input.statusFd),
+    '--uid',
+    String(INNER_UID),
+    '--gid',
+    String(INNER_GID),
+    '--hostname',
+    'sandbox',
+    '--json-status-fd',
+    String(input.statusFd),
   ];
   if (input.seccompFd !== undefined) args.push('--seccomp', String(input.seccompFd));
   for (const entry of input.system) {

@@ -18,7 +18,12 @@ export function bwrapVersionOk(versionText: string): boolean {
  * Checks that bwrap exists, is new enough, and really starts a sandbox here (user namespaces may
  * be disabled by the kernel or a container runtime). Returns null when it works, else the reason.
  */
-export async function probeBwrap(bwrapPath: string, stateDir: string, probeUid: number, exec: (request: ExecRequest) => Promise<ExecResult>): Promise<string | null> {
+export async function probeBwrap(
+  bwrapPath: string,
+  stateDir: string,
+  probeUid: number,
+  exec: (request: ExecRequest) => Promise<ExecResult>,
+): Promise<string | null> {
   const version = await run(bwrapPath, ['--version'], { timeout: 5000 }).then(
     (r) => r.stdout,
     (error: Error) => error,
@@ -32,7 +37,11 @@ export async function probeBwrap(bwrapPath: string, stateDir: string, probeUid: 
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     if (root) await chown(dir, uid, gid);
-    const result = await exec({ argv: ['/bin/sh', '-c', 'test "$(id -u)" = 1000 && test -w /workspace'], workspace: { path: dir, uid, gid }, limits: { wallTimeMs: 10_000 } });
+    const result = await exec({
+      argv: ['/bin/sh', '-c', 'test "$(id -u)" = 1000 && test -w /workspace'],
+      workspace: { path: dir, uid, gid },
+      limits: { wallTimeMs: 10_000 },
+    });
     if (result.exitCode === 0) return null;
     return `a probe sandbox did not behave: exit ${result.exitCode} ${result.stderr.trim().slice(0, 200)}`;
   } catch (error) {

@@ -57,7 +57,11 @@ describe('bwrap driver', () => {
 
   it('without cgroups it falls back to rlimits and reports exactly that', async () => {
     const plain = new BwrapDriver({ stateDir: join(f.dir, 'state-nocg'), cgroups: 'off' });
-    const r = await plain.exec({ argv: ['/bin/sh', '-c', 'ulimit -v; ulimit -f'], workspace: f.workspace, limits: { memoryBytes: 256 * 1024 * 1024, workspaceBytes: 8 * 1024 * 1024 } });
+    const r = await plain.exec({
+      argv: ['/bin/sh', '-c', 'ulimit -v; ulimit -f'],
+      workspace: f.workspace,
+      limits: { memoryBytes: 256 * 1024 * 1024, workspaceBytes: 8 * 1024 * 1024 },
+    });
     expect(r.stdout).toBe(`${256 * 1024}\n${(8 * 1024 * 1024) / 512}\n`);
     expect(r.limits.memoryBytes).toMatchObject({ enforced: true, by: 'rlimit' });
     expect(r.limits.cpus).toMatchObject({ enforced: false, by: null });

@@ -55,7 +55,9 @@ export class BwrapDriver implements SandboxDriver {
     const ready = await this.prepare().catch((error: Error) => error);
     if (ready instanceof Error) return { driver: 'bwrap', available: false, reason: ready.message, limitsEnforced: this.limitsReport(null) };
     const problem = await probeBwrap(this.bwrapPath, this.options.stateDir, this.options.probeUid ?? 65534, (req) => this.exec(req));
-    const degraded = [ready.cgroupReason, ready.seccomp ? null : `no seccomp filter for ${process.arch}: namespaces and dropped capabilities only`].filter(Boolean);
+    const degraded = [ready.cgroupReason, ready.seccomp ? null : `no seccomp filter for ${process.arch}: namespaces and dropped capabilities only`].filter(
+      Boolean,
+    );
     return {
       driver: 'bwrap',
       available: problem === null,
@@ -196,7 +198,17 @@ export class BwrapDriver implements SandboxDriver {
       spares?.prime(resolveLimits(undefined));
       // fds 3 and 4 of the launcher are the gate/status channel and the seccomp program; libuv puts
       // them there over anything inherited.
-      return { etc, system, leakyFds: fds.filter((fd) => fd > 4), seccomp: seccompProgram(), cgroups: host, spares, cgroupReason: host ? null : `no cgroups (${(cgroups as { unavailable: string }).unavailable}): memory falls back to an address-space rlimit, CPU is not limited` };
+      return {
+        etc,
+        system,
+        leakyFds: fds.filter((fd) => fd > 4),
+        seccomp: seccompProgram(),
+        cgroups: host,
+        spares,
+        cgroupReason: host
+          ? null
+          : `no cgroups (${(cgroups as { unavailable: string }).unavailable}): memory falls back to an address-space rlimit, CPU is not limited`,
+      };
     })();
     this.ready.catch(() => (this.ready = null));
     return this.ready;
@@ -219,7 +231,11 @@ export class BwrapDriver implements SandboxDriver {
         : root
           ? { enforced: true, by: 'rlimit', note: 'RLIMIT_NPROC on the session uid' }
           : { enforced: false, by: null, note: 'no pids cgroup, and the uid is shared with the worker' },
-      workspaceBytes: { enforced: true, by: 'watchdog', note: 'measured every interval and at exit, plus RLIMIT_FSIZE per file; a fast writer can overshoot by one interval' },
+      workspaceBytes: {
+        enforced: true,
+        by: 'watchdog',
+        note: 'measured every interval and at exit, plus RLIMIT_FSIZE per file; a fast writer can overshoot by one interval',
+      },
       workspaceFiles: { enforced: true, by: 'watchdog', note: 'measured every interval and at exit' },
       tmpBytes: { enforced: true, by: 'tmpfs' },
     } satisfies Record<keyof SandboxLimits, LimitsReport[keyof SandboxLimits]>;

@@ -7,7 +7,11 @@ import { probeDrivers } from './probe-drivers';
 import type { SandboxDriver } from '../types';
 
 let dir: string;
-const workspace = () => ({ path: dir, uid: process.getuid?.() === 0 ? 65534 : (process.getuid?.() ?? 0), gid: process.getuid?.() === 0 ? 65534 : (process.getgid?.() ?? 0) });
+const workspace = () => ({
+  path: dir,
+  uid: process.getuid?.() === 0 ? 65534 : (process.getuid?.() ?? 0),
+  gid: process.getuid?.() === 0 ? 65534 : (process.getgid?.() ?? 0),
+});
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'dangerous-'));

@@ -28,7 +28,12 @@ export class DangerousNoneDriver implements SandboxDriver {
 
   async probe(): Promise<DriverProbe> {
     const refused = this.refusal();
-    return { driver: 'dangerous-none', available: refused === null, reason: refused ?? 'no isolation: host files and network are reachable', limitsEnforced: REPORT };
+    return {
+      driver: 'dangerous-none',
+      available: refused === null,
+      reason: refused ?? 'no isolation: host files and network are reachable',
+      limitsEnforced: REPORT,
+    };
   }
 
   async exec(request: ExecRequest, options: { signal?: AbortSignal } = {}): Promise<ExecResult> {
@@ -53,7 +58,14 @@ export class DangerousNoneDriver implements SandboxDriver {
       kill: async (child) => killGroup(child.pid),
     });
     const killedBy = await finalKillReason(result.killedBy, request.workspace.path, limits);
-    return { ...result, killedBy, exitCode: result.killedBy ? null : result.exitCode, signal: result.killedBy ? 'SIGKILL' : result.signal, oomKilled: false, limits: REPORT };
+    return {
+      ...result,
+      killedBy,
+      exitCode: result.killedBy ? null : result.exitCode,
+      signal: result.killedBy ? 'SIGKILL' : result.signal,
+      oomKilled: false,
+      limits: REPORT,
+    };
   }
 
   private refusal(): string | null {

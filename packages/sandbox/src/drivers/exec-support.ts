@@ -12,10 +12,15 @@ import type { WorkspaceMount } from '../types';
 export function launchIdentity(workspace: WorkspaceMount): { spawn: { uid?: number; gid?: number }; dedicatedUid: boolean } {
   const self = process.getuid?.() ?? -1;
   if (self === 0) {
-    if (workspace.uid === 0 || workspace.gid === 0) throw new AppError('PRECONDITION_FAILED', 'refusing to run a sandbox as root: the workspace must belong to an unprivileged uid');
+    if (workspace.uid === 0 || workspace.gid === 0)
+      throw new AppError('PRECONDITION_FAILED', 'refusing to run a sandbox as root: the workspace must belong to an unprivileged uid');
     return { spawn: { uid: workspace.uid, gid: workspace.gid }, dedicatedUid: true };
   }
-  if (workspace.uid !== self) throw new AppError('PRECONDITION_FAILED', `the workspace belongs to uid ${workspace.uid}, but a non-root worker can only run sandboxes as itself (${self})`);
+  if (workspace.uid !== self)
+    throw new AppError(
+      'PRECONDITION_FAILED',
+      `the workspace belongs to uid ${workspace.uid}, but a non-root worker can only run sandboxes as itself (${self})`,
+    );
   return { spawn: {}, dedicatedUid: false };
 }
 
@@ -28,7 +33,8 @@ export function checkEnv(env: Record<string, string> | undefined): Record<string
   if (entries.length > 100) throw new AppError('BAD_REQUEST', 'at most 100 environment variables');
   for (const [name, value] of entries) {
     if (!ENV_NAME.test(name)) throw new AppError('BAD_REQUEST', `invalid environment variable name: ${JSON.stringify(name)}`);
-    if (typeof value !== 'string' || value.includes('\0') || value.length > 32_768) throw new AppError('BAD_REQUEST', `invalid value for environment variable ${name}`);
+    if (typeof value !== 'string' || value.includes('\0') || value.length > 32_768)
+      throw new AppError('BAD_REQUEST', `invalid value for environment variable ${name}`);
   }
   return Object.fromEntries(entries);
 }

@@ -62,13 +62,37 @@ export async function probePodmanLimits(
 ): Promise<{ kernelLimits: { memory: boolean; pids: boolean; cpu: boolean }; note: string | null }> {
   const memory = 64 * 1024 * 1024;
   const out = await podman([
-    '--runtime', runtime, 'run', '--rm', '--userns', 'keep-id', '--network', 'none', '--log-driver', 'none',
-    '--memory', String(memory), '--pids-limit', '64', '--cpus', '0.5',
-    '-v', '/usr:/usr:ro', '--rootfs', rootfs,
-    '/bin/sh', '-c', `for f in memory.max pids.max cpu.max; do echo "$f=$(cat /sys/fs/cgroup/$f 2>/dev/null)"; done`,
+    '--runtime',
+    runtime,
+    'run',
+    '--rm',
+    '--userns',
+    'keep-id',
+    '--network',
+    'none',
+    '--log-driver',
+    'none',
+    '--memory',
+    String(memory),
+    '--pids-limit',
+    '64',
+    '--cpus',
+    '0.5',
+    '-v',
+    '/usr:/usr:ro',
+    '--rootfs',
+    rootfs,
+    '/bin/sh',
+    '-c',
+    `for f in memory.max pids.max cpu.max; do echo "$f=$(cat /sys/fs/cgroup/$f 2>/dev/null)"; done`,
   ]);
   const value = (name: string) => new RegExp(`^${name}=(.*)$`, 'm').exec(out)?.[1]?.trim() ?? '';
   const kernelLimits = { memory: value('memory.max') === String(memory), pids: value('pids.max') === '64', cpu: value('cpu.max') === '50000 100000' };
   const all = kernelLimits.memory && kernelLimits.pids && kernelLimits.cpu;
-  return { kernelLimits, note: all ? null : 'rootless podman on this host runs containers without their memory/pids/cpu limits (cgroup v1, or cgroup v2 without delegated controllers)' };
+  return {
+    kernelLimits,
+    note: all
+      ? null
+      : 'rootless podman on this host runs containers without their memory/pids/cpu limits (cgroup v1, or cgroup v2 without delegated controllers)',
+  };
 }

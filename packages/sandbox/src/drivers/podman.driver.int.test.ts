@@ -70,7 +70,12 @@ describe('podman driver', () => {
 
   it('runs a command in the workspace with stdin and env, output split by stream', async (ctx) => {
     const ws = needPodman(ctx);
-    const r = await reporting.exec({ argv: ['/bin/sh', '-c', 'read l; echo "$l $X $(pwd)"; echo e >&2; touch made; exit 4'], workspace: ws, stdin: 'in\n', env: { X: 'y' } });
+    const r = await reporting.exec({
+      argv: ['/bin/sh', '-c', 'read l; echo "$l $X $(pwd)"; echo e >&2; touch made; exit 4'],
+      workspace: ws,
+      stdin: 'in\n',
+      env: { X: 'y' },
+    });
     expect(r).toMatchObject({ exitCode: 4, stdout: 'in y /workspace\n', stderr: 'e\n', killedBy: null });
     expect(r.limits.wallTimeMs.enforced).toBe(true);
   });
@@ -80,7 +85,11 @@ describe('podman driver', () => {
     process.env.LOOPLANE_FAKE_SECRET = 'FAKE-PODMAN-SECRET';
     try {
       const r = await reporting.exec({
-        argv: ['/bin/sh', '-c', `env; cat /proc/1/environ; echo; ls /sys/class/net; touch /pwned 2>&1; grep CapEff /proc/self/status; id -u; timeout 2 bash -c 'exec 3<>/dev/tcp/127.0.0.1/5432' 2>/dev/null && echo OPEN || echo CLOSED; cat /etc/shadow 2>&1 | head -1`],
+        argv: [
+          '/bin/sh',
+          '-c',
+          `env; cat /proc/1/environ; echo; ls /sys/class/net; touch /pwned 2>&1; grep CapEff /proc/self/status; id -u; timeout 2 bash -c 'exec 3<>/dev/tcp/127.0.0.1/5432' 2>/dev/null && echo OPEN || echo CLOSED; cat /etc/shadow 2>&1 | head -1`,
+        ],
         workspace: ws,
       });
       expect(r.stdout).not.toContain('FAKE-PODMAN-SECRET');
@@ -101,7 +110,10 @@ describe('podman driver', () => {
     const r = await reporting.exec({ argv: ['/bin/sh', '-c', 'setsid sleep 300 & sleep 300'], workspace: ws, limits: { wallTimeMs: 2000 } });
     expect(r.killedBy).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(15_000);
-    const home = execFileSync('sh', ['-c', `getent passwd ${ACCOUNT} | cut -d: -f6`]).toString().trim() || process.env.HOME;
+    const home =
+      execFileSync('sh', ['-c', `getent passwd ${ACCOUNT} | cut -d: -f6`])
+        .toString()
+        .trim() || process.env.HOME;
     const ps = execFileSync('podman', ['ps', '-a', '--format', '{{.Names}}'], {
       ...(process.getuid?.() === 0 ? { uid: ws.uid, gid: ws.gid } : {}),
       env: { PATH: '/usr/bin:/bin:/usr/sbin', HOME: home ?? '/' },

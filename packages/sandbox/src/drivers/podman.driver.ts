@@ -65,7 +65,8 @@ export class PodmanDriver implements SandboxDriver {
     const ready = await this.prepare();
     const refused = this.refusal(ready);
     if (refused) throw new AppError('PRECONDITION_FAILED', refused);
-    if (request.workspace.uid !== ready.user.uid) throw new AppError('PRECONDITION_FAILED', `podman runs as uid ${ready.user.uid}, but the workspace belongs to ${request.workspace.uid}`);
+    if (request.workspace.uid !== ready.user.uid)
+      throw new AppError('PRECONDITION_FAILED', `podman runs as uid ${ready.user.uid}, but the workspace belongs to ${request.workspace.uid}`);
     const limits = resolveLimits(request.limits);
     const name = `looplane-${randomUUID()}`;
     const args = podmanArgs({
@@ -107,7 +108,8 @@ export class PodmanDriver implements SandboxDriver {
     });
     // 125 is podman's own failure; a signal means the client died: the container may still exist.
     if (result.killedBy || result.signal || (result.exitCode ?? 0) >= 125) await remove();
-    if (result.exitCode === 125 && !result.killedBy) throw new AppError('INTERNAL', `podman could not run the container: ${result.stderr.trim().slice(0, 500)}`);
+    if (result.exitCode === 125 && !result.killedBy)
+      throw new AppError('INTERNAL', `podman could not run the container: ${result.stderr.trim().slice(0, 500)}`);
     const killedBy = await finalKillReason(result.killedBy, request.workspace.path, limits);
     return {
       ...result,
@@ -128,7 +130,8 @@ export class PodmanDriver implements SandboxDriver {
   }
 
   private report(ready: Ready | null): LimitsReport {
-    const kernel = (on: boolean | undefined) => (on ? { enforced: true, by: 'cgroup-v2' as const } : { enforced: false, by: null, note: 'the host ignores this podman limit (rootless on cgroup v1)' });
+    const kernel = (on: boolean | undefined) =>
+      on ? { enforced: true, by: 'cgroup-v2' as const } : { enforced: false, by: null, note: 'the host ignores this podman limit (rootless on cgroup v1)' };
     return {
       wallTimeMs: { enforced: true, by: 'supervisor', note: 'the container is removed with podman rm -f -t 0' },
       outputBytes: { enforced: true, by: 'supervisor' },
@@ -167,7 +170,9 @@ export class PodmanDriver implements SandboxDriver {
 
   private async podmanVersion(): Promise<void> {
     await new Promise<void>((resolve, reject) =>
-      execFile(this.podmanPath, ['--version'], { timeout: 10_000 }, (error) => (error ? reject(new AppError('PRECONDITION_FAILED', `podman not found (${this.podmanPath}): install the podman, runc and uidmap packages`)) : resolve())),
+      execFile(this.podmanPath, ['--version'], { timeout: 10_000 }, (error) =>
+        error ? reject(new AppError('PRECONDITION_FAILED', `podman not found (${this.podmanPath}): install the podman, runc and uidmap packages`)) : resolve(),
+      ),
     );
   }
 }

@@ -10,7 +10,10 @@ export async function probeDrivers(drivers: SandboxDriver[], timeoutMs = 30_000)
     drivers.map(async (driver) => {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<DriverProbe>((resolve) => {
-        timer = setTimeout(() => resolve({ driver: driver.name, available: false, reason: `the probe did not finish within ${timeoutMs} ms`, limitsEnforced: emptyReport() }), timeoutMs);
+        timer = setTimeout(
+          () => resolve({ driver: driver.name, available: false, reason: `the probe did not finish within ${timeoutMs} ms`, limitsEnforced: emptyReport() }),
+          timeoutMs,
+        );
       });
       try {
         return await Promise.race([driver.probe(), timeout]);

@@ -9,7 +9,9 @@ import { z } from 'zod';
  * an allowed IP literal is taken as meant.
  */
 export const egressPolicySchema = z.object({
-  allow: z.array(z.string().regex(/^(\*\.)?[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/, 'allow entries are host:port, *.domain:port or [ipv6]:port')).default([]),
+  allow: z
+    .array(z.string().regex(/^(\*\.)?[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:.]+\]:\d{1,5}$/, 'allow entries are host:port, *.domain:port or [ipv6]:port'))
+    .default([]),
   credentials: z
     .array(z.object({ host: z.string().min(1), port: z.int().min(1).max(65535).optional(), headers: z.record(z.string(), z.string()) }))
     .default([]),
@@ -20,7 +22,11 @@ export type EgressPolicyInput = z.input<typeof egressPolicySchema>;
 
 /** Lower-case, no trailing dot, no IPv6 brackets. */
 export function normalizeHost(host: string): string {
-  return host.trim().toLowerCase().replace(/\.$/, '').replace(/^\[(.*)\]$/, '$1');
+  return host
+    .trim()
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^\[(.*)\]$/, '$1');
 }
 
 /** Whether `host:port` matches an allow entry. */
@@ -47,10 +53,26 @@ export function credentialsFor(policy: EgressPolicy, host: string, port: number)
 
 const PRIVATE = new BlockList();
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 3],
-] as const) PRIVATE.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) PRIVATE.addSubnet(net, prefix, 'ipv6');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 3],
+] as const)
+  PRIVATE.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  PRIVATE.addSubnet(net, prefix, 'ipv6');
 
 /** Loopback, private, link-local, CGNAT, multicast and unspecified addresses (IPv4-mapped IPv6 included). */
 export function isPrivateAddress(address: string): boolean {

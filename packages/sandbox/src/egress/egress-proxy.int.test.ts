@@ -84,7 +84,15 @@ describe('egress proxy', () => {
     expect(r).toEqual({ status: 200, body: 'path=/x?y=1' });
     expect(seen.at(-1)).toMatchObject({ authorization: 'Bearer SECRET-TOKEN', 'x-api-key': 'k' });
     expect(seen.at(-1)?.['proxy-authorization']).toBeUndefined();
-    expect(decisions.at(-1)).toEqual({ kind: 'http', method: 'GET', host: '127.0.0.1', port, allowed: true, reason: 'allowed', injectedHeaders: ['Authorization', 'X-Api-Key'] });
+    expect(decisions.at(-1)).toEqual({
+      kind: 'http',
+      method: 'GET',
+      host: '127.0.0.1',
+      port,
+      allowed: true,
+      reason: 'allowed',
+      injectedHeaders: ['Authorization', 'X-Api-Key'],
+    });
   });
 
   it('refuses hosts and ports off the allowlist with 403 and records why', async () => {
@@ -133,10 +141,14 @@ describe('egress proxy: per-request rules', () => {
     ruled = await startEgressProxy({
       socketPath: join(f.dir, 'ruled.sock'),
       workerSocketPath: join(f.dir, 'ruled.w.sock'),
-      policy: { allow: [`127.0.0.1:${port}`, `127.0.0.1:${echoPort}`], credentials: [{ host: '127.0.0.1', port, headers: { Authorization: 'Bearer SECRET-TOKEN' } }] },
+      policy: {
+        allow: [`127.0.0.1:${port}`, `127.0.0.1:${echoPort}`],
+        credentials: [{ host: '127.0.0.1', port, headers: { Authorization: 'Bearer SECRET-TOKEN' } }],
+      },
       decideRequest: (request) => {
         asked.push(request);
-        if (request.kind === 'http' && new URL(request.url).pathname.startsWith('/private')) return { allowed: false, reason: 'denied by policy rule "no-private"' };
+        if (request.kind === 'http' && new URL(request.url).pathname.startsWith('/private'))
+          return { allowed: false, reason: 'denied by policy rule "no-private"' };
         if (request.method === 'POST') return { allowed: false, reason: 'policy rule "writes" requires approval' };
         if (request.kind === 'http' && request.url.endsWith('/broken')) throw new Error('the policy could not be read');
         return { allowed: true, reason: 'allowed by policy rule "reads"' };
@@ -148,11 +160,14 @@ describe('egress proxy: per-request rules', () => {
     await ruled.close();
   });
 
-  it('asks for every request the allowlist passed, refuses with the verdict\'s reason and records it', async () => {
+  it("asks for every request the allowlist passed, refuses with the verdict's reason and records it", async () => {
     asked.length = 0;
     expect(await viaProxy(ruled.socketPath, `http://127.0.0.1:${port}/public?q=1`)).toEqual({ status: 200, body: 'path=/public?q=1' });
     expect(ruledDecisions.at(-1)).toMatchObject({ kind: 'http', allowed: true, reason: 'allowed by policy rule "reads"', injectedHeaders: ['Authorization'] });
-    expect(await viaProxy(ruled.socketPath, `http://127.0.0.1:${port}/private/x`)).toEqual({ status: 403, body: 'egress denied: denied by policy rule "no-private"\n' });
+    expect(await viaProxy(ruled.socketPath, `http://127.0.0.1:${port}/private/x`)).toEqual({
+      status: 403,
+      body: 'egress denied: denied by policy rule "no-private"\n',
+    });
     expect(ruledDecisions.at(-1)).toMatchObject({ kind: 'http', method: 'GET', allowed: false, reason: 'denied by policy rule "no-private"' });
     // Off the allowlist: refused at the boundary, the rules are not asked.
     expect((await viaProxy(ruled.socketPath, `http://127.0.0.1:${port + 1}/`)).body).toMatch(/not on the egress allowlist/);
@@ -161,7 +176,10 @@ describe('egress proxy: per-request rules', () => {
   });
 
   it('refuses a request it cannot decide', async () => {
-    expect(await viaProxy(ruled.socketPath, `http://127.0.0.1:${port}/broken`)).toEqual({ status: 403, body: 'egress denied: the request could not be decided: the policy could not be read\n' });
+    expect(await viaProxy(ruled.socketPath, `http://127.0.0.1:${port}/broken`)).toEqual({
+      status: 403,
+      body: 'egress denied: the request could not be decided: the policy could not be read\n',
+    });
   });
 
   it('asks for a CONNECT tunnel with host and port only', async () => {

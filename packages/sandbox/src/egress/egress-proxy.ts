@@ -155,7 +155,15 @@ async function resolveTarget(policy: EgressPolicy, rules: Rules, request: Egress
   return { address: first.address, family: first.family, reason };
 }
 
-async function tunnel(req: IncomingMessage, client: Socket, head: Buffer, policy: EgressPolicy, rules: Rules, decide: (d: EgressDecision) => void, timeoutMs: number) {
+async function tunnel(
+  req: IncomingMessage,
+  client: Socket,
+  head: Buffer,
+  policy: EgressPolicy,
+  rules: Rules,
+  decide: (d: EgressDecision) => void,
+  timeoutMs: number,
+) {
   client.on('error', () => undefined);
   const target = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(req.url ?? '');
   const host = normalizeHost(target?.[1] ?? '');

@@ -30,7 +30,12 @@ beforeAll(async () => {
   const app = join(f.dir, 'app');
   await mkdir(app);
   envFile = join(app, '.env');
-  await writeFile(envFile, Object.entries(SECRETS).map(([k, v]) => `${k}=${v}`).join('\n'));
+  await writeFile(
+    envFile,
+    Object.entries(SECRETS)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n'),
+  );
   workerSocket = join(app, 'worker.sock');
   socketServer = createServer((socket) => socket.end(SECRET));
   await new Promise<void>((resolve) => socketServer.listen(workerSocket, resolve));

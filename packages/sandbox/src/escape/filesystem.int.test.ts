@@ -32,7 +32,9 @@ describe('escape: file system', () => {
   });
 
   it('writing outside the workspace fails everywhere: system dirs are read-only, the rest does not exist', async () => {
-    const r = await f.sh('for d in / /usr /usr/bin /etc /proc/sys/kernel /dev /run /home /sys; do touch $d/pwned 2>/dev/null && echo "WROTE $d"; done; echo done');
+    const r = await f.sh(
+      'for d in / /usr /usr/bin /etc /proc/sys/kernel /dev /run /home /sys; do touch $d/pwned 2>/dev/null && echo "WROTE $d"; done; echo done',
+    );
     expect(r.stdout.trim()).toBe('done');
     expect((await f.tool('write_file', { path: '/etc/pwned', content: 'x' })).ok).toBe(false);
     expect((await f.tool('write_file', { path: '/tmp/pwned', content: 'x' })).ok).toBe(false);
@@ -80,7 +82,9 @@ describe('escape: file system', () => {
 
   it("reading another session's workspace fails: it is neither mounted nor readable by this uid", async () => {
     expect(other.uid).not.toBe(f.workspace.uid);
-    const r = await f.sh(`cat ${other.path}/private.txt; ls ${join(f.dir, 'workspaces')}; grep -rs OTHER-SESSION-DATA / --exclude-dir=proc --exclude-dir=usr; echo done`);
+    const r = await f.sh(
+      `cat ${other.path}/private.txt; ls ${join(f.dir, 'workspaces')}; grep -rs OTHER-SESSION-DATA / --exclude-dir=proc --exclude-dir=usr; echo done`,
+    );
     expect(r.stdout.trim()).toBe('done');
     expect((await f.tool('read_file', { path: `${other.path}/private.txt` })).ok).toBe(false);
   });

@@ -19,7 +19,8 @@ let proxy: EgressProxy;
 const decisions: EgressDecision[] = [];
 
 /** bash's /dev/tcp: exit 0 only if a TCP connection was made. */
-const tcp = (port: number, host = '127.0.0.1') => `timeout 3 bash -c 'exec 3<>/dev/tcp/${host}/${port}' 2>/dev/null && echo "OPEN ${port}" || echo "CLOSED ${port}"`;
+const tcp = (port: number, host = '127.0.0.1') =>
+  `timeout 3 bash -c 'exec 3<>/dev/tcp/${host}/${port}' 2>/dev/null && echo "OPEN ${port}" || echo "CLOSED ${port}"`;
 
 beforeAll(async () => {
   f = await sandboxFixture();
@@ -65,7 +66,9 @@ describe('escape: network', () => {
   });
 
   it('raw and packet sockets cannot be opened', async () => {
-    const r = await f.sh(`perl -e 'use Socket; socket(my $s, PF_INET, SOCK_RAW, 1) ? print "RAW OPEN\\n" : print "raw: $!\\n"; socket(my $p, 17, SOCK_RAW, 0) ? print "PACKET OPEN\\n" : print "packet: $!\\n"'`);
+    const r = await f.sh(
+      `perl -e 'use Socket; socket(my $s, PF_INET, SOCK_RAW, 1) ? print "RAW OPEN\\n" : print "raw: $!\\n"; socket(my $p, 17, SOCK_RAW, 0) ? print "PACKET OPEN\\n" : print "packet: $!\\n"'`,
+    );
     expect(r.stdout).toMatch(/raw: Operation not permitted/);
     expect(r.stdout).toMatch(/packet: Operation not permitted/);
   });
@@ -77,7 +80,11 @@ describe('escape: network', () => {
 
   it('with egress: an allowed host passes the proxy, which injects the credential the sandbox never sees', async () => {
     seenAuth = undefined;
-    const r = await f.sh(`curl -sS http://127.0.0.1:${upstreamPort}/repo.git; env | grep -ci token; grep -rs FAKE-GIT-TOKEN / --exclude-dir=proc --exclude-dir=usr; true`, {}, { egress: { socketPath: proxy.socketPath } });
+    const r = await f.sh(
+      `curl -sS http://127.0.0.1:${upstreamPort}/repo.git; env | grep -ci token; grep -rs FAKE-GIT-TOKEN / --exclude-dir=proc --exclude-dir=usr; true`,
+      {},
+      { egress: { socketPath: proxy.socketPath } },
+    );
     expect(r.stdout).toBe('upstream ok\n0\n');
     expect(seenAuth).toBe(CREDENTIAL);
     expect(decisions.at(-1)).toMatchObject({ kind: 'http', host: '127.0.0.1', port: upstreamPort, allowed: true, injectedHeaders: ['Authorization'] });

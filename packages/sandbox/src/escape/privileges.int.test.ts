@@ -13,7 +13,9 @@ afterAll(() => f.close());
 
 describe('escape: privileges', () => {
   it('setuid binaries do not grant root: the owner is unmapped, so the bit is ignored', async () => {
-    const r = await f.sh(`ls -l /usr/bin/mount | cut -c1-4; mount -t tmpfs none /tmp 2>&1; grep NoNewPrivs /proc/self/status; perl -MPOSIX -e 'POSIX::setuid(0) or print "setuid: $!\\n"'; id -u`);
+    const r = await f.sh(
+      `ls -l /usr/bin/mount | cut -c1-4; mount -t tmpfs none /tmp 2>&1; grep NoNewPrivs /proc/self/status; perl -MPOSIX -e 'POSIX::setuid(0) or print "setuid: $!\\n"'; id -u`,
+    );
     expect(r.stdout).toMatch(/^-rws/); // the host's mount really is setuid root...
     expect(r.stdout).toMatch(/must be superuser/); // ...but ran without euid 0
     expect(r.stdout).toMatch(/NoNewPrivs:\s+1/);
@@ -33,7 +35,9 @@ describe('escape: privileges', () => {
   });
 
   it('mount fails, also for bind mounts and remounts', async () => {
-    const r = await f.sh('mount -t tmpfs none /tmp 2>&1; mount --bind /workspace /tmp 2>&1; mount -o remount,rw /usr 2>&1; touch /usr/x 2>&1; grep -c " /tmp " /proc/mounts');
+    const r = await f.sh(
+      'mount -t tmpfs none /tmp 2>&1; mount --bind /workspace /tmp 2>&1; mount -o remount,rw /usr 2>&1; touch /usr/x 2>&1; grep -c " /tmp " /proc/mounts',
+    );
     expect(r.stdout).toMatch(/must be superuser/);
     expect(r.stdout).toMatch(/Read-only file system/);
     expect(r.stdout.trim().split('\n').pop()).toBe('1');
@@ -52,7 +56,9 @@ describe('escape: privileges', () => {
   });
 
   it('kernel interfaces are absent or refused (sysctl, sysrq, kmsg, kcore, /sys, modules)', async () => {
-    const r = await f.sh('echo 1 > /proc/sys/kernel/sysrq 2>&1; echo b > /proc/sysrq-trigger 2>&1; cat /dev/kmsg 2>&1 | head -1; head -c1 /proc/kcore 2>&1; ls /sys 2>&1; insmod /nonexistent.ko 2>&1; echo done');
+    const r = await f.sh(
+      'echo 1 > /proc/sys/kernel/sysrq 2>&1; echo b > /proc/sysrq-trigger 2>&1; cat /dev/kmsg 2>&1 | head -1; head -c1 /proc/kcore 2>&1; ls /sys 2>&1; insmod /nonexistent.ko 2>&1; echo done',
+    );
     expect(r.stderr).toMatch(/cannot create \/proc\/sys\/kernel\/sysrq/);
     expect(r.stderr).toMatch(/cannot create \/proc\/sysrq-trigger/);
     expect(r.stdout).not.toMatch(/ELF/);
@@ -60,7 +66,9 @@ describe('escape: privileges', () => {
   });
 
   it('kernel attack surface is filtered by seccomp (io_uring, userfaultfd, bpf, keyrings, perf)', async (ctx) => {
-    const r = await f.sh(`grep '^Seccomp:' /proc/self/status; perl -e 'for my $n (425, 323, 321, 250, 298) { my $r = syscall($n, 0, 0, 0, 0, 0); print "$n=$r $!\\n" }'`);
+    const r = await f.sh(
+      `grep '^Seccomp:' /proc/self/status; perl -e 'for my $n (425, 323, 321, 250, 298) { my $r = syscall($n, 0, 0, 0, 0, 0); print "$n=$r $!\\n" }'`,
+    );
     if (process.arch !== 'x64') return ctx.skip(`no seccomp syscall table for ${process.arch}`);
     expect(r.stdout).toMatch(/^Seccomp:\s+2$/m);
     expect(r.stdout).toContain('425=-1 Function not implemented');

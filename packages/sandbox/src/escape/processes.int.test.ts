@@ -62,7 +62,9 @@ describe('escape: processes', () => {
   it('ptrace of the worker (or of a same-uid host process) fails', async () => {
     // x86_64: ptrace is syscall 101, PTRACE_ATTACH is 16.
     const attach = (pid: number) => `perl -e 'my $r = syscall(101, 16, ${pid}, 0, 0); print $r == -1 ? "attach ${pid}: $!\\n" : "ATTACHED ${pid}\\n"'`;
-    const r = await f.sh(`${attach(process.pid)}; ${attach(hostSleeper.pid as number)}; strace -p ${process.pid} 2>&1 | head -1; cat /proc/${process.pid}/mem 2>&1 | head -c 80`);
+    const r = await f.sh(
+      `${attach(process.pid)}; ${attach(hostSleeper.pid as number)}; strace -p ${process.pid} 2>&1 | head -1; cat /proc/${process.pid}/mem 2>&1 | head -c 80`,
+    );
     expect(r.stdout).not.toContain('ATTACHED');
     expect(r.stdout).toContain(`attach ${process.pid}: No such process`);
     expect(r.stdout).toContain(`attach ${hostSleeper.pid}: No such process`);

@@ -34,7 +34,14 @@ export interface SandboxFixture {
 }
 
 /** A temporary workspace root, a bwrap driver and one session's workspace and tools. */
-export async function sandboxFixture(options: { sessionId?: string; limits?: SandboxLimitsInput; driver?: Partial<BwrapDriverOptions>; egress?: { socketPath: string; workerSocketPath?: string } } = {}): Promise<SandboxFixture> {
+export async function sandboxFixture(
+  options: {
+    sessionId?: string;
+    limits?: SandboxLimitsInput;
+    driver?: Partial<BwrapDriverOptions>;
+    egress?: { socketPath: string; workerSocketPath?: string };
+  } = {},
+): Promise<SandboxFixture> {
   const dir = await mkdtemp(join(tmpdir(), 'looplane-sandbox-test-'));
   await chmod(dir, 0o711); // sandbox uids must traverse it to reach their own workspace
   const driver = new BwrapDriver({ stateDir: join(dir, 'state'), diskCheckIntervalMs: 200, ...options.driver });

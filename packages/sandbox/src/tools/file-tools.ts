@@ -9,7 +9,11 @@ import { resolveInside } from './safe-path';
 import { defineTool, type SandboxTool } from './tool';
 
 const MAX_WRITE_BYTES = 10 * 1024 * 1024;
-const path = z.string().min(1).max(4096).describe('Path relative to the workspace root (or absolute under /workspace). Paths that leave the workspace, also through symlinks, are refused.');
+const path = z
+  .string()
+  .min(1)
+  .max(4096)
+  .describe('Path relative to the workspace root (or absolute under /workspace). Paths that leave the workspace, also through symlinks, are refused.');
 
 /**
  * The worker does file IO as root on the sandbox's tree, so it only touches regular files the
@@ -29,7 +33,8 @@ async function readText(workspace: Workspace, input: string, maxBytes: number): 
   try {
     const info = await handle.stat();
     checkFile(info, workspace, target.relative);
-    if (info.size > maxBytes) throw new AppError('BAD_REQUEST', `${target.relative} is ${info.size} bytes; the limit is ${maxBytes} (use offset/limit or search_files)`);
+    if (info.size > maxBytes)
+      throw new AppError('BAD_REQUEST', `${target.relative} is ${info.size} bytes; the limit is ${maxBytes} (use offset/limit or search_files)`);
     const bytes = await handle.readFile();
     if (bytes.subarray(0, 8192).includes(0)) throw new AppError('BAD_REQUEST', `${target.relative} looks binary; refusing to read it as text`);
     return { text: bytes.toString('utf8'), shown: target.relative, real: target.real };
@@ -73,7 +78,11 @@ async function writeText(workspace: Workspace, real: string, content: string): P
 /** read_file, write_file, edit_file, list_files: done by the worker under the workspace lock. */
 export function fileTools(deps: ToolDeps): SandboxTool[] {
   const readFile = defineTool(
-    { name: 'read_file', description: 'Read a text file of the workspace.\nUse offset and limit (1-based lines) to page through long files. Binary files are refused.', idempotent: true },
+    {
+      name: 'read_file',
+      description: 'Read a text file of the workspace.\nUse offset and limit (1-based lines) to page through long files. Binary files are refused.',
+      idempotent: true,
+    },
     z.object({ path, offset: z.int().min(1).optional(), limit: z.int().min(1).optional() }).strict(),
     (args, call) =>
       inWorkspace(deps, call, null, async (workspace) => {
@@ -90,34 +99,50 @@ export function fileTools(deps: ToolDeps): SandboxTool[] {
       }),
   );
   const writeFile = defineTool(
-    { name: 'write_file', description: 'Create or overwrite a file in the workspace with the given content.\nParent directories are created. Prefer edit_file for changes to existing files.', idempotent: false },
+    {
+      name: 'write_file',
+      description:
+        'Create or overwrite a file in the workspace with the given content.\nParent directories are created. Prefer edit_file for changes to existing files.',
+      idempotent: false,
+    },
     z.object({ path, content: z.string() }).strict(),
     (args, call) =>
       inWorkspace(deps, call, 'write_file', async (workspace) => {
         const limits = callLimits(deps, call);
         const size = Buffer.byteLength(args.content);
-        if (size > Math.min(MAX_WRITE_BYTES, limits.workspaceBytes)) throw new AppError('BAD_REQUEST', `content is ${size} bytes; the limit per write is ${Math.min(MAX_WRITE_BYTES, limits.workspaceBytes)}`);
+        if (size > Math.min(MAX_WRITE_BYTES, limits.workspaceBytes))
+          throw new AppError('BAD_REQUEST', `content is ${size} bytes; the limit per write is ${Math.min(MAX_WRITE_BYTES, limits.workspaceBytes)}`);
         const target = await resolveInside(workspace.path, args.path);
         await writeText(workspace, target.real, args.content);
         return { ok: true, output: `wrote ${size} bytes to ${target.relative}` };
       }),
   );
   const editFile = defineTool(
-    { name: 'edit_file', description: 'Replace an exact string in a workspace file.\nold_string must occur exactly once unless replace_all is set; include enough context to make it unique. Whitespace matters.', idempotent: false },
+    {
+      name: 'edit_file',
+      description:
+        'Replace an exact string in a workspace file.\nold_string must occur exactly once unless replace_all is set; include enough context to make it unique. Whitespace matters.',
+      idempotent: false,
+    },
     z.object({ path, old_string: z.string().min(1), new_string: z.string(), replace_all: z.boolean().optional() }).strict(),
     (args, call) =>
       inWorkspace(deps, call, 'edit_file', async (workspace) => {
         const { text, shown, real } = await readText(workspace, args.path, MAX_WRITE_BYTES);
         const count = text.split(args.old_string).length - 1;
         if (count === 0) return { ok: false, output: `old_string was not found in ${shown}` };
-        if (count > 1 && !args.replace_all) return { ok: false, output: `old_string occurs ${count} times in ${shown}; add context to make it unique or set replace_all` };
+        if (count > 1 && !args.replace_all)
+          return { ok: false, output: `old_string occurs ${count} times in ${shown}; add context to make it unique or set replace_all` };
         const updated = args.replace_all ? text.split(args.old_string).join(args.new_string) : text.replace(args.old_string, () => args.new_string);
         await writeText(workspace, real, updated);
         return { ok: true, output: `replaced ${args.replace_all ? count : 1} occurrence${count > 1 && args.replace_all ? 's' : ''} in ${shown}` };
       }),
   );
   const listFiles = defineTool(
-    { name: 'list_files', description: 'List a directory of the workspace: directories end with /, files show their size, symlinks their target.', idempotent: true },
+    {
+      name: 'list_files',
+      description: 'List a directory of the workspace: directories end with /, files show their size, symlinks their target.',
+      idempotent: true,
+    },
     z.object({ path: path.optional(), depth: z.int().min(1).max(10).optional(), max_entries: z.int().min(1).max(5000).optional() }).strict(),
     (args, call) =>
       inWorkspace(deps, call, null, async (workspace) => {

@@ -14,7 +14,8 @@ export function httpTool(deps: ToolDeps): SandboxTool {
   return defineTool(
     {
       name: 'http_request',
-      description: 'Send an HTTP request through the egress proxy and return status, headers and body.\nOnly hosts allowed by policy are reachable; credentials for a host are added by the proxy, never pass them here.',
+      description:
+        'Send an HTTP request through the egress proxy and return status, headers and body.\nOnly hosts allowed by policy are reachable; credentials for a host are added by the proxy, never pass them here.',
       idempotent: false,
     },
     z
@@ -22,7 +23,10 @@ export function httpTool(deps: ToolDeps): SandboxTool {
         url: z.url({ protocol: /^https?$/ }),
         method: z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']).optional(),
         headers: z.record(z.string(), z.string()).optional(),
-        body: z.string().max(10 * 1024 * 1024).optional(),
+        body: z
+          .string()
+          .max(10 * 1024 * 1024)
+          .optional(),
         max_bytes: z.int().min(1).optional().describe('Cut the response body after this many bytes'),
       })
       .strict(),
@@ -60,7 +64,9 @@ export function httpTool(deps: ToolDeps): SandboxTool {
           const finish = () =>
             resolve({
               status: res.statusCode ?? 0,
-              headers: Object.entries(res.headers).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : v}`).join('\n'),
+              headers: Object.entries(res.headers)
+                .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(', ') : v}`)
+                .join('\n'),
               body: Buffer.concat(chunks).toString('utf8'),
               truncated,
             });

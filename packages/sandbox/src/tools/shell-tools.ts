@@ -8,7 +8,13 @@ import { resolveInside } from './safe-path';
 import { defineTool, throwIfCancelled, type SandboxTool, type SandboxToolCall } from './tool';
 
 /** Runs argv in the session's sandbox; a disk-limit kill puts the work tree back to its last commit. */
-async function execIn(deps: ToolDeps, workspace: Workspace, argv: string[], options: { cwd?: string; env?: Record<string, string>; stdin?: string; wallTimeMs?: number }, call: SandboxToolCall) {
+async function execIn(
+  deps: ToolDeps,
+  workspace: Workspace,
+  argv: string[],
+  options: { cwd?: string; env?: Record<string, string>; stdin?: string; wallTimeMs?: number },
+  call: SandboxToolCall,
+) {
   const limits = callLimits(deps, call);
   const wallTimeMs = Math.min(options.wallTimeMs ?? limits.wallTimeMs, limits.wallTimeMs);
   const cwd = options.cwd ? (await resolveInside(workspace.path, options.cwd)).relative : undefined;
@@ -72,7 +78,8 @@ export function shellTools(deps: ToolDeps): SandboxTool[] {
   const search = defineTool(
     {
       name: 'search_files',
-      description: 'Search file contents of the workspace with grep (extended regular expressions unless fixed_strings).\nReturns path:line:text for each match; binary files are skipped; symlinks are not followed.',
+      description:
+        'Search file contents of the workspace with grep (extended regular expressions unless fixed_strings).\nReturns path:line:text for each match; binary files are skipped; symlinks are not followed.',
       idempotent: true,
     },
     z
@@ -89,10 +96,22 @@ export function shellTools(deps: ToolDeps): SandboxTool[] {
       inWorkspace(deps, call, null, async (workspace) => {
         const target = await resolveInside(workspace.path, args.path ?? '.');
         const max = args.max_results ?? 200;
-        const argv = ['grep', '-rnI', '--color=never', args.fixed_strings ? '-F' : '-E', ...(args.ignore_case ? ['-i'] : []), ...(args.glob ? [`--include=${args.glob}`] : []), '-e', args.pattern, '--', target.relative];
+        const argv = [
+          'grep',
+          '-rnI',
+          '--color=never',
+          args.fixed_strings ? '-F' : '-E',
+          ...(args.ignore_case ? ['-i'] : []),
+          ...(args.glob ? [`--include=${args.glob}`] : []),
+          '-e',
+          args.pattern,
+          '--',
+          target.relative,
+        ];
         const { result } = await execIn(deps, workspace, argv, {}, call);
         if (result.exitCode === 1) return { ok: true, output: 'no matches' };
-        if (result.exitCode !== 0 && !result.truncated) return { ok: false, output: result.stderr.trim() || `grep failed (${result.exitCode ?? result.signal})` };
+        if (result.exitCode !== 0 && !result.truncated)
+          return { ok: false, output: result.stderr.trim() || `grep failed (${result.exitCode ?? result.signal})` };
         const all = result.stdout.split('\n');
         // A cut output ends with a partial line and the truncation marker: neither is a match.
         const lines = (result.truncated ? all.slice(0, -2) : all).filter(Boolean).map((line) => line.replace(/^\.\//, ''));

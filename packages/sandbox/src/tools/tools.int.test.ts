@@ -53,8 +53,15 @@ describe('built-in tools', () => {
     const edit = await f.tool('edit_file', { path: 'src/deep/a.ts', old_string: 'const b = 1', new_string: 'const b = $&2' });
     expect(edit.ok).toBe(true);
     expect(await readFile(join(f.workspace.path, 'src/deep/a.ts'), 'utf8')).toBe('const a = 1;\nconst b = $&2;\n');
-    expect((await f.tool('edit_file', { path: 'src/deep/a.ts', old_string: 'const', new_string: 'let', replace_all: true })).output).toBe('replaced 2 occurrences in src/deep/a.ts');
-    expect(await f.workspaces.diff({ sessionId: f.workspace.sessionId, commit: w.commit! }, { sessionId: f.workspace.sessionId, commit: await f.workspaces.head(f.workspace.sessionId) })).toContain('+let b = $&2;');
+    expect((await f.tool('edit_file', { path: 'src/deep/a.ts', old_string: 'const', new_string: 'let', replace_all: true })).output).toBe(
+      'replaced 2 occurrences in src/deep/a.ts',
+    );
+    expect(
+      await f.workspaces.diff(
+        { sessionId: f.workspace.sessionId, commit: w.commit! },
+        { sessionId: f.workspace.sessionId, commit: await f.workspaces.head(f.workspace.sessionId) },
+      ),
+    ).toContain('+let b = $&2;');
   });
 
   it('read_file refuses missing, binary and directory paths as tool failures', async () => {

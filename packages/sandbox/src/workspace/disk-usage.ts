@@ -49,7 +49,11 @@ export async function overDiskLimit(root: string, limits: { workspaceBytes: numb
  * The kill reason to report once the process is gone: a workspace left over its limit wins over
  * any other reason (a timeout included), because the caller must then reset the workspace.
  */
-export async function finalKillReason<R extends string>(killedBy: R | null, root: string, limits: { workspaceBytes: number; workspaceFiles: number }): Promise<R | 'disk-limit' | null> {
+export async function finalKillReason<R extends string>(
+  killedBy: R | null,
+  root: string,
+  limits: { workspaceBytes: number; workspaceFiles: number },
+): Promise<R | 'disk-limit' | null> {
   if (killedBy === 'disk-limit') return killedBy;
   return (await overDiskLimit(root, limits)) ? 'disk-limit' : killedBy;
 }

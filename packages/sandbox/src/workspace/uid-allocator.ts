@@ -48,13 +48,15 @@ export class UidAllocator {
 
   // The range must belong to nobody else: not a real account, not a container's subordinate ids.
   private async checkRange(): Promise<void> {
-    if (this.base < 1000 || this.base + this.count > 2 ** 31 - 1) throw new AppError('PRECONDITION_FAILED', 'the sandbox uid range must lie within 1000..2^31-1');
+    if (this.base < 1000 || this.base + this.count > 2 ** 31 - 1)
+      throw new AppError('PRECONDITION_FAILED', 'the sandbox uid range must lie within 1000..2^31-1');
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const end = this.base + this.count;
     const overlaps = (from: number, to: number) => from < end && to > this.base;
     for (const line of (await readFile('/etc/passwd', 'utf8').catch(() => '')).split('\n')) {
       const uid = Number(line.split(':')[2]);
-      if (line && overlaps(uid, uid + 1)) throw new AppError('PRECONDITION_FAILED', `sandbox uid range ${this.base}+${this.count} contains the account ${line.split(':')[0]}`);
+      if (line && overlaps(uid, uid + 1))
+        throw new AppError('PRECONDITION_FAILED', `sandbox uid range ${this.base}+${this.count} contains the account ${line.split(':')[0]}`);
     }
     for (const file of ['/etc/subuid', '/etc/subgid']) {
       for (const line of (await readFile(file, 'utf8').catch(() => '')).split('\n')) {

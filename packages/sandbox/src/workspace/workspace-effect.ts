@@ -72,13 +72,17 @@ async function truncatedFiles(options: GitOptions, shrunk: readonly RawChange[],
     // Kept more than half: an edit, whatever it kept.
     if ((sizes.get(change.newSha) ?? 0) * 2 > (sizes.get(change.oldSha) ?? 0)) continue;
     const cost = (sizes.get(change.oldSha) ?? 0) + (sizes.get(change.newSha) ?? 0);
-    if ((sizes.get(change.newSha) ?? 0) === 0 || cost > budget) truncated.add(change.path); // empty, or too big to tell: counted as a truncation
+    if ((sizes.get(change.newSha) ?? 0) === 0 || cost > budget)
+      truncated.add(change.path); // empty, or too big to tell: counted as a truncation
     else {
       budget -= cost;
       toRead.push(change);
     }
   }
-  const blobs = await readBlobs(options, toRead.flatMap((c) => [c.oldSha, c.newSha]));
+  const blobs = await readBlobs(
+    options,
+    toRead.flatMap((c) => [c.oldSha, c.newSha]),
+  );
   for (const change of toRead) {
     const before = blobs.get(change.oldSha);
     const after = blobs.get(change.newSha);
@@ -95,7 +99,10 @@ async function truncatedFiles(options: GitOptions, shrunk: readonly RawChange[],
 export async function effectBetween(options: GitOptions, base: string, commit: string): Promise<WorkspaceEffect> {
   const { stdout } = await gitBytes(['diff-tree', '-r', '-z', '--raw', '--no-renames', checkCommitId(base), checkCommitId(commit), '--'], options);
   const raw = parseRaw(stdout);
-  const sizes = await objectSizes(options, raw.flatMap((c) => [c.oldSha, c.newSha]));
+  const sizes = await objectSizes(
+    options,
+    raw.flatMap((c) => [c.oldSha, c.newSha]),
+  );
   const deletedByContent = new Map<string, RawChange[]>();
   for (const change of raw) {
     if (change.status !== 'D') continue;

@@ -66,7 +66,9 @@ export class WorkspaceManager {
 
   constructor(private readonly options: WorkspaceManagerOptions) {
     const root = process.getuid?.() === 0;
-    this.owners = options.owners ?? (root ? { kind: 'range', base: 900_000, count: 65_536 } : { kind: 'fixed', uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 });
+    this.owners =
+      options.owners ??
+      (root ? { kind: 'range', base: 900_000, count: 65_536 } : { kind: 'fixed', uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 });
     this.uids = this.owners.kind === 'range' ? new UidAllocator(join(options.root, '.uids'), this.owners.base, this.owners.count) : null;
   }
 

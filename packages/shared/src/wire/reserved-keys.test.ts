@@ -5,7 +5,10 @@ import { wireTransformer } from './transformer';
 
 /** Arguments as a model may send them: JSON.parse makes each of these keys an own property. */
 const modelArgs = () =>
-  JSON.parse('{"__proto__": {"isAdmin": true}, "constructor": {"prototype": {"x": 1}}, "~__proto__": "tilde", "~~constructor": 2, "path": "a"}') as Record<string, unknown>;
+  JSON.parse('{"__proto__": {"isAdmin": true}, "constructor": {"prototype": {"x": 1}}, "~__proto__": "tilde", "~~constructor": 2, "path": "a"}') as Record<
+    string,
+    unknown
+  >;
 
 describe('reserved keys on the wire', () => {
   it('escapes exactly the keys superjson refuses, one to one', () => {
@@ -23,7 +26,13 @@ describe('reserved keys on the wire', () => {
     const answer = { items: [{ args: modelArgs(), at: when }], total: 1n };
     expect(() => superjson.serialize(answer)).toThrow(/__proto__/);
     const wire = JSON.parse(JSON.stringify(wireTransformer.serialize(answer))) as Parameters<typeof wireTransformer.deserialize>[0];
-    expect(Object.keys((wire.json as { items: { args: object }[] }).items[0]!.args)).toEqual(['~__proto__', '~constructor', '~~__proto__', '~~~constructor', 'path']);
+    expect(Object.keys((wire.json as { items: { args: object }[] }).items[0]!.args)).toEqual([
+      '~__proto__',
+      '~constructor',
+      '~~__proto__',
+      '~~~constructor',
+      'path',
+    ]);
     const back = wireTransformer.deserialize<typeof answer>(wire);
     const args = back.items[0]!.args;
     expect(Object.keys(args)).toEqual(['__proto__', 'constructor', '~__proto__', '~~constructor', 'path']);

@@ -22,7 +22,11 @@ export async function metricsResponse(
   render: () => Promise<{ body: string; contentType: string }>,
 ): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   if (!expected || !metricsTokenMatches(authorization, expected)) {
-    return { status: 401, headers: { 'www-authenticate': 'Bearer realm="metrics"', 'content-type': 'text/plain' }, body: 'metrics need the bearer token (LOOPLANE_METRICS_TOKEN)\n' };
+    return {
+      status: 401,
+      headers: { 'www-authenticate': 'Bearer realm="metrics"', 'content-type': 'text/plain' },
+      body: 'metrics need the bearer token (LOOPLANE_METRICS_TOKEN)\n',
+    };
   }
   const { body, contentType } = await render();
   return { status: 200, headers: { 'content-type': contentType, 'cache-control': 'no-store' }, body };

@@ -63,7 +63,8 @@ export function runSpans(run: { runId: string; teamId: string; status: string; t
       case 'model.responded': {
         const span = open.get(`model:${str(p.requestId)}`);
         const usage = p.usage as { inputTokens?: number; outputTokens?: number } | undefined;
-        if (span && usage) Object.assign(span.attributes, { 'gen_ai.usage.input_tokens': usage.inputTokens ?? 0, 'gen_ai.usage.output_tokens': usage.outputTokens ?? 0 });
+        if (span && usage)
+          Object.assign(span.attributes, { 'gen_ai.usage.input_tokens': usage.inputTokens ?? 0, 'gen_ai.usage.output_tokens': usage.outputTokens ?? 0 });
         close(`model:${str(p.requestId)}`, event.at);
         break;
       }
@@ -71,7 +72,10 @@ export function runSpans(run: { runId: string; teamId: string; status: string; t
         close(`model:${str(p.requestId)}`, event.at, true);
         break;
       case 'tool.requested':
-        open.set(`tool:${str(p.callId)}`, make(`tool ${str(p.name)}`, event.at, turn ?? root, { 'looplane.tool': str(p.name), 'looplane.call_id': str(p.callId) }));
+        open.set(
+          `tool:${str(p.callId)}`,
+          make(`tool ${str(p.name)}`, event.at, turn ?? root, { 'looplane.tool': str(p.name), 'looplane.call_id': str(p.callId) }),
+        );
         break;
       case 'tool.finished':
         close(`tool:${str(p.callId)}`, event.at, p.ok === false);
@@ -81,13 +85,19 @@ export function runSpans(run: { runId: string; teamId: string; status: string; t
         close(`tool:${str(p.callId)}`, event.at, true);
         break;
       case 'approval.requested':
-        open.set(`approval:${str(p.callId)}`, make('approval wait', event.at, open.get(`tool:${str(p.callId)}`) ?? turn ?? root, { 'looplane.tool': str(p.tool) }));
+        open.set(
+          `approval:${str(p.callId)}`,
+          make('approval wait', event.at, open.get(`tool:${str(p.callId)}`) ?? turn ?? root, { 'looplane.tool': str(p.tool) }),
+        );
         break;
       case 'approval.decided':
         close(`approval:${str(p.callId)}`, event.at, p.approved === false);
         break;
       case 'delegation.sent':
-        open.set(`delegation:${str(p.callId)}`, make(`delegation ${str(p.to)}`, event.at, open.get(`tool:${str(p.callId)}`) ?? turn ?? root, { 'looplane.delegate_to': str(p.to) }));
+        open.set(
+          `delegation:${str(p.callId)}`,
+          make(`delegation ${str(p.to)}`, event.at, open.get(`tool:${str(p.callId)}`) ?? turn ?? root, { 'looplane.delegate_to': str(p.to) }),
+        );
         break;
       case 'delegation.returned':
         close(`delegation:${str(p.callId)}`, event.at, p.ok === false);

@@ -43,7 +43,11 @@ export class RunTracer {
       const claimed = await db.run.updateMany({ where: { id: run.id, traceId: null }, data: { traceId } });
       if (claimed.count !== 1 || !run.rootSessionId) continue;
       try {
-        const rows = await db.event.findMany({ where: { runId: run.id, sessionId: run.rootSessionId }, orderBy: { seq: 'asc' }, select: { type: true, payload: true, createdAt: true } });
+        const rows = await db.event.findMany({
+          where: { runId: run.id, sessionId: run.rootSessionId },
+          orderBy: { seq: 'asc' },
+          select: { type: true, payload: true, createdAt: true },
+        });
         const events: TraceEvent[] = rows.map((r) => ({ type: r.type, at: r.createdAt, payload: (r.payload ?? {}) as Record<string, unknown> }));
         const spans = runSpans({ runId: run.id, teamId: run.teamId, status: run.status, traceId }, events);
         if (spans.length > 0) await exportSpans(this.options.endpoint, spans, this.options.service);

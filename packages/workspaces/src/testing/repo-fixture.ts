@@ -20,7 +20,10 @@ export async function makeRepo(): Promise<{ gitDir: string; workTree: string; he
 }
 
 /** Writes files (null deletes) and commits; returns the new commit and its parent. */
-export async function writeAndCommit(repo: { gitDir: string; workTree: string }, files: Record<string, string | Buffer | null>): Promise<{ commit: string; parent: string }> {
+export async function writeAndCommit(
+  repo: { gitDir: string; workTree: string },
+  files: Record<string, string | Buffer | null>,
+): Promise<{ commit: string; parent: string }> {
   const options = { gitDir: repo.gitDir, workTree: repo.workTree };
   const parent = (await git(['rev-parse', 'HEAD'], options)).stdout.trim();
   for (const [path, content] of Object.entries(files)) {

@@ -79,7 +79,11 @@ export function describeWorkspaceStore(name: string, setup: () => Promise<StoreF
 
       const reader = new WorkspaceReader({ store: fx.store, cacheDir: join(scratch, `reader-${runId}`) });
       const root = await reader.node(runId, b.commit, '', 1000);
-      expect(root.kind === 'dir' && root.entries.map((e) => [e.path, e.type])).toEqual([['src', 'dir'], ['README.md', 'file'], ['bin.dat', 'file']]);
+      expect(root.kind === 'dir' && root.entries.map((e) => [e.path, e.type])).toEqual([
+        ['src', 'dir'],
+        ['README.md', 'file'],
+        ['bin.dat', 'file'],
+      ]);
       const file = await reader.node(runId, a.commit, 'src/app.ts', 1000);
       expect(file).toMatchObject({ kind: 'file', encoding: 'utf8', content: 'export const x = 1;\n', truncated: false });
       const cut = await reader.node(runId, b.commit, 'src/app.ts', 5);
@@ -120,7 +124,7 @@ export function describeWorkspaceStore(name: string, setup: () => Promise<StoreF
       await repo.cleanup();
     });
 
-    it('retention removes a run\'s packs, says why, and restores then fail', async () => {
+    it("retention removes a run's packs, says why, and restores then fail", async () => {
       const runId = await fx.newRun();
       const repo = await makeRepo();
       const writer = new SnapshotWriter(fx.store);

@@ -12,7 +12,10 @@ const stateSchema = z.object({ restarts: z.record(z.string().regex(/^[a-z-]{1,32
  */
 export async function supervisorRestartsText(file: string | undefined): Promise<string> {
   if (!file) return '';
-  const state = await readFile(file, 'utf8').then((text) => stateSchema.safeParse(JSON.parse(text)), () => null);
+  const state = await readFile(file, 'utf8').then(
+    (text) => stateSchema.safeParse(JSON.parse(text)),
+    () => null,
+  );
   if (!state?.success) return '';
   const samples = Object.entries(state.data.restarts).map(([name, count]) => `looplane_process_restarts_total{process="${name}"} ${count}`);
   return [

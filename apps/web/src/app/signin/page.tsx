@@ -17,9 +17,7 @@ const ERRORS: Record<string, string> = {
   SessionRequired: 'Please sign in to continue.',
 };
 
-export default async function SignInPage(props: {
-  searchParams: Promise<{ callbackUrl?: string | string[]; error?: string | string[] }>;
-}) {
+export default async function SignInPage(props: { searchParams: Promise<{ callbackUrl?: string | string[]; error?: string | string[] }> }) {
   const params = await props.searchParams;
   const callbackUrl = safeCallbackPath(params.callbackUrl);
   if (await getViewer()) redirect(callbackUrl);
@@ -39,11 +37,7 @@ export default async function SignInPage(props: {
           <h1 className="text-lg font-semibold tracking-tight">Sign in to Looplane</h1>
           <p className="text-muted">Control plane for long-running agents</p>
         </div>
-        <SignInForm
-          callbackUrl={callbackUrl}
-          initialError={initialError}
-          sso={oidcConfigured(e) ? { name: e.OIDC_NAME } : null}
-        />
+        <SignInForm callbackUrl={callbackUrl} initialError={initialError} sso={oidcConfigured(e) ? { name: e.OIDC_NAME } : null} />
       </div>
     </main>
   );

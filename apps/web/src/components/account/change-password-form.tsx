@@ -32,7 +32,16 @@ export function ChangePasswordForm() {
           <Input id="current-password" name="currentPassword" type="password" required autoComplete="current-password" data-testid="current-password" />
         </Field>
         <Field label="New password" htmlFor="new-password" hint="8 or more characters, not one of the most common passwords.">
-          <Input id="new-password" name="newPassword" type="password" required minLength={8} maxLength={200} autoComplete="new-password" data-testid="new-password" />
+          <Input
+            id="new-password"
+            name="newPassword"
+            type="password"
+            required
+            minLength={8}
+            maxLength={200}
+            autoComplete="new-password"
+            data-testid="new-password"
+          />
         </Field>
         <InlineError error={change.error} testId="change-password-error" />
         <div>

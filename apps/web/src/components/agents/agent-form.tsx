@@ -16,7 +16,8 @@ import { useTRPC } from '@/trpc/client';
 import { type FieldRejection, JsonField, useJsonField } from './json-field';
 
 const TOOLS_EXAMPLE = '[{ "name": "read_file", "description": "Read a workspace file", "idempotent": true }]';
-const COMMANDS_EXAMPLE = '[{ "name": "triage", "description": "Triage a report", "goalTemplate": "Triage: {{report}}", "args": [{ "name": "report", "required": true }] }]';
+const COMMANDS_EXAMPLE =
+  '[{ "name": "triage", "description": "Triage a report", "goalTemplate": "Triage: {{report}}", "args": [{ "name": "report", "required": true }] }]';
 
 function parseJson(label: string, text: string): unknown {
   try {
@@ -53,14 +54,22 @@ export function AgentForm({ agent }: { agent?: AgentView }) {
   const onSuccess = async () => {
     await queryClient.invalidateQueries(trpc.agents.pathFilter());
   };
-  const create = useMutation(trpc.agents.create.mutationOptions({ onSuccess: async () => {
-    await onSuccess();
-    router.push(`/t/${team.slug}/agents`);
-  } }));
-  const update = useMutation(trpc.agents.update.mutationOptions({ onSuccess: async () => {
-    await onSuccess();
-    setSaved(true);
-  } }));
+  const create = useMutation(
+    trpc.agents.create.mutationOptions({
+      onSuccess: async () => {
+        await onSuccess();
+        router.push(`/t/${team.slug}/agents`);
+      },
+    }),
+  );
+  const update = useMutation(
+    trpc.agents.update.mutationOptions({
+      onSuccess: async () => {
+        await onSuccess();
+        setSaved(true);
+      },
+    }),
+  );
   const pending = create.isPending || update.isPending;
   // What the last save sent, so the server's issues are shown while the text is still that text.
   const [sent, setSent] = useState<Record<JsonFieldName, string> | null>(null);
@@ -111,15 +120,34 @@ export function AgentForm({ agent }: { agent?: AgentView }) {
     <Card>
       <CardHeader
         title={agent ? `Edit ${agent.name}` : 'New agent'}
-        description={agent ? `Version ${agent.version}. Saving makes version ${agent.version + 1}; running runs keep their snapshot.` : 'An agent template: which model, what it is told, which tools it may load.'}
+        description={
+          agent
+            ? `Version ${agent.version}. Saving makes version ${agent.version + 1}; running runs keep their snapshot.`
+            : 'An agent template: which model, what it is told, which tools it may load.'
+        }
       />
       <form className="flex flex-col gap-4 p-4" onSubmit={onSubmit} data-testid="agent-form">
         <div className="grid gap-3 sm:grid-cols-3">
           <Field label="Name" htmlFor="agent-name" hint="lowercase, digits and dashes; used by `looplane run --agent`">
-            <Input id="agent-name" name="name" required maxLength={64} defaultValue={agent?.name} pattern="[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?" data-testid="agent-name" />
+            <Input
+              id="agent-name"
+              name="name"
+              required
+              maxLength={64}
+              defaultValue={agent?.name}
+              pattern="[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?"
+              data-testid="agent-name"
+            />
           </Field>
           <Field label="Model endpoint" htmlFor="agent-endpoint">
-            <Select id="agent-endpoint" name="endpointId" required defaultValue={agent?.endpoint.id} key={endpoints.data?.length ?? 0} data-testid="agent-endpoint">
+            <Select
+              id="agent-endpoint"
+              name="endpointId"
+              required
+              defaultValue={agent?.endpoint.id}
+              key={endpoints.data?.length ?? 0}
+              data-testid="agent-endpoint"
+            >
               {endpoints.data?.map((e) => (
                 <option key={e.id} value={e.id}>
                   {e.name} ({e.kind} · {e.model})
@@ -136,10 +164,26 @@ export function AgentForm({ agent }: { agent?: AgentView }) {
         </Field>
         <div className="grid gap-3 lg:grid-cols-2">
           <JsonField id="agent-tools" label="Tools (JSON)" name="tools" testId="agent-tools" field={tools} minHeight="7.5rem" hint={`e.g. ${TOOLS_EXAMPLE}`} />
-          <JsonField id="agent-commands" label="Slash commands (JSON)" name="slashCommands" testId="agent-commands" field={commands} minHeight="7.5rem" hint={`e.g. ${COMMANDS_EXAMPLE}`} />
+          <JsonField
+            id="agent-commands"
+            label="Slash commands (JSON)"
+            name="slashCommands"
+            testId="agent-commands"
+            field={commands}
+            minHeight="7.5rem"
+            hint={`e.g. ${COMMANDS_EXAMPLE}`}
+          />
         </div>
         <div className="grid gap-3 sm:grid-cols-3">
-          <JsonField id="agent-sandbox" label="Sandbox (JSON)" name="sandbox" testId="agent-sandbox" field={sandbox} minHeight="4rem" hint='e.g. { "driver": "bwrap", "memoryMb": 512 }' />
+          <JsonField
+            id="agent-sandbox"
+            label="Sandbox (JSON)"
+            name="sandbox"
+            testId="agent-sandbox"
+            field={sandbox}
+            minHeight="4rem"
+            hint='e.g. { "driver": "bwrap", "memoryMb": 512 }'
+          />
           <Field label="Messages while busy" htmlFor="agent-busy" hint="What a message to a working run does">
             <Select id="agent-busy" name="busyPolicy" defaultValue={agent?.busyPolicy ?? 'enqueue'} data-testid="agent-busy">
               <option value="enqueue">Queue for the next step</option>
@@ -148,7 +192,15 @@ export function AgentForm({ agent }: { agent?: AgentView }) {
             </Select>
           </Field>
           <Field label="Max concurrent runs" htmlFor="agent-concurrency" hint="Empty: only the team limit applies">
-            <Input id="agent-concurrency" name="maxConcurrentRuns" type="number" min={1} max={1000} defaultValue={agent?.maxConcurrentRuns ?? ''} data-testid="agent-concurrency" />
+            <Input
+              id="agent-concurrency"
+              name="maxConcurrentRuns"
+              type="number"
+              min={1}
+              max={1000}
+              defaultValue={agent?.maxConcurrentRuns ?? ''}
+              data-testid="agent-concurrency"
+            />
           </Field>
         </div>
         <InlineError error={localError ?? create.error ?? update.error} testId="agent-form-error" />

@@ -41,7 +41,15 @@ export function useJsonField(initial: string, schema: z.ZodType | null, rejectio
 }
 
 /** The field: a label, the JSON editor (its text also goes into the form as `name`), the problems, a hint. */
-export function JsonField({ id, label, hint, name, testId, field, minHeight }: {
+export function JsonField({
+  id,
+  label,
+  hint,
+  name,
+  testId,
+  field,
+  minHeight,
+}: {
   id: string;
   label: string;
   hint?: ReactNode;

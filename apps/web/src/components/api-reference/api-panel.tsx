@@ -18,16 +18,22 @@ export function ApiPanel() {
   return (
     <div className="space-y-5">
       <section aria-labelledby="api-access" className="space-y-2 text-[13px]">
-        <h2 id="api-access" className="text-sm font-semibold">REST API</h2>
+        <h2 id="api-access" className="text-sm font-semibold">
+          REST API
+        </h2>
         <p className="text-muted">
           Every route lives under <code className="font-mono">/api/v1</code> and takes a team API token as{' '}
           <code className="font-mono">Authorization: Bearer …</code> (the session cookie is not accepted). Create one under{' '}
-          <Link className="text-accent underline" href={`/t/${team}/settings/tokens`}>API tokens</Link>. Errors are{' '}
-          <code className="font-mono">application/problem+json</code>; <code className="font-mono">POST /api/v1/runs</code> honours an{' '}
+          <Link className="text-accent underline" href={`/t/${team}/settings/tokens`}>
+            API tokens
+          </Link>
+          . Errors are <code className="font-mono">application/problem+json</code>; <code className="font-mono">POST /api/v1/runs</code> honours an{' '}
           <code className="font-mono">Idempotency-Key</code> header.
         </p>
         <p>
-          <a className="text-accent underline" href={OPENAPI_PATH} data-testid="openapi-link">OpenAPI 3.1 document</a>
+          <a className="text-accent underline" href={OPENAPI_PATH} data-testid="openapi-link">
+            OpenAPI 3.1 document
+          </a>
         </p>
       </section>
       <ApiReferenceView specUrl={OPENAPI_PATH} />

@@ -70,7 +70,13 @@ function DecideForm({ item, teamId, onDecided }: { item: ApprovalItem; teamId: s
             <Pencil aria-hidden className="size-3" /> {editing ? 'Keep the original arguments' : 'Edit arguments'}
           </Button>
         )}
-        <Button size="sm" variant="primary" disabled={decide.isPending || (edited !== null && !edited.ok)} onClick={() => send('approve')} data-testid="approval-approve">
+        <Button
+          size="sm"
+          variant="primary"
+          disabled={decide.isPending || (edited !== null && !edited.ok)}
+          onClick={() => send('approve')}
+          data-testid="approval-approve"
+        >
           <Check aria-hidden className="size-3.5" /> {edited?.ok ? 'Approve edited' : 'Approve'}
         </Button>
         <Button size="sm" variant="danger-ghost" disabled={decide.isPending} onClick={() => send('reject')} data-testid="approval-reject">
@@ -108,22 +114,40 @@ export function ApprovalCard(props: {
     >
       <div className="pt-0.5">
         {pending && item.canDecide ? (
-          <input type="checkbox" aria-label="Select for a bulk decision" checked={props.selected} onChange={(e) => props.onSelect(e.target.checked)} data-testid="approval-select" />
+          <input
+            type="checkbox"
+            aria-label="Select for a bulk decision"
+            checked={props.selected}
+            onChange={(e) => props.onSelect(e.target.checked)}
+            data-testid="approval-select"
+          />
         ) : (
           <span className="inline-block size-3.5" />
         )}
       </div>
       <div className="flex min-w-0 flex-1 flex-col gap-2">
         <div className="flex flex-wrap items-center gap-2 text-[13px]">
-          <span className="font-mono font-medium" data-testid="approval-tool">{item.tool ?? item.kind}</span>
-          <Badge tone={STATUS_TONE[item.status]} data-testid="approval-status">{item.status}</Badge>
-          <Badge tone={RISK_TONE[item.risk] ?? 'neutral'} data-testid="approval-risk">risk: {item.risk}</Badge>
+          <span className="font-mono font-medium" data-testid="approval-tool">
+            {item.tool ?? item.kind}
+          </span>
+          <Badge tone={STATUS_TONE[item.status]} data-testid="approval-status">
+            {item.status}
+          </Badge>
+          <Badge tone={RISK_TONE[item.risk] ?? 'neutral'} data-testid="approval-risk">
+            risk: {item.risk}
+          </Badge>
           {item.policyRuleId ? <Badge data-testid="approval-rule">rule: {item.policyRuleId}</Badge> : null}
           <Badge>needs {item.requiredRole}</Badge>
           {item.fourEyes ? <Badge tone="accent">four-eyes</Badge> : null}
-          <span className="ml-auto text-xs text-muted" title={formatDateTime(item.createdAt)}>{formatRelative(item.createdAt)}</span>
+          <span className="ml-auto text-xs text-muted" title={formatDateTime(item.createdAt)}>
+            {formatRelative(item.createdAt)}
+          </span>
         </div>
-        {item.reason ? <p className="text-xs text-muted" data-testid="approval-reason">{item.reason}</p> : null}
+        {item.reason ? (
+          <p className="text-xs text-muted" data-testid="approval-reason">
+            {item.reason}
+          </p>
+        ) : null}
         {item.breaker ? <BreakerNotice breaker={item.breaker} /> : null}
         <CallPreview tool={item.tool} args={item.args} />
         {item.held ? <HeldEffect item={{ ...item, held: item.held }} teamId={props.teamId} /> : null}
@@ -134,14 +158,24 @@ export function ApprovalCard(props: {
           </div>
         ) : null}
         <div className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted">
-          <span>agent: <span className="text-foreground">{item.agent?.name ?? '—'}</span></span>
+          <span>
+            agent: <span className="text-foreground">{item.agent?.name ?? '—'}</span>
+          </span>
           <Link href={`${props.base}/runs/${item.run.id}`} className="text-accent hover:underline" data-testid="approval-run-link">
             run: {item.run.goal.length > 60 ? `${item.run.goal.slice(0, 59)}…` : item.run.goal}
           </Link>
           {item.requestedBy ? <span>started by {item.requestedBy.email}</span> : null}
           {item.graphEdgeId ? <span>edge {item.graphEdgeId}</span> : null}
-          {pending && item.expiresAt ? <span>expires {formatDateTime(item.expiresAt)} ({item.expiryOutcome} then)</span> : null}
-          {pending && item.escalateAt && item.escalateToRole ? <span>escalates to {item.escalateToRole} at {formatDateTime(item.escalateAt)}</span> : null}
+          {pending && item.expiresAt ? (
+            <span>
+              expires {formatDateTime(item.expiresAt)} ({item.expiryOutcome} then)
+            </span>
+          ) : null}
+          {pending && item.escalateAt && item.escalateToRole ? (
+            <span>
+              escalates to {item.escalateToRole} at {formatDateTime(item.escalateAt)}
+            </span>
+          ) : null}
           {!pending && item.decidedAt ? (
             <span data-testid="approval-decided">
               {item.status} {item.decidedBy ? `by ${item.decidedBy.email}` : ''} {formatRelative(item.decidedAt)}

@@ -94,7 +94,14 @@ export function ApprovalsInbox() {
         {chosen.length > 0 ? (
           <div className="flex flex-1 flex-wrap items-center gap-2 rounded-md border border-border bg-surface-2 px-3 py-1.5" data-testid="approvals-bulk">
             <span className="text-xs font-medium">{chosen.length} selected</span>
-            <Input value={bulkComment} maxLength={2000} onChange={(e) => setBulkComment(e.target.value)} placeholder="Comment for all" aria-label="Comment for all" className="min-w-48 flex-1" />
+            <Input
+              value={bulkComment}
+              maxLength={2000}
+              onChange={(e) => setBulkComment(e.target.value)}
+              placeholder="Comment for all"
+              aria-label="Comment for all"
+              className="min-w-48 flex-1"
+            />
             <Button size="sm" variant="primary" disabled={decideMany.isPending} onClick={() => bulk('approve')} data-testid="approvals-bulk-approve">
               Approve {chosen.length}
             </Button>
@@ -105,7 +112,14 @@ export function ApprovalsInbox() {
         ) : null}
       </div>
       {linkedId ? (
-        <LinkedApproval approvalId={linkedId} teamId={team.id} base={base} selected={selected.has(linkedId)} onSelect={(on) => toggle(linkedId, on)} onDecided={refresh} />
+        <LinkedApproval
+          approvalId={linkedId}
+          teamId={team.id}
+          base={base}
+          selected={selected.has(linkedId)}
+          onSelect={(on) => toggle(linkedId, on)}
+          onDecided={refresh}
+        />
       ) : null}
       <InlineError error={list.error ?? decideMany.error} testId="approvals-error" />
       {failed.length > 0 ? (

@@ -8,7 +8,10 @@ function text(args: Record<string, unknown>, key: string): string | null {
 
 function Block({ children, testId }: { children: ReactNode; testId: string }) {
   return (
-    <pre data-testid={testId} className="max-h-64 overflow-auto rounded-md border border-border bg-surface-2 px-3 py-2 font-mono text-xs leading-5 whitespace-pre-wrap break-all">
+    <pre
+      data-testid={testId}
+      className="max-h-64 overflow-auto rounded-md border border-border bg-surface-2 px-3 py-2 font-mono text-xs leading-5 whitespace-pre-wrap break-all"
+    >
       {children}
     </pre>
   );

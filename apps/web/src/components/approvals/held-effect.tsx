@@ -8,7 +8,13 @@ import type { ApprovalItem } from './types';
 
 type Held = NonNullable<ApprovalItem['held']>;
 
-const KIND_TONE: Record<string, string> = { deleted: 'text-danger', truncated: 'text-danger', modified: 'text-foreground', moved: 'text-foreground', added: 'text-success' };
+const KIND_TONE: Record<string, string> = {
+  deleted: 'text-danger',
+  truncated: 'text-danger',
+  modified: 'text-foreground',
+  moved: 'text-foreground',
+  added: 'text-success',
+};
 
 /** Counts as one line: "deleted 2 · truncated 1 · modified 3". */
 function countsLine(held: Held): string {
@@ -32,7 +38,9 @@ export function HeldEffect({ item, teamId }: { item: ApprovalItem & { held: Held
       <p className="text-xs text-muted">
         This call already ran. Its changes were rolled back and wait for this decision: approving keeps exactly them, rejecting keeps them undone.
       </p>
-      <p className="text-xs" data-testid="approval-effect-counts">{countsLine(held)}</p>
+      <p className="text-xs" data-testid="approval-effect-counts">
+        {countsLine(held)}
+      </p>
       <ul className="flex flex-col font-mono text-xs" data-testid="approval-effect-files">
         {held.effect.changes.slice(0, 50).map((change) => (
           <li key={`${change.kind}:${change.path}`} className={KIND_TONE[change.kind] ?? ''}>

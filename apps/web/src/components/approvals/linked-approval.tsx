@@ -29,12 +29,21 @@ export function LinkedApproval(props: {
 
   return (
     <section ref={section} aria-labelledby="linked-approval" data-testid="approval-linked" data-approval-id={props.approvalId} className="flex flex-col gap-2">
-      <h2 id="linked-approval" className="text-sm font-semibold">The approval you were sent to</h2>
+      <h2 id="linked-approval" className="text-sm font-semibold">
+        The approval you were sent to
+      </h2>
       {linked.error ? <InlineError error={linked.error} testId="approval-linked-error" /> : null}
       {linked.isPending ? <p className="text-sm text-muted">Loading…</p> : null}
       {linked.data ? (
         <ul className="overflow-hidden rounded-lg border-2 border-accent bg-surface shadow-xs">
-          <ApprovalCard item={linked.data} teamId={props.teamId} base={props.base} selected={props.selected} onSelect={props.onSelect} onDecided={props.onDecided} />
+          <ApprovalCard
+            item={linked.data}
+            teamId={props.teamId}
+            base={props.base}
+            selected={props.selected}
+            onSelect={props.onSelect}
+            onDecided={props.onDecided}
+          />
         </ul>
       ) : null}
     </section>

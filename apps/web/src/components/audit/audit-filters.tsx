@@ -29,7 +29,14 @@ function urlDate(text: string): Date | undefined {
 /** The filters a query string names (an unreadable date is left out). */
 export function filtersFromUrl(get: (key: AuditUrlKey) => string): AuditFilterValues {
   const text = (key: AuditUrlKey) => get(key).trim() || undefined;
-  return { actorId: text('actor'), action: text('action'), targetType: text('targetType'), targetId: text('targetId'), from: urlDate(get('from')), to: urlDate(get('to')) };
+  return {
+    actorId: text('actor'),
+    action: text('action'),
+    targetType: text('targetType'),
+    targetId: text('targetId'),
+    from: urlDate(get('from')),
+    to: urlDate(get('to')),
+  };
 }
 
 /** The query string of some filters. */
@@ -61,24 +68,53 @@ export function AuditFilters({ teamId, initial, onApply }: { teamId: string; ini
     const form = new FormData(event.currentTarget);
     const text = (key: string) => String(form.get(key) ?? '').trim() || undefined;
     const date = (key: string) => (text(key) ? new Date(text(key)!) : undefined);
-    onApply({ actorId: text('actorId'), action: text('action'), targetType: text('targetType'), targetId: text('targetId'), from: date('from'), to: date('to') });
+    onApply({
+      actorId: text('actorId'),
+      action: text('action'),
+      targetType: text('targetType'),
+      targetId: text('targetId'),
+      from: date('from'),
+      to: date('to'),
+    });
   }
 
   return (
     <form onSubmit={onSubmit} className="grid gap-3 p-4 sm:grid-cols-3 lg:grid-cols-[repeat(6,minmax(0,1fr))_auto] lg:items-end" data-testid="audit-filters">
       <Field label="Actor" htmlFor="audit-actor">
-        <Select id="audit-actor" name="actorId" defaultValue={initial.actorId ?? ''} key={`actor-${members.data ? 'loaded' : 'loading'}`} data-testid="audit-filter-actor">
+        <Select
+          id="audit-actor"
+          name="actorId"
+          defaultValue={initial.actorId ?? ''}
+          key={`actor-${members.data ? 'loaded' : 'loading'}`}
+          data-testid="audit-filter-actor"
+        >
           <option value="">Anyone</option>
           {members.data?.map((m) => (
-            <option key={m.userId} value={m.userId}>{m.email}</option>
+            <option key={m.userId} value={m.userId}>
+              {m.email}
+            </option>
           ))}
         </Select>
       </Field>
       <Field label="Action" htmlFor="audit-action">
-        <Input id="audit-action" name="action" maxLength={200} placeholder="policy.saved or policy." defaultValue={initial.action ?? ''} data-testid="audit-filter-action" />
+        <Input
+          id="audit-action"
+          name="action"
+          maxLength={200}
+          placeholder="policy.saved or policy."
+          defaultValue={initial.action ?? ''}
+          data-testid="audit-filter-action"
+        />
       </Field>
       <Field label="Target type" htmlFor="audit-target-type">
-        <Input id="audit-target-type" name="targetType" maxLength={200} placeholder="endpoint" defaultValue={initial.targetType ?? ''} data-testid="audit-filter-target-type" />
+        <Input
+          id="audit-target-type"
+          name="targetType"
+          maxLength={200}
+          placeholder="endpoint"
+          defaultValue={initial.targetType ?? ''}
+          data-testid="audit-filter-target-type"
+        />
       </Field>
       <Field label="Target id" htmlFor="audit-target-id">
         <Input id="audit-target-id" name="targetId" maxLength={200} defaultValue={initial.targetId ?? ''} data-testid="audit-filter-target-id" />
@@ -89,7 +125,9 @@ export function AuditFilters({ teamId, initial, onApply }: { teamId: string; ini
       <Field label="To" htmlFor="audit-to">
         <Input id="audit-to" name="to" type="datetime-local" defaultValue={localInput(initial.to)} data-testid="audit-filter-to" />
       </Field>
-      <Button type="submit" data-testid="audit-filter-apply">Apply</Button>
+      <Button type="submit" data-testid="audit-filter-apply">
+        Apply
+      </Button>
     </form>
   );
 }

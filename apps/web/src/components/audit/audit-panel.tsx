@@ -35,14 +35,21 @@ export function AuditPanel() {
   );
 
   if (role !== 'admin') {
-    return <p className="text-muted" data-testid="audit-admin-only">Only admins can read the audit log.</p>;
+    return (
+      <p className="text-muted" data-testid="audit-admin-only">
+        Only admins can read the audit log.
+      </p>
+    );
   }
   const all = rows.data?.pages.flatMap((page) => page.rows) ?? [];
   return (
     <div className="flex flex-col gap-6">
       <AuditVerify teamId={team.id} />
       <Card>
-        <CardHeader title="Audit log" description="Every human and admin action, newest first. Rows are chained by hash; the database refuses to change or delete one." />
+        <CardHeader
+          title="Audit log"
+          description="Every human and admin action, newest first. Rows are chained by hash; the database refuses to change or delete one."
+        />
         <AuditFilters teamId={team.id} initial={filters} onApply={(next) => url.set(filtersToUrl(next))} />
         <InlineError error={rows.error} testId="audit-load-error" className="mx-4 mb-4" />
         <Table>
@@ -65,9 +72,13 @@ export function AuditPanel() {
                 <Td className="font-mono text-xs text-muted">{row.seq}</Td>
                 <Td className="text-xs whitespace-nowrap">{formatDateTime(row.createdAt)}</Td>
                 <Td className="text-xs">{row.actorLabel}</Td>
-                <Td className="font-mono text-xs" data-testid="audit-row-action">{row.action}</Td>
+                <Td className="font-mono text-xs" data-testid="audit-row-action">
+                  {row.action}
+                </Td>
                 <Td className="text-xs">{row.targetType ? `${row.targetType} ${row.targetId ?? ''}` : '—'}</Td>
-                <Td className="max-w-md truncate font-mono text-[11px] text-muted" title={JSON.stringify(row.data)}>{summary(row.data)}</Td>
+                <Td className="max-w-md truncate font-mono text-[11px] text-muted" title={JSON.stringify(row.data)}>
+                  {summary(row.data)}
+                </Td>
                 <Td className="text-xs text-muted">{row.ip ?? '—'}</Td>
               </Tr>
             ))}

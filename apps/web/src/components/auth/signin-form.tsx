@@ -49,25 +49,10 @@ export function SignInForm(props: { callbackUrl: string; initialError: string | 
       {/* method="post": a form sent before the page's script runs must never put the password in the URL. */}
       <form method="post" onSubmit={onSubmit} className="flex flex-col gap-3.5" data-testid="signin-form">
         <Field label="Email" htmlFor="signin-email">
-          <Input
-            id="signin-email"
-            name="email"
-            type="email"
-            autoComplete="username"
-            required
-            autoFocus
-            data-testid="signin-email"
-          />
+          <Input id="signin-email" name="email" type="email" autoComplete="username" required autoFocus data-testid="signin-email" />
         </Field>
         <Field label="Password" htmlFor="signin-password">
-          <Input
-            id="signin-password"
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            required
-            data-testid="signin-password"
-          />
+          <Input id="signin-password" name="password" type="password" autoComplete="current-password" required data-testid="signin-password" />
         </Field>
         <InlineError error={error ? new Error(error) : null} testId="signin-error" />
         <Button type="submit" variant="primary" className="w-full justify-center" disabled={pending} data-testid="signin-submit">
@@ -81,11 +66,7 @@ export function SignInForm(props: { callbackUrl: string; initialError: string | 
             or
             <span className="h-px flex-1 bg-border" />
           </div>
-          <Button
-            className="w-full justify-center"
-            data-testid="signin-sso"
-            onClick={() => void signIn(OIDC_PROVIDER_ID, { callbackUrl: props.callbackUrl })}
-          >
+          <Button className="w-full justify-center" data-testid="signin-sso" onClick={() => void signIn(OIDC_PROVIDER_ID, { callbackUrl: props.callbackUrl })}>
             Continue with {props.sso.name}
           </Button>
         </>

@@ -6,9 +6,15 @@ const lines = (csv: string) => csv.split('\r\n');
 
 describe('toCsv', () => {
   it('writes a header and CRLF rows, numbers as they are', () => {
-    expect(toCsv(['day', 'agent', 'cost_micros'], [['2026-12-01', 'coder', 1500], ['2026-12-02', 'coder', 0]])).toBe(
-      'day,agent,cost_micros\r\n2026-12-01,coder,1500\r\n2026-12-02,coder,0\r\n',
-    );
+    expect(
+      toCsv(
+        ['day', 'agent', 'cost_micros'],
+        [
+          ['2026-12-01', 'coder', 1500],
+          ['2026-12-02', 'coder', 0],
+        ],
+      ),
+    ).toBe('day,agent,cost_micros\r\n2026-12-01,coder,1500\r\n2026-12-02,coder,0\r\n');
   });
 
   it('quotes fields with commas, quotes and line breaks, doubling quotes', () => {
@@ -18,16 +24,13 @@ describe('toCsv', () => {
 
   it('neutralises cells a spreadsheet would run as a formula', () => {
     const attacks = ["=cmd|' /C calc'!A0", '+1', '-1', '@x', '\tfoo', '\rbar', '=HYPERLINK("http://x")'];
-    const [, ...rows] = lines(toCsv(['name'], attacks.map((a) => [a])));
-    expect(rows.slice(0, attacks.length)).toEqual([
-      `"'=cmd|' /C calc'!A0"`,
-      `"'+1"`,
-      `"'-1"`,
-      `"'@x"`,
-      `"'\tfoo"`,
-      `"'\rbar"`,
-      `"'=HYPERLINK(""http://x"")"`,
-    ]);
+    const [, ...rows] = lines(
+      toCsv(
+        ['name'],
+        attacks.map((a) => [a]),
+      ),
+    );
+    expect(rows.slice(0, attacks.length)).toEqual([`"'=cmd|' /C calc'!A0"`, `"'+1"`, `"'-1"`, `"'@x"`, `"'\tfoo"`, `"'\rbar"`, `"'=HYPERLINK(""http://x"")"`]);
     // Nothing in the output starts a cell with a formula character.
     for (const row of rows) expect(row).not.toMatch(/^"?[=+\-@\t\r]/);
   });

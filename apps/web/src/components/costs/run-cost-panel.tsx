@@ -40,7 +40,10 @@ export function RunCostPanel({ runId }: { runId: string }) {
   const exportCsv = () => {
     if (!data) return;
     const rows = data.modelCalls.map((c) => [c.at.toISOString(), c.eventNo, c.session, c.sessionId, c.endpoint, c.inputTokens, c.outputTokens, c.costMicros]);
-    downloadCsv(`looplane-run-${runId}-cost.csv`, toCsv(['at', 'event_no', 'session', 'session_id', 'endpoint', 'input_tokens', 'output_tokens', 'cost_micros'], rows));
+    downloadCsv(
+      `looplane-run-${runId}-cost.csv`,
+      toCsv(['at', 'event_no', 'session', 'session_id', 'endpoint', 'input_tokens', 'output_tokens', 'cost_micros'], rows),
+    );
   };
   return (
     <div className="flex flex-col gap-6">
@@ -48,8 +51,18 @@ export function RunCostPanel({ runId }: { runId: string }) {
       <Card>
         <CardHeader
           title={data ? `${formatUsd(data.run.costMicros)} · ${data.run.tokens.toLocaleString('en-US')} tokens · ${data.run.toolCalls} tool calls` : 'Loading…'}
-          description={data ? <Link className="hover:underline" href={`/t/${team.slug}/runs/${runId}`}>{data.run.goal}</Link> : undefined}
-          actions={<Button size="sm" onClick={exportCsv} disabled={!data} data-testid="run-cost-export">Export CSV</Button>}
+          description={
+            data ? (
+              <Link className="hover:underline" href={`/t/${team.slug}/runs/${runId}`}>
+                {data.run.goal}
+              </Link>
+            ) : undefined
+          }
+          actions={
+            <Button size="sm" onClick={exportCsv} disabled={!data} data-testid="run-cost-export">
+              Export CSV
+            </Button>
+          }
         />
       </Card>
       {data ? (

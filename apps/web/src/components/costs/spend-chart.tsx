@@ -17,7 +17,11 @@ const MAX_SERIES = COLORS.length - 1;
 function bucket(series: ChartSeries[], days: number): ChartSeries[] {
   if (series.length <= MAX_SERIES + 1) return series;
   const rest = series.slice(MAX_SERIES);
-  const other = { id: 'other', name: `${rest.length} others`, costMicros: Array.from({ length: days }, (_, i) => rest.reduce((sum, s) => sum + (s.costMicros[i] ?? 0), 0)) };
+  const other = {
+    id: 'other',
+    name: `${rest.length} others`,
+    costMicros: Array.from({ length: days }, (_, i) => rest.reduce((sum, s) => sum + (s.costMicros[i] ?? 0), 0)),
+  };
   return [...series.slice(0, MAX_SERIES), other];
 }
 
@@ -43,7 +47,13 @@ export function SpendChart({ days, series, testId }: { days: string[]; series: C
         <BarChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }} title="Spend per day">
           <CartesianGrid vertical={false} stroke="var(--border)" />
           <XAxis dataKey="day" tickFormatter={(day: string) => day.slice(5)} tick={{ fill: 'currentColor' }} stroke="var(--border-strong)" minTickGap={16} />
-          <YAxis tickFormatter={axisUsd} domain={[0, (max: number) => (max > 0 ? max : 1_000_000)]} tick={{ fill: 'currentColor' }} stroke="var(--border-strong)" width={56} />
+          <YAxis
+            tickFormatter={axisUsd}
+            domain={[0, (max: number) => (max > 0 ? max : 1_000_000)]}
+            tick={{ fill: 'currentColor' }}
+            stroke="var(--border-strong)"
+            width={56}
+          />
           <Tooltip
             formatter={(value) => formatUsd(Number(value))}
             cursor={{ fill: 'var(--surface-2)' }}

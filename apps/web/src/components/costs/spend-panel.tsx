@@ -52,7 +52,13 @@ export function SpendPanel() {
           description={data ? `${data.totalTokens.toLocaleString('en-US')} tokens. Model calls as recorded in the run logs; days are UTC.` : 'Loading…'}
           actions={
             <div className="flex items-center gap-2">
-              <select aria-label="Period" className="h-7 rounded border border-border bg-surface px-2 text-xs" value={days} onChange={(e) => url.set({ days: e.target.value })} data-testid="costs-days">
+              <select
+                aria-label="Period"
+                className="h-7 rounded border border-border bg-surface px-2 text-xs"
+                value={days}
+                onChange={(e) => url.set({ days: e.target.value })}
+                data-testid="costs-days"
+              >
                 {PERIODS.map((d) => (
                   <option key={d} value={d}>{`${d} days`}</option>
                 ))}
@@ -66,7 +72,15 @@ export function SpendPanel() {
         <InlineError error={spend.error} testId="costs-error" className="mx-4 mb-4" />
         <div className="flex gap-1 px-4" role="tablist">
           {VIEWS.map((v) => (
-            <Button key={v.id} size="sm" variant={v.id === view ? 'primary' : 'ghost'} onClick={() => url.set({ view: v.id })} role="tab" aria-selected={v.id === view} data-testid={`costs-view-${v.id}`}>
+            <Button
+              key={v.id}
+              size="sm"
+              variant={v.id === view ? 'primary' : 'ghost'}
+              onClick={() => url.set({ view: v.id })}
+              role="tab"
+              aria-selected={v.id === view}
+              data-testid={`costs-view-${v.id}`}
+            >
               {v.label}
             </Button>
           ))}
@@ -108,7 +122,9 @@ export function SpendPanel() {
             {data?.topRuns.map((run) => (
               <Tr key={run.id}>
                 <Td className="max-w-md truncate">
-                  <Link className="hover:underline" href={`/t/${team.slug}/costs/${run.id}`}>{run.goal}</Link>
+                  <Link className="hover:underline" href={`/t/${team.slug}/costs/${run.id}`}>
+                    {run.goal}
+                  </Link>
                 </Td>
                 <Td className="text-xs">{run.agent ?? '—'}</Td>
                 <Td className="text-xs">{run.status}</Td>

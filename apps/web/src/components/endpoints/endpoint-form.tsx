@@ -25,8 +25,22 @@ export function EndpointForm({ teamId, endpoint, onDone }: { teamId: string; end
   const queryClient = useQueryClient();
   const [kind, setKind] = useState<'openai' | 'faux'>(endpoint?.kind ?? 'openai');
   const refresh = () => queryClient.invalidateQueries(trpc.endpoints.list.queryFilter({ teamId }));
-  const create = useMutation(trpc.endpoints.create.mutationOptions({ onSuccess: async () => { await refresh(); onDone(); } }));
-  const update = useMutation(trpc.endpoints.update.mutationOptions({ onSuccess: async () => { await refresh(); onDone(); } }));
+  const create = useMutation(
+    trpc.endpoints.create.mutationOptions({
+      onSuccess: async () => {
+        await refresh();
+        onDone();
+      },
+    }),
+  );
+  const update = useMutation(
+    trpc.endpoints.update.mutationOptions({
+      onSuccess: async () => {
+        await refresh();
+        onDone();
+      },
+    }),
+  );
   const pending = create.isPending || update.isPending;
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -54,23 +68,56 @@ export function EndpointForm({ teamId, endpoint, onDone }: { teamId: string; end
     <form onSubmit={onSubmit} className="flex flex-col gap-3 p-4" data-testid={`${endpoint ? 'endpoint-edit' : 'endpoint-create'}-form`}>
       <div className="grid gap-3 sm:grid-cols-3">
         <Field label="Name" htmlFor={`${prefix}-name`}>
-          <Input id={`${prefix}-name`} name="name" required maxLength={100} defaultValue={endpoint?.name} placeholder="e.g. gpt-4o-mini" data-testid="endpoint-name" />
+          <Input
+            id={`${prefix}-name`}
+            name="name"
+            required
+            maxLength={100}
+            defaultValue={endpoint?.name}
+            placeholder="e.g. gpt-4o-mini"
+            data-testid="endpoint-name"
+          />
         </Field>
         <Field label="Kind" htmlFor={`${prefix}-kind`}>
-          <Select id={`${prefix}-kind`} value={kind} disabled={Boolean(endpoint)} onChange={(e) => setKind(e.target.value as 'openai' | 'faux')} data-testid="endpoint-kind">
+          <Select
+            id={`${prefix}-kind`}
+            value={kind}
+            disabled={Boolean(endpoint)}
+            onChange={(e) => setKind(e.target.value as 'openai' | 'faux')}
+            data-testid="endpoint-kind"
+          >
             <option value="openai">OpenAI-compatible</option>
             <option value="faux">Faux (offline, scripted)</option>
           </Select>
         </Field>
         <Field label="Model" htmlFor={`${prefix}-model`}>
-          <Input id={`${prefix}-model`} name="model" required maxLength={200} defaultValue={endpoint?.model ?? (kind === 'faux' ? 'faux-1' : '')} data-testid="endpoint-model" />
+          <Input
+            id={`${prefix}-model`}
+            name="model"
+            required
+            maxLength={200}
+            defaultValue={endpoint?.model ?? (kind === 'faux' ? 'faux-1' : '')}
+            data-testid="endpoint-model"
+          />
         </Field>
         {kind === 'openai' ? (
           <>
             <Field label="Base URL" htmlFor={`${prefix}-url`} className="sm:col-span-2">
-              <Input id={`${prefix}-url`} name="baseUrl" type="url" required={!endpoint} defaultValue={endpoint?.baseUrl ?? ''} placeholder="https://api.openai.com/v1" data-testid="endpoint-url" />
+              <Input
+                id={`${prefix}-url`}
+                name="baseUrl"
+                type="url"
+                required={!endpoint}
+                defaultValue={endpoint?.baseUrl ?? ''}
+                placeholder="https://api.openai.com/v1"
+                data-testid="endpoint-url"
+              />
             </Field>
-            <Field label="API key" htmlFor={`${prefix}-key`} hint={endpoint?.keyLast4 ? `Stored key ends in …${endpoint.keyLast4}; leave empty to keep it.` : 'Stored encrypted; never shown again.'}>
+            <Field
+              label="API key"
+              htmlFor={`${prefix}-key`}
+              hint={endpoint?.keyLast4 ? `Stored key ends in …${endpoint.keyLast4}; leave empty to keep it.` : 'Stored encrypted; never shown again.'}
+            >
               <Input id={`${prefix}-key`} name="apiKey" type="password" autoComplete="off" required={!endpoint} data-testid="endpoint-key" />
             </Field>
           </>

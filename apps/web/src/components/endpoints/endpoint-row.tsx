@@ -37,20 +37,34 @@ export function EndpointRow({ teamId, endpoint, canManage, onEdit }: { teamId: s
       <Td className="font-mono text-xs">{endpoint.hasKey ? `…${endpoint.keyLast4}` : '—'}</Td>
       <Td className="text-xs">
         {dollars(endpoint.inputMicrosPerMTok)} / {dollars(endpoint.outputMicrosPerMTok)}
-        <div className="text-muted">{endpoint.contextWindow.toLocaleString('en-US')} ctx · {endpoint.maxOutputTokens.toLocaleString('en-US')} out</div>
+        <div className="text-muted">
+          {endpoint.contextWindow.toLocaleString('en-US')} ctx · {endpoint.maxOutputTokens.toLocaleString('en-US')} out
+        </div>
       </Td>
       <Td className="text-xs text-muted">{endpoint.agents.length ? endpoint.agents.map((a) => a.name).join(', ') : '—'}</Td>
       <Td className="text-xs">
         {test.isPending ? <span className="text-muted">Testing…</span> : null}
-        {result?.ok ? <span className="text-success" data-testid="endpoint-test-result">OK in {result.latencyMs} ms</span> : null}
+        {result?.ok ? (
+          <span className="text-success" data-testid="endpoint-test-result">
+            OK in {result.latencyMs} ms
+          </span>
+        ) : null}
         {result && !result.ok ? (
           <span className="text-danger" data-testid="endpoint-test-result">
             {result.error.status ? `${result.error.status} ` : ''}
             {result.error.message}
           </span>
         ) : null}
-        {test.error ? <span className="text-danger" data-testid="endpoint-test-result">{errorMessage(test.error)}</span> : null}
-        {remove.error ? <span className="text-danger" data-testid="endpoint-delete-error">{errorMessage(remove.error)}</span> : null}
+        {test.error ? (
+          <span className="text-danger" data-testid="endpoint-test-result">
+            {errorMessage(test.error)}
+          </span>
+        ) : null}
+        {remove.error ? (
+          <span className="text-danger" data-testid="endpoint-delete-error">
+            {errorMessage(remove.error)}
+          </span>
+        ) : null}
       </Td>
       <Td className="text-right">
         {canManage ? (
@@ -62,7 +76,12 @@ export function EndpointRow({ teamId, endpoint, canManage, onEdit }: { teamId: s
               Edit
             </Button>
             {confirming ? (
-              <Button size="sm" variant="danger" onClick={() => remove.mutate({ teamId, endpointId: endpoint.id }, { onSettled: () => setConfirming(false) })} data-testid="endpoint-delete-confirm">
+              <Button
+                size="sm"
+                variant="danger"
+                onClick={() => remove.mutate({ teamId, endpointId: endpoint.id }, { onSettled: () => setConfirming(false) })}
+                data-testid="endpoint-delete-confirm"
+              >
                 Delete it
               </Button>
             ) : (

@@ -24,14 +24,21 @@ export function EndpointsPanel() {
   const editedEndpoint = endpoints.data?.find((e) => e.id === editing);
 
   if (!canList) {
-    return <p className="text-muted" data-testid="endpoints-viewer-note">Operators and admins see the team’s model endpoints.</p>;
+    return (
+      <p className="text-muted" data-testid="endpoints-viewer-note">
+        Operators and admins see the team’s model endpoints.
+      </p>
+    );
   }
 
   return (
     <div className="flex flex-col gap-6">
       {canManage && editing !== null ? (
         <Card>
-          <CardHeader title={editedEndpoint ? `Edit ${editedEndpoint.name}` : 'New model endpoint'} description="OpenAI-compatible servers (OpenAI, vLLM, Ollama, LiteLLM…) or the offline faux model." />
+          <CardHeader
+            title={editedEndpoint ? `Edit ${editedEndpoint.name}` : 'New model endpoint'}
+            description="OpenAI-compatible servers (OpenAI, vLLM, Ollama, LiteLLM…) or the offline faux model."
+          />
           <EndpointForm key={editing} teamId={team.id} endpoint={editedEndpoint} onDone={() => setEditing(null)} />
         </Card>
       ) : null}

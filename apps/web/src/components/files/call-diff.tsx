@@ -21,8 +21,16 @@ export function CallDiff({ teamId, sessionId, atEvent }: { teamId: string; sessi
     <div className="flex flex-col gap-2" data-testid="call-diff" data-at-event={atEvent} data-files={data ? parts.length : ''} aria-busy={query.isFetching}>
       <InlineError error={query.error} testId="call-diff-error" />
       {query.isPending ? <p className="text-xs text-muted">Loading the diff…</p> : null}
-      {data?.reason ? <p className="text-xs text-muted" data-testid="call-diff-reason">No diff: {data.reason}.</p> : null}
-      {data && data.diff !== null && parts.length === 0 ? <p className="text-xs text-muted" data-testid="call-diff-empty">This call left every file as it was.</p> : null}
+      {data?.reason ? (
+        <p className="text-xs text-muted" data-testid="call-diff-reason">
+          No diff: {data.reason}.
+        </p>
+      ) : null}
+      {data && data.diff !== null && parts.length === 0 ? (
+        <p className="text-xs text-muted" data-testid="call-diff-empty">
+          This call left every file as it was.
+        </p>
+      ) : null}
       {data?.truncated ? <p className="text-xs text-warning">The diff is cut: it is larger than the server sends.</p> : null}
       {data?.diff ? <UnifiedDiff diff={data.diff} /> : null}
     </div>

@@ -35,7 +35,13 @@ export function splitDiff(text: string): DiffFilePart[] {
       oldPath = lines.some((l) => l.startsWith('new file mode')) ? null : (header?.[1] ?? null);
       newPath = lines.some((l) => l.startsWith('deleted file mode')) ? null : (header?.[2] ?? null);
     }
-    parts.push({ path: newPath ?? oldPath ?? '(unknown)', oldPath, newPath, text: chunk.endsWith('\n') ? chunk : `${chunk}\n`, hasHunks: lines.some((l) => l.startsWith('@@ ')) });
+    parts.push({
+      path: newPath ?? oldPath ?? '(unknown)',
+      oldPath,
+      newPath,
+      text: chunk.endsWith('\n') ? chunk : `${chunk}\n`,
+      hasHunks: lines.some((l) => l.startsWith('@@ ')),
+    });
   }
   return parts;
 }

@@ -23,7 +23,7 @@ export function crumbs(path: string): { name: string; path: string }[] {
 
 /** Directories first, then by name: how file browsers list a folder. */
 export function sortEntries(entries: readonly FilesEntry[]): FilesEntry[] {
-  return [...entries].sort((a, b) => (a.type === 'dir') !== (b.type === 'dir') ? (a.type === 'dir' ? -1 : 1) : a.name.localeCompare(b.name));
+  return [...entries].sort((a, b) => ((a.type === 'dir') !== (b.type === 'dir') ? (a.type === 'dir' ? -1 : 1) : a.name.localeCompare(b.name)));
 }
 
 /** The tarball route of the workspace at one event (the dashboard's session cookie authorises it). */

@@ -20,7 +20,15 @@ import { FilesToolbar } from './files-toolbar';
  * failures (removed by retention, an event outside the log) show the server's reason. The path
  * is the panel's own unless `path` and `onPath` are given (the run page keeps it in its URL).
  */
-export function FilesPanel({ teamId, sessionId, atEvent, live, onPickEvent, path: shownPath, onPath }: {
+export function FilesPanel({
+  teamId,
+  sessionId,
+  atEvent,
+  live,
+  onPickEvent,
+  path: shownPath,
+  onPath,
+}: {
   teamId: string;
   sessionId: string;
   atEvent: number | null;

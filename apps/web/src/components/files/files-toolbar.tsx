@@ -9,7 +9,13 @@ import { downloadHref } from './files-format';
  * `shown` is the event the server resolved (the latest when none was asked for), so the label
  * and the download always match the listing on screen, not what was typed.
  */
-export function FilesToolbar({ sessionId, requested, shown, commit, onPick }: {
+export function FilesToolbar({
+  sessionId,
+  requested,
+  shown,
+  commit,
+  onPick,
+}: {
   sessionId: string;
   requested: number | null;
   shown: number | null;
@@ -32,7 +38,11 @@ export function FilesToolbar({ sessionId, requested, shown, commit, onPick }: {
       <span className="text-xs" data-testid="files-at" data-at-event={shown ?? ''} data-latest={requested === null ? 'true' : 'false'}>
         {shown === null ? 'Loading…' : `at event #${shown}`}
         {requested === null && shown !== null ? <span className="text-muted"> (latest)</span> : null}
-        {commit ? <span className="ml-2 font-mono text-muted" title={`workspace commit ${commit}`}>{commit.slice(0, 7)}</span> : null}
+        {commit ? (
+          <span className="ml-2 font-mono text-muted" title={`workspace commit ${commit}`}>
+            {commit.slice(0, 7)}
+          </span>
+        ) : null}
       </span>
       <form onSubmit={onSubmit} className="flex items-center gap-1.5">
         <Label htmlFor={inputId}>Event #</Label>

@@ -26,7 +26,13 @@ function changeLabel(change: Pick<Change, 'tool' | 'args'>): string {
  * syntax, and the diff of the picked call (the commit it made). The branch is `sessionId` (the
  * page's picked branch) or the main line; the event and path live in the URL through `onChange`.
  */
-export function RunFiles({ teamId, runId, sessionId, state, onChange }: {
+export function RunFiles({
+  teamId,
+  runId,
+  sessionId,
+  state,
+  onChange,
+}: {
   teamId: string;
   runId: string;
   sessionId: string | null;

@@ -16,7 +16,14 @@ const TABS = [
  * The timeline stays mounted while Files is shown, so its stream and scroll position are kept.
  * `timeline` is the page's timeline element, laid out as a flex child (it takes the height).
  */
-export function RunTabs({ teamId, runId, sessionId = null, timeline, state, setState }: {
+export function RunTabs({
+  teamId,
+  runId,
+  sessionId = null,
+  timeline,
+  state,
+  setState,
+}: {
   teamId: string;
   runId: string;
   /** The tab, event and path, as kept in the URL by the page (`useFilesUrl`), whose keys switch tabs too. */
@@ -64,7 +71,13 @@ export function RunTabs({ teamId, runId, sessionId = null, timeline, state, setS
           </button>
         ))}
       </div>
-      <div role="tabpanel" id="run-panel-timeline" aria-labelledby="run-tab-timeline" hidden={state.tab !== 'timeline'} className="flex min-h-0 flex-1 flex-col">
+      <div
+        role="tabpanel"
+        id="run-panel-timeline"
+        aria-labelledby="run-tab-timeline"
+        hidden={state.tab !== 'timeline'}
+        className="flex min-h-0 flex-1 flex-col"
+      >
         {timeline}
       </div>
       {state.tab === 'files' ? (

@@ -11,7 +11,10 @@ function Meter({ label, used, limit, testId }: { label: string; used: number; li
       <div className="h-1.5 w-32 overflow-hidden rounded bg-surface-2">
         <div className={share >= 0.9 ? 'h-full bg-danger' : 'h-full bg-accent'} style={{ width: `${Math.round(share * 100)}%` }} />
       </div>
-      <span className="tabular-nums">{used.toLocaleString()}{limit !== null ? ` / ${limit.toLocaleString()}` : ' (no limit)'}</span>
+      <span className="tabular-nums">
+        {used.toLocaleString()}
+        {limit !== null ? ` / ${limit.toLocaleString()}` : ' (no limit)'}
+      </span>
     </div>
   );
 }

@@ -63,7 +63,14 @@ function GraphEditor({ graphId, initial, version }: { graphId: string | null; in
   };
   const onConnect = (c: Connection) => {
     if (!c.source || !c.target || c.source === c.target || edges.some((e) => e.from === c.source && e.to === c.target)) return;
-    const edge: DraftEdge = { from: c.source, to: c.target, purpose: `${c.source} delegates to ${c.target}`, budget: { calls: 10, maxConcurrent: 1 }, approval: { mode: 'never' }, data: { redact: [] } };
+    const edge: DraftEdge = {
+      from: c.source,
+      to: c.target,
+      purpose: `${c.source} delegates to ${c.target}`,
+      budget: { calls: 10, maxConcurrent: 1 },
+      approval: { mode: 'never' },
+      data: { redact: [] },
+    };
     setDraft((d) => ({ ...d, edges: [...(d.edges ?? []), edge] }));
     setSelected({ kind: 'edge', id: edgeId(edge) });
   };
@@ -72,7 +79,13 @@ function GraphEditor({ graphId, initial, version }: { graphId: string | null; in
     if (!agentId) return;
     let i = draft.nodes.length + 1;
     while (draft.nodes.some((n) => n.key === `node${i}`)) i++;
-    setDraft((d) => ({ ...d, nodes: [...d.nodes, { key: `node${i}`, agentId, isolation: 'shared', readPrefixes: [], writePrefixes: [], position: { x: 240, y: 120 * d.nodes.length } }] }));
+    setDraft((d) => ({
+      ...d,
+      nodes: [
+        ...d.nodes,
+        { key: `node${i}`, agentId, isolation: 'shared', readPrefixes: [], writePrefixes: [], position: { x: 240, y: 120 * d.nodes.length } },
+      ],
+    }));
   };
   const save = () => {
     if (graphId) update.mutate({ teamId: team.id, graphId, ...(version ? { expectedVersion: version } : {}), definition: draft });
@@ -88,8 +101,12 @@ function GraphEditor({ graphId, initial, version }: { graphId: string | null; in
         description="Drag nodes; connect a node to another to add an edge; click to edit. ★ marks the root."
         actions={
           <div className="flex gap-2">
-            <Button size="sm" onClick={addNode} data-testid="graph-add-node">Add node</Button>
-            <Button size="sm" variant="primary" onClick={save} disabled={create.isPending || update.isPending || (!graphId && !name)} data-testid="graph-save">Save</Button>
+            <Button size="sm" onClick={addNode} data-testid="graph-add-node">
+              Add node
+            </Button>
+            <Button size="sm" variant="primary" onClick={save} disabled={create.isPending || update.isPending || (!graphId && !name)} data-testid="graph-save">
+              Save
+            </Button>
           </div>
         }
       />
@@ -125,7 +142,11 @@ function GraphEditor({ graphId, initial, version }: { graphId: string | null; in
               isRoot={node.key === draft.root}
               onChange={(next) => setDraft((d) => ({ ...d, nodes: d.nodes.map((n) => (n.key === node.key ? next : n)) }))}
               onRemove={() => {
-                setDraft((d) => ({ ...d, nodes: d.nodes.filter((n) => n.key !== node.key), edges: (d.edges ?? []).filter((e) => e.from !== node.key && e.to !== node.key) }));
+                setDraft((d) => ({
+                  ...d,
+                  nodes: d.nodes.filter((n) => n.key !== node.key),
+                  edges: (d.edges ?? []).filter((e) => e.from !== node.key && e.to !== node.key),
+                }));
                 setSelected(null);
               }}
               onMakeRoot={() => setDraft((d) => ({ ...d, root: node.key }))}
@@ -161,9 +182,18 @@ export function GraphEditorLoader({ graphId }: { graphId: string | null }) {
     if (!agents.data) return <p className="text-muted">Loading…</p>;
     const first = agents.data[0]?.id;
     if (!first) return <p className="text-muted">Create an agent first: a node runs an agent template.</p>;
-    return <GraphEditor graphId={null} version={null} initial={{ root: 'planner', nodes: [{ key: 'planner', agentId: first, isolation: 'shared', readPrefixes: [], writePrefixes: [], position: { x: 0, y: 0 } }], edges: [] }} />;
+    return (
+      <GraphEditor
+        graphId={null}
+        version={null}
+        initial={{
+          root: 'planner',
+          nodes: [{ key: 'planner', agentId: first, isolation: 'shared', readPrefixes: [], writePrefixes: [], position: { x: 0, y: 0 } }],
+          edges: [],
+        }}
+      />
+    );
   }
   const g = graph.data!;
   return <GraphEditor graphId={g.id} version={g.version} initial={definitionFromView(g)} />;
 }
-

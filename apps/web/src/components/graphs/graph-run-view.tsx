@@ -31,7 +31,12 @@ const STATE_STYLE: Record<string, string> = {
 function nodeState(view: GraphRunView, key: string) {
   const sessions = view.sessions.filter((s) => s.nodeKey === key);
   const last = sessions.at(-1);
-  return { sessions, status: last ? `${last.status}${last.waitReason ? ` (${last.waitReason})` : ''}` : 'not started', color: STATE_STYLE[last?.status ?? ''] ?? '#cbd5e1', last };
+  return {
+    sessions,
+    status: last ? `${last.status}${last.waitReason ? ` (${last.waitReason})` : ''}` : 'not started',
+    color: STATE_STYLE[last?.status ?? ''] ?? '#cbd5e1',
+    last,
+  };
 }
 
 /**
@@ -50,7 +55,11 @@ export function GraphRunLive({ runId }: { runId: string }) {
   const data = view.data;
   // Laid out from the structure (root on top, edges pointing down): a grid by index drew edges
   // behind other nodes.
-  const layout = layeredLayout(data.nodes.map((n) => ({ key: n.key, ...NODE_SIZE })), data.edges, data.root);
+  const layout = layeredLayout(
+    data.nodes.map((n) => ({ key: n.key, ...NODE_SIZE })),
+    data.edges,
+    data.root,
+  );
   const nodes: Node[] = data.nodes.map((n) => {
     const state = nodeState(data, n.key);
     return {
@@ -72,7 +81,15 @@ export function GraphRunLive({ runId }: { runId: string }) {
   return (
     <div className="flex flex-col gap-4">
       <Card>
-        <CardHeader title="Live graph" description={`Run ${data.status}. Click a node to open its session.`} actions={<Link href={`/t/${team.slug}/runs/${runId}`} className="text-xs text-accent">Run page</Link>} />
+        <CardHeader
+          title="Live graph"
+          description={`Run ${data.status}. Click a node to open its session.`}
+          actions={
+            <Link href={`/t/${team.slug}/runs/${runId}`} className="text-xs text-accent">
+              Run page
+            </Link>
+          }
+        />
         <div className="h-[420px] p-4" data-testid="graph-live" data-run-status={data.status}>
           <ReactFlow
             nodes={nodes}
@@ -101,7 +118,9 @@ export function GraphRunLive({ runId }: { runId: string }) {
         <div className="grid gap-4 p-4 md:grid-cols-2">
           {data.edges.map((e) => (
             <div key={e.id} className="flex flex-col gap-2 rounded-md border border-border p-3" data-testid="edge-gauge" data-edge={`${e.from}->${e.to}`}>
-              <p className="text-sm font-medium">{e.from} → {e.to} <span className="text-xs font-normal text-muted">{e.purpose}</span></p>
+              <p className="text-sm font-medium">
+                {e.from} → {e.to} <span className="text-xs font-normal text-muted">{e.purpose}</span>
+              </p>
               {e.ledger ? <EdgeGauge ledger={e.ledger} /> : null}
               {canRaise && e.ledger ? (
                 <Button
@@ -109,7 +128,16 @@ export function GraphRunLive({ runId }: { runId: string }) {
                   className="self-start"
                   data-testid="edge-raise"
                   disabled={raise.isPending}
-                  onClick={() => raise.mutate({ teamId: team.id, runId, edgeId: e.id, ...(e.ledger?.limitCostMicros !== null ? { costMicros: Math.max(1000, e.ledger!.limitCostMicros!) } : {}), ...(e.ledger?.limitTokens !== null ? { tokens: Math.max(1000, e.ledger!.limitTokens!) } : {}), ...(e.ledger?.limitCalls !== null ? { calls: Math.max(1, e.ledger!.limitCalls!) } : {}) })}
+                  onClick={() =>
+                    raise.mutate({
+                      teamId: team.id,
+                      runId,
+                      edgeId: e.id,
+                      ...(e.ledger?.limitCostMicros !== null ? { costMicros: Math.max(1000, e.ledger!.limitCostMicros!) } : {}),
+                      ...(e.ledger?.limitTokens !== null ? { tokens: Math.max(1000, e.ledger!.limitTokens!) } : {}),
+                      ...(e.ledger?.limitCalls !== null ? { calls: Math.max(1, e.ledger!.limitCalls!) } : {}),
+                    })
+                  }
                 >
                   Raise budget
                 </Button>

@@ -12,7 +12,21 @@ export type DraftEdge = NonNullable<GraphDefinitionInput['edges']>[number];
 export function definitionOf(graph: GraphView): GraphDefinitionInput {
   return {
     root: graph.root,
-    nodes: graph.nodes.map((n) => ({ key: n.key, agentId: n.agentId, isolation: n.isolation, readPrefixes: n.readPrefixes, writePrefixes: n.writePrefixes, position: n.position })),
-    edges: graph.edges.map((e) => ({ from: e.from, to: e.to, purpose: e.purpose, budget: e.budget as DraftEdge['budget'], approval: e.approval as DraftEdge['approval'], data: e.data as DraftEdge['data'] })),
+    nodes: graph.nodes.map((n) => ({
+      key: n.key,
+      agentId: n.agentId,
+      isolation: n.isolation,
+      readPrefixes: n.readPrefixes,
+      writePrefixes: n.writePrefixes,
+      position: n.position,
+    })),
+    edges: graph.edges.map((e) => ({
+      from: e.from,
+      to: e.to,
+      purpose: e.purpose,
+      budget: e.budget as DraftEdge['budget'],
+      approval: e.approval as DraftEdge['approval'],
+      data: e.data as DraftEdge['data'],
+    })),
   };
 }

@@ -44,7 +44,9 @@ export function GraphsPanel() {
       <InlineError error={graphs.error ?? start.error} testId="graphs-error" className="m-4" />
       {canEdit ? (
         <div className="flex items-center gap-2 px-4 pt-3">
-          <label htmlFor="graph-goal" className="text-xs text-muted">Goal for a new run</label>
+          <label htmlFor="graph-goal" className="text-xs text-muted">
+            Goal for a new run
+          </label>
           <Input id="graph-goal" value={goal} onChange={(e) => setGoal(e.target.value)} className="max-w-md" data-testid="graph-goal" />
         </div>
       ) : null}
@@ -57,7 +59,9 @@ export function GraphsPanel() {
             <Th>Edges</Th>
             <Th>Version</Th>
             <Th>Updated</Th>
-            <Th className="text-right"><span className="sr-only">Actions</span></Th>
+            <Th className="text-right">
+              <span className="sr-only">Actions</span>
+            </Th>
           </tr>
         </thead>
         <tbody>
@@ -66,7 +70,9 @@ export function GraphsPanel() {
           {graphs.data?.map((graph) => (
             <Tr key={graph.id} data-testid="graph-row" data-graph-name={graph.name}>
               <Td className="font-medium">
-                <Link href={`${base}/graphs/${graph.id}`} className="hover:text-accent" data-testid="graph-edit">{graph.name}</Link>
+                <Link href={`${base}/graphs/${graph.id}`} className="hover:text-accent" data-testid="graph-edit">
+                  {graph.name}
+                </Link>
                 {graph.description ? <span className="ml-2 text-xs font-normal text-muted">{graph.description}</span> : null}
               </Td>
               <Td className="font-mono text-xs">{graph.root}</Td>
@@ -76,7 +82,13 @@ export function GraphsPanel() {
               <Td className="text-muted">{formatDate(graph.updatedAt)}</Td>
               <Td className="text-right">
                 {canEdit ? (
-                  <Button size="sm" variant="primary" data-testid="graph-run" disabled={start.isPending || !goal.trim()} onClick={() => start.mutate({ teamId: team.id, graphId: graph.id, goal })}>
+                  <Button
+                    size="sm"
+                    variant="primary"
+                    data-testid="graph-run"
+                    disabled={start.isPending || !goal.trim()}
+                    onClick={() => start.mutate({ teamId: team.id, graphId: graph.id, goal })}
+                  >
                     Run
                   </Button>
                 ) : null}

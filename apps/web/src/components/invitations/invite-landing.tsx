@@ -51,8 +51,8 @@ export function InviteLanding({ code, signedInAs }: { code: string; signedInAs: 
     <div className="rounded-lg border border-border bg-surface p-5 shadow-sm" data-testid="invite-landing">
       <h1 className="text-lg font-semibold tracking-tight">Join {invitation.team.name}</h1>
       <p className="mt-1 text-[13px] text-muted" data-testid="invite-summary">
-        <span className="font-medium text-foreground">{invitation.email}</span> is invited as <span className="font-medium text-foreground">{invitation.role}</span>,
-        until {formatDate(invitation.expiresAt)}.
+        <span className="font-medium text-foreground">{invitation.email}</span> is invited as{' '}
+        <span className="font-medium text-foreground">{invitation.role}</span>, until {formatDate(invitation.expiresAt)}.
       </p>
       {signedInAs === invitation.email ? (
         <div className="mt-4 -mx-5 -mb-5 overflow-hidden rounded-b-lg">
@@ -80,7 +80,11 @@ export function InviteLanding({ code, signedInAs }: { code: string; signedInAs: 
           </Button>
           <p className="text-center text-[13px] text-muted">
             Already have an account for {invitation.email}?{' '}
-            <Link className="text-accent underline underline-offset-2" href={`/signin?callbackUrl=${encodeURIComponent(`/invite/${code}`)}`} data-testid="invite-signin">
+            <Link
+              className="text-accent underline underline-offset-2"
+              href={`/signin?callbackUrl=${encodeURIComponent(`/invite/${code}`)}`}
+              data-testid="invite-signin"
+            >
               Sign in
             </Link>{' '}
             and accept it there.

@@ -47,7 +47,12 @@ export function InviteMemberForm({ teamId }: { teamId: string }) {
       { teamId, email, role },
       {
         onSuccess: (result) => {
-          setInvited({ email: result.invitation.email, role: result.invitation.role, link: `${window.location.origin}${result.path}`, expiresAt: result.invitation.expiresAt });
+          setInvited({
+            email: result.invitation.email,
+            role: result.invitation.role,
+            link: `${window.location.origin}${result.path}`,
+            expiresAt: result.invitation.expiresAt,
+          });
           formElement.reset();
         },
       },
@@ -87,8 +92,8 @@ export function InviteMemberForm({ teamId }: { teamId: string }) {
         {invited ? (
           <div aria-live="polite" className="rounded-md border border-success/30 bg-success-soft p-3" data-testid="member-invite-notice">
             <p className="text-[13px]">
-              Invited <span className="font-medium">{invited.email}</span> as {invited.role}, until {formatDate(invited.expiresAt)}. Send them this
-              link; it is shown only now:
+              Invited <span className="font-medium">{invited.email}</span> as {invited.role}, until {formatDate(invited.expiresAt)}. Send them this link; it is
+              shown only now:
             </p>
             <div className="mt-2 flex items-center gap-2 rounded-md border border-border bg-surface p-1.5 pl-3">
               <code className="min-w-0 flex-1 font-mono text-[12px] break-all select-all" data-testid="member-invite-link">

@@ -29,9 +29,7 @@ export function MembersTable(props: { teamId: string; members: Member[] | undefi
       onSuccess: (result) => (result.userId === user.id ? router.refresh() : undefined),
     }),
   );
-  const remove = useMutation(
-    trpc.teams.removeMember.mutationOptions({ onSettled: refresh, onSuccess: () => setConfirming(null) }),
-  );
+  const remove = useMutation(trpc.teams.removeMember.mutationOptions({ onSettled: refresh, onSuccess: () => setConfirming(null) }));
   const error = setRole.error ?? remove.error;
   const busy = setRole.isPending || remove.isPending;
 
@@ -113,13 +111,7 @@ export function MembersTable(props: { teamId: string; members: Member[] | undefi
                       </Button>
                     </span>
                   ) : (
-                    <Button
-                      size="sm"
-                      variant="danger-ghost"
-                      disabled={busy}
-                      data-testid="member-remove"
-                      onClick={() => setConfirming(member.userId)}
-                    >
+                    <Button size="sm" variant="danger-ghost" disabled={busy} data-testid="member-remove" onClick={() => setConfirming(member.userId)}>
                       Remove
                     </Button>
                   )}

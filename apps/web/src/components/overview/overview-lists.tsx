@@ -23,7 +23,9 @@ export function WorkersCard({ workers }: { workers: Overview['workers'] }) {
         <ul className="divide-y divide-border" data-testid="overview-workers">
           {workers.map((w) => (
             <li key={w.workerId} className="flex items-center gap-3 px-4 py-2 text-xs" data-testid="overview-worker">
-              <span className="min-w-0 flex-1 truncate font-mono" title={w.workerId}>{w.hostname}</span>
+              <span className="min-w-0 flex-1 truncate font-mono" title={w.workerId}>
+                {w.hostname}
+              </span>
               <span className="tabular-nums" data-testid="overview-worker-load" title="Running loops / loops it runs at once">
                 {w.activeLoops} / {w.concurrency ?? '?'}
               </span>
@@ -41,7 +43,14 @@ export function WorkersCard({ workers }: { workers: Overview['workers'] }) {
 export function FailuresCard({ failures, base, now }: { failures: Overview['failures']; base: string; now: number }) {
   return (
     <Card>
-      <CardHeader title="Latest failures" description={<Link href={`${base}/runs?status=failed`} className="text-accent hover:underline">All failed runs</Link>} />
+      <CardHeader
+        title="Latest failures"
+        description={
+          <Link href={`${base}/runs?status=failed`} className="text-accent hover:underline">
+            All failed runs
+          </Link>
+        }
+      />
       {failures.length === 0 ? (
         <Empty>No run has failed.</Empty>
       ) : (
@@ -49,10 +58,18 @@ export function FailuresCard({ failures, base, now }: { failures: Overview['fail
           {failures.map((f) => (
             <li key={f.runId} className="flex flex-col gap-0.5 px-4 py-2 text-xs" data-testid="overview-failure">
               <div className="flex items-center gap-2">
-                <Link href={`${base}/runs/${f.runId}`} className="min-w-0 flex-1 truncate font-medium text-foreground hover:underline">{f.goal}</Link>
-                {f.finishedAt ? <span className="shrink-0 text-muted" title={formatDateTime(f.finishedAt)}>{formatRelative(f.finishedAt, now)}</span> : null}
+                <Link href={`${base}/runs/${f.runId}`} className="min-w-0 flex-1 truncate font-medium text-foreground hover:underline">
+                  {f.goal}
+                </Link>
+                {f.finishedAt ? (
+                  <span className="shrink-0 text-muted" title={formatDateTime(f.finishedAt)}>
+                    {formatRelative(f.finishedAt, now)}
+                  </span>
+                ) : null}
               </div>
-              <span className="truncate text-danger" data-testid="overview-failure-reason">{f.error ?? 'no reason recorded'}</span>
+              <span className="truncate text-danger" data-testid="overview-failure-reason">
+                {f.error ?? 'no reason recorded'}
+              </span>
               <span className="text-muted">{f.graph ? `graph ${f.graph}` : f.agent ? `agent ${f.agent}` : ''}</span>
             </li>
           ))}
@@ -73,10 +90,18 @@ export function BusiestCard(props: { title: string; items: Overview['busiestAgen
         <ul className="divide-y divide-border" data-testid={props.testId}>
           {props.items.map((item) => (
             <li key={item.id} className="flex items-center gap-3 px-4 py-2 text-xs" data-testid={`${props.testId}-row`}>
-              <Link href={props.href(item.id)} className="min-w-0 flex-1 truncate font-medium text-foreground hover:underline">{item.name}</Link>
-              <span className="tabular-nums" title="Runs active now">{item.active} active</span>
-              <span className="tabular-nums text-muted" title="Runs started in the last 24 hours">{item.runs24h} today</span>
-              <span className="w-16 text-right tabular-nums text-muted" title="Model spend in the last 24 hours">{formatCost(item.costMicros24h)}</span>
+              <Link href={props.href(item.id)} className="min-w-0 flex-1 truncate font-medium text-foreground hover:underline">
+                {item.name}
+              </Link>
+              <span className="tabular-nums" title="Runs active now">
+                {item.active} active
+              </span>
+              <span className="tabular-nums text-muted" title="Runs started in the last 24 hours">
+                {item.runs24h} today
+              </span>
+              <span className="w-16 text-right tabular-nums text-muted" title="Model spend in the last 24 hours">
+                {formatCost(item.costMicros24h)}
+              </span>
             </li>
           ))}
         </ul>

@@ -40,7 +40,13 @@ export function OverviewPanel() {
   });
 
   const o = overview.data;
-  if (!o) return <div className="px-8 py-6"><InlineError error={overview.error} testId="overview-error" />{overview.isPending ? <p className="text-xs text-muted">Loading…</p> : null}</div>;
+  if (!o)
+    return (
+      <div className="px-8 py-6">
+        <InlineError error={overview.error} testId="overview-error" />
+        {overview.isPending ? <p className="text-xs text-muted">Loading…</p> : null}
+      </div>
+    );
   const runs = (query: string) => `${base}/runs?${query}`;
   // The clock ticks between reads; the read's own time is never older than what it counted.
   const now = Math.max(ticking, o.at.getTime());
@@ -56,14 +62,33 @@ export function OverviewPanel() {
             <SubStat href={runs('status=queued')} label="queued" value={o.runs.queued} testId="overview-queued" />
           </div>
         </StatTile>
-        <StatTile href={runs('status=waiting')} label="Waiting" value={o.runs.waiting} note="on an approval, the budget, a child run or a message" tone={o.runs.waiting > 0 ? 'warning' : 'neutral'} testId="overview-waiting">
+        <StatTile
+          href={runs('status=waiting')}
+          label="Waiting"
+          value={o.runs.waiting}
+          note="on an approval, the budget, a child run or a message"
+          tone={o.runs.waiting > 0 ? 'warning' : 'neutral'}
+          testId="overview-waiting"
+        >
           <div className="mt-2 flex flex-wrap gap-1.5">
             {(Object.keys(WAIT_LABELS) as Array<keyof typeof WAIT_LABELS>).map((reason) => (
-              <SubStat key={reason} href={runs(`status=waiting&wait=${reason}`)} label={WAIT_LABELS[reason]} value={o.runs.waitingBy[reason]} testId={`overview-waiting-${reason}`} />
+              <SubStat
+                key={reason}
+                href={runs(`status=waiting&wait=${reason}`)}
+                label={WAIT_LABELS[reason]}
+                value={o.runs.waitingBy[reason]}
+                testId={`overview-waiting-${reason}`}
+              />
             ))}
           </div>
         </StatTile>
-        <StatTile href={runs('status=failed&since=24h')} label="Failed in the last 24 h" value={o.runs.failed24h} tone={o.runs.failed24h > 0 ? 'danger' : 'neutral'} testId="overview-failed">
+        <StatTile
+          href={runs('status=failed&since=24h')}
+          label="Failed in the last 24 h"
+          value={o.runs.failed24h}
+          tone={o.runs.failed24h > 0 ? 'danger' : 'neutral'}
+          testId="overview-failed"
+        >
           <div className="mt-2 flex flex-wrap gap-1.5">
             <SubStat href={runs('status=succeeded&since=24h')} label="succeeded" value={o.runs.succeeded24h} testId="overview-succeeded" />
           </div>
@@ -81,10 +106,19 @@ export function OverviewPanel() {
           href={`${base}/costs?days=7`}
           label="Spend today"
           value={formatCost(o.spend.todayMicros)}
-          note={spendRatio === null ? 'no spend in the last 7 days' : `${spendRatio.toFixed(1)}× the daily average of the last 7 days (${formatCost(o.spend.dailyAverageMicros)})`}
+          note={
+            spendRatio === null
+              ? 'no spend in the last 7 days'
+              : `${spendRatio.toFixed(1)}× the daily average of the last 7 days (${formatCost(o.spend.dailyAverageMicros)})`
+          }
           testId="overview-spend"
         />
-        <StatTile href={runs('status=active')} label="Active runs" value={o.runs.queued + o.runs.running + o.runs.waiting + o.runs.paused} testId="overview-active">
+        <StatTile
+          href={runs('status=active')}
+          label="Active runs"
+          value={o.runs.queued + o.runs.running + o.runs.waiting + o.runs.paused}
+          testId="overview-active"
+        >
           <div className="mt-2 flex flex-wrap gap-1.5">
             <SubStat href={runs('status=paused')} label="paused" value={o.runs.paused} testId="overview-paused" />
           </div>

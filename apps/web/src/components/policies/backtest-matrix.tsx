@@ -22,7 +22,8 @@ export function BacktestMatrix({ result }: { result: BacktestResultView }) {
   return (
     <div className="flex flex-col gap-3" data-testid="backtest-result">
       <p className="text-[13px]" data-testid="backtest-summary">
-        {result.total.toLocaleString()} recorded call{result.total === 1 ? '' : 's'} decided again: {result.changed.toLocaleString()} would be decided differently
+        {result.total.toLocaleString()} recorded call{result.total === 1 ? '' : 's'} decided again: {result.changed.toLocaleString()} would be decided
+        differently
         {result.skipped > 0 ? ` (${result.skipped} unreadable record${result.skipped === 1 ? '' : 's'} skipped)` : ''}.
       </p>
       <table className="w-full border-collapse text-[13px]" data-testid="backtest-matrix">
@@ -30,14 +31,18 @@ export function BacktestMatrix({ result }: { result: BacktestResultView }) {
           <tr>
             <th className="p-1.5 text-left text-xs font-normal text-muted">recorded ↓ / candidate →</th>
             {OUTCOMES.map((to) => (
-              <th key={to} className="p-1.5 text-left"><DecisionBadge outcome={to} /></th>
+              <th key={to} className="p-1.5 text-left">
+                <DecisionBadge outcome={to} />
+              </th>
             ))}
           </tr>
         </thead>
         <tbody>
           {OUTCOMES.map((from) => (
             <tr key={from}>
-              <th className="p-1.5 text-left"><DecisionBadge outcome={from} /></th>
+              <th className="p-1.5 text-left">
+                <DecisionBadge outcome={from} />
+              </th>
               {OUTCOMES.map((to) => {
                 const count = cell(from, to)?.count ?? 0;
                 const id = `${from}-${to}`;
@@ -67,17 +72,22 @@ export function BacktestMatrix({ result }: { result: BacktestResultView }) {
           </p>
           <ul className="flex flex-col gap-0.5 text-xs" data-testid="backtest-rules">
             {open.rules.slice(0, 20).map((r) => (
-              <li key={`${r.from}>${r.to}`}><code className="font-mono">{r.from}</code> → <code className="font-mono">{r.to}</code>: {r.count.toLocaleString()}</li>
+              <li key={`${r.from}>${r.to}`}>
+                <code className="font-mono">{r.from}</code> → <code className="font-mono">{r.to}</code>: {r.count.toLocaleString()}
+              </li>
             ))}
           </ul>
           <ul className="flex flex-col gap-1.5" data-testid="backtest-examples">
             {open.examples.map((e) => (
               <li key={`${e.sessionId}:${e.callId}`} className="flex flex-col gap-0.5" data-testid="backtest-example">
-                <code className="truncate rounded bg-surface px-1.5 py-0.5 font-mono text-xs" title={e.args}>{e.tool} {e.args}</code>
+                <code className="truncate rounded bg-surface px-1.5 py-0.5 font-mono text-xs" title={e.args}>
+                  {e.tool} {e.args}
+                </code>
                 <span className="text-xs text-muted">
                   {new Date(e.at).toLocaleString()} · rule {e.fromRule} → {e.toRule} ·{' '}
                   <Link href={e.link} className="text-accent underline" data-testid="backtest-example-link">
-                    run {e.runId.slice(0, 10)}{e.seq !== null ? `, event ${e.seq}` : ''}
+                    run {e.runId.slice(0, 10)}
+                    {e.seq !== null ? `, event ${e.seq}` : ''}
                   </Link>
                 </span>
               </li>

@@ -45,11 +45,16 @@ export function PolicyBacktest({ teamId, draft }: { teamId: string; draft: strin
     setProgress({ processed: 0, total: 0 });
     const body = { document: draft, since: new Date(since).toISOString(), ...(until ? { until: new Date(until).toISOString() } : {}), limit: 5 };
     try {
-      await postEventStream(`/api/teams/${teamId}/policy-backtest`, body, (message) => {
-        if (message.event === 'progress') setProgress(message.data as Progress);
-        else if (message.event === 'result') setResult(message.data as BacktestResultView);
-        else if (message.event === 'error') setError((message.data as { message?: string }).message ?? 'The backtest failed');
-      }, controller.signal);
+      await postEventStream(
+        `/api/teams/${teamId}/policy-backtest`,
+        body,
+        (message) => {
+          if (message.event === 'progress') setProgress(message.data as Progress);
+          else if (message.event === 'result') setResult(message.data as BacktestResultView);
+          else if (message.event === 'error') setError((message.data as { message?: string }).message ?? 'The backtest failed');
+        },
+        controller.signal,
+      );
     } catch (caught) {
       if (!controller.signal.aborted) setError(caught instanceof Error ? caught.message : String(caught));
     } finally {
@@ -60,7 +65,10 @@ export function PolicyBacktest({ teamId, draft }: { teamId: string; draft: strin
   const percent = progress && progress.total > 0 ? Math.round((progress.processed / progress.total) * 100) : 0;
   return (
     <Card>
-      <CardHeader title="Backtest" description="Decide every tool call recorded in a window again under the draft in the editor: what would have changed. Nothing runs and nothing is saved." />
+      <CardHeader
+        title="Backtest"
+        description="Decide every tool call recorded in a window again under the draft in the editor: what would have changed. Nothing runs and nothing is saved."
+      />
       <form onSubmit={onSubmit} className="flex flex-col gap-3 p-4" data-testid="policy-backtest">
         <div className="flex flex-wrap items-end gap-3">
           <Field label="Since" htmlFor="backtest-since">
@@ -80,7 +88,11 @@ export function PolicyBacktest({ teamId, draft }: { teamId: string; draft: strin
             {progress.processed.toLocaleString()} of {progress.total.toLocaleString()} recorded calls ({percent} %)
           </div>
         ) : null}
-        {error ? <p className="text-xs text-danger" data-testid="backtest-error">{error}</p> : null}
+        {error ? (
+          <p className="text-xs text-danger" data-testid="backtest-error">
+            {error}
+          </p>
+        ) : null}
         {result ? <BacktestMatrix result={result} /> : null}
       </form>
     </Card>

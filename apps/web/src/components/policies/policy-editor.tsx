@@ -37,7 +37,13 @@ function localIssues(text: string): CodeIssue[] {
  * path and line). Saving makes a new active version and lists the recent real calls it would now
  * decide differently.
  */
-export function PolicyEditor({ teamId, initialText, canSave, text, onTextChange }: {
+export function PolicyEditor({
+  teamId,
+  initialText,
+  canSave,
+  text,
+  onTextChange,
+}: {
   teamId: string;
   initialText: string;
   canSave: boolean;
@@ -65,7 +71,10 @@ export function PolicyEditor({ teamId, initialText, canSave, text, onTextChange 
   const local = useMemo(() => localIssues(text), [text]);
   useEffect(() => {
     if (local.length > 0) return;
-    const timer = setTimeout(() => runValidate({ teamId, document: text }, { onSuccess: (result) => setChecked({ text, issues: result.issues }) }), VALIDATE_DELAY_MS);
+    const timer = setTimeout(
+      () => runValidate({ teamId, document: text }, { onSuccess: (result) => setChecked({ text, issues: result.issues }) }),
+      VALIDATE_DELAY_MS,
+    );
     return () => clearTimeout(timer);
   }, [text, teamId, runValidate, local]);
 
@@ -83,7 +92,15 @@ export function PolicyEditor({ teamId, initialText, canSave, text, onTextChange 
         description="JSON or YAML. Rules are tried in order; the first that matches decides; otherwise the default applies."
         actions={
           <span className="text-xs" data-testid="policy-validity">
-            {local.length === 0 && current === null ? <span className="text-muted">Checking…</span> : valid ? <span className="text-success">Valid</span> : <span className="text-danger">{issues.length} problem{issues.length === 1 ? '' : 's'}</span>}
+            {local.length === 0 && current === null ? (
+              <span className="text-muted">Checking…</span>
+            ) : valid ? (
+              <span className="text-success">Valid</span>
+            ) : (
+              <span className="text-danger">
+                {issues.length} problem{issues.length === 1 ? '' : 's'}
+              </span>
+            )}
           </span>
         }
       />
@@ -107,8 +124,20 @@ export function PolicyEditor({ teamId, initialText, canSave, text, onTextChange 
         <CodeIssueList issues={issues} id="policy-issues" testId="policy-issues" />
         {canSave ? (
           <div className="flex items-center gap-2">
-            <Input value={comment} onChange={(e) => setComment(e.target.value)} maxLength={500} placeholder="What changed and why (optional)" aria-label="Comment" data-testid="policy-comment" />
-            <Button variant="primary" disabled={!dirty || save.isPending || blocked} onClick={() => save.mutate({ teamId, document: text, comment })} data-testid="policy-save">
+            <Input
+              value={comment}
+              onChange={(e) => setComment(e.target.value)}
+              maxLength={500}
+              placeholder="What changed and why (optional)"
+              aria-label="Comment"
+              data-testid="policy-comment"
+            />
+            <Button
+              variant="primary"
+              disabled={!dirty || save.isPending || blocked}
+              onClick={() => save.mutate({ teamId, document: text, comment })}
+              data-testid="policy-save"
+            >
               <Save className="size-3.5" aria-hidden />
               Save new version
             </Button>

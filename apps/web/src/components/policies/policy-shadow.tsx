@@ -49,11 +49,13 @@ export function PolicyShadow({ versions }: { versions: Version[] }) {
       <CardHeader
         title="Shadow policy"
         description="Every live tool call is also decided under the shadow version, which is never enforced; calls it decides otherwise are listed here."
-        actions={current ? (
-          <span className="text-xs" data-testid="shadow-count">
-            <span className="font-medium tabular-nums">{shadow.data?.count ?? 0}</span> disagreement{shadow.data?.count === 1 ? '' : 's'}
-          </span>
-        ) : null}
+        actions={
+          current ? (
+            <span className="text-xs" data-testid="shadow-count">
+              <span className="font-medium tabular-nums">{shadow.data?.count ?? 0}</span> disagreement{shadow.data?.count === 1 ? '' : 's'}
+            </span>
+          ) : null
+        }
       />
       <div className="flex flex-col gap-3 p-4 text-[13px]">
         <InlineError error={shadow.error ?? set.error ?? promote.error} testId="shadow-error" />
@@ -62,32 +64,60 @@ export function PolicyShadow({ versions }: { versions: Version[] }) {
             <span>
               Shadow: <span className="font-mono">v{current.version}</span> against active <span className="font-mono">v{current.activeVersion}</span>
             </span>
-            <span className="text-xs text-muted">{current.setAt ? `set ${formatDateTime(current.setAt)}` : ''}{current.setBy ? ` by ${current.setBy}` : ''}</span>
+            <span className="text-xs text-muted">
+              {current.setAt ? `set ${formatDateTime(current.setAt)}` : ''}
+              {current.setBy ? ` by ${current.setBy}` : ''}
+            </span>
             {isAdmin ? (
               <span className="ml-auto flex gap-2">
-                <Button variant="primary" size="sm" disabled={promote.isPending} onClick={() => promote.mutate({ teamId: team.id })} data-testid="shadow-promote">
+                <Button
+                  variant="primary"
+                  size="sm"
+                  disabled={promote.isPending}
+                  onClick={() => promote.mutate({ teamId: team.id })}
+                  data-testid="shadow-promote"
+                >
                   Promote to active
                 </Button>
-                <Button variant="ghost" size="sm" disabled={set.isPending} onClick={() => set.mutate({ teamId: team.id, version: null })} data-testid="shadow-clear">
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  disabled={set.isPending}
+                  onClick={() => set.mutate({ teamId: team.id, version: null })}
+                  data-testid="shadow-clear"
+                >
                   Clear
                 </Button>
               </span>
             ) : null}
           </div>
         ) : shadow.data ? (
-          <p className="text-muted" data-testid="shadow-none">No shadow version is set.</p>
+          <p className="text-muted" data-testid="shadow-none">
+            No shadow version is set.
+          </p>
         ) : null}
         {promote.data ? (
-          <p className="text-success" data-testid="shadow-promoted">Version {promote.data.version} is active now (was {promote.data.previousVersion}).</p>
+          <p className="text-success" data-testid="shadow-promoted">
+            Version {promote.data.version} is active now (was {promote.data.previousVersion}).
+          </p>
         ) : null}
         {isAdmin && candidates.length > 0 ? (
           <div className="flex items-end gap-2">
             <Field label={current ? 'Shadow another version' : 'Shadow a version'} htmlFor="shadow-version">
               <Select id="shadow-version" value={choice ?? ''} onChange={(e) => setPicked(Number(e.target.value))} data-testid="shadow-version">
-                {candidates.map((v) => <option key={v.version} value={v.version}>v{v.version}{v.comment ? ` — ${v.comment}` : ''}</option>)}
+                {candidates.map((v) => (
+                  <option key={v.version} value={v.version}>
+                    v{v.version}
+                    {v.comment ? ` — ${v.comment}` : ''}
+                  </option>
+                ))}
               </Select>
             </Field>
-            <Button disabled={choice === null || set.isPending || choice === current?.version} onClick={() => choice !== null && set.mutate({ teamId: team.id, version: choice })} data-testid="shadow-set">
+            <Button
+              disabled={choice === null || set.isPending || choice === current?.version}
+              onClick={() => choice !== null && set.mutate({ teamId: team.id, version: choice })}
+              data-testid="shadow-set"
+            >
               Set as shadow
             </Button>
           </div>

@@ -58,19 +58,30 @@ export function PolicySimulator({ teamId, draft }: { teamId: string; draft: stri
           <Field label="Tool" htmlFor="sim-tool">
             <Select id="sim-tool" value={tool} onChange={(e) => setTool(e.target.value)} data-testid="sim-tool">
               {TOOLS.map((t) => (
-                <option key={t} value={t}>{t}</option>
+                <option key={t} value={t}>
+                  {t}
+                </option>
               ))}
             </Select>
           </Field>
           {tool === 'other' ? (
             <Field label="Tool name" htmlFor="sim-custom-tool">
-              <Input id="sim-custom-tool" value={customTool} onChange={(e) => setCustomTool(e.target.value)} required maxLength={200} placeholder="mcp:github:create_issue" />
+              <Input
+                id="sim-custom-tool"
+                value={customTool}
+                onChange={(e) => setCustomTool(e.target.value)}
+                required
+                maxLength={200}
+                placeholder="mcp:github:create_issue"
+              />
             </Field>
           ) : MAIN_ARG[tool] ? (
             <Field label={MAIN_ARG[tool]!} htmlFor="sim-main">
               <Input id="sim-main" value={main} onChange={(e) => setMain(e.target.value)} className="font-mono" data-testid="sim-main" />
             </Field>
-          ) : <div />}
+          ) : (
+            <div />
+          )}
         </div>
         <Field label="Other arguments (JSON, optional)" htmlFor="sim-extra">
           <Textarea id="sim-extra" value={extra} onChange={(e) => setExtra(e.target.value)} className="font-mono text-xs" placeholder='{"method": "GET"}' />
@@ -92,9 +103,14 @@ export function PolicySimulator({ teamId, draft }: { teamId: string; draft: stri
             <div className="flex flex-wrap items-center gap-2">
               <DecisionBadge outcome={result.outcome} role={result.approverRole} testId="sim-outcome" />
               <span>
-                rule <code className="font-mono" data-testid="sim-rule">{result.ruleId}</code>
+                rule{' '}
+                <code className="font-mono" data-testid="sim-rule">
+                  {result.ruleId}
+                </code>
               </span>
-              <span className="text-xs text-muted">risk {result.risk} · {result.draft ? 'draft' : 'active version'}</span>
+              <span className="text-xs text-muted">
+                risk {result.risk} · {result.draft ? 'draft' : 'active version'}
+              </span>
             </div>
             <p data-testid="sim-reason">{result.reason}</p>
             <ol className="flex flex-col gap-0.5 text-xs text-muted">

@@ -30,7 +30,9 @@ export function PolicyVersions({ teamId, versions }: { teamId: string; versions:
             <span className="w-10 font-mono">v{v.version}</span>
             {v.active ? <Badge tone="accent">active</Badge> : null}
             <span className="min-w-0 flex-1 truncate text-muted">{v.comment || '—'}</span>
-            <span className="text-xs text-muted">{v.builtin ? 'built in' : `${v.createdBy ?? 'unknown'} · ${v.createdAt ? formatDateTime(v.createdAt) : ''}`}</span>
+            <span className="text-xs text-muted">
+              {v.builtin ? 'built in' : `${v.createdBy ?? 'unknown'} · ${v.createdAt ? formatDateTime(v.createdAt) : ''}`}
+            </span>
           </li>
         ))}
       </ul>
@@ -38,12 +40,20 @@ export function PolicyVersions({ teamId, versions }: { teamId: string; versions:
         <div className="grid grid-cols-2 gap-3">
           <Field label="From" htmlFor="diff-from">
             <Select id="diff-from" value={from} onChange={(e) => setFrom(Number(e.target.value))} data-testid="diff-from">
-              {versions.map((v) => <option key={v.version} value={v.version}>v{v.version}</option>)}
+              {versions.map((v) => (
+                <option key={v.version} value={v.version}>
+                  v{v.version}
+                </option>
+              ))}
             </Select>
           </Field>
           <Field label="To" htmlFor="diff-to">
             <Select id="diff-to" value={to} onChange={(e) => setTo(Number(e.target.value))} data-testid="diff-to">
-              {versions.map((v) => <option key={v.version} value={v.version}>v{v.version}</option>)}
+              {versions.map((v) => (
+                <option key={v.version} value={v.version}>
+                  v{v.version}
+                </option>
+              ))}
             </Select>
           </Field>
         </div>

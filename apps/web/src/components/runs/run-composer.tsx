@@ -27,9 +27,7 @@ export function RunComposer({ initialAgentId }: { initialAgentId: string | null 
   const [chosen, setChosen] = useState<string | null>(initialAgentId);
   const [goal, setGoal] = useState('');
   const agent = agents.data?.find((a) => a.id === chosen) ?? agents.data?.[0];
-  const create = useMutation(
-    trpc.runs.create.mutationOptions({ onSuccess: ({ runId }) => router.push(`/t/${team.slug}/runs/${runId}`) }),
-  );
+  const create = useMutation(trpc.runs.create.mutationOptions({ onSuccess: ({ runId }) => router.push(`/t/${team.slug}/runs/${runId}`) }));
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -85,7 +83,11 @@ export function RunComposer({ initialAgentId }: { initialAgentId: string | null 
     <Card>
       <CardHeader title="New run" description="The agent’s template (endpoint, prompt, tools, sandbox) is snapshotted when the run starts." />
       <form className="flex flex-col gap-4 p-4" onSubmit={onSubmit} data-testid="composer-form">
-        <Field label="Agent" htmlFor="composer-agent" hint={agent ? `${agent.endpoint.name} · ${agent.endpoint.model} · ${agent.tools.length} tools` : undefined}>
+        <Field
+          label="Agent"
+          htmlFor="composer-agent"
+          hint={agent ? `${agent.endpoint.name} · ${agent.endpoint.model} · ${agent.tools.length} tools` : undefined}
+        >
           <Select id="composer-agent" value={agent?.id ?? ''} onChange={(e) => setChosen(e.target.value)} disabled={!agents.data} data-testid="composer-agent">
             {agents.data?.map((a) => (
               <option key={a.id} value={a.id}>

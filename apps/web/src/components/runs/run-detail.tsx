@@ -113,15 +113,17 @@ export function RunDetail({ runId }: { runId: string }) {
         {data ? (
           <div className="mt-3 flex flex-col gap-2">
             <Facts run={data} now={now} />
-            {data.error ? <p className="text-danger" data-testid="run-error">{data.error}</p> : null}
+            {data.error ? (
+              <p className="text-danger" data-testid="run-error">
+                {data.error}
+              </p>
+            ) : null}
             {data.graphId ? (
               <Link href={`/t/${team.slug}/graphs/runs/${runId}`} className="text-sm text-accent hover:underline" data-testid="run-live-graph">
                 Live graph: node states, delegations and edge budgets →
               </Link>
             ) : null}
-            {roleAtLeast(role, 'approver') && data.status === 'waiting' && data.waitReason === 'budget' ? (
-              <RaiseBudget teamId={team.id} runId={runId} />
-            ) : null}
+            {roleAtLeast(role, 'approver') && data.status === 'waiting' && data.waitReason === 'budget' ? <RaiseBudget teamId={team.id} runId={runId} /> : null}
           </div>
         ) : null}
       </header>
@@ -179,7 +181,13 @@ export function RunDetail({ runId }: { runId: string }) {
  * focused event, switch tabs, jump to the latest or earlier events, reach the branches and the
  * message box. Each says why when it cannot act.
  */
-function runShortcuts({ timeline, branch, canOperate, setTabs, notify }: {
+function runShortcuts({
+  timeline,
+  branch,
+  canOperate,
+  setTabs,
+  notify,
+}: {
   timeline: React.RefObject<TimelineControls | null>;
   branch: ReturnType<typeof useBranchState>;
   canOperate: boolean;
@@ -250,7 +258,13 @@ function runShortcuts({ timeline, branch, canOperate, setTabs, notify }: {
     },
     { key: 'l', label: 'Latest event (and follow new ones)', run: onTimeline((c) => c.latest()) },
     { key: 'e', label: 'Load earlier events', run: onTimeline((c) => c.earlier()) },
-    { key: 'b', label: 'Go to the branches', run: focus('[data-testid="session-select"][aria-current="true"], [data-testid="session-select"]', 'The branch list is hidden (Show it first)') },
-    ...(canOperate ? [{ key: 'm', label: 'Write a message to the run', run: focus('[data-testid="run-message-input"]', 'This run takes no more messages') }] : []),
+    {
+      key: 'b',
+      label: 'Go to the branches',
+      run: focus('[data-testid="session-select"][aria-current="true"], [data-testid="session-select"]', 'The branch list is hidden (Show it first)'),
+    },
+    ...(canOperate
+      ? [{ key: 'm', label: 'Write a message to the run', run: focus('[data-testid="run-message-input"]', 'This run takes no more messages') }]
+      : []),
   ];
 }

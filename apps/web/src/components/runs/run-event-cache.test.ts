@@ -15,7 +15,15 @@ function memoryStore(quota = Infinity): EventStore & { map: Map<string, string> 
     removeItem: (key) => void map.delete(key),
   };
 }
-const event = (eventNo: number): WireEvent => ({ eventNo, sessionId: 's', seq: eventNo, type: 'message.added', version: 1, payload: { role: 'user', text: `m${eventNo}` }, createdAt: '2026-01-01T00:00:00.000Z' });
+const event = (eventNo: number): WireEvent => ({
+  eventNo,
+  sessionId: 's',
+  seq: eventNo,
+  type: 'message.added',
+  version: 1,
+  payload: { role: 'user', text: `m${eventNo}` },
+  createdAt: '2026-01-01T00:00:00.000Z',
+});
 const events = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => event(from + i));
 
 describe('the run page’s event cache', () => {

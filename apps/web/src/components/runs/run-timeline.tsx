@@ -33,7 +33,16 @@ const USER_SCROLL_MS = 1000;
  * scrolling up stops that until they return (or press "Latest"). Above the first row held,
  * "Earlier events" pages back, keeping the row in view where it was.
  */
-export function RunTimeline({ items, empty, hasEarlier, loadingEarlier, onLoadEarlier, onFork, onShowFiles, controls }: {
+export function RunTimeline({
+  items,
+  empty,
+  hasEarlier,
+  loadingEarlier,
+  onLoadEarlier,
+  onFork,
+  onShowFiles,
+  controls,
+}: {
   items: TimelineItem[];
   controls?: Ref<TimelineControls>;
   empty: React.ReactNode;
@@ -118,32 +127,29 @@ export function RunTimeline({ items, empty, hasEarlier, loadingEarlier, onLoadEa
     const row = document.activeElement?.closest<HTMLElement>('[data-testid="timeline-item"]');
     return row && scroller.current?.contains(row) ? Number(row.dataset.index) : null;
   };
-  useImperativeHandle(
-    controls,
-    () => ({
-      move: (delta) => {
-        if (items.length === 0) return;
-        const inView = virtualizer.getVirtualItems();
-        const current = focusedIndex();
-        const from = current ?? (delta === 1 ? (inView[0]?.index ?? 0) - 1 : (inView.at(-1)?.index ?? items.length) + 1);
-        const index = Math.min(items.length - 1, Math.max(0, from + delta));
-        // Reading back through the log stops following new events; reaching the end resumes it.
-        stuck.current = index === items.length - 1;
-        setAtBottom(stuck.current);
-        virtualizer.scrollToIndex(index, { align: 'auto' });
-        focusTarget.current = index;
-        requestAnimationFrame(() => focusPending());
-      },
-      focusedItem: () => {
-        const index = focusedIndex();
-        return index === null ? null : (items[index] ?? null);
-      },
-      latest: () => jumpToBottom(),
-      earlier: () => {
-        if (hasEarlier && !loadingEarlier) loadEarlier();
-      },
-    }),
-  );
+  useImperativeHandle(controls, () => ({
+    move: (delta) => {
+      if (items.length === 0) return;
+      const inView = virtualizer.getVirtualItems();
+      const current = focusedIndex();
+      const from = current ?? (delta === 1 ? (inView[0]?.index ?? 0) - 1 : (inView.at(-1)?.index ?? items.length) + 1);
+      const index = Math.min(items.length - 1, Math.max(0, from + delta));
+      // Reading back through the log stops following new events; reaching the end resumes it.
+      stuck.current = index === items.length - 1;
+      setAtBottom(stuck.current);
+      virtualizer.scrollToIndex(index, { align: 'auto' });
+      focusTarget.current = index;
+      requestAnimationFrame(() => focusPending());
+    },
+    focusedItem: () => {
+      const index = focusedIndex();
+      return index === null ? null : (items[index] ?? null);
+    },
+    latest: () => jumpToBottom(),
+    earlier: () => {
+      if (hasEarlier && !loadingEarlier) loadEarlier();
+    },
+  }));
 
   const actions = useMemo<RowActions>(() => ({ onFork, onShowFiles }), [onFork, onShowFiles]);
   const rows = virtualizer.getVirtualItems();
@@ -181,7 +187,14 @@ export function RunTimeline({ items, empty, hasEarlier, loadingEarlier, onLoadEa
       </section>
       {hasEarlier ? (
         // Outside the scroller, so row offsets start at its top (the virtualiser's reckoning).
-        <Button size="sm" variant="secondary" className="absolute top-2 left-1/2 -translate-x-1/2 shadow" disabled={loadingEarlier} onClick={loadEarlier} data-testid="timeline-load-earlier">
+        <Button
+          size="sm"
+          variant="secondary"
+          className="absolute top-2 left-1/2 -translate-x-1/2 shadow"
+          disabled={loadingEarlier}
+          onClick={loadEarlier}
+          data-testid="timeline-load-earlier"
+        >
           <ArrowUp aria-hidden className="size-3.5" /> {loadingEarlier ? 'Loading earlier events…' : 'Earlier events'}
         </Button>
       ) : null}

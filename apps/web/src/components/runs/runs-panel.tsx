@@ -122,7 +122,12 @@ export function RunsPanel() {
     <div className="flex h-[calc(100vh-105px)] flex-col gap-4 px-8 py-5">
       <div className="flex flex-wrap items-end gap-3" data-testid="runs-filters">
         <Field label="Status" htmlFor="runs-status" className="w-40">
-          <Select id="runs-status" value={status} onChange={(e) => url.set({ status: e.target.value, ...(e.target.value === 'waiting' ? {} : { wait: '' }) })} data-testid="runs-filter-status">
+          <Select
+            id="runs-status"
+            value={status}
+            onChange={(e) => url.set({ status: e.target.value, ...(e.target.value === 'waiting' ? {} : { wait: '' }) })}
+            data-testid="runs-filter-status"
+          >
             {Object.entries(STATUS_CHOICES).map(([value, choice]) => (
               <option key={value} value={value}>
                 {choice.label}
@@ -165,7 +170,14 @@ export function RunsPanel() {
           </Select>
         </Field>
         <Field label="Goal contains" htmlFor="runs-text" className="min-w-48 flex-1">
-          <Input id="runs-text" value={text} maxLength={200} placeholder="Search goals" onChange={(e) => setText(e.target.value)} data-testid="runs-filter-text" />
+          <Input
+            id="runs-text"
+            value={text}
+            maxLength={200}
+            placeholder="Search goals"
+            onChange={(e) => setText(e.target.value)}
+            data-testid="runs-filter-text"
+          />
         </Field>
         {roleAtLeast(role, 'operator') ? (
           <Link

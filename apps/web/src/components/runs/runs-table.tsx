@@ -47,11 +47,7 @@ export function RunsTable(props: {
         <span className="text-right">Duration</span>
         <span className="text-right">Created</span>
       </div>
-      <div
-        ref={scroller}
-        className="min-h-0 flex-1 overflow-y-auto"
-        data-testid="runs-scroller"
-      >
+      <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto" data-testid="runs-scroller">
         {props.loading ? <p className="px-4 py-8 text-center text-muted">Loading runs…</p> : null}
         {!props.loading && rows.length === 0 ? (
           <p className="px-4 py-8 text-center text-muted" data-testid="runs-empty">
@@ -59,37 +55,39 @@ export function RunsTable(props: {
           </p>
         ) : null}
         <div style={{ height: visible[0]?.start ?? 0 }} />
-        {visible.map(({ index }) => rows[index]!).map((run) => (
-          <Link
-            key={run.id}
-            href={`${props.base}/runs/${run.id}`}
-            data-testid="run-row"
-            data-run-id={run.id}
-            data-status={run.status}
-            style={{ height: ROW_HEIGHT }}
-            className={`${GRID} border-b border-border text-[13px] hover:bg-surface-2/40`}
-          >
-            <span>
-              <Badge tone={STATUS_TONE[run.status]} data-testid="run-row-status">
-                {run.status}
-                {run.waitReason && run.status === 'waiting' ? ` · ${run.waitReason}` : ''}
-              </Badge>
-            </span>
-            <span className="truncate" title={run.goal}>
-              {run.goal}
-            </span>
-            <span className="truncate text-muted">{run.agent?.name ?? '—'}</span>
-            <span className="truncate text-muted" title={run.viaToken ? 'via an API token' : undefined}>
-              {run.createdBy?.email ?? 'system'}
-              {run.viaToken ? ' (token)' : ''}
-            </span>
-            <span className="text-right tabular-nums">{formatCost(run.spentCostMicros)}</span>
-            <span className="text-right text-muted tabular-nums">{now === null ? '' : formatDuration(runDuration(run, now))}</span>
-            <span className="text-right text-muted" title={formatDateTime(run.createdAt)}>
-              {now === null ? '' : formatRelative(run.createdAt, now)}
-            </span>
-          </Link>
-        ))}
+        {visible
+          .map(({ index }) => rows[index]!)
+          .map((run) => (
+            <Link
+              key={run.id}
+              href={`${props.base}/runs/${run.id}`}
+              data-testid="run-row"
+              data-run-id={run.id}
+              data-status={run.status}
+              style={{ height: ROW_HEIGHT }}
+              className={`${GRID} border-b border-border text-[13px] hover:bg-surface-2/40`}
+            >
+              <span>
+                <Badge tone={STATUS_TONE[run.status]} data-testid="run-row-status">
+                  {run.status}
+                  {run.waitReason && run.status === 'waiting' ? ` · ${run.waitReason}` : ''}
+                </Badge>
+              </span>
+              <span className="truncate" title={run.goal}>
+                {run.goal}
+              </span>
+              <span className="truncate text-muted">{run.agent?.name ?? '—'}</span>
+              <span className="truncate text-muted" title={run.viaToken ? 'via an API token' : undefined}>
+                {run.createdBy?.email ?? 'system'}
+                {run.viaToken ? ' (token)' : ''}
+              </span>
+              <span className="text-right tabular-nums">{formatCost(run.spentCostMicros)}</span>
+              <span className="text-right text-muted tabular-nums">{now === null ? '' : formatDuration(runDuration(run, now))}</span>
+              <span className="text-right text-muted" title={formatDateTime(run.createdAt)}>
+                {now === null ? '' : formatRelative(run.createdAt, now)}
+              </span>
+            </Link>
+          ))}
         <div style={{ height: virtualizer.getTotalSize() - (visible.length > 0 ? visible[visible.length - 1]!.end : 0) }} />
         {fetchingNextPage ? <p className="px-4 py-2 text-center text-xs text-muted">Loading more…</p> : null}
       </div>

@@ -167,7 +167,9 @@ export const TimelineEntry = memo(function TimelineEntry({ item, index, measure 
     case 'notice':
       return (
         <Row item={item} place={place} icon={item.tone === 'info' ? <Info aria-hidden className={icon} /> : <CircleAlert aria-hidden className={icon} />}>
-          <p className={cn('text-xs', item.tone === 'warning' && 'text-warning', item.tone === 'danger' && 'text-danger', item.tone === 'info' && 'text-muted')}>
+          <p
+            className={cn('text-xs', item.tone === 'warning' && 'text-warning', item.tone === 'danger' && 'text-danger', item.tone === 'info' && 'text-muted')}
+          >
             {item.text}
           </p>
         </Row>

@@ -82,7 +82,13 @@ export function useRunEvents(options: {
     frame.current = 0;
     const wire = held.current.wire;
     stats.current.received = wire.length;
-    setSnapshot({ items: [...builder.current.items], stats: { ...stats.current, lastEventNo: Math.max(0, stats.current.lastEventNo) }, state: status.current.state, firstEventNo: wire[0]?.eventNo ?? 1, loadingEarlier: status.current.loadingEarlier });
+    setSnapshot({
+      items: [...builder.current.items],
+      stats: { ...stats.current, lastEventNo: Math.max(0, stats.current.lastEventNo) },
+      state: status.current.state,
+      firstEventNo: wire[0]?.eventNo ?? 1,
+      loadingEarlier: status.current.loadingEarlier,
+    });
   }, []);
   const flush = useCallback(() => {
     if (frame.current === 0) frame.current = requestAnimationFrame(flushNow);

@@ -25,9 +25,8 @@ export function SandboxPanel() {
   return (
     <div className="flex flex-col gap-6" data-testid="sandbox-panel">
       <p className="text-muted">
-        Every agent tool call runs in a sandbox in the session&apos;s workspace. Each worker checks at start which sandbox
-        drivers work on its host; a worker whose driver does not work fails every tool call with the reason below,
-        and never runs a call unsandboxed.
+        Every agent tool call runs in a sandbox in the session&apos;s workspace. Each worker checks at start which sandbox drivers work on its host; a worker
+        whose driver does not work fails every tool call with the reason below, and never runs a call unsandboxed.
       </p>
       <InlineError error={sandbox.error} testId="sandbox-load-error" />
       {sandbox.isPending ? <p className="text-muted">Loading the workers&apos; sandbox checks…</p> : null}
@@ -36,7 +35,9 @@ export function SandboxPanel() {
           No worker is running. Start one (<code className="font-mono">npm start</code> starts one) and its sandbox check appears here.
         </p>
       ) : null}
-      {workers?.map((worker) => <WorkerCard key={worker.workerId} worker={worker} />)}
+      {workers?.map((worker) => (
+        <WorkerCard key={worker.workerId} worker={worker} />
+      ))}
     </div>
   );
 }

@@ -16,7 +16,9 @@ import { useTRPC } from '@/trpc/client';
 export function SecretForm({ teamId, name, onDone }: { teamId: string; name?: string; onDone: () => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const create = useMutation(trpc.secrets.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries(trpc.secrets.list.queryFilter({ teamId })) }));
+  const create = useMutation(
+    trpc.secrets.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries(trpc.secrets.list.queryFilter({ teamId })) }),
+  );
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -42,10 +44,30 @@ export function SecretForm({ teamId, name, onDone }: { teamId: string; name?: st
       <form onSubmit={onSubmit} className="flex flex-col gap-3 p-4" data-testid="secret-form">
         <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,2fr)_auto] sm:items-end">
           <Field label="Name (secretRef)" htmlFor="secret-name">
-            <Input id="secret-name" name="name" required={!name} disabled={name !== undefined} defaultValue={name} maxLength={100} placeholder="e.g. GITHUB_TOKEN" autoComplete="off" data-testid="secret-name" />
+            <Input
+              id="secret-name"
+              name="name"
+              required={!name}
+              disabled={name !== undefined}
+              defaultValue={name}
+              maxLength={100}
+              placeholder="e.g. GITHUB_TOKEN"
+              autoComplete="off"
+              data-testid="secret-name"
+            />
           </Field>
           <Field label="Value" htmlFor="secret-value" hint="Stored encrypted; only its last 4 characters are shown again.">
-            <Input id="secret-value" name="value" type="password" required minLength={4} maxLength={8192} autoComplete="new-password" placeholder="e.g. Bearer ghp_…" data-testid="secret-value" />
+            <Input
+              id="secret-value"
+              name="value"
+              type="password"
+              required
+              minLength={4}
+              maxLength={8192}
+              autoComplete="new-password"
+              placeholder="e.g. Bearer ghp_…"
+              data-testid="secret-value"
+            />
           </Field>
           <div className="flex gap-2">
             <Button type="submit" variant="primary" size="sm" disabled={create.isPending} data-testid="secret-save">

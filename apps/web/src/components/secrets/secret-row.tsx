@@ -15,7 +15,9 @@ export function SecretRow({ teamId, secret, onReplace }: { teamId: string; secre
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const remove = useMutation(trpc.secrets.delete.mutationOptions({ onSuccess: () => queryClient.invalidateQueries(trpc.secrets.list.queryFilter({ teamId })) }));
+  const remove = useMutation(
+    trpc.secrets.delete.mutationOptions({ onSuccess: () => queryClient.invalidateQueries(trpc.secrets.list.queryFilter({ teamId })) }),
+  );
 
   return (
     <Tr data-testid={`secret-row-${secret.name}`}>
@@ -27,12 +29,21 @@ export function SecretRow({ teamId, secret, onReplace }: { teamId: string; secre
       <Td className="text-xs text-muted">{new Date(secret.updatedAt).toLocaleString()}</Td>
       <Td className="text-right">
         <span className="inline-flex items-center gap-1">
-          {remove.error ? <span className="text-xs text-danger" data-testid="secret-delete-error">{errorMessage(remove.error)}</span> : null}
+          {remove.error ? (
+            <span className="text-xs text-danger" data-testid="secret-delete-error">
+              {errorMessage(remove.error)}
+            </span>
+          ) : null}
           <Button size="sm" variant="ghost" onClick={onReplace} data-testid="secret-replace">
             Replace
           </Button>
           {confirming ? (
-            <Button size="sm" variant="danger" onClick={() => remove.mutate({ teamId, name: secret.name }, { onSettled: () => setConfirming(false) })} data-testid="secret-delete-confirm">
+            <Button
+              size="sm"
+              variant="danger"
+              onClick={() => remove.mutate({ teamId, name: secret.name }, { onSettled: () => setConfirming(false) })}
+              data-testid="secret-delete-confirm"
+            >
               Delete it
             </Button>
           ) : (

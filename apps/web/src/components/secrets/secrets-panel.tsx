@@ -24,12 +24,19 @@ export function SecretsPanel() {
   const secrets = useQuery({ ...trpc.secrets.list.queryOptions({ teamId: team.id }), enabled: isAdmin });
   const [editing, setEditing] = useState<string | 'new' | null>(null);
 
-  if (!isAdmin) return <p className="text-muted" data-testid="secrets-admin-note">Only admins see and manage the team’s secrets.</p>;
+  if (!isAdmin)
+    return (
+      <p className="text-muted" data-testid="secrets-admin-note">
+        Only admins see and manage the team’s secrets.
+      </p>
+    );
 
   const missing = secrets.data?.missing ?? [];
   return (
     <div className="flex flex-col gap-6">
-      {editing !== null ? <SecretForm key={editing} teamId={team.id} {...(editing === 'new' ? {} : { name: editing })} onDone={() => setEditing(null)} /> : null}
+      {editing !== null ? (
+        <SecretForm key={editing} teamId={team.id} {...(editing === 'new' ? {} : { name: editing })} onDone={() => setEditing(null)} />
+      ) : null}
       {missing.length ? (
         <div className="rounded-md bg-warning-soft p-3 text-[13px] text-warning ring-1 ring-warning/25" data-testid="secrets-missing">
           <p className="font-medium">The active policy names secrets that do not exist; requests to these hosts are refused:</p>

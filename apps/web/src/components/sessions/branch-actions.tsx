@@ -28,7 +28,12 @@ export function BranchActions({ teamId, node, onChanged, onReplay }: { teamId: s
           <Star aria-hidden className="size-3" /> Make main line
         </Button>
       ) : null}
-      <Button size="sm" onClick={onReplay} title="Replay this branch on another endpoint or prompt, serving the recorded tool results" data-testid="session-replay">
+      <Button
+        size="sm"
+        onClick={onReplay}
+        title="Replay this branch on another endpoint or prompt, serving the recorded tool results"
+        data-testid="session-replay"
+      >
         <Repeat aria-hidden className="size-3" /> Replay
       </Button>
       {isFinished(node.status) ? (

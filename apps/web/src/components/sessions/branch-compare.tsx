@@ -17,8 +17,14 @@ function Side({ side, label, highlight }: { side: BranchDiff['a']; label: string
       <h3 className="px-3 py-1 text-xs font-semibold">
         {label.toUpperCase()}: {side.title || side.sessionId} · {side.status}
       </h3>
-      <p className="px-3 pb-1 text-xs text-muted tabular-nums" data-testid={`compare-spend-${label}`} data-tokens={spend.inputTokens + spend.outputTokens} data-cost-micros={spend.costMicros}>
-        {spend.modelCalls} model call(s) · {spend.inputTokens.toLocaleString()} in / {spend.outputTokens.toLocaleString()} out tokens · {dollars(spend.costMicros)}
+      <p
+        className="px-3 pb-1 text-xs text-muted tabular-nums"
+        data-testid={`compare-spend-${label}`}
+        data-tokens={spend.inputTokens + spend.outputTokens}
+        data-cost-micros={spend.costMicros}
+      >
+        {spend.modelCalls} model call(s) · {spend.inputTokens.toLocaleString()} in / {spend.outputTokens.toLocaleString()} out tokens ·{' '}
+        {dollars(spend.costMicros)}
       </p>
       <ol className="divide-y divide-border">
         {side.events.map((event) => {

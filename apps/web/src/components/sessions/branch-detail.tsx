@@ -13,7 +13,14 @@ import type { BranchState } from './use-branch-state';
  * are the run page's one timeline (the picked branch drives it), where each event has "Fork from
  * here" and "Files at #N"; the latter opens the files here at that event.
  */
-export function BranchDetail({ teamId, node, canOperate, branch, onChanged, onReplay }: {
+export function BranchDetail({
+  teamId,
+  node,
+  canOperate,
+  branch,
+  onChanged,
+  onReplay,
+}: {
   teamId: string;
   node: SessionNode;
   canOperate: boolean;

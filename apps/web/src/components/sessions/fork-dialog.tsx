@@ -13,7 +13,13 @@ import { useTRPC } from '@/trpc/client';
  * "Fork from here": a new branch whose conversation and workspace files are the branch's at event
  * `atEvent`, optionally starting with a new message. The server checks the point is forkable.
  */
-export function ForkDialog({ teamId, sessionId, atEvent, onClose, onForked }: {
+export function ForkDialog({
+  teamId,
+  sessionId,
+  atEvent,
+  onClose,
+  onForked,
+}: {
   teamId: string;
   sessionId: string;
   atEvent: number;

@@ -15,7 +15,13 @@ import { useTRPC } from '@/trpc/client';
  * served from the log (nothing runs again); at the first divergence `stop` ends the replay with
  * a report and `live` goes on for real. The new branch opens in the compare view beside this one.
  */
-export function ReplayDialog({ teamId, sessionId, endpointId, onClose, onReplayed }: {
+export function ReplayDialog({
+  teamId,
+  sessionId,
+  endpointId,
+  onClose,
+  onReplayed,
+}: {
   teamId: string;
   sessionId: string;
   /** The branch's own endpoint, preselected. */
@@ -32,7 +38,13 @@ export function ReplayDialog({ teamId, sessionId, endpointId, onClose, onReplaye
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    replay.mutate({ teamId, sessionId, mode, ...(endpoint && endpoint !== endpointId ? { endpointId: endpoint } : {}), ...(systemPrompt.trim() ? { systemPrompt: systemPrompt.trim() } : {}) });
+    replay.mutate({
+      teamId,
+      sessionId,
+      mode,
+      ...(endpoint && endpoint !== endpointId ? { endpointId: endpoint } : {}),
+      ...(systemPrompt.trim() ? { systemPrompt: systemPrompt.trim() } : {}),
+    });
   }
 
   return (

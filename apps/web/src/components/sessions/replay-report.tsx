@@ -48,7 +48,8 @@ export function ReplayReport({ report, label }: { report: Report; label: string 
             First divergence at turn {d.turn} (report #{d.seq}): {d.detail}
           </p>
           <p className="font-mono" data-testid="compare-replay-recorded">
-            recorded{d.recorded ? ` #${d.recorded.seq}` : ''}: {d.recorded ? d.recorded.calls.map(call).join(', ') || '(no tool calls)' : '(the recording ended)'}
+            recorded{d.recorded ? ` #${d.recorded.seq}` : ''}:{' '}
+            {d.recorded ? d.recorded.calls.map(call).join(', ') || '(no tool calls)' : '(the recording ended)'}
           </p>
           <p className="font-mono" data-testid="compare-replay-new">
             new #{d.replayed.seq}: {d.replayed.calls.map(call).join(', ') || '(no tool calls)'}

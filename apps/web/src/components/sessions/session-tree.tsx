@@ -11,7 +11,13 @@ import { SESSION_TONE, treeOrder, type SessionNode } from './session-format';
  * event count and own spend. Clicking a row selects the branch; the checkbox picks it for compare.
  * A plain list (no layout engine), so a hundred branches render at once and stay usable.
  */
-export function SessionTreeView({ sessions, selected, compare, onSelect, onToggleCompare }: {
+export function SessionTreeView({
+  sessions,
+  selected,
+  compare,
+  onSelect,
+  onToggleCompare,
+}: {
   sessions: readonly SessionNode[];
   selected: string | null;
   compare: readonly string[];

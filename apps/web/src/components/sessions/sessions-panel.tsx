@@ -66,7 +66,15 @@ export function SessionsPanel({ teamId, runId, canOperate, branch }: { teamId: s
             </div>
           ) : null}
           {selected ? (
-            <BranchDetail key={selected.id} teamId={teamId} node={selected} canOperate={canOperate} branch={branch} onChanged={refresh} onReplay={() => setReplaying(true)} />
+            <BranchDetail
+              key={selected.id}
+              teamId={teamId}
+              node={selected}
+              canOperate={canOperate}
+              branch={branch}
+              onChanged={refresh}
+              onReplay={() => setReplaying(true)}
+            />
           ) : null}
         </div>
       ) : null}

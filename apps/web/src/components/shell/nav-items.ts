@@ -1,16 +1,4 @@
-import {
-  Activity,
-  Bot,
-  CircleDollarSign,
-  Inbox,
-  LayoutDashboard,
-  Network,
-  Plug,
-  ScrollText,
-  Settings,
-  ShieldCheck,
-  type LucideIcon,
-} from 'lucide-react';
+import { Activity, Bot, CircleDollarSign, Inbox, LayoutDashboard, Network, Plug, ScrollText, Settings, ShieldCheck, type LucideIcon } from 'lucide-react';
 
 export interface NavItem {
   id: string;

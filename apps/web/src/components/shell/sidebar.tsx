@@ -67,27 +67,18 @@ function NavLink({ item, base, pathname }: { item: NavItem; base: string; pathna
       href={href}
       data-testid={`nav-${item.id}`}
       aria-current={active ? 'page' : undefined}
-      className={cn(
-        itemClass,
-        active ? 'bg-accent-soft font-medium text-accent' : 'text-foreground/80 hover:bg-surface-2 hover:text-foreground',
-      )}
+      className={cn(itemClass, active ? 'bg-accent-soft font-medium text-accent' : 'text-foreground/80 hover:bg-surface-2 hover:text-foreground')}
     >
       <Icon aria-hidden className="size-4" />
       <span className="flex-1">{item.label}</span>
       <NavExtra id={item.id} />
-      {item.shortcut ? (
-        <kbd className="hidden font-mono text-[10px] text-muted lg:inline">g {item.shortcut}</kbd>
-      ) : null}
+      {item.shortcut ? <kbd className="hidden font-mono text-[10px] text-muted lg:inline">g {item.shortcut}</kbd> : null}
     </Link>
   );
 }
 
 /** The left sidebar: brand, team switcher, navigation and the user menu. */
-export function Sidebar(props: {
-  team: TeamItem;
-  teams: TeamItem[];
-  user: { email: string; name: string | null };
-}) {
+export function Sidebar(props: { team: TeamItem; teams: TeamItem[]; user: { email: string; name: string | null } }) {
   const pathname = usePathname();
   const base = `/t/${props.team.slug}`;
   return (

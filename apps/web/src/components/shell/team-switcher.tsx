@@ -61,17 +61,11 @@ export function TeamSwitcher({ current, initialTeams }: { current: TeamItem; ini
                 aria-current={team.id === current.id ? 'true' : undefined}
                 data-testid={`team-option-${team.slug}`}
                 onClick={close}
-                className={cn(
-                  'flex items-center gap-2 rounded px-2 py-1.5 hover:bg-surface-2',
-                  team.id === current.id && 'bg-surface-2',
-                )}
+                className={cn('flex items-center gap-2 rounded px-2 py-1.5 hover:bg-surface-2', team.id === current.id && 'bg-surface-2')}
               >
                 <span className="min-w-0 flex-1 truncate">{team.name}</span>
                 <Badge>{team.role}</Badge>
-                <Check
-                  aria-hidden
-                  className={cn('size-3.5 text-accent', team.id === current.id ? 'visible' : 'invisible')}
-                />
+                <Check aria-hidden className={cn('size-3.5 text-accent', team.id === current.id ? 'visible' : 'invisible')} />
               </Link>
             </li>
           ))}

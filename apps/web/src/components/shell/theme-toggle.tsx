@@ -3,13 +3,7 @@
 import { Monitor, Moon, Sun } from 'lucide-react';
 import { useSyncExternalStore } from 'react';
 import { Button } from '@/components/ui/button';
-import {
-  nextThemePreference,
-  readThemePreference,
-  setThemePreference,
-  subscribeTheme,
-  systemPrefersDark,
-} from './theme';
+import { nextThemePreference, readThemePreference, setThemePreference, subscribeTheme, systemPrefersDark } from './theme';
 
 const ICONS = { light: Sun, dark: Moon, system: Monitor } as const;
 

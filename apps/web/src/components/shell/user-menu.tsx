@@ -12,10 +12,7 @@ export function UserMenu({ email, name }: { email: string; name: string | null }
   const initials = (name ?? email).slice(0, 2).toUpperCase();
   return (
     <div className="flex items-center gap-2 border-t border-border px-3 py-2.5" data-testid="user-menu">
-      <span
-        aria-hidden
-        className="grid size-7 shrink-0 place-items-center rounded-full bg-surface-2 text-[11px] font-semibold text-muted ring-1 ring-border"
-      >
+      <span aria-hidden className="grid size-7 shrink-0 place-items-center rounded-full bg-surface-2 text-[11px] font-semibold text-muted ring-1 ring-border">
         {initials}
       </span>
       <span className="min-w-0 flex-1">

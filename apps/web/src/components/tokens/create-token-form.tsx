@@ -21,11 +21,7 @@ const EXPIRY_CHOICES = [
 ];
 
 /** Create a token: name, role (at most `maxRole`), optional expiry. */
-export function CreateTokenForm(props: {
-  teamId: string;
-  maxRole: Role;
-  onCreated: (token: CreatedToken & { name: string }) => void;
-}) {
+export function CreateTokenForm(props: { teamId: string; maxRole: Role; onCreated: (token: CreatedToken & { name: string }) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const create = useMutation(
@@ -57,23 +53,10 @@ export function CreateTokenForm(props: {
       <form onSubmit={onSubmit} className="flex flex-col gap-3 p-4" data-testid="token-create-form">
         <div className="grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-end">
           <Field label="Name" htmlFor="token-create-name">
-            <Input
-              id="token-create-name"
-              name="name"
-              required
-              maxLength={100}
-              placeholder="e.g. ci-deploy"
-              data-testid="token-create-name"
-            />
+            <Input id="token-create-name" name="name" required maxLength={100} placeholder="e.g. ci-deploy" data-testid="token-create-name" />
           </Field>
           <Field label="Role" htmlFor="token-create-role">
-            <RoleSelect
-              id="token-create-role"
-              name="role"
-              max={props.maxRole}
-              defaultValue="viewer"
-              data-testid="token-create-role"
-            />
+            <RoleSelect id="token-create-role" name="role" max={props.maxRole} defaultValue="viewer" data-testid="token-create-role" />
           </Field>
           <Field label="Expires" htmlFor="token-create-expiry">
             <Select id="token-create-expiry" name="expiresInDays" defaultValue="90" data-testid="token-create-expiry">

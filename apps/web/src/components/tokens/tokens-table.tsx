@@ -34,8 +34,7 @@ export function TokensTable(props: { teamId: string; tokens: TokenRow[] | undefi
     }),
   );
   const now = Date.now();
-  const canRevoke = (token: TokenRow) =>
-    roleAtLeast(role, 'operator') && (role === 'admin' || token.createdBy.id === user.id);
+  const canRevoke = (token: TokenRow) => roleAtLeast(role, 'operator') && (role === 'admin' || token.createdBy.id === user.id);
 
   return (
     <>

@@ -11,21 +11,19 @@ const tones = {
 
 export type BadgeTone = keyof typeof tones;
 
-export function Badge({ tone = 'neutral', className, children, ...rest }: {
+export function Badge({
+  tone = 'neutral',
+  className,
+  children,
+  ...rest
+}: {
   tone?: BadgeTone;
   className?: string;
   children: ReactNode;
   'data-testid'?: string;
 }) {
   return (
-    <span
-      className={cn(
-        'inline-flex items-center gap-1 rounded px-1.5 py-px text-[11px] font-medium ring-1 ring-inset',
-        tones[tone],
-        className,
-      )}
-      {...rest}
-    >
+    <span className={cn('inline-flex items-center gap-1 rounded px-1.5 py-px text-[11px] font-medium ring-1 ring-inset', tones[tone], className)} {...rest}>
       {children}
     </span>
   );

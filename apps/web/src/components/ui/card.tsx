@@ -6,11 +6,7 @@ export function Card({ className, children }: { className?: string; children: Re
 }
 
 /** Card header: title, optional description, optional actions on the right. */
-export function CardHeader({ title, description, actions }: {
-  title: ReactNode;
-  description?: ReactNode;
-  actions?: ReactNode;
-}) {
+export function CardHeader({ title, description, actions }: { title: ReactNode; description?: ReactNode; actions?: ReactNode }) {
   return (
     <header className="flex items-start justify-between gap-4 border-b border-border px-4 py-3">
       <div className="min-w-0">

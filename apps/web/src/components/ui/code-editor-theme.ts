@@ -10,7 +10,13 @@ import { tags } from '@lezer/highlight';
 export const codeTheme = EditorView.theme({
   '&': { backgroundColor: 'var(--surface)', color: 'var(--foreground)', fontSize: '12px' },
   '&.cm-focused': { outline: 'none' },
-  '.cm-scroller': { fontFamily: "var(--font-mono, ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace)", lineHeight: '20px', minHeight: 'var(--code-min-height)', maxHeight: 'var(--code-max-height)', overflow: 'auto' },
+  '.cm-scroller': {
+    fontFamily: "var(--font-mono, ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace)",
+    lineHeight: '20px',
+    minHeight: 'var(--code-min-height)',
+    maxHeight: 'var(--code-max-height)',
+    overflow: 'auto',
+  },
   '.cm-content': { caretColor: 'var(--foreground)', padding: '6px 0' },
   '.cm-cursor, .cm-dropCursor': { borderLeftColor: 'var(--foreground)' },
   '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, .cm-content ::selection': {

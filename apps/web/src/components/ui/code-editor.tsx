@@ -52,7 +52,21 @@ const languageOf = (language: CodeLanguage) => (language === 'json' ? json() : y
  * and schema) and passes them in; the editor only shows them, so the list below it and the
  * gutter never disagree.
  */
-export function CodeEditor({ value, onChange, language, issues, labelledBy, label, describedBy, readOnly = false, testId, name, minHeight = '6rem', maxHeight = '24rem', className }: CodeEditorProps) {
+export function CodeEditor({
+  value,
+  onChange,
+  language,
+  issues,
+  labelledBy,
+  label,
+  describedBy,
+  readOnly = false,
+  testId,
+  name,
+  minHeight = '6rem',
+  maxHeight = '24rem',
+  className,
+}: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const onChangeRef = useRef(onChange);
@@ -127,11 +141,23 @@ export function CodeEditor({ value, onChange, language, issues, labelledBy, labe
 
   useEffect(() => {
     const current = view.current;
-    if (current) current.dispatch(setDiagnostics(current.state, issues.map((issue) => toDiagnostic(current.state.doc, issue))));
+    if (current)
+      current.dispatch(
+        setDiagnostics(
+          current.state,
+          issues.map((issue) => toDiagnostic(current.state.doc, issue)),
+        ),
+      );
   }, [issues]);
 
   return (
-    <div className={cn('overflow-hidden rounded-md border border-border-strong shadow-xs focus-within:border-ring focus-within:ring-2 focus-within:ring-ring/30', className)} data-testid={testId}>
+    <div
+      className={cn(
+        'overflow-hidden rounded-md border border-border-strong shadow-xs focus-within:border-ring focus-within:ring-2 focus-within:ring-ring/30',
+        className,
+      )}
+      data-testid={testId}
+    >
       <div ref={host} style={{ ['--code-min-height' as string]: minHeight, ['--code-max-height' as string]: maxHeight }} />
       <input type="hidden" name={name} value={value} data-testid={`${testId}-value`} />
     </div>

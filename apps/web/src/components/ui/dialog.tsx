@@ -10,7 +10,14 @@ import { cn } from '@/lib/cn';
  * whatever opened it. It is open while rendered (callers mount it when there is something to ask);
  * `onClose` is called for every way of dismissing it.
  */
-export function Dialog({ title, description, onClose, testId, className, children }: {
+export function Dialog({
+  title,
+  description,
+  onClose,
+  testId,
+  className,
+  children,
+}: {
   title: ReactNode;
   description?: ReactNode;
   onClose: () => void;

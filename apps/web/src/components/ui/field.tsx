@@ -39,7 +39,13 @@ export function Label({ className, ...props }: LabelHTMLAttributes<HTMLLabelElem
 }
 
 /** A label above a control, with an optional hint below. */
-export function Field({ label, htmlFor, hint, className, children }: {
+export function Field({
+  label,
+  htmlFor,
+  hint,
+  className,
+  children,
+}: {
   label: string;
   htmlFor: string;
   hint?: ReactNode;

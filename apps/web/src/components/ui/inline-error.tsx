@@ -12,10 +12,7 @@ export function InlineError({ error, testId, className }: { error: unknown; test
     <p
       aria-live="polite"
       data-testid={testId}
-      className={cn(
-        'flex items-start gap-2 rounded-md border border-danger/25 bg-danger-soft px-3 py-2 text-[13px] text-danger',
-        className,
-      )}
+      className={cn('flex items-start gap-2 rounded-md border border-danger/25 bg-danger-soft px-3 py-2 text-[13px] text-danger', className)}
     >
       <CircleAlert aria-hidden className="mt-0.5 size-3.5 shrink-0" />
       <span>{errorMessage(error)}</span>

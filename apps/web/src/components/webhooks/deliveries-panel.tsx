@@ -53,7 +53,11 @@ export function DeliveriesPanel({ webhookId }: { webhookId: string }) {
   const items = deliveries.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <div className="flex flex-col gap-6">
-      <Link href={`/t/${team.slug}/settings/webhooks`} className="inline-flex items-center gap-1.5 text-xs text-muted hover:text-foreground" data-testid="webhook-log-back">
+      <Link
+        href={`/t/${team.slug}/settings/webhooks`}
+        className="inline-flex items-center gap-1.5 text-xs text-muted hover:text-foreground"
+        data-testid="webhook-log-back"
+      >
         <ArrowLeft className="size-3.5" aria-hidden />
         All webhooks
       </Link>
@@ -84,7 +88,8 @@ export function DeliveriesPanel({ webhookId }: { webhookId: string }) {
                 ) : null}
                 {endpoint.failingSince ? <span className="text-warning">Failing since {formatDateTime(endpoint.failingSince)}</span> : null}
                 <span data-testid="webhook-log-counts">
-                  {endpoint.deliveries.delivered} delivered · {endpoint.deliveries.pending} pending · {endpoint.deliveries.failed} failed · {endpoint.deliveries.skipped} skipped
+                  {endpoint.deliveries.delivered} delivered · {endpoint.deliveries.pending} pending · {endpoint.deliveries.failed} failed ·{' '}
+                  {endpoint.deliveries.skipped} skipped
                 </span>
               </span>
             ) : undefined
@@ -123,7 +128,9 @@ export function DeliveriesPanel({ webhookId }: { webhookId: string }) {
           </thead>
           <tbody data-testid="deliveries-table">
             {deliveries.isPending ? <TableMessage colSpan={DELIVERY_COLUMNS}>Loading…</TableMessage> : null}
-            {deliveries.isSuccess && items.length === 0 ? <TableMessage colSpan={DELIVERY_COLUMNS}>No deliveries yet. Send a test event to see one.</TableMessage> : null}
+            {deliveries.isSuccess && items.length === 0 ? (
+              <TableMessage colSpan={DELIVERY_COLUMNS}>No deliveries yet. Send a test event to see one.</TableMessage>
+            ) : null}
             {items.map((delivery) => (
               <DeliveryRow key={delivery.id} teamId={team.id} delivery={delivery} endpointEnabled={endpoint?.enabled ?? false} now={now} />
             ))}

@@ -44,9 +44,22 @@ export function DeliveryRow(props: { teamId: string; delivery: Delivery; endpoin
 
   return (
     <Fragment>
-      <Tr data-testid="delivery-row" data-delivery-id={delivery.id} data-status={delivery.status} data-attempts={delivery.attempts} data-event-type={delivery.eventType}>
+      <Tr
+        data-testid="delivery-row"
+        data-delivery-id={delivery.id}
+        data-status={delivery.status}
+        data-attempts={delivery.attempts}
+        data-event-type={delivery.eventType}
+      >
         <Td className="w-8 pr-0">
-          <Button size="icon" variant="ghost" aria-expanded={open} aria-label={open ? 'Hide attempts' : 'Show attempts'} onClick={() => setOpen(!open)} data-testid="delivery-expand">
+          <Button
+            size="icon"
+            variant="ghost"
+            aria-expanded={open}
+            aria-label={open ? 'Hide attempts' : 'Show attempts'}
+            onClick={() => setOpen(!open)}
+            data-testid="delivery-expand"
+          >
             {open ? <ChevronDown className="size-3.5" aria-hidden /> : <ChevronRight className="size-3.5" aria-hidden />}
           </Button>
         </Td>
@@ -69,7 +82,11 @@ export function DeliveryRow(props: { teamId: string; delivery: Delivery; endpoin
         <Td className="text-xs tabular-nums" data-testid="delivery-attempt-count">
           {delivery.attempts}
         </Td>
-        <Td className="text-xs whitespace-nowrap text-muted" data-testid="delivery-next-attempt" title={delivery.nextAttemptAt ? formatDateTime(delivery.nextAttemptAt) : undefined}>
+        <Td
+          className="text-xs whitespace-nowrap text-muted"
+          data-testid="delivery-next-attempt"
+          title={delivery.nextAttemptAt ? formatDateTime(delivery.nextAttemptAt) : undefined}
+        >
           {delivery.nextAttemptAt ? untilText(delivery.nextAttemptAt, now) : '—'}
         </Td>
         <Td className="text-right whitespace-nowrap">
@@ -97,7 +114,10 @@ export function DeliveryRow(props: { teamId: string; delivery: Delivery; endpoin
             <AttemptList attempts={delivery.attemptLog} />
             <details className="mt-3 text-xs">
               <summary className="cursor-pointer text-muted">Body (the same on every attempt)</summary>
-              <pre className="mt-1 max-h-60 overflow-auto rounded-md border border-border bg-surface p-2 font-mono text-[11px] whitespace-pre-wrap break-all" data-testid="delivery-body">
+              <pre
+                className="mt-1 max-h-60 overflow-auto rounded-md border border-border bg-surface p-2 font-mono text-[11px] whitespace-pre-wrap break-all"
+                data-testid="delivery-body"
+              >
                 {delivery.body}
               </pre>
             </details>
@@ -109,7 +129,12 @@ export function DeliveryRow(props: { teamId: string; delivery: Delivery; endpoin
 }
 
 function AttemptList({ attempts }: { attempts: Delivery['attemptLog'] }) {
-  if (attempts.length === 0) return <p className="text-xs text-muted" data-testid="delivery-attempts">No attempt yet.</p>;
+  if (attempts.length === 0)
+    return (
+      <p className="text-xs text-muted" data-testid="delivery-attempts">
+        No attempt yet.
+      </p>
+    );
   return (
     <ol className="flex flex-col gap-2" data-testid="delivery-attempts">
       {attempts.map((attempt) => {
@@ -131,7 +156,10 @@ function AttemptList({ attempts }: { attempts: Delivery['attemptLog'] }) {
               {attempt.latencyMs !== null ? <span className="text-muted tabular-nums">{attempt.latencyMs} ms</span> : null}
             </div>
             {attempt.responseExcerpt ? (
-              <pre className="mt-1.5 max-h-32 overflow-auto font-mono text-[11px] whitespace-pre-wrap break-all text-muted" data-testid="delivery-attempt-excerpt">
+              <pre
+                className="mt-1.5 max-h-32 overflow-auto font-mono text-[11px] whitespace-pre-wrap break-all text-muted"
+                data-testid="delivery-attempt-excerpt"
+              >
                 {attempt.responseExcerpt}
               </pre>
             ) : null}

@@ -64,7 +64,14 @@ export function WebhookForm(props: { teamId: string; webhook?: WebhookRow; onCre
           />
         </Field>
         <Field label="Description" htmlFor={`${idPrefix}-description`} hint="For the team: what listens there.">
-          <Input id={`${idPrefix}-description`} name="description" defaultValue={webhook?.description} maxLength={500} placeholder="e.g. #ops chat bot" data-testid="webhook-description" />
+          <Input
+            id={`${idPrefix}-description`}
+            name="description"
+            defaultValue={webhook?.description}
+            maxLength={500}
+            placeholder="e.g. #ops chat bot"
+            data-testid="webhook-description"
+          />
         </Field>
       </div>
       <EventCheckboxes idPrefix={idPrefix} selected={webhook?.events ?? []} />

@@ -94,7 +94,11 @@ export function WebhookListRow(props: { teamId: string; base: string; webhook: W
       </Td>
       <Td className="py-2 text-right">
         <div className="flex flex-wrap justify-end gap-1">
-          <Link href={`${props.base}/settings/webhooks/${webhook.id}`} className="inline-flex h-7 items-center rounded-md px-2.5 text-xs font-medium text-accent hover:bg-accent-soft" data-testid="webhook-log">
+          <Link
+            href={`${props.base}/settings/webhooks/${webhook.id}`}
+            className="inline-flex h-7 items-center rounded-md px-2.5 text-xs font-medium text-accent hover:bg-accent-soft"
+            data-testid="webhook-log"
+          >
             Delivery log
           </Link>
           <Button
@@ -109,11 +113,23 @@ export function WebhookListRow(props: { teamId: string; base: string; webhook: W
           <Button size="sm" variant="ghost" onClick={props.onEdit} data-testid="webhook-edit">
             Edit
           </Button>
-          <Button size="sm" variant="ghost" disabled={toggle.isPending} onClick={() => toggle.mutate({ teamId, webhookId: webhook.id, enabled: !webhook.enabled })} data-testid="webhook-toggle">
+          <Button
+            size="sm"
+            variant="ghost"
+            disabled={toggle.isPending}
+            onClick={() => toggle.mutate({ teamId, webhookId: webhook.id, enabled: !webhook.enabled })}
+            data-testid="webhook-toggle"
+          >
             {webhook.enabled ? 'Disable' : 'Enable'}
           </Button>
           {confirming === 'rotate' ? (
-            <Button size="sm" variant="danger" disabled={rotate.isPending} onClick={() => rotate.mutate({ teamId, webhookId: webhook.id })} data-testid="webhook-rotate-confirm">
+            <Button
+              size="sm"
+              variant="danger"
+              disabled={rotate.isPending}
+              onClick={() => rotate.mutate({ teamId, webhookId: webhook.id })}
+              data-testid="webhook-rotate-confirm"
+            >
               Rotate now
             </Button>
           ) : (
@@ -122,7 +138,13 @@ export function WebhookListRow(props: { teamId: string; base: string; webhook: W
             </Button>
           )}
           {confirming === 'delete' ? (
-            <Button size="sm" variant="danger" disabled={remove.isPending} onClick={() => remove.mutate({ teamId, webhookId: webhook.id }, { onSettled: () => setConfirming(null) })} data-testid="webhook-delete-confirm">
+            <Button
+              size="sm"
+              variant="danger"
+              disabled={remove.isPending}
+              onClick={() => remove.mutate({ teamId, webhookId: webhook.id }, { onSettled: () => setConfirming(null) })}
+              data-testid="webhook-delete-confirm"
+            >
               Delete it
             </Button>
           ) : (

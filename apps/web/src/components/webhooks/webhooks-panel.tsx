@@ -80,7 +80,14 @@ export function WebhooksPanel() {
             {webhooks.isPending ? <TableMessage colSpan={5}>Loading…</TableMessage> : null}
             {webhooks.data?.length === 0 ? <TableMessage colSpan={5}>No webhooks yet.</TableMessage> : null}
             {webhooks.data?.map((webhook) => (
-              <WebhookListRow key={webhook.id} teamId={team.id} base={`/t/${team.slug}`} webhook={webhook} onEdit={() => setEditing(webhook.id)} onSecret={setShown} />
+              <WebhookListRow
+                key={webhook.id}
+                teamId={team.id}
+                base={`/t/${team.slug}`}
+                webhook={webhook}
+                onEdit={() => setEditing(webhook.id)}
+                onSecret={setShown}
+              />
             ))}
           </tbody>
         </Table>

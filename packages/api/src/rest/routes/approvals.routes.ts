@@ -10,7 +10,8 @@ export const approvalRoutes: RestRoute[] = [
     path: '/approvals',
     operationId: 'listApprovals',
     summary: 'List approvals',
-    description: 'Tool calls the team’s policy holds for a person, newest first, pending ones before the rest; `canDecide` says whether this token may decide each.',
+    description:
+      'Tool calls the team’s policy holds for a person, newest first, pending ones before the rest; `canDecide` says whether this token may decide each.',
     tag: 'approvals',
     procedure: 'approvals.list',
     query: listApprovalsQuery,

@@ -23,7 +23,8 @@ export const mcpServerRoutes: RestRoute[] = [
     path: '/mcp-servers',
     operationId: 'addMcpServer',
     summary: 'Add an MCP server',
-    description: 'A stdio program (run inside each run’s sandbox) or a streamable HTTP endpoint (reached through the egress proxy); a worker then lists its tools.',
+    description:
+      'A stdio program (run inside each run’s sandbox) or a streamable HTTP endpoint (reached through the egress proxy); a worker then lists its tools.',
     tag: 'mcpServers',
     procedure: 'mcp.add',
     body: addMcpServerBody,

@@ -30,7 +30,11 @@ function runStreamPath(runId: string, after: number): string {
 }
 
 /** The agent or graph a create names, as the id `runs.create` takes; a name the team lacks is NOT_FOUND. */
-async function runTarget(caller: RestCaller, teamId: string, body: { agentId?: string | undefined; agentName?: string | undefined; graphId?: string | undefined; graphName?: string | undefined }) {
+async function runTarget(
+  caller: RestCaller,
+  teamId: string,
+  body: { agentId?: string | undefined; agentName?: string | undefined; graphId?: string | undefined; graphName?: string | undefined },
+) {
   if (body.agentName !== undefined) {
     const agent = (await caller.agents.list({ teamId })).find((a) => a.name === body.agentName);
     if (!agent) throw new AppError('NOT_FOUND', `No agent named "${body.agentName}" in this team`);
@@ -62,7 +66,8 @@ export const runRoutes: RestRoute[] = [
     problems: [404, 409, 412, 422, 429],
     idempotent: true,
     example: { body: { agentName: 'triage', goal: 'Summarise the open issues', budget: { tokens: 200_000, onExceed: 'wait' } } },
-    handle: async ({ caller, teamId, body }) => caller.runs.create({ teamId, ...(await runTarget(caller, teamId, body)), goal: body.goal, ...(body.budget ? { budget: body.budget } : {}) }),
+    handle: async ({ caller, teamId, body }) =>
+      caller.runs.create({ teamId, ...(await runTarget(caller, teamId, body)), goal: body.goal, ...(body.budget ? { budget: body.budget } : {}) }),
     headers: (created) => ({ location: `${REST_BASE}/runs/${created.runId}` }),
   }),
 

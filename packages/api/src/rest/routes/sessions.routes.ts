@@ -1,5 +1,15 @@
 import { defineRoute, type RestRoute } from '../rest-route';
-import { forkBody, replayBody, resumeBody, sessionFiles, sessionFilesQuery, sessionForked, sessionIdParams, sessionReplayed, sessionResumed } from '../schemas/sessions.schemas';
+import {
+  forkBody,
+  replayBody,
+  resumeBody,
+  sessionFiles,
+  sessionFilesQuery,
+  sessionForked,
+  sessionIdParams,
+  sessionReplayed,
+  sessionResumed,
+} from '../schemas/sessions.schemas';
 
 const sessionParams = { sessionId: 'cmexampleid0000000000000' };
 
@@ -9,7 +19,8 @@ export const sessionRoutes: RestRoute[] = [
     path: '/sessions/{sessionId}/fork',
     operationId: 'forkSession',
     summary: 'Fork a session',
-    description: 'A new branch from an event of the session (its conversation and workspace as they were then), optionally with a message and another endpoint or prompt.',
+    description:
+      'A new branch from an event of the session (its conversation and workspace as they were then), optionally with a message and another endpoint or prompt.',
     tag: 'sessions',
     procedure: 'sessions.fork',
     params: sessionIdParams,

@@ -21,7 +21,8 @@ export const tokenRoutes: RestRoute[] = [
     path: '/tokens',
     operationId: 'createToken',
     summary: 'Create an API token',
-    description: 'A team token with at most the caller’s role. The secret is in the response only. A token made with a token expires no later than it and is revoked with it.',
+    description:
+      'A team token with at most the caller’s role. The secret is in the response only. A token made with a token expires no later than it and is revoked with it.',
     tag: 'tokens',
     procedure: 'tokens.create',
     body: createTokenBody,

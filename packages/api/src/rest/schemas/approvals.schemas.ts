@@ -23,7 +23,8 @@ export const decideBody = z
     editedArgs: editedArgs.meta({ description: 'Arguments to run instead of the model’s (approve only)' }),
   })
   .superRefine((body, ctx) => {
-    if (body.editedArgs && body.decision !== 'approve') ctx.addIssue({ code: 'custom', path: ['editedArgs'], message: 'only an approval can edit the arguments' });
+    if (body.editedArgs && body.decision !== 'approve')
+      ctx.addIssue({ code: 'custom', path: ['editedArgs'], message: 'only an approval can edit the arguments' });
   })
   .meta({ id: 'DecideApprovalRequest' });
 

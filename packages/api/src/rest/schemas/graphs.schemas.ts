@@ -42,7 +42,15 @@ export const graph = z
       }),
     ),
     edges: z.array(
-      z.strictObject({ id, from: z.string(), to: z.string(), purpose: z.string(), budget: edgeBudgetSchema, approval: approvalRuleSchema, data: dataRuleSchema }),
+      z.strictObject({
+        id,
+        from: z.string(),
+        to: z.string(),
+        purpose: z.string(),
+        budget: edgeBudgetSchema,
+        approval: approvalRuleSchema,
+        data: dataRuleSchema,
+      }),
     ),
     createdAt: timestamp,
     updatedAt: timestamp,

@@ -25,8 +25,10 @@ export const createRunBody = z
   })
   .superRefine((body, ctx) => {
     const given = (['agentId', 'agentName', 'graphId', 'graphName'] as const).filter((key) => body[key] !== undefined);
-    if (given.length === 0) ctx.addIssue({ code: 'custom', path: ['agentId'], message: 'give the agent (agentId or agentName) or the graph (graphId or graphName) to run' });
-    if (given.length > 1) ctx.addIssue({ code: 'custom', path: [given[1]!], message: `give one of agentId, agentName, graphId or graphName, not ${given.join(' and ')}` });
+    if (given.length === 0)
+      ctx.addIssue({ code: 'custom', path: ['agentId'], message: 'give the agent (agentId or agentName) or the graph (graphId or graphName) to run' });
+    if (given.length > 1)
+      ctx.addIssue({ code: 'custom', path: [given[1]!], message: `give one of agentId, agentName, graphId or graphName, not ${given.join(' and ')}` });
   })
   .meta({ id: 'CreateRunRequest' });
 
@@ -175,7 +177,11 @@ export const runEventPage = z
 export const runCancelled = z.strictObject({ runId: id, cancelRequestedAt: timestamp, alreadyRequested: z.boolean() }).meta({ id: 'RunCancelRequested' });
 
 export const messageSent = z
-  .strictObject({ messageId: id, createdAt: timestamp, delivered: z.enum(['wake', 'inbox']).meta({ description: 'wake: the session was woken with it; inbox: a running session reads it at its next step' }) })
+  .strictObject({
+    messageId: id,
+    createdAt: timestamp,
+    delivered: z.enum(['wake', 'inbox']).meta({ description: 'wake: the session was woken with it; inbox: a running session reads it at its next step' }),
+  })
   .meta({ id: 'MessageSent' });
 
 export const budgetRaised = z

@@ -7,7 +7,9 @@ export const sessionIdParams = z.strictObject({ sessionId: id });
 
 export const forkBody = z
   .strictObject({
-    atEvent: forkSessionInput.shape.atEvent.meta({ description: 'The event’s seq in this session’s log (as the run page shows it, `#seq`), not the run-wide eventNo' }),
+    atEvent: forkSessionInput.shape.atEvent.meta({
+      description: 'The event’s seq in this session’s log (as the run page shows it, `#seq`), not the run-wide eventNo',
+    }),
     message: forkSessionInput.shape.message.meta({ description: 'A user message the branch starts with' }),
     agentOverrides: forkSessionInput.shape.agentOverrides,
   })
@@ -15,10 +17,14 @@ export const forkBody = z
 
 export const replayBody = z
   .strictObject({
-    atEvent: replaySessionInput.shape.atEvent.meta({ description: 'The event’s seq to replay from (default: the session’s start, before its first model call); at a turn’s start or end' }),
+    atEvent: replaySessionInput.shape.atEvent.meta({
+      description: 'The event’s seq to replay from (default: the session’s start, before its first model call); at a turn’s start or end',
+    }),
     endpointId: replaySessionInput.shape.endpointId.meta({ description: 'A model endpoint of the team to replay on (default: the session’s own)' }),
     systemPrompt: replaySessionInput.shape.systemPrompt.meta({ description: 'Replaces the system prompt for the replay' }),
-    mode: replaySessionInput.shape.mode.meta({ description: 'At the first divergence from the recording: stop (end with the report) or live (go on for real, under the policy and budgets)' }),
+    mode: replaySessionInput.shape.mode.meta({
+      description: 'At the first divergence from the recording: stop (end with the report) or live (go on for real, under the policy and budgets)',
+    }),
   })
   .meta({ id: 'ReplaySessionRequest' });
 

@@ -25,7 +25,12 @@ export async function createTestTeam(db: Db, options: { maxConcurrentRuns?: numb
   const document = options.policy === undefined ? ALLOW_ALL_POLICY : options.policy;
   if (document) {
     await db.policy.create({
-      data: { teamId: team.id, name: 'default', activeVersion: 1, versions: { create: { version: 1, document: document as Prisma.InputJsonValue, comment: 'test fixture' } } },
+      data: {
+        teamId: team.id,
+        name: 'default',
+        activeVersion: 1,
+        versions: { create: { version: 1, document: document as Prisma.InputJsonValue, comment: 'test fixture' } },
+      },
     });
   }
   return team.id;
@@ -96,7 +101,14 @@ export async function createTestRun(db: Db, agent: TestAgent, options: TestRunOp
   });
   return db.$transaction(async (tx) => {
     const run = await tx.run.create({
-      data: { teamId: agent.teamId, agentId: agent.agentId, goal: options.goal ?? 'Do the task.', status: 'queued', busyPolicy: agent.busyPolicy, budget: budget as Prisma.InputJsonValue },
+      data: {
+        teamId: agent.teamId,
+        agentId: agent.agentId,
+        goal: options.goal ?? 'Do the task.',
+        status: 'queued',
+        busyPolicy: agent.busyPolicy,
+        budget: budget as Prisma.InputJsonValue,
+      },
     });
     const session = await tx.session.create({
       data: { runId: run.id, agentId: agent.agentId, endpointId: agent.endpointId, status: 'idle', config: config as unknown as Prisma.InputJsonValue },
@@ -120,7 +132,12 @@ export async function createTestRun(db: Db, agent: TestAgent, options: TestRunOp
  * Many queued runs of one agent at once (benchmarks): the same rows as {@link createTestRun}, in
  * three multi-row statements. Unlimited budgets.
  */
-export async function createTestRunsBulk(pool: Queryable, agent: TestAgent, count: number, options: Omit<TestRunOptions, 'budget'> = {}): Promise<{ runId: string; sessionId: string }[]> {
+export async function createTestRunsBulk(
+  pool: Queryable,
+  agent: TestAgent,
+  count: number,
+  options: Omit<TestRunOptions, 'budget'> = {},
+): Promise<{ runId: string; sessionId: string }[]> {
   const config = parseRunConfig({ ...options.config, model: agent.limits, compaction: { summarizer: 'deterministic' } });
   const runs = Array.from({ length: count }, () => ({ runId: unique('run'), sessionId: unique('ses'), ledgerId: unique('led') }));
   await pool.query({

@@ -39,7 +39,10 @@ export interface TestGraphRunOptions {
  * version (nodes, edges), the run with its snapshot, the root session, the run ledger and one
  * ledger per edge. Returns the edge ids by `from->to`.
  */
-export async function createTestGraphRun(db: Db, options: TestGraphRunOptions): Promise<{ runId: string; sessionId: string; graphId: string; edges: Record<string, string> }> {
+export async function createTestGraphRun(
+  db: Db,
+  options: TestGraphRunOptions,
+): Promise<{ runId: string; sessionId: string; graphId: string; edges: Record<string, string> }> {
   const teamId = options.nodes[0]!.agent.teamId;
   const budget = { onExceed: 'wait' as const, ...options.budget };
   return db.$transaction(async (tx) => {
@@ -48,15 +51,40 @@ export async function createTestGraphRun(db: Db, options: TestGraphRunOptions): 
     const ruled = options.edges.map((e) => ({
       ...e,
       purpose: e.purpose ?? `${e.from} asks ${e.to}`,
-      rules: { budget: edgeBudgetSchema.parse(e.budget ?? {}), approval: approvalRuleSchema.parse(e.approval ?? { mode: 'never' }), data: dataRuleSchema.parse(e.data ?? {}) },
+      rules: {
+        budget: edgeBudgetSchema.parse(e.budget ?? {}),
+        approval: approvalRuleSchema.parse(e.approval ?? { mode: 'never' }),
+        data: dataRuleSchema.parse(e.data ?? {}),
+      },
     }));
     const rows = await tx.graphEdge.createManyAndReturn({
-      data: ruled.map((e) => ({ graphVersionId: version.id, fromKey: e.from, toKey: e.to, purpose: e.purpose, budget: e.rules.budget, approvalRule: e.rules.approval, dataRule: e.rules.data as Prisma.InputJsonValue })),
+      data: ruled.map((e) => ({
+        graphVersionId: version.id,
+        fromKey: e.from,
+        toKey: e.to,
+        purpose: e.purpose,
+        budget: e.rules.budget,
+        approvalRule: e.rules.approval,
+        dataRule: e.rules.data as Prisma.InputJsonValue,
+      })),
       select: { id: true, fromKey: true, toKey: true },
     });
-    const edges: SwarmSnapshot['edges'] = ruled.map((e) => ({ id: rows.find((r) => r.fromKey === e.from && r.toKey === e.to)!.id, from: e.from, to: e.to, purpose: e.purpose, ...e.rules }));
+    const edges: SwarmSnapshot['edges'] = ruled.map((e) => ({
+      id: rows.find((r) => r.fromKey === e.from && r.toKey === e.to)!.id,
+      from: e.from,
+      to: e.to,
+      purpose: e.purpose,
+      ...e.rules,
+    }));
     await tx.graphNode.createMany({
-      data: options.nodes.map((n) => ({ graphVersionId: version.id, key: n.key, agentId: n.agent.agentId, isolation: n.isolation ?? 'shared', readPrefixes: n.read ?? [], writePrefixes: n.write ?? [] })),
+      data: options.nodes.map((n) => ({
+        graphVersionId: version.id,
+        key: n.key,
+        agentId: n.agent.agentId,
+        isolation: n.isolation ?? 'shared',
+        readPrefixes: n.read ?? [],
+        writePrefixes: n.write ?? [],
+      })),
     });
     const nodes: SwarmSnapshot['nodes'] = [];
     for (const n of options.nodes) {
@@ -71,28 +99,60 @@ export async function createTestGraphRun(db: Db, options: TestGraphRunOptions): 
         delegates: edges.filter((e) => e.from === n.key).map((e) => ({ to: e.to, description: e.purpose })),
       });
       nodes.push({
-        key: n.key, agentId: n.agent.agentId, endpointId: n.agent.endpointId, title: n.key, isolation: n.isolation ?? 'shared',
-        readPrefixes: n.read ?? [], writePrefixes: n.write ?? [], config: config as unknown as SwarmSnapshot['nodes'][number]['config'],
+        key: n.key,
+        agentId: n.agent.agentId,
+        endpointId: n.agent.endpointId,
+        title: n.key,
+        isolation: n.isolation ?? 'shared',
+        readPrefixes: n.read ?? [],
+        writePrefixes: n.write ?? [],
+        config: config as unknown as SwarmSnapshot['nodes'][number]['config'],
       });
     }
     const swarm: SwarmSnapshot = { graphId: graph.id, version: 1, root: options.root, nodes, edges };
     const root = nodes.find((n) => n.key === options.root)!;
     const run = await tx.run.create({
       data: {
-        teamId, agentId: root.agentId, graphId: graph.id, graphVersion: 1, swarm: swarm as unknown as Prisma.InputJsonValue,
-        goal: options.goal ?? 'Do the task.', status: 'queued', budget: budget as Prisma.InputJsonValue,
+        teamId,
+        agentId: root.agentId,
+        graphId: graph.id,
+        graphVersion: 1,
+        swarm: swarm as unknown as Prisma.InputJsonValue,
+        goal: options.goal ?? 'Do the task.',
+        status: 'queued',
+        budget: budget as Prisma.InputJsonValue,
       },
     });
     const session = await tx.session.create({
-      data: { runId: run.id, agentId: root.agentId, endpointId: root.endpointId, nodeKey: root.key, status: 'idle', config: root.config as Prisma.InputJsonValue, title: root.title },
+      data: {
+        runId: run.id,
+        agentId: root.agentId,
+        endpointId: root.endpointId,
+        nodeKey: root.key,
+        status: 'idle',
+        config: root.config as Prisma.InputJsonValue,
+        title: root.title,
+      },
     });
     await tx.run.update({ where: { id: run.id }, data: { rootSessionId: session.id, mainSessionId: session.id } });
     await tx.budgetLedger.createMany({
       data: [
-        { runId: run.id, scope: 'run', scopeId: '', limitTokens: budget.tokens ?? null, limitCostMicros: budget.costMicros ?? null, limitCalls: budget.toolCalls ?? null },
+        {
+          runId: run.id,
+          scope: 'run',
+          scopeId: '',
+          limitTokens: budget.tokens ?? null,
+          limitCostMicros: budget.costMicros ?? null,
+          limitCalls: budget.toolCalls ?? null,
+        },
         ...edges.map((e) => ({
-          runId: run.id, scope: 'edge' as const, scopeId: e.id,
-          limitTokens: e.budget.tokens ?? null, limitCostMicros: e.budget.costMicros ?? null, limitCalls: e.budget.calls ?? null, limitConcurrent: e.budget.maxConcurrent ?? null,
+          runId: run.id,
+          scope: 'edge' as const,
+          scopeId: e.id,
+          limitTokens: e.budget.tokens ?? null,
+          limitCostMicros: e.budget.costMicros ?? null,
+          limitCalls: e.budget.calls ?? null,
+          limitConcurrent: e.budget.maxConcurrent ?? null,
         })),
       ],
     });

@@ -18,7 +18,10 @@ export default async function TeamOverviewPage(props: { params: Promise<{ team: 
             <span className="font-mono text-xs">{team.slug}</span>
             <span aria-hidden>·</span>
             <span>
-              your role <Badge tone="accent" data-testid="overview-role">{team.role}</Badge>
+              your role{' '}
+              <Badge tone="accent" data-testid="overview-role">
+                {team.role}
+              </Badge>
             </span>
           </span>
         }
