@@ -130,7 +130,9 @@ export async function createTestRun(db: Db, agent: TestAgent, options: TestRunOp
 
 /**
  * Many queued runs of one agent at once (benchmarks): the same rows as {@link createTestRun}, in
- * three multi-row statements. Unlimited budgets.
+ * one statement, so a duplicate id fails the whole batch and leaves no half-made run behind (a
+ * run whose session exists without its ledger would still be picked up by the reconciler).
+ * Unlimited budgets.
  */
 export async function createTestRunsBulk(
   pool: Queryable,
@@ -139,20 +141,31 @@ export async function createTestRunsBulk(
   options: Omit<TestRunOptions, 'budget'> = {},
 ): Promise<{ runId: string; sessionId: string }[]> {
   const config = parseRunConfig({ ...options.config, model: agent.limits, compaction: { summarizer: 'deterministic' } });
-  const runs = Array.from({ length: count }, () => ({ runId: unique('run'), sessionId: unique('ses'), ledgerId: unique('led') }));
+  // 64 random bits: thousands of runs per call would collide on 32 about once in a hundred tries.
+  const wide = (label: string) => `${label}-${randomBytes(8).toString('hex')}`;
+  const runs = Array.from({ length: count }, () => ({ runId: wide('run'), sessionId: wide('ses'), ledgerId: wide('led') }));
   await pool.query({
-    text: `INSERT INTO "Run" (id, "teamId", "agentId", goal, status, "busyPolicy", budget, "rootSessionId", "mainSessionId", "updatedAt")
-      SELECT r, $2, $3, $4, 'queued', $5, '{"onExceed":"wait"}', s, s, now() FROM unnest($1::text[], $6::text[]) AS x(r, s)`,
-    values: [runs.map((r) => r.runId), agent.teamId, agent.agentId, options.goal ?? 'Do the task.', agent.busyPolicy, runs.map((r) => r.sessionId)],
-  });
-  await pool.query({
-    text: `INSERT INTO "Session" (id, "runId", "agentId", "endpointId", status, config, "updatedAt")
-      SELECT s, r, $3, $4, 'idle', $5::jsonb, now() FROM unnest($1::text[], $2::text[]) AS x(s, r)`,
-    values: [runs.map((r) => r.sessionId), runs.map((r) => r.runId), agent.agentId, agent.endpointId, JSON.stringify(config)],
-  });
-  await pool.query({
-    text: `INSERT INTO "BudgetLedger" (id, "runId", scope, "scopeId", "updatedAt") SELECT l, r, 'run', '', now() FROM unnest($1::text[], $2::text[]) AS x(l, r)`,
-    values: [runs.map((r) => r.ledgerId), runs.map((r) => r.runId)],
+    text: `WITH x AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS x(r, s, l)),
+      runs AS (
+        INSERT INTO "Run" (id, "teamId", "agentId", goal, status, "busyPolicy", budget, "rootSessionId", "mainSessionId", "updatedAt")
+        SELECT r, $4, $5, $6, 'queued', $7, '{"onExceed":"wait"}', s, s, now() FROM x
+      ),
+      sessions AS (
+        INSERT INTO "Session" (id, "runId", "agentId", "endpointId", status, config, "updatedAt")
+        SELECT s, r, $5, $8, 'idle', $9::jsonb, now() FROM x
+      )
+      INSERT INTO "BudgetLedger" (id, "runId", scope, "scopeId", "updatedAt") SELECT l, r, 'run', '', now() FROM x`,
+    values: [
+      runs.map((r) => r.runId),
+      runs.map((r) => r.sessionId),
+      runs.map((r) => r.ledgerId),
+      agent.teamId,
+      agent.agentId,
+      options.goal ?? 'Do the task.',
+      agent.busyPolicy,
+      agent.endpointId,
+      JSON.stringify(config),
+    ],
   });
   return runs.map(({ runId, sessionId }) => ({ runId, sessionId }));
 }
