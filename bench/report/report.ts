@@ -3,6 +3,7 @@
 // newest full results file in bench/results/ (or the one given). `--check` changes nothing and
 // exits 1 when the README's table is not the one the file gives. A `--quick` file is refused
 // unless `--allow-quick` (its figures are not for quoting).
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +31,11 @@ if (file) {
 }
 
 const readme = readFileSync(readmePath, 'utf8');
-const updated = replaceBetweenMarkers(readme, benchmarkTable(BENCHES, source));
+// Biome formats Markdown too (npm run lint fails on an unformatted README), so the table is written
+// the way Biome lays it out: columns padded, alignment rows widened.
+const formatMarkdown = (text: string) =>
+  execFileSync(join(root, 'node_modules', '.bin', 'biome'), ['format', `--stdin-file-path=${readmePath}`], { cwd: root, input: text, encoding: 'utf8' });
+const updated = formatMarkdown(replaceBetweenMarkers(readme, benchmarkTable(BENCHES, source)));
 if (process.argv.includes('--check')) {
   if (updated !== readme) {
     console.error(
