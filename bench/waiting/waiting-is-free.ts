@@ -63,8 +63,8 @@ async function repetition() {
   await t.db.membership.create({ data: { teamId, userId: approver.id, role: 'approver' } });
   // In chunks of 500 runs, each one atomic statement.
   const runs: Array<{ runId: string; sessionId: string }> = [];
-  for (let left = RUNS; left > 0; left -= Math.min(500, left)) {
-    runs.push(...(await createTestRunsBulk(pool, agent, Math.min(500, left), { config: { tools: testToolSpecs, toolLoading: 'eager' } })));
+  for (let made = 0; made < RUNS; made += 500) {
+    runs.push(...(await createTestRunsBulk(pool, agent, Math.min(500, RUNS - made), { config: { tools: testToolSpecs, toolLoading: 'eager' } })));
   }
 
   const workDir = mkdtempSync(join(tmpdir(), 'looplane-waiting-'));

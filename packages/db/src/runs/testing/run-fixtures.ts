@@ -10,7 +10,7 @@ import type { Queryable } from '../pg-pool';
  * appends events: the worker does.
  */
 
-const unique = (label: string) => `${label}-${randomBytes(4).toString('hex')}`;
+const unique = (label: string, bytes = 4) => `${label}-${randomBytes(bytes).toString('hex')}`;
 
 /** A policy document that allows every call: the runtime's tests are about the runtime, not policy. */
 const ALLOW_ALL_POLICY = { version: 1, name: 'test: allow all', default: 'allow' } as const;
@@ -142,8 +142,7 @@ export async function createTestRunsBulk(
 ): Promise<{ runId: string; sessionId: string }[]> {
   const config = parseRunConfig({ ...options.config, model: agent.limits, compaction: { summarizer: 'deterministic' } });
   // 64 random bits: thousands of runs per call would collide on 32 about once in a hundred tries.
-  const wide = (label: string) => `${label}-${randomBytes(8).toString('hex')}`;
-  const runs = Array.from({ length: count }, () => ({ runId: wide('run'), sessionId: wide('ses'), ledgerId: wide('led') }));
+  const runs = Array.from({ length: count }, () => ({ runId: unique('run', 8), sessionId: unique('ses', 8), ledgerId: unique('led', 8) }));
   await pool.query({
     text: `WITH x AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) AS x(r, s, l)),
       runs AS (
