@@ -6,22 +6,56 @@ export type { EngineEvent, NewEvent, RawEvent, EventType, EventPayload } from '.
 export { decodeEvent, eventVersion } from './events/event-codec';
 export { createEvent } from './events/create-event';
 export { storableText } from './events/storable-text';
+export { storedPayload } from './events/stored-payload';
 export {
   FILE_CHANGES,
   fileChangeSchema,
   workspaceEffectSchema,
   heldEffectSchema,
   describeEffect,
+  lostBytesOf,
   type FileChange,
   type FileChangeKind,
   type WorkspaceEffect,
   type HeldEffect,
+  type RefusedEntry,
 } from './events/workspace-effect';
 export { RunStartedEvents } from './events/run-started';
+export { workspaceCommitOf, WORKSPACE_COMMIT_EVENTS } from './events/workspace-commit';
+export { workspaceSeededSchema, repositoryContextSchema, type WorkspaceSeed, type RepositoryContext } from './events/workspace-seeded';
+export {
+  workspaceSourceSchema,
+  gitSourceSchema,
+  parseRepositoryUrl,
+  sourceKindOf,
+  WORKSPACE_SOURCE_KINDS,
+  AGENTS_MD_MAX_BYTES,
+  parseStoredWorkspace,
+  type StoredWorkspace,
+  type StoredWorkspaceOrigin,
+  type WorkspaceSource,
+  type GitSource,
+  type WorkspaceSourceKind,
+  type RepositoryUrl,
+} from './config/workspace-source';
 
 // Configuration and templates
 export { runConfigSchema, runSandboxSchema, parseRunConfig, type RunConfig, type RunConfigInput, type ModelLimits, type RunSandbox } from './config/run-config';
 export { toolSpecSchema, LOAD_TOOLS, DELEGATE, type ToolSpec, type DelegateTarget } from './config/tool-spec';
+export { DELIVERY_TOOL_SPECS, DELIVERY_TOOLS } from './config/delivery-tools';
+export {
+  LOAD_SKILL,
+  SKILL_TEXT_MAX_BYTES,
+  SKILL_MAX_FILES,
+  skillNameSchema,
+  skillDescriptionSchema,
+  skillInstructionsSchema,
+  skillFilePathSchema,
+  skillFilesSchema,
+  type SkillFile,
+  type SkillIndexEntry,
+  type RepositorySkill,
+} from './skills/skill-schemas';
 export {
   slashCommandSchema,
   slashCommandsSchema,
@@ -54,6 +88,7 @@ export { REPLAY_MODES, replayMarkerSchema, type ReplayMarker, type ReplayMode, t
 export { buildTurnRequest } from './prompt/build-request';
 export { estimateTokens, estimatePromptTokens, promptBytes } from './prompt/tokens';
 export { costMicros } from './budget/cost';
+export { MODEL_OUTPUT_MAX_BYTES, DELTA_LOG_MAX_CHARS, capModelResult, cutToBytes, outputCapReason } from './model/output-cap';
 
 // Ports
 export type {
@@ -76,6 +111,7 @@ export type { BudgetPort, BudgetAmount, ReserveOutcome } from './ports/budget-po
 export type { EventStore } from './ports/event-store';
 export type { Clock } from './ports/clock';
 export type { EnginePorts } from './ports/engine-ports';
+export type { SkillPort, LoadedSkill } from './ports/skill-port';
 
 // The deterministic scripted model (the faux endpoint builds on it)
 export { createScriptedModel, scriptTurnSchema, type ScriptTurn, type ScriptedModelOptions } from './model/scripted-model';

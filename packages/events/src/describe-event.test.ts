@@ -38,6 +38,11 @@ const CASES: Record<EventType, Case[]> = {
   ],
   'run.finished': [
     { v: 1, payload: { status: 'failed', error: 'out of budget' }, expected: { label: 'Run finished', summary: 'failed: out of budget', tone: 'danger' } },
+    {
+      v: 2,
+      payload: { status: 'succeeded', resultSeq: 12 },
+      expected: { label: 'Run finished', summary: 'succeeded: the answer at #12', tone: 'success' },
+    },
   ],
   'session.forked': [
     { v: 1, payload: { parentSessionId: 'sp', atSeq: 4 }, expected: { label: 'Branch forked', summary: 'from session sp at #4' } },
@@ -79,6 +84,13 @@ const CASES: Record<EventType, Case[]> = {
   ],
   'tool.rejected': [
     { v: 1, payload: { callId: 'c1', reason: 'unknown tool nope' }, expected: { label: 'Tool rejected', summary: 'unknown tool nope', tone: 'danger' } },
+  ],
+  'skill.loaded': [
+    {
+      v: 1,
+      payload: { callId: 'c1', name: 'quotes', source: 'team', version: 3, description: 'Draft quotes.', instructions: 'Use EUR.', files: ['quotes/rules.md'] },
+      expected: { label: 'Skill loaded', summary: 'quotes v3 (team library) · files: quotes/rules.md' },
+    },
   ],
   'tools.loaded': [
     { v: 1, payload: { callId: 'c1', loaded: ['git_diff'], unknown: ['nope'] }, expected: { label: 'Tools loaded', summary: 'git_diff; unknown: nope' } },
@@ -222,6 +234,28 @@ const CASES: Record<EventType, Case[]> = {
     },
   ],
   'memory.written': [{ v: 1, payload: { key: 'plan', value: { steps: 3 }, version: 2 }, expected: { label: 'Memory written', summary: 'plan (v2)' } }],
+  'workspace.seeded': [
+    {
+      v: 1,
+      payload: {
+        source: 'git',
+        commit: 'a'.repeat(40),
+        files: 12,
+        bytes: 3400,
+        url: 'https://git.example/acme/api.git',
+        ref: 'main',
+        revision: 'b'.repeat(40),
+      },
+      expected: { label: 'Files seeded', summary: 'https://git.example/acme/api.git at main (bbbbbbb) · 12 files, 3400 bytes · commit aaaaaaa' },
+    },
+  ],
+  'workspace.restored': [
+    {
+      v: 1,
+      payload: { requestId: 'r1', atEvent: 12, commit: 'c'.repeat(40), paths: ['src/app.ts', 'docs'], requestedBy: 'u1' },
+      expected: { label: 'Files restored', summary: 'src/app.ts, docs as at #12, by user u1 · commit ccccccc' },
+    },
+  ],
 };
 
 let eventNo = 0;
@@ -229,6 +263,16 @@ const wire = (type: string, version: number, payload: unknown) =>
   parseWireEvent({ eventNo: ++eventNo, sessionId: 's1', seq: eventNo, type, version, payload, createdAt: '2026-03-01T14:02:03.000Z' });
 
 describe('the shared event decoder', () => {
+  it('says where seeded files came from for an upload and for another session', () => {
+    const seeded = (payload: Record<string, unknown>) => describeEvent(decodeWireEvent(wire('workspace.seeded', 1, { commit: 'a'.repeat(40), ...payload })));
+    expect(seeded({ source: 'archive', files: 2, bytes: 10, uploadId: 'up1', filename: 'src.tar.gz' }).summary).toBe(
+      'upload src.tar.gz · 2 files, 10 bytes · commit aaaaaaa',
+    );
+    expect(seeded({ source: 'session', files: 1, bytes: 1, fromSession: { sessionId: 's9', atEvent: 7 } }).summary).toBe(
+      'session s9 at #7 · 1 files, 1 bytes · commit aaaaaaa',
+    );
+  });
+
   it('has a case for every event type the engine writes, at every version it ever wrote', () => {
     expect(Object.keys(CASES).sort()).toEqual([...EVENT_TYPES].sort());
     for (const type of EVENT_TYPES) {
@@ -251,6 +295,14 @@ describe('the shared event decoder', () => {
       });
     }
   }
+
+  it('labels an answer cut at the output cap as truncated', () => {
+    const usage = { inputTokens: 100, outputTokens: 20, estimated: true };
+    const cut = decodeWireEvent(
+      wire('model.responded', 1, { requestId: 'r2', text: 'aaaa [answer truncated]', finishReason: 'length', usage, costMicros: 18, truncated: true }),
+    );
+    expect(describeEvent(cut)).toMatchObject({ label: 'Model answered (truncated)', summary: expect.stringContaining('[answer truncated]') });
+  });
 
   it('applies the schema defaults the engine applies when it reads its log', () => {
     const egress = decodeWireEvent(

@@ -43,7 +43,8 @@ const DESCRIBERS: { [T in EventType]: Describer<T> } = {
   }),
   'run.finished': (p, text) => ({
     label: 'Run finished',
-    summary: `${p.status}${after(': ', p.result && text(p.result))}${after(': ', p.error && text(p.error))}`,
+    // v2: a result that is the final answer names that answer's event instead of repeating it.
+    summary: `${p.status}${after(': ', p.result ? text(p.result) : p.resultSeq !== undefined ? `the answer at #${p.resultSeq}` : '')}${after(': ', p.error && text(p.error))}`,
     tone: p.status === 'succeeded' ? 'success' : p.status === 'failed' ? 'danger' : 'warning',
   }),
   'session.forked': (p) =>
@@ -61,7 +62,7 @@ const DESCRIBERS: { [T in EventType]: Describer<T> } = {
   }),
   'model.delta': (p, text) => ({ label: 'Model streaming', summary: text(p.text), quiet: true }),
   'model.responded': (p, text) => ({
-    label: 'Model answered',
+    label: p.truncated ? 'Model answered (truncated)' : 'Model answered',
     summary: `${text(p.text) || '(tool calls)'}  [${p.usage.inputTokens} in / ${p.usage.outputTokens} out, ${money(p.costMicros)}]`,
   }),
   'model.failed': (p) => ({ label: 'Model failed', summary: `${p.error.message}${p.error.retryable ? ' (retryable)' : ''}`, tone: 'danger' }),
@@ -70,6 +71,10 @@ const DESCRIBERS: { [T in EventType]: Describer<T> } = {
     summary: p.argsError ? `${p.name}: its arguments are not a JSON object (${p.argsError})` : `${p.name} ${argsText(p.args, style)}`,
   }),
   'tool.rejected': (p, text) => ({ label: 'Tool rejected', summary: text(p.reason), tone: 'danger' }),
+  'skill.loaded': (p) => ({
+    label: 'Skill loaded',
+    summary: `${p.name} v${p.version} (${p.source === 'repository' ? "the repository's" : 'team library'})${after(' · files: ', p.files.join(', '))}${served(p.replayed)}`,
+  }),
   'tools.loaded': (p) => ({ label: 'Tools loaded', summary: `${p.loaded.join(', ') || 'none'}${after('; unknown: ', p.unknown.join(', '))}` }),
   'policy.decided': (p, text) => ({
     label: 'Policy decided',
@@ -131,7 +136,22 @@ const DESCRIBERS: { [T in EventType]: Describer<T> } = {
   }),
   'replay.diverged': (p, text) => ({ label: 'Replay diverged', summary: `at turn ${p.turn}: ${text(p.detail)}`, tone: 'warning' }),
   'memory.written': (p) => ({ label: 'Memory written', summary: `${p.key} (v${p.version})` }),
+  'workspace.seeded': (p) => ({
+    label: 'Files seeded',
+    summary: `${seedOrigin(p)} · ${p.files} files, ${p.bytes} bytes · commit ${p.commit.slice(0, 7)}`,
+  }),
+  'workspace.restored': (p) => ({
+    label: 'Files restored',
+    summary: `${p.paths ? p.paths.join(', ') : 'the whole workspace'} as at #${p.atEvent}, by user ${p.requestedBy} · commit ${p.commit.slice(0, 7)}`,
+  }),
 };
+
+/** Where a session's files came from, in one phrase. */
+function seedOrigin(p: EventPayload<'workspace.seeded'>): string {
+  if (p.source === 'git') return `${p.url ?? 'a repository'} at ${p.ref ?? p.branch ?? 'HEAD'}${p.revision ? ` (${p.revision.slice(0, 7)})` : ''}`;
+  if (p.source === 'archive') return `upload ${p.filename ?? p.uploadId ?? ''}`.trim();
+  return `session ${p.fromSession?.sessionId ?? ''} at #${p.fromSession?.atEvent ?? 0}`;
+}
 
 /** What people see of an event; texts it carries are cut to `style` (default: one line). */
 export function describeEvent(event: ClientEvent, style: TextStyle = ONE_LINE): EventDescription {

@@ -23,6 +23,7 @@ export { parsePolicyDocument, validatePolicyDocument, type PolicyIssue, type Pol
 export { defaultPolicy, SAFE_COMMANDS } from './document/default-policy';
 export { diffDocuments, type PolicyDiff, type RuleChange, type ValueChange } from './document/diff-documents';
 export { isEgressAllowed, egressCredentials, isEndpointAllowed, isDriverAllowed } from './document/sections';
+export { isSourceAllowed, type SourceDecision } from './document/workspace-sources';
 export { checkBreakers, type BreakerVerdict, type GraphRunMeasures } from './breakers/check-breakers';
 
 // Decisions

@@ -1,6 +1,7 @@
 import { AppError } from '@looplane/shared';
 import { z } from 'zod';
 import { delegateTargetSchema, toolSpecSchema } from './tool-spec';
+import { skillIndexEntrySchema, skillNameSchema } from '../skills/skill-schemas';
 
 /** The endpoint limits and prices the engine plans with (ModelEndpoint columns). Money: micro-dollars per million tokens. */
 const modelLimitsSchema = z.object({
@@ -59,6 +60,10 @@ export const runConfigSchema = z
     /** `on_demand`: the model sees names + one-liners and a `load_tools` tool; `eager`: every schema up front. */
     toolLoading: z.enum(['on_demand', 'eager']).default('on_demand'),
     delegates: z.array(delegateTargetSchema).default([]),
+    /** Team skills the model may load with `load_skill`: it sees their names and one-liners only (absent: none). */
+    skills: z.array(skillIndexEntrySchema).max(200).optional(),
+    /** Skills loaded before the first model call (a slash command's `skill`), in this order. */
+    preloadSkills: z.array(skillNameSchema).max(20).optional(),
     compaction: compactionConfigSchema.prefault({}),
     limits: z
       .object({
@@ -67,6 +72,8 @@ export const runConfigSchema = z
       })
       .prefault({}),
     onBudgetExceeded: z.enum(['wait', 'fail']).default('wait'),
+    /** A persistent agent's run never finishes on a final answer: it waits (free) for the next message. */
+    persistent: z.boolean().optional(),
     /** `report` tells the model a non-idempotent call was interrupted; `ask` holds it for a human first. */
     onInterruptedTool: z.enum(['report', 'ask']).default('report'),
     /** Sandbox network and limits (see {@link runSandboxSchema}); absent: no network, worker defaults. */

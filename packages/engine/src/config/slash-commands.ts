@@ -1,5 +1,6 @@
 import { AppError } from '@looplane/shared';
 import { z } from 'zod';
+import { skillNameSchema } from '../skills/skill-schemas';
 
 const PLACEHOLDER = /\{\{\s*([a-z][a-z0-9_]*)\s*\}\}/g;
 
@@ -11,7 +12,9 @@ const slashCommandArgSchema = z.object({
 
 /**
  * A slash command of an agent template (`AgentTemplate.slashCommands`): `/fix-tests src/a.test.ts`
- * expands `goalTemplate` with `{{arg}}` placeholders into the run's goal.
+ * expands `goalTemplate` with `{{arg}}` placeholders into the run's goal. `skill` names a team
+ * skill loaded before the goal is worked on (its instructions join the context before the first
+ * model call).
  */
 export const slashCommandSchema = z
   .object({
@@ -19,6 +22,7 @@ export const slashCommandSchema = z
     description: z.string().default(''),
     goalTemplate: z.string().min(1),
     args: z.array(slashCommandArgSchema).default([]),
+    skill: skillNameSchema.optional(),
   })
   .superRefine((command, ctx) => {
     const names = command.args.map((a) => a.name);
@@ -47,6 +51,8 @@ export const slashCommandsSchema = z.array(slashCommandSchema).superRefine((comm
 export interface ExpandedCommand {
   goal: string;
   command: { name: string; args: Record<string, string> };
+  /** The skill the command loads before the goal, when it names one. */
+  skill?: string;
 }
 
 interface Token {
@@ -125,5 +131,5 @@ export function expandSlashCommand(input: string, commands: readonly SlashComman
     }
   }
   const goal = command.goalTemplate.replace(PLACEHOLDER, (_, key: string) => values[key] ?? '').trim();
-  return { goal, command: { name: command.name, args: values } };
+  return { goal, command: { name: command.name, args: values }, ...(command.skill ? { skill: command.skill } : {}) };
 }

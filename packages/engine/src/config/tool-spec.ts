@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** Names the engine itself answers; a catalogue tool may not take them. */
 export const LOAD_TOOLS = 'load_tools';
 export const DELEGATE = 'delegate';
-const RESERVED = new Set([LOAD_TOOLS, DELEGATE]);
+const RESERVED = new Set([LOAD_TOOLS, DELEGATE, 'load_skill']);
 
 /**
  * A catalogue tool as recorded in `run.started`. `idempotent` decides what happens to a call that
@@ -14,7 +14,7 @@ export const toolSpecSchema = z.object({
     .string()
     // An MCP server's tools are named `mcp:<server>:<tool>`, so policies can match them by server.
     .regex(/^(?:[a-zA-Z0-9_-]{1,64}|mcp:[a-z0-9-]{1,40}:[a-zA-Z0-9_.-]{1,64})$/, 'tool names are 1-64 letters, digits, _ or - (or mcp:<server>:<tool>)')
-    .refine((name) => !RESERVED.has(name), { message: `${LOAD_TOOLS} and ${DELEGATE} are reserved tool names` }),
+    .refine((name) => !RESERVED.has(name), { message: `${LOAD_TOOLS}, ${DELEGATE} and load_skill are reserved tool names` }),
   description: z.string().max(2000),
   parameters: z.record(z.string(), z.json()).prefault({ type: 'object', properties: {} }),
   idempotent: z.boolean().default(false),

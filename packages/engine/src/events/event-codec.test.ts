@@ -28,8 +28,8 @@ describe('event versioning', () => {
     expect(() => codec.decode(raw(3, { name: 1 }))).toThrow(/event 7 \(greeting.sent\) is malformed at name/);
   });
 
-  it('writes every engine event type at version 1 today, but the three a replay marks (v2)', () => {
-    const v2 = new Set(['session.forked', 'tool.finished', 'delegation.returned']);
+  it('writes every engine event type at version 1 today, but the three a replay marks and run.finished (v2)', () => {
+    const v2 = new Set(['run.finished', 'session.forked', 'tool.finished', 'delegation.returned']);
     for (const type of Object.keys(payloadSchemas) as (keyof typeof payloadSchemas)[]) expect(eventVersion(type), type).toBe(v2.has(type) ? 2 : 1);
   });
 
@@ -41,7 +41,7 @@ describe('event versioning', () => {
     expect(() => createEvent('approval.decided', { callId: '', approved: true }, fixedClock())).toThrow('invalid approval.decided event: callId:');
     expect(() =>
       createEvent('run.started', { goal: 'x', config: { model: { model: 'm' }, tools: [{ name: 'load_tools', description: '' }] } }, fixedClock()),
-    ).toThrow('load_tools and delegate are reserved tool names');
+    ).toThrow('load_tools, delegate and load_skill are reserved tool names');
   });
 
   it('decodeEvent reads back what createEvent wrote after a JSON round trip', () => {

@@ -49,7 +49,11 @@ export function createEventCodec(schemas: Record<string, z.ZodType>, upcasters: 
  * branch for a fork that runs its tools).
  */
 const unchanged: Upcaster = (payload) => payload;
+// v2 of `run.finished` may name its result's event (`resultSeq`) instead of holding the text; a v1
+// row always holds it. Raised so that an older engine refuses such a log instead of folding a
+// finished run without its result.
 const engineUpcasters: Partial<Record<EventType, readonly Upcaster[]>> = {
+  'run.finished': [unchanged],
   'session.forked': [unchanged],
   'tool.finished': [unchanged],
   'delegation.returned': [unchanged],

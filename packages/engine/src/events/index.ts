@@ -4,3 +4,4 @@
 export type { EventType, EventPayload } from './event-types';
 export { decodeEvent, eventVersion, isEventType, EVENT_TYPES } from './event-codec';
 export { describeEffect } from './workspace-effect';
+export { workspaceCommitOf, WORKSPACE_COMMIT_EVENTS } from './workspace-commit';

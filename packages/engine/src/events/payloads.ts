@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { runConfigSchema } from '../config/run-config';
 import { breakerTripSchema } from '../breakers/breaker-trip';
 import { heldEffectSchema } from './workspace-effect';
+import { repositoryContextSchema, workspaceSeededSchema } from './workspace-seeded';
 import { jsonObjectSchema } from './json-object';
 import { replayDivergedSchema, replayedResult, replayMarkerSchema, replayMatchedSchema } from '../replay/replay-schemas';
 
@@ -31,11 +32,19 @@ export const payloadSchemas = {
     goal: z.string().min(1),
     config: runConfigSchema,
     command: z.object({ name: z.string(), args: z.record(z.string(), z.string()) }).optional(),
+    /** The seeded repository's own instructions (its root `AGENTS.md`), put in the context after the system prompt. */
+    repository: repositoryContextSchema.optional(),
   }),
   'run.resumed': z.object({ reason: z.enum(['budget', 'operator']), note: z.string().optional() }),
+  /**
+   * `resultSeq` (v2): the result is the text of the `model.responded` at that seq of the session's
+   * log (its own or an ancestor's), the final answer, and the log does not repeat it here: a stored
+   * row has no `result` then (see `storedPayload`); the fold takes it from that answer.
+   */
   'run.finished': z.object({
     status: z.enum(['succeeded', 'failed', 'cancelled']),
     result: z.string().optional(),
+    resultSeq: count.optional(),
     error: z.string().optional(),
   }),
   /**
@@ -56,6 +65,7 @@ export const payloadSchemas = {
     maxOutputTokens: count,
   }),
   'model.delta': z.object({ requestId: id, index: count, text: z.string(), sanitized }),
+  /** `truncated`: the answer passed the output cap and was cut; `text` ends with a note that says so. */
   'model.responded': z.object({
     requestId: id,
     text: z.string(),
@@ -63,6 +73,7 @@ export const payloadSchemas = {
     usage,
     costMicros: count,
     sanitized,
+    truncated: z.literal(true).optional(),
   }),
   /** `usage`/`costMicros`: what the failed call used and is charged for (absent: nothing to charge). */
   'model.failed': z.object({ requestId: id, error: providerError, usage: usage.optional(), costMicros: count.optional(), sanitized }),
@@ -79,6 +90,27 @@ export const payloadSchemas = {
   }),
   'tool.rejected': z.object({ callId: id, reason: z.string() }),
   'tools.loaded': z.object({ callId: id, loaded: z.array(z.string()), unknown: z.array(z.string()) }),
+  /**
+   * A skill's instructions entered the context (a pinned notice, so compaction keeps them): loaded
+   * by the model's `load_skill` call `callId`, or before the first turn (no `callId`, a slash
+   * command's skill). The content is the one resolved at load time, so replays, forks and resumes
+   * read it from here. `files`: workspace paths its files were written to (`commit`: the files
+   * after that write); a repository's skill names the files it already had.
+   */
+  'skill.loaded': z.object({
+    callId: id.optional(),
+    name: z.string().min(1),
+    source: z.enum(['team', 'repository']),
+    version: z.int().positive(),
+    description: z.string(),
+    instructions: z.string(),
+    files: z.array(z.string()),
+    commit: z
+      .string()
+      .regex(/^[0-9a-f]{40,64}$/)
+      .optional(),
+    ...replayedResult,
+  }),
   'policy.decided': z.object({
     callId: id,
     decision: z.enum(['allow', 'deny', 'require_approval']),
@@ -184,4 +216,18 @@ export const payloadSchemas = {
   'replay.matched': replayMatchedSchema,
   'replay.diverged': replayDivergedSchema,
   'memory.written': z.object({ key: z.string().min(1), value: z.json(), version: z.int().positive() }),
+  /**
+   * A person put the workspace back as it was at event `atEvent` of the session's log
+   * (`sessions.restore`, request `requestId`, by user `requestedBy`): all of it, or only `paths`
+   * (each file or directory as it was then; one that did not exist then is gone). `commit` is the
+   * commit made of it: the session's files from here on, as a mutating call's `tool.finished`.
+   */
+  'workspace.seeded': workspaceSeededSchema,
+  'workspace.restored': z.object({
+    requestId: id,
+    atEvent: z.int().positive(),
+    commit: z.string().regex(/^[0-9a-f]{40,64}$/),
+    paths: z.array(z.string().min(1)).min(1).optional(),
+    requestedBy: id,
+  }),
 } as const;

@@ -2,6 +2,7 @@ import type { RunConfig } from '../config/run-config';
 import type { Clock } from '../ports/clock';
 import { createEvent, draft } from './create-event';
 import type { NewEvent } from './event-types';
+import type { RepositoryContext } from './workspace-seeded';
 
 /** Freezes a validated snapshot at every depth: one copy is shared by every run that has it. */
 function deepFreeze<T>(value: T): T {
@@ -27,7 +28,8 @@ export class RunStartedEvents {
     private readonly capacity = 64,
   ) {}
 
-  create(goal: string, configJson: string): NewEvent<'run.started'> {
+  create(goal: string, configJson: string, repository?: RepositoryContext): NewEvent<'run.started'> {
+    if (repository) return createEvent('run.started', { goal, config: JSON.parse(configJson) as never, repository }, this.clock);
     const known = this.configs.get(configJson);
     // The goal is the only other field; one the schema refuses takes the validating path for its error.
     if (known && goal.length > 0) return draft('run.started', { goal, config: known }, this.clock.now());

@@ -2,6 +2,12 @@ import type { CompactionPlan } from '../compaction/plan';
 import type { BudgetAmount } from '../ports/budget-port';
 
 /**
+ * Why a run waits: a human decision, a child's result, a budget raise, or (a persistent agent
+ * that answered) the next message.
+ */
+export type WaitReason = 'approval' | 'child' | 'budget' | 'message';
+
+/**
  * What the loop must do next. `wait` and `done` end a drive: the worker releases the run, and the
  * deciding event (approval, child result, budget raised) is appended later, folded, and driven again.
  */
@@ -18,10 +24,12 @@ export type Action =
   | { kind: 'apply_held'; callId: string }
   | { kind: 'interrupt_tool'; callId: string; reason: string }
   | { kind: 'delegate'; callId: string; to: string; goal: string }
+  | { kind: 'load_skill'; callId: string | null; name: string }
+  | { kind: 'skill_already_loaded'; callId: string; name: string }
   | { kind: 'compare_replay' }
   | { kind: 'serve_recorded'; callId: string }
   | { kind: 'finish'; status: 'succeeded' | 'failed'; result?: string; error?: string }
-  | { kind: 'wait'; reason: 'approval' | 'child' | 'budget'; refs: string[] }
+  | { kind: 'wait'; reason: WaitReason; refs: string[] }
   | { kind: 'done'; status: 'succeeded' | 'failed' | 'cancelled' };
 
 export type StopAction = Extract<Action, { kind: 'wait' | 'done' }>;

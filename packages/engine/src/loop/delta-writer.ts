@@ -1,4 +1,5 @@
 import { endsInHighSurrogate, storableText } from '../events/storable-text';
+import { DELTA_LOG_MAX_CHARS } from '../model/output-cap';
 import type { StepContext } from './step-context';
 
 /**
@@ -6,11 +7,17 @@ import type { StepContext } from './step-context';
  * `deltaChunkChars` so a long answer is a few rows, not one per token. Chunk boundaries depend only
  * on the stream, so a resumed call (which skips the characters already persisted) writes exactly
  * the chunks an uninterrupted call would have. Appends run in order, behind the stream.
+ *
+ * The log keeps at most {@link DELTA_LOG_MAX_CHARS} of one answer as deltas: a live view while it
+ * is written. The answer itself is recorded once, whole, by `model.responded`; past the preview the
+ * stream still reaches live listeners (`onDelta`) but writes no more rows.
  */
 export class DeltaWriter {
   private buffer = '';
   private skip: number;
   private index: number;
+  /** What the preview may still log in this call (the buffer included). */
+  private room: number;
   private chain: Promise<void> = Promise.resolve();
   private failure: { error: unknown } | null = null;
   /** Everything the model streamed in this call (what a failed call is charged for). */
@@ -23,6 +30,7 @@ export class DeltaWriter {
   ) {
     this.skip = ctx.state.cycle?.deltaChars ?? 0;
     this.index = ctx.state.cycle?.deltaCount ?? 0;
+    this.room = Math.max(0, DELTA_LOG_MAX_CHARS - this.skip);
   }
 
   /** The model port's `onDelta`. Synchronous: appends are queued. */
@@ -37,9 +45,11 @@ export class DeltaWriter {
     }
     if (!fresh) return;
     this.ctx.onDelta?.(this.requestId, fresh);
-    if (this.ctx.deltaChunkChars === false) return;
-    this.buffer += fresh;
-    if (this.buffer.length >= this.ctx.deltaChunkChars) this.flush();
+    if (this.ctx.deltaChunkChars === false || this.buffer.length >= this.room) return;
+    this.buffer += fresh.slice(0, this.room - this.buffer.length);
+    // The preview's last chunk is written at once, whatever its length (the cut depends only on the stream).
+    if (this.buffer.length >= this.room) this.flush(true);
+    else if (this.buffer.length >= this.ctx.deltaChunkChars) this.flush();
   };
 
   /**
@@ -53,6 +63,7 @@ export class DeltaWriter {
     const held = !final && this.buffer.length > 1 && endsInHighSurrogate(this.buffer) ? 1 : 0;
     const raw = this.buffer.slice(0, this.buffer.length - held);
     this.buffer = this.buffer.slice(this.buffer.length - held);
+    this.room -= raw.length;
     const text = storableText(raw);
     const event = this.ctx.event('model.delta', {
       requestId: this.requestId,

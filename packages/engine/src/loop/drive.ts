@@ -3,7 +3,7 @@ import type { EngineEvent } from '../events/event-types';
 import type { EnginePorts } from '../ports/engine-ports';
 import { fold } from '../state/fold';
 import type { RunState } from '../state/run-state';
-import { isStop, type StopAction } from './actions';
+import { isStop, type StopAction, type WaitReason } from './actions';
 import { emitter } from './emitter';
 import { next } from './next';
 import { perform } from './perform';
@@ -29,7 +29,7 @@ export interface DriveOptions {
 
 export type DriveOutcome =
   | { kind: 'done'; status: 'succeeded' | 'failed' | 'cancelled' }
-  | { kind: 'waiting'; reason: 'approval' | 'child' | 'budget'; refs: string[] }
+  | { kind: 'waiting'; reason: WaitReason; refs: string[] }
   | { kind: 'stopped' }
   | { kind: 'aborted' }
   | { kind: 'step_limit' };

@@ -1,6 +1,8 @@
 import type { RunConfig } from '../config/run-config';
 import { DELEGATE, LOAD_TOOLS } from '../config/tool-spec';
 import type { RunState, ToolCallState } from '../state/run-state';
+import { skillOffered } from '../state/apply-skills';
+import { LOAD_SKILL } from '../skills/skill-schemas';
 import type { Action } from './actions';
 
 /** What a freshly requested call needs: refused outright, handled by the engine, or judged by policy. */
@@ -13,6 +15,7 @@ function classify(call: ToolCallState, state: RunState, config: RunConfig): Acti
     }
     return { kind: 'load_tools', callId: call.id, names: names as string[] };
   }
+  if (call.name === LOAD_SKILL && ((config.skills?.length ?? 0) > 0 || state.repositorySkills.length > 0)) return classifySkill(call, state, config);
   if (call.name === DELEGATE && config.delegates.length > 0) {
     const { to, goal } = call.args;
     if (typeof to !== 'string' || typeof goal !== 'string' || !goal.trim()) {
@@ -31,6 +34,18 @@ function classify(call: ToolCallState, state: RunState, config: RunConfig): Acti
     return { kind: 'reject_call', callId: call.id, reason: `${call.name} is not loaded; call ${LOAD_TOOLS} with ["${call.name}"] first` };
   }
   return { kind: 'evaluate_policy', callId: call.id };
+}
+
+/** `load_skill`: an offered skill not yet loaded is loaded; a second load is answered as a no-op. */
+function classifySkill(call: ToolCallState, state: RunState, config: RunConfig): Action {
+  const name = call.args.name;
+  if (typeof name !== 'string') return { kind: 'reject_call', callId: call.id, reason: `${LOAD_SKILL} takes { "name": string }` };
+  if (!skillOffered(state, name)) {
+    const names = [...(config.skills ?? []), ...state.repositorySkills].map((s) => s.name).join(', ');
+    return { kind: 'reject_call', callId: call.id, reason: `unknown skill ${name}; available: ${names}` };
+  }
+  if (state.loadedSkills.includes(name)) return { kind: 'skill_already_loaded', callId: call.id, name };
+  return { kind: 'load_skill', callId: call.id, name };
 }
 
 /** A call that started and never finished: re-run it only if that is safe. */

@@ -31,12 +31,21 @@ export function next(state: RunState): Action {
     return plan ? { kind: 'compact', plan } : { kind: 'settle' };
   }
 
+  // A slash command's skill joins the context before the first model call
+  // (no call is open then: the first turn has not been made).
+  const preload = state.turn === 0 ? config.preloadSkills?.find((name) => !state.loadedSkills.includes(name)) : undefined;
+  if (preload) return { kind: 'load_skill', callId: null, name: preload };
   const replayAction = nextReplayAction(state);
   if (replayAction) return replayAction;
   const callAction = nextCallAction(state, config);
   if (callAction) return callAction;
-  if (state.finalText !== null) return { kind: 'finish', status: 'succeeded', result: state.finalText };
-  if (state.turn >= config.limits.maxTurns) {
+  if (state.finalText !== null) {
+    // A persistent agent's answer ends its turn, not the run: it waits, free, for the next message.
+    if (config.persistent) return { kind: 'wait', reason: 'message', refs: [] };
+    return { kind: 'finish', status: 'succeeded', result: state.finalText };
+  }
+  // A persistent run serves message after message: its turn limit holds for each message's work.
+  if (state.turn - (config.persistent ? state.inputTurn : 0) >= config.limits.maxTurns) {
     return { kind: 'finish', status: 'failed', error: `the run reached its limit of ${config.limits.maxTurns} model turns` };
   }
 

@@ -10,6 +10,7 @@ import { summaryMessage } from '../state/context';
 import { requireConfig, requireCycle } from '../state/require';
 import { DeltaWriter } from './delta-writer';
 import { storableText } from '../events/storable-text';
+import { capModelResult } from '../model/output-cap';
 import { parseToolArgs } from './parse-args';
 import type { StepContext } from './step-context';
 
@@ -70,27 +71,35 @@ export async function callModel(ctx: StepContext): Promise<void> {
       }),
     ]);
   }
-  const { result, streamed } = await complete(ctx, request);
+  const answer = await complete(ctx, request);
+  // Held to the output cap whatever the port did (an adapter that cannot stop reading, a script).
+  const result = capModelResult(answer.result);
+  const { streamed } = answer;
   if (!result.ok) {
     await ctx.emit([failedEvent(ctx, request, result, streamed)]);
     return;
   }
+  // Without reported usage, a cut answer is charged for all the port returned, not for what is kept.
+  const read = answer.result.ok ? answer.result : result;
   const usage = result.usage
     ? { ...result.usage, estimated: false }
     : {
         inputTokens: estimatePromptTokens(request.messages, request.tools),
-        outputTokens: estimateTokens(result.text) + result.toolCalls.reduce((n, c) => n + estimateTokens(c.name + c.arguments), 0),
+        outputTokens: estimateTokens(read.text) + read.toolCalls.reduce((n, c) => n + estimateTokens(c.name + c.arguments), 0),
         estimated: true,
       };
   // What the model said is recorded whatever it holds (events/storable-text.ts), marked when changed.
-  const text = storableText(result.text);
+  const said = storableText(result.text);
+  // A cut answer says so in its own text: the run's result and the model's next turn both read it.
+  const text = result.truncated ? `${said}\n\n[answer truncated: ${result.truncated}]` : said;
   const responded = ctx.event('model.responded', {
     requestId: cycle.requestId,
     text,
     finishReason: storableText(result.finishReason),
     usage,
     costMicros: costMicros(config.model, usage.inputTokens, usage.outputTokens),
-    ...(text !== result.text ? { sanitized: true as const } : {}),
+    ...(said !== result.text ? { sanitized: true as const } : {}),
+    ...(result.truncated ? { truncated: true as const } : {}),
   });
   const firstCallSeq = state.lastSeq + 2;
   const calls: NewEvent[] = result.toolCalls.map((call, i) => {
@@ -159,7 +168,7 @@ export async function compact(ctx: StepContext, plan: CompactionPlan): Promise<v
   else {
     const cycle = requireCycle(ctx.state);
     const request = summaryRequest(plan.items, cycle.requestId, ctx.state.turn, settings.summaryMaxTokens);
-    const result = await ctx.ports.model.complete(request, { signal: ctx.signal });
+    const result = capModelResult(await ctx.ports.model.complete(request, { signal: ctx.signal }));
     if (!result.ok) {
       await ctx.emit([failedEvent(ctx, request, result, '')]);
       return;

@@ -3,6 +3,23 @@ import { callModel, compact, reserve, settle } from './perform-model';
 import { applyHeld, askAboutInterrupted, delegate, evaluatePolicy, interruptTool, loadTools, rejectCall, runTool } from './perform-tools';
 import type { StepContext } from './step-context';
 import { compareReplay, serveRecorded } from '../replay/perform-replay';
+import { loadSkill, skillAlreadyLoaded } from './perform-skills';
+
+/**
+ * `run.finished`. A result that is the final answer names that answer's `model.responded` by its
+ * seq: the event carries the text for the run's columns (the write's projection), and the log keeps
+ * it once, in the answer (`storedPayload` leaves it out of this row).
+ */
+function finishedEvent(ctx: StepContext, action: Extract<Action, { kind: 'finish' }>) {
+  const { state } = ctx;
+  const answer = action.result !== undefined && action.result === state.finalText && state.finalTextSeq !== null ? state.finalTextSeq : null;
+  return ctx.event('run.finished', {
+    status: action.status,
+    ...(action.result !== undefined ? { result: action.result } : {}),
+    ...(answer !== null ? { resultSeq: answer } : {}),
+    ...(action.error !== undefined ? { error: action.error } : {}),
+  });
+}
 
 /**
  * Performs one action: calls at most one port, then appends the resulting events (applied to the
@@ -22,6 +39,10 @@ export async function perform(ctx: StepContext, action: Action): Promise<void> {
       return rejectCall(ctx, action.callId, action.reason);
     case 'load_tools':
       return loadTools(ctx, action.callId, action.names);
+    case 'load_skill':
+      return loadSkill(ctx, action.callId, action.name);
+    case 'skill_already_loaded':
+      return skillAlreadyLoaded(ctx, action.callId, action.name);
     case 'evaluate_policy':
       return evaluatePolicy(ctx, action.callId);
     case 'ask_about_interrupted':
@@ -39,13 +60,7 @@ export async function perform(ctx: StepContext, action: Action): Promise<void> {
     case 'serve_recorded':
       return serveRecorded(ctx, action.callId);
     case 'finish':
-      return ctx.emit([
-        ctx.event('run.finished', {
-          status: action.status,
-          ...(action.result !== undefined ? { result: action.result } : {}),
-          ...(action.error !== undefined ? { error: action.error } : {}),
-        }),
-      ]);
+      return ctx.emit([finishedEvent(ctx, action)]);
     case 'wait':
     case 'done':
       return;

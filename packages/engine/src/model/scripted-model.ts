@@ -34,7 +34,7 @@ export type ScriptTurn = z.input<typeof scriptTurnSchema>;
 export interface ScriptedModelOptions {
   /** Characters per streamed delta (default 8). */
   chunkChars?: number;
-  /** The answer once the script has run out (default "Done."). */
+  /** The answer once the script has run out (default "Done."). Like a turn's text, it may quote `{{lastUserMessage}}`. */
   finalText?: string;
 }
 
@@ -42,6 +42,16 @@ function toolCallsOf(turn: z.output<typeof scriptTurnSchema>): ModelToolCall[] {
   const calls = turn.calls.map((c) => ({ name: c.tool, arguments: c.rawArgs ?? JSON.stringify(c.args) }));
   if (turn.delegate) calls.push({ name: DELEGATE, arguments: JSON.stringify(turn.delegate) });
   return calls;
+}
+
+/** What a turn's text writes for the latest user message (the goal, or a message sent to the run). */
+const LAST_USER_MESSAGE = '{{lastUserMessage}}';
+
+/** The text with each {@link LAST_USER_MESSAGE} replaced by the request's latest user message: a script can answer what it was told. */
+function withLastUserMessage(text: string, request: ModelRequest): string {
+  if (!text.includes(LAST_USER_MESSAGE)) return text;
+  const last = request.messages.findLast((m) => m.role === 'user')?.content ?? '';
+  return text.replaceAll(LAST_USER_MESSAGE, last);
 }
 
 /** A deterministic summary of the transcript a summary request carries. */
@@ -76,7 +86,7 @@ export function createScriptedModel(script: readonly ScriptTurn[], options: Scri
       if (request.purpose === 'turn' && turn.fail) {
         return { ok: false, error: { ...turn.fail, retryable: turn.fail.code === 'rate_limited' || turn.fail.code === 'server_error' } };
       }
-      const text = request.purpose === 'summary' ? scriptedSummary(request) : (turn.say ?? turn.finish ?? '');
+      const text = request.purpose === 'summary' ? scriptedSummary(request) : withLastUserMessage(turn.say ?? turn.finish ?? '', request);
       const toolCalls = request.purpose === 'summary' ? [] : toolCallsOf(turn);
       for (let i = 0; i < text.length; i += chunk) callOptions.onDelta?.(text.slice(i, i + chunk));
       const outputTokens = estimateTokens(text) + toolCalls.reduce((n, c) => n + estimateTokens(c.name + c.arguments), 0);

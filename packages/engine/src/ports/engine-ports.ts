@@ -5,6 +5,7 @@ import type { ModelPort } from './model-port';
 import type { PolicyPort } from './policy-port';
 import type { ToolRunner } from './tool-port';
 import type { ReplayRecording } from '../replay/recording';
+import type { SkillPort } from './skill-port';
 
 /** Everything the engine reaches outside itself. It imports no IO module; these are passed in. */
 export interface EnginePorts {
@@ -14,6 +15,8 @@ export interface EnginePorts {
   policy: PolicyPort;
   budget: BudgetPort;
   clock: Clock;
+  /** Resolves team skills for `load_skill`; without it only a seeded repository's skills load. */
+  skills?: SkillPort;
   /** A replay branch's recording (its source session's log); only replays need it. */
   replay?: ReplayRecording;
 }

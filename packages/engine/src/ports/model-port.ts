@@ -54,7 +54,18 @@ export interface ProviderError {
 }
 
 export type ModelResult =
-  | { ok: true; text: string; toolCalls: ModelToolCall[]; usage: ModelUsage | null; finishReason: string }
+  | {
+      ok: true;
+      text: string;
+      toolCalls: ModelToolCall[];
+      usage: ModelUsage | null;
+      finishReason: string;
+      /**
+       * Set when the answer was cut at the output cap (`MODEL_OUTPUT_MAX_BYTES`): why. `text` is
+       * what was read; tool calls still being written were dropped.
+       */
+      truncated?: string;
+    }
   /** `usage`: what the provider reported using before the call failed (charged), when it did. */
   | { ok: false; error: ProviderError; usage?: ModelUsage | null };
 

@@ -33,7 +33,7 @@ export async function compareReplay(ctx: StepContext): Promise<void> {
   if (verdict.same && recorded) {
     const calls = state.calls.map((call, i) => {
       const was = recorded.calls[i]!;
-      const served = was.outcome.kind === 'finished' || was.outcome.kind === 'returned';
+      const served = was.outcome.kind === 'finished' || was.outcome.kind === 'returned' || was.outcome.kind === 'skill';
       return { callId: call.id, recordedCallId: was.callId, recordedSeq: was.seq, served };
     });
     await ctx.emit([ctx.event('replay.matched', { turn: state.turn, replayTurn: index + 1, recordedSeq: recorded.seq, calls })]);
@@ -68,6 +68,11 @@ export async function serveRecorded(ctx: StepContext, callId: string): Promise<v
   const outcome = recorded?.outcome;
   if (outcome?.kind === 'returned') {
     await ctx.emit([ctx.event('delegation.returned', { callId, ok: outcome.ok, result: outcome.result, replayed: true, recordedSeq: outcome.seq })]);
+    return;
+  }
+  if (outcome?.kind === 'skill') {
+    const { callId: _recordedCall, replayed: _r, recordedSeq: _s, ...skill } = outcome.skill;
+    await ctx.emit([ctx.event('skill.loaded', { ...skill, callId, replayed: true, recordedSeq: outcome.seq })]);
     return;
   }
   if (outcome?.kind !== 'finished') throw new AppError('INTERNAL', `the recording lost the result of ${ref.recordedCallId}`);

@@ -1,10 +1,13 @@
 import type { EngineEvent } from '../events/event-types';
+import type { EventPayload } from '../events/event-types';
 import type { ToolArgs } from '../ports/tool-port';
 
 /** How a recorded call ended, as far as a replay can use it. */
 type RecordedOutcome =
   | { kind: 'finished'; seq: number; ok: boolean; output: string; truncated: boolean; commit?: string; exitCode?: number }
   | { kind: 'returned'; seq: number; ok: boolean; result: string }
+  /** A loaded skill: served as recorded, so a replay reads the skill from the log, never the library. */
+  | { kind: 'skill'; seq: number; skill: EventPayload<'skill.loaded'> }
   /** Ended inside the engine with no side effect: a replay lets the engine decide it again. */
   | { kind: 'rejected' | 'loaded'; seq: number }
   /** No result the log can serve (denied, refused by an approver, interrupted, never finished). */
@@ -83,6 +86,11 @@ export function recordingOf(events: readonly EngineEvent[], atEvent: number): Re
       case 'tool.rejected': {
         const call = calls.get(event.payload.callId);
         if (call) call.outcome = { kind: 'rejected', seq: event.seq };
+        break;
+      }
+      case 'skill.loaded': {
+        const call = event.payload.callId ? calls.get(event.payload.callId) : undefined;
+        if (call) call.outcome = { kind: 'skill', seq: event.seq, skill: event.payload };
         break;
       }
       case 'tools.loaded': {

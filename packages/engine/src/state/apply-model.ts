@@ -53,6 +53,7 @@ export const modelHandlers: HandlerGroup<ModelEvents> = {
     }
     state.calls = [];
     state.finalText = p.text;
+    state.finalTextSeq = event.seq;
     pushItem(state, 'assistant', { role: 'assistant', content: p.text, toolCalls: [] });
   },
   'model.failed': (state, p) => {

@@ -1,3 +1,4 @@
+import { repositoryText } from './repository-context';
 import { toolDefinitions, systemText } from '../prompt/tool-defs';
 import type { RunConfig } from '../config/run-config';
 import type { ToolDefinition } from '../ports/model-port';
@@ -20,8 +21,8 @@ interface ToolDefsOf {
  */
 const initialDefs = new WeakMap<RunConfig, ToolDefsOf>();
 
-function defsOf(config: RunConfig, loaded: readonly string[]): ToolDefsOf {
-  const toolDefs = toolDefinitions(config, loaded);
+function defsOf(config: RunConfig, loaded: readonly string[], skillsOffered?: boolean): ToolDefsOf {
+  const toolDefs = toolDefinitions(config, loaded, skillsOffered);
   return {
     toolDefs,
     toolTokens: toolDefs.reduce((sum, def) => sum + toolDefinitionTokens(def), 0),
@@ -42,7 +43,13 @@ function initialDefsOf(config: RunConfig): ToolDefsOf {
 export function refreshToolDefs(state: RunState): void {
   const config = state.config;
   if (!config) return;
-  const defs = state.loadedTools.length > 0 && config.toolLoading !== 'eager' ? defsOf(config, state.loadedTools) : initialDefsOf(config);
+  // A seeded repository's skills are the run's own, not the shared config's: no cached defs then.
+  const defs =
+    state.repositorySkills.length > 0
+      ? defsOf(config, config.toolLoading !== 'eager' ? state.loadedTools : [], true)
+      : state.loadedTools.length > 0 && config.toolLoading !== 'eager'
+        ? defsOf(config, state.loadedTools)
+        : initialDefsOf(config);
   state.toolDefs = defs.toolDefs;
   state.toolTokens = defs.toolTokens;
   state.toolBytes = defs.toolBytes;
@@ -92,6 +99,9 @@ export const runHandlers: HandlerGroup<RunEvents> = {
     state.startedAt = event.at;
     const system = systemText(p.config);
     if (system) pushItem(state, 'system', { role: 'system', content: system });
+    state.repositorySkills = p.repository?.skills ?? [];
+    const repository = repositoryText(state.seed, p.repository);
+    if (repository) pushItem(state, 'notice', { role: 'system', content: repository });
     pushItem(state, 'goal', { role: 'user', content: p.goal });
     refreshToolDefs(state);
   },
@@ -103,7 +113,8 @@ export const runHandlers: HandlerGroup<RunEvents> = {
   },
   'run.finished': (state, p) => {
     state.status = p.status;
-    state.result = p.result ?? null;
+    // v2: a result that is the final answer is named by its event's seq, not repeated (payloads.ts).
+    state.result = p.result ?? (p.resultSeq !== undefined && p.resultSeq === state.finalTextSeq ? state.finalText : null);
     state.error = p.error ?? null;
     state.waiting = null;
   },
@@ -120,7 +131,9 @@ export const runHandlers: HandlerGroup<RunEvents> = {
     else {
       pushExternalMessage(state, 'user', { role: 'user', content: p.text });
       // New human input reopens the conversation: the last answer is no longer final.
+      state.inputTurn = state.turn;
       state.finalText = null;
+      state.finalTextSeq = null;
     }
   },
   'memory.written': (state, p) => {

@@ -47,6 +47,7 @@ export const toolHandlers: HandlerGroup<ToolEvents> = {
     attachToolCall(state, { id: p.callId, name: p.name, arguments: p.rawArgs ?? JSON.stringify(p.args) });
     state.openCalls++;
     state.finalText = null;
+    state.finalTextSeq = null;
   },
   'tool.rejected': (state, p) => {
     const call = callOf(state, p.callId);

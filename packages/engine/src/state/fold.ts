@@ -5,11 +5,21 @@ import { modelHandlers } from './apply-model';
 import { runHandlers } from './apply-run';
 import { toolHandlers } from './apply-tools';
 import { replayHandlers } from '../replay/apply-replay';
+import { workspaceHandlers } from './apply-workspace';
+import { skillHandlers } from './apply-skills';
 import type { Handler } from './handlers';
 import { initialState, type RunState } from './run-state';
 
 // The compiler checks this map covers every event type.
-const handlers: { [T in EventType]: Handler<T> } = { ...runHandlers, ...modelHandlers, ...toolHandlers, ...breakerHandlers, ...replayHandlers };
+const handlers: { [T in EventType]: Handler<T> } = {
+  ...runHandlers,
+  ...modelHandlers,
+  ...toolHandlers,
+  ...breakerHandlers,
+  ...replayHandlers,
+  ...workspaceHandlers,
+  ...skillHandlers,
+};
 
 /**
  * Applies one event in place and returns the same state: the incremental reducer the driver uses,

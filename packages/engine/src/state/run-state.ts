@@ -1,9 +1,11 @@
+import type { WorkspaceSeed } from '../events/workspace-seeded';
 import type { RunConfig } from '../config/run-config';
 import type { PromptMessage, ToolDefinition } from '../ports/model-port';
 import type { BudgetAmount } from '../ports/budget-port';
 import type { ToolArgs } from '../ports/tool-port';
 import { initialBreakerWindows, type BreakerWindows } from '../breakers/breaker-windows';
 import type { ReplayState } from '../replay/replay-state';
+import type { RepositorySkill } from '../skills/skill-schemas';
 
 /**
  * One entry of the model's context. `no` is a stable, monotonic number (compaction cuts by it);
@@ -99,6 +101,10 @@ export interface RunState {
   toolTokens: number;
   toolBytes: number;
   loadedTools: string[];
+  /** Skills whose instructions are in the context (`skill.loaded`), in load order. */
+  loadedSkills: string[];
+  /** The seeded repository's skills (`run.started.repository`), offered beside the config's. */
+  repositorySkills: RepositorySkill[];
   /** Tool calls of the latest model turn, in the order the model made them. */
   calls: ToolCallState[];
   /** Calls of the latest turn still without a tool message in the context. */
@@ -108,8 +114,12 @@ export interface RunState {
    * its assistant message, so they join the context once the turn's last result is in.
    */
   deferred: { kind: 'user' | 'notice'; message: PromptMessage }[];
+  /** `turn` when the latest human message arrived (a persistent run's turn limit counts from it). */
+  inputTurn: number;
   /** Text of the latest answer while it has no tool calls: the result, once settled. */
   finalText: string | null;
+  /** The seq of the `model.responded` that holds `finalText` (what `run.finished` names instead of repeating it). */
+  finalTextSeq: number | null;
   cycle: ModelCycle | null;
   waiting: Wait | null;
   /** Why the run must fail at the next step (a provider error, a refused budget under `fail`). */
@@ -122,6 +132,8 @@ export interface RunState {
   breakers: BreakerWindows;
   /** Set on a replay branch (`session.forked` with `replay`): how far it agrees with its recording. */
   replay: ReplayState | null;
+  /** Where the session's files came from (`workspace.seeded`), inherited by its forks; null: it started empty. */
+  seed: WorkspaceSeed | null;
 }
 
 /** The state before any event. */
@@ -144,8 +156,12 @@ export function initialState(): RunState {
     loadedTools: [],
     calls: [],
     openCalls: 0,
+    loadedSkills: [],
+    repositorySkills: [],
     deferred: [],
+    inputTurn: 0,
     finalText: null,
+    finalTextSeq: null,
     cycle: null,
     waiting: null,
     failure: null,
@@ -155,5 +171,6 @@ export function initialState(): RunState {
     memory: {},
     breakers: initialBreakerWindows(),
     replay: null,
+    seed: null,
   };
 }

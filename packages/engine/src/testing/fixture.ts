@@ -6,6 +6,7 @@ import type { Clock } from '../ports/clock';
 import type { EnginePorts } from '../ports/engine-ports';
 import type { ModelPort, ModelRequest } from '../ports/model-port';
 import type { PolicyPort } from '../ports/policy-port';
+import type { SkillPort } from '../ports/skill-port';
 import { InMemoryEventStore } from './in-memory-store';
 import { allowAllPolicy, fixedClock, recordingModel, toolRunner, unlimitedBudget, type ToolHandler } from './ports';
 
@@ -20,6 +21,8 @@ export interface FixtureOptions {
   policy?: PolicyPort;
   budget?: BudgetPort;
   clock?: Clock;
+  /** Resolves team skills for `load_skill`. */
+  skills?: SkillPort;
   /** An existing log to continue (run.started is not appended again). */
   store?: InMemoryEventStore;
 }
@@ -57,6 +60,7 @@ export async function startFixture(options: FixtureOptions = {}): Promise<Fixtur
     policy: options.policy ?? allowAllPolicy,
     budget: options.budget ?? unlimitedBudget(),
     clock,
+    ...(options.skills ? { skills: options.skills } : {}),
   };
   return { ports, store, requests: model.requests, toolCalls: tools.calls };
 }

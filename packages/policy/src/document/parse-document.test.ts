@@ -60,6 +60,7 @@ describe('parsePolicyDocument', () => {
       sandbox: { minimumDriver: 'bwrap', limits: {} },
       approvals: { fourEyes: false, expiresAfterMinutes: 1440, expiryOutcome: 'reject' },
       breakers: expect.objectContaining({ repeatCall: expect.objectContaining({ enabled: true }) }),
+      workspace: { sources: [] },
     });
   });
 

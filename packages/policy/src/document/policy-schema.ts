@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { workspaceSectionSchema } from './workspace-sources';
 import { breakersSchema } from './breakers-schema';
 import { effectMatchSchema } from './effect-schema';
 import { conditionProblems } from './rule-checks';
@@ -93,6 +94,11 @@ const egressSchema = z.strictObject({
         header: z.string().regex(/^[A-Za-z0-9-]+$/, 'a header name is letters, digits and "-"'),
         /** Names a secret the worker holds; the secret itself never appears in a policy. */
         secretRef: z.string().min(1).max(200),
+        /**
+         * Also inject it into plain `http://` requests, where anyone on the path can read it. By
+         * default a credential goes only over TLS the proxy originates to the named host.
+         */
+        insecure: z.boolean().optional(),
       }),
     )
     .max(100)
@@ -155,6 +161,8 @@ export const policyDocumentSchema = z
     approvals: approvalsSchema.prefault({}),
     /** Pause a runaway session for an approver (see `breakers-schema.ts`). */
     breakers: breakersSchema,
+    /** The repositories runs may start from and deliver to (see `workspace-sources.ts`). */
+    workspace: workspaceSectionSchema.prefault({}),
   })
   .superRefine((doc, ctx) => {
     const seen = new Map<string, number>();

@@ -35,7 +35,20 @@ export interface TraceStep {
   explanation: string;
 }
 
+/**
+ * An effect rule that will look at the call's result after it runs: what it holds (`deletions`,
+ * `truncations`, a share or amount of lost content...) and what it does then.
+ */
+export interface EffectPreview {
+  ruleId: string;
+  holds: string;
+  outcome: Outcome;
+  approverRole?: ApproverRole;
+}
+
 /** A decision with the trace of every rule tried up to (and including) the one that matched. */
 export interface Simulation extends Decision {
   trace: TraceStep[];
+  /** The effect rules that will decide the call's result, in order (empty for calls that change no file). */
+  effects: EffectPreview[];
 }

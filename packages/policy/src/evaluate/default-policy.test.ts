@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultPolicy } from '../document/default-policy';
-import { evaluate } from './evaluate';
+import { evaluate, simulate } from './evaluate';
 
 const shell = (command: string) => evaluate(defaultPolicy, { tool: 'shell', args: { command } });
 
@@ -182,5 +182,37 @@ describe('default policy on other tools', () => {
     expect(evaluate(defaultPolicy, { tool: 'delegate', args: { to: 'reviewer' } }).outcome).toBe('allow');
     expect(evaluate(defaultPolicy, { tool: 'load_tools', args: {} })).toMatchObject({ outcome: 'allow', ruleId: 'builtin' });
     expect(evaluate(defaultPolicy, { tool: 'launch_missiles', args: {} })).toMatchObject({ outcome: 'deny', ruleId: 'default' });
+  });
+});
+
+describe('the simulator under the default policy, for code that destroys files', () => {
+  const line = (command: string) => simulate(defaultPolicy, { tool: 'shell', args: { command } });
+
+  it.each([
+    [`python3 -c "import shutil; shutil.rmtree('/')"`, 'shutil.rmtree'],
+    [`node -e "require('fs').rmSync('/',{recursive:true})"`, 'fs.rmSync'],
+    [`python3 -c "import os; os.remove('a.txt')"`, 'os.remove'],
+    [`node -e "require('fs').truncateSync('notes.md', 0)"`, 'fs.truncateSync'],
+    [`python3 -c 'open("notes.md", "w").close()'`, "open(…, 'w')"],
+  ])('rates %s as high risk and names %s', (command, call) => {
+    const result = line(command);
+    expect(result.risk).toBe('high');
+    expect(result.reason).toContain(call);
+  });
+
+  it('says which effect rules will decide the result', () => {
+    const result = line(`python3 -c "import shutil; shutil.rmtree('/')"`);
+    expect(result.effects.map((e) => e.ruleId)).toEqual([
+      'effect-deletes',
+      'effect-truncates',
+      'effect-type-changes',
+      'effect-loses-most-of-a-file',
+      'effect-loses-much-content',
+      'effect-changes-many-files',
+    ]);
+    expect(result.effects[0]).toMatchObject({ holds: 'deletions', outcome: 'require_approval', approverRole: 'approver' });
+    expect(result.effects[3]?.holds).toBe('losing more than 50 % of a file of at least 1024 bytes');
+    expect(line('ls').risk).toBe('low');
+    expect(simulate(defaultPolicy, { tool: 'read_file', args: { path: 'a' } }).effects).toEqual([]);
   });
 });

@@ -112,3 +112,62 @@ describe('effect conditions', () => {
     );
   });
 });
+
+describe('lost content under the default policy', () => {
+  const write = (path: string) => ({ tool: 'write_file', args: { path, content: 'x' } });
+  const lost = (path: string, oldBytes: number, lostBytes: number, kind: FileChange['kind'] = 'modified'): FileChange => ({
+    path,
+    kind,
+    oldBytes,
+    newBytes: Math.max(1, oldBytes - lostBytes),
+    lostBytes,
+  });
+
+  it('holds a call that destroys most of a file of 1 KB or more, wherever in the file', () => {
+    const decision = evaluateEffect(defaultPolicy, shell('echo pwned > victim.txt'), { changes: [lost('victim.txt', 8192, 8186)] });
+    expect(decision).toMatchObject({ outcome: 'require_approval', ruleId: 'effect-loses-most-of-a-file' });
+    expect(decision.reason).toContain('victim.txt');
+    expect(evaluateEffect(defaultPolicy, write('victim.txt'), { changes: [lost('victim.txt', 8192, 4500)] }).ruleId).toBe('effect-loses-most-of-a-file');
+  });
+
+  it('holds more than 16 KB lost over many files, more than 20 changed files, and a type change', () => {
+    const spread = Array.from({ length: 10 }, (_, i) => lost(`f${i}.txt`, 4000, 1800));
+    expect(evaluateEffect(defaultPolicy, shell('python3 x.py'), { changes: spread }).ruleId).toBe('effect-loses-much-content');
+    const many = Array.from({ length: 21 }, (_, i) => lost(`g${i}.txt`, 100, 10));
+    expect(evaluateEffect(defaultPolicy, shell('python3 x.py'), { changes: many }).ruleId).toBe('effect-changes-many-files');
+    const link = change('victim.txt', 'type_changed', { oldBytes: 8192, newBytes: 9 });
+    expect(evaluateEffect(defaultPolicy, shell('python3 x.py'), { changes: [link] }).ruleId).toBe('effect-type-changes');
+  });
+
+  it('leaves ordinary edits, appends, new files and small files alone', () => {
+    const edits = [lost('src/app.ts', 20_000, 600), lost('small.txt', 200, 200), change('new.txt', 'added', { lostBytes: 0 })];
+    const added = Array.from({ length: 200 }, (_, i) => change(`node_modules/p${i}/index.js`, 'added', { lostBytes: 0 }));
+    expect(evaluateEffect(defaultPolicy, shell('npm install'), { changes: [...edits, ...added] })).toMatchObject({ outcome: 'allow' });
+  });
+
+  it('estimates the loss of effects recorded before the measure existed', () => {
+    const old = { path: 'big.txt', kind: 'truncated' as const, oldBytes: 10_000, newBytes: 100 };
+    expect(evaluateEffect(defaultPolicy, shell('python3 x.py'), { changes: [old] }).outcome).toBe('require_approval');
+  });
+});
+
+describe('an approved call is checked against what its approver saw', () => {
+  it('keeps losses at the paths the command names', () => {
+    const changes = [change('build/out.o', 'deleted'), change('build/keep', 'deleted')];
+    expect(evaluateEffect(defaultPolicy, shell('rm -rf build/'), { changes }, { approved: true })).toMatchObject({ outcome: 'allow' });
+    expect(evaluateEffect(defaultPolicy, shell('cd build && rm out.o keep'), { changes }, { approved: true }).outcome).toBe('allow');
+  });
+
+  it('holds again a loss outside them, such as an rm through a planted link', () => {
+    const changes = [change('src/app.ts', 'deleted'), change('README.md', 'deleted')];
+    const decision = evaluateEffect(defaultPolicy, shell('rm -rf build/'), { changes }, { approved: true });
+    expect(decision).toMatchObject({ outcome: 'require_approval', ruleId: 'effect-deletes' });
+    expect(decision.reason).toMatch(/beyond the paths its command names \(src\/app.ts, README.md\)/);
+  });
+
+  it('lets a line that names the whole workspace cover everything', () => {
+    const changes = [change('src/app.ts', 'deleted')];
+    expect(evaluateEffect(defaultPolicy, shell('rm -rf ./*'), { changes }, { approved: true }).outcome).toBe('require_approval');
+    expect(evaluateEffect(defaultPolicy, shell('rm -rf /workspace'), { changes }, { approved: true }).outcome).toBe('allow');
+  });
+});

@@ -1,7 +1,9 @@
 import type { PolicyDocument, Risk, Rule } from '../document/policy-schema';
 import type { ShellAnalysis } from '../shell/analysis-types';
+import { destructiveCode } from '../shell/code-risk';
 import { LOAD_TOOLS } from '../tool-names';
 import { BUILTIN_RULE, DEFAULT_RULE, type Decision, type PolicyCall, type PolicyContext, type Simulation, type TraceStep } from './decision';
+import { effectPreviews } from './effect-preview';
 import { matchRule } from './match-rule';
 import { type PreparedCall, prepareCall } from './prepare-call';
 
@@ -19,11 +21,13 @@ function finding(analysis: ShellAnalysis | undefined): string | undefined {
 /** What code the line runs that the pre-check cannot read: shown even when a rule allows it. */
 function codeFinding(analysis: ShellAnalysis | undefined): string | undefined {
   const code = analysis?.runsCode[0];
-  return code ? `${code.command}: ${code.reason}` : undefined;
+  if (!code || !analysis) return undefined;
+  const calls = destructiveCode(analysis);
+  return `${code.command}: ${code.reason}${calls ? `; the code calls ${calls}, so what it deletes or truncates is decided on its effect` : ''}`;
 }
 
 function derivedRisk(outcome: Decision['outcome'], analysis: ShellAnalysis | undefined): Risk {
-  if (analysis && analysis.destructive.length > 0) return 'high';
+  if (analysis && (analysis.destructive.length > 0 || destructiveCode(analysis) !== null)) return 'high';
   if (outcome === 'allow') return 'low';
   return 'medium';
 }
@@ -67,7 +71,7 @@ export function fromDefault(document: PolicyDocument, prepared: PreparedCall): D
 /** Decides a prepared call, collecting the trace. Shared by evaluate, simulate and redecide. */
 export function decidePrepared(document: PolicyDocument, prepared: PreparedCall): Simulation {
   if (prepared.call.tool === LOAD_TOOLS) {
-    return { outcome: 'allow', ruleId: BUILTIN_RULE, reason: `${LOAD_TOOLS} only lists tools and is always allowed`, risk: 'low', trace: [] };
+    return { outcome: 'allow', ruleId: BUILTIN_RULE, reason: `${LOAD_TOOLS} only lists tools and is always allowed`, risk: 'low', trace: [], effects: [] };
   }
   const trace: TraceStep[] = [];
   for (const rule of document.rules) {
@@ -77,9 +81,9 @@ export function decidePrepared(document: PolicyDocument, prepared: PreparedCall)
     }
     const result = matchRule(rule, prepared, document);
     trace.push({ ruleId: rule.id, matched: result.matched, explanation: result.explanation });
-    if (result.matched) return { ...fromRule(rule, prepared.shell), trace };
+    if (result.matched) return { ...fromRule(rule, prepared.shell), trace, effects: effectPreviews(document, prepared) };
   }
-  return { ...fromDefault(document, prepared), trace };
+  return { ...fromDefault(document, prepared), trace, effects: effectPreviews(document, prepared) };
 }
 
 /**
@@ -87,7 +91,7 @@ export function decidePrepared(document: PolicyDocument, prepared: PreparedCall)
  * synchronous; `context` places the workspace (default `/workspace`).
  */
 export function evaluate(document: PolicyDocument, call: PolicyCall, context: PolicyContext = {}): Decision {
-  const { trace: _trace, ...decision } = decidePrepared(document, prepareCall(call, context));
+  const { trace: _trace, effects: _effects, ...decision } = decidePrepared(document, prepareCall(call, context));
   return decision;
 }
 

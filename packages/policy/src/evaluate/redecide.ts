@@ -25,8 +25,8 @@ export interface Redecision<B extends RecordedDecision = Decision> {
   changed: boolean;
 }
 
-function strip(decision: Decision & { trace?: unknown }): Decision {
-  const { trace: _trace, ...rest } = decision;
+function strip(decision: Decision & { trace?: unknown; effects?: unknown }): Decision {
+  const { trace: _trace, effects: _effects, ...rest } = decision;
   return rest;
 }
 
