@@ -19,6 +19,7 @@ export {
   type Enforcement,
   type LimitName,
 } from './limits';
+export { capToHost, readHostCaps, type HostCaps } from './host-caps';
 
 // Workspaces
 export {
@@ -29,6 +30,7 @@ export {
   type WorkspaceSnapshot,
   type EffectGate,
   type HeldCommit,
+  type KeptCommit,
 } from './workspace/workspace-manager';
 export { effectBetween, recordedEffect, RECORDED_CHANGES } from './workspace/workspace-effect';
 

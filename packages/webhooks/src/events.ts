@@ -8,7 +8,9 @@ import { z } from 'zod';
  * - `approval.requested`: a pending approval was opened (with a link to it in the dashboard);
  * - `approval.decided`: an approval left pending (approved, rejected, expired or cancelled);
  * - `budget.exceeded`: a reservation was refused by a ledger (the run's or a graph edge's);
- * - `graph.edge.exhausted`: the refusing ledger was a graph edge's (tokens, cost or calls).
+ * - `graph.edge.exhausted`: the refusing ledger was a graph edge's (tokens, cost or calls);
+ * - `schedule.paused`: a schedule paused itself after `pauseAfterFailures` failed runs in a row
+ *   (written by the scheduler in the pause's transaction, not by a trigger).
  */
 export const WEBHOOK_EVENT_TYPES = [
   'run.finished',
@@ -17,6 +19,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'approval.decided',
   'budget.exceeded',
   'graph.edge.exhausted',
+  'schedule.paused',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -30,6 +30,8 @@ export interface GitOptions {
   config?: string[];
   /** Object directories of another repository, to compare commits across workspaces. */
   alternates?: string[];
+  /** An index file of the caller's own instead of the repository's (GIT_INDEX_FILE): plumbing that must not touch the work tree's index. */
+  indexFile?: string;
   /** Exit codes that are answers, not failures (e.g. 1 from `diff --quiet`). */
   okCodes?: number[];
   timeoutMs?: number;
@@ -57,6 +59,7 @@ function gitEnv(options: GitOptions): NodeJS.ProcessEnv {
   };
   if (options.workTree) env.GIT_WORK_TREE = options.workTree;
   if (options.alternates?.length) env.GIT_ALTERNATE_OBJECT_DIRECTORIES = options.alternates.join(':');
+  if (options.indexFile) env.GIT_INDEX_FILE = options.indexFile;
   return env as NodeJS.ProcessEnv;
 }
 

@@ -8,5 +8,16 @@ export { workspaceStoreEnv, workspaceStoreProblem, createWorkspaceStore, type Wo
 export { SnapshotWriter, restoreCommit, packCommit, applyPack, hasCommit, MAX_DEPTH, type SaveRequest } from './snapshots';
 export { WorkspaceReader, EMPTY_TREE, type WorkspaceEntry, type WorkspaceFile, type WorkspaceNode, type WorkspaceReaderOptions } from './workspace-reader';
 export { workspacePathSchema, MAX_PATH_CHARS } from './workspace-path';
-export { commitWorkTree } from './commit-work-tree';
+export { commitWorkTree, neutraliseAttributes, type CommitResult, type RefusedPath } from './commit-work-tree';
+export { restoredCommit, type RestoreTreeInput } from './restore-tree';
 export { git, gitBytes, gitScript, gitStream, checkCommitId, type GitOptions, type GitResult, type GitBytesOptions } from './git';
+export {
+  inspectArchive,
+  extractArchive,
+  type ArchiveFormat,
+  type ArchiveLimits,
+  type ArchiveOptions,
+  type ArchiveSummary,
+  type ExtractResult,
+} from './archive/index';
+export { formatPatch } from './format-patch';

@@ -2,6 +2,7 @@ import { mkdir, readdir, rm, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError, KeyedLock } from '@looplane/shared';
+import { formatPatch } from './format-patch';
 import { checkCommitId, git, gitBytes, gitStream, type GitOptions } from './git';
 import { restoreCommit } from './snapshots';
 import { workspacePathSchema } from './workspace-path';
@@ -42,8 +43,8 @@ const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
 /**
  * Reads session files from the store, with no worker's disk: a bare repository per run under the
- * reader's cache, holding what it was asked for. Used by `sessions.files`, `sessions.diff` and the
- * workspace download.
+ * reader's cache, holding what it was asked for. Used by `sessions.files`, `sessions.diff`,
+ * `sessions.patch` and the workspace download.
  */
 export class WorkspaceReader {
   private readonly locks = new KeyedLock();
@@ -70,6 +71,17 @@ export class WorkspaceReader {
     for (const commit of [from, to]) if (commit) repo = await this.repoAt(runId, commit);
     const args = ['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--no-renames', from ?? EMPTY_TREE, to ?? EMPTY_TREE, '--'];
     return (await git(args, repo)).stdout;
+  }
+
+  /**
+   * The `git format-patch` series from `base` to `head` of a run (one message per stored commit
+   * between them; `base` must be an ancestor of `head`, as a session's earlier files are).
+   * Empty when they are the same commit.
+   */
+  async patch(runId: string, base: string, head: string): Promise<string> {
+    if (base === head) return '';
+    await this.repoAt(runId, base);
+    return formatPatch(await this.repoAt(runId, head), base, head);
   }
 
   /** The workspace at `commit` as a gzipped tarball, streamed (null: an empty archive). */

@@ -1,7 +1,7 @@
 import { drive, fold } from '@looplane/engine';
 import { payloadsOf, startFixture } from '@looplane/engine/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer, type ScriptedReply } from '../testing';
+import { LOOPBACK_ALLOWED, startChatServer, type ChatServer, type ScriptedReply } from '../testing';
 import { createOpenAIModel } from './openai-model';
 
 let server: ChatServer | undefined;
@@ -14,7 +14,7 @@ const tools = [{ name: 'read_file', description: 'Read a file', idempotent: true
 
 async function run(replies: ScriptedReply[], stream: boolean) {
   server = await startChatServer(replies);
-  const model = createOpenAIModel({ baseURL: server.baseURL, apiKey: 'sk-engine-test', model: 'gpt-test', stream, maxRetries: 1 });
+  const model = createOpenAIModel({ baseURL: server.baseURL, apiKey: 'sk-engine-test', model: 'gpt-test', stream, maxRetries: 1, addresses: LOOPBACK_ALLOWED });
   const f = await startFixture({
     model,
     goal: 'What does a.txt say?',

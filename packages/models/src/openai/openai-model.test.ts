@@ -1,6 +1,7 @@
 import type { ModelRequest } from '@looplane/engine';
+import { modelEndpointPolicy, type Resolver } from '@looplane/shared/net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer, type ScriptedReply } from '../testing';
+import { LOOPBACK_ALLOWED, startChatServer, type ChatServer, type ScriptedReply } from '../testing';
 import { createOpenAIModel, type OpenAIModelOptions } from './openai-model';
 
 const request: ModelRequest = {
@@ -25,7 +26,14 @@ afterEach(async () => {
 
 async function serve(replies: ScriptedReply[], options: Partial<OpenAIModelOptions> = {}) {
   server = await startChatServer(replies);
-  const model = createOpenAIModel({ baseURL: server.baseURL, apiKey: 'sk-test-secret-key-123', model: 'gpt-test', maxRetries: 2, ...options });
+  const model = createOpenAIModel({
+    baseURL: server.baseURL,
+    apiKey: 'sk-test-secret-key-123',
+    model: 'gpt-test',
+    maxRetries: 2,
+    addresses: LOOPBACK_ALLOWED,
+    ...options,
+  });
   return { model, server };
 }
 
@@ -136,8 +144,47 @@ describe('OpenAI-compatible adapter', () => {
       ok: false,
       error: { code: 'timeout', message: `${server.baseURL} did not answer within 100 ms`, retryable: true },
     });
-    const unreachable = createOpenAIModel({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'k', model: 'm', maxRetries: 0 });
+    const unreachable = createOpenAIModel({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'k', model: 'm', maxRetries: 0, addresses: LOOPBACK_ALLOWED });
     expect(await unreachable.complete(request)).toMatchObject({ ok: false, error: { code: 'connection', retryable: true } });
+  });
+
+  it('refuses a loopback base URL at once, without retries, unless LOOPLANE_ENDPOINTS_ALLOW lists it', async () => {
+    const { server } = await serve([{ text: 'never', usage }]);
+    const model = createOpenAIModel({ baseURL: server.baseURL, apiKey: 'sk-test-secret-key-123', model: 'gpt-test', maxRetries: 3 });
+    expect(await model.complete(request)).toEqual({
+      ok: false,
+      error: {
+        code: 'bad_request',
+        message: `127.0.0.1 is a loopback address: model endpoints may not connect there unless the server's LOOPLANE_ENDPOINTS_ALLOW lists it (such as 127.0.0.1:${new URL(server.baseURL).port})`,
+        retryable: false,
+      },
+    });
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('checks the address again at connect time: a name that rebinds to loopback after the check is refused', async () => {
+    const { server } = await serve([{ text: 'never', usage }]);
+    let lookups = 0;
+    // A public address for the first answer, loopback for every later one.
+    const resolve: Resolver = async () => (lookups++ === 0 ? [{ address: '93.184.216.34', family: 4 }] : [{ address: '127.0.0.1', family: 4 }]);
+    const port = new URL(server.baseURL).port;
+    const model = createOpenAIModel({
+      baseURL: `http://rebind.looplane.test:${port}/v1`,
+      apiKey: 'sk-test-secret-key-123',
+      model: 'm',
+      maxRetries: 0,
+      addresses: modelEndpointPolicy([], resolve),
+    });
+    expect(await model.complete(request)).toEqual({
+      ok: false,
+      error: {
+        code: 'bad_request',
+        message: expect.stringMatching(/^rebind\.looplane\.test resolves to 127\.0\.0\.1, which is a loopback address/),
+        retryable: false,
+      },
+    });
+    expect(lookups).toBe(2);
+    expect(server.requests).toHaveLength(0);
   });
 
   it('reports a stream that breaks off', async () => {
@@ -145,7 +192,11 @@ describe('OpenAI-compatible adapter', () => {
     const result = await model.complete(request);
     expect(result).toEqual({
       ok: false,
-      error: { code: 'connection', message: `the answer stream from ${server.baseURL} broke off: terminated`, retryable: true },
+      error: {
+        code: 'connection',
+        message: `the answer stream from ${server.baseURL} broke off: the connection closed before the answer ended`,
+        retryable: true,
+      },
     });
   });
 
@@ -154,6 +205,38 @@ describe('OpenAI-compatible adapter', () => {
     const controller = new AbortController();
     const call = model.complete(request, { signal: controller.signal, onDelta: () => controller.abort() });
     await expect(call).rejects.toThrow();
+  });
+
+  it('stops reading an answer that passes the byte cap: the request is closed, the text kept up to the cap, marked truncated', async () => {
+    const { model, server } = await serve([{ text: 'é'.repeat(4 * 1024 * 1024), chunkChars: 16 * 1024, usage }], { maxOutputBytes: 100_001 });
+    const deltas: string[] = [];
+    const result = await model.complete(request, { onDelta: (t) => deltas.push(t) });
+    // 'é' is 2 bytes: 50,000 of them fit in 100,001 bytes, never half of one.
+    expect(result).toEqual({
+      ok: true,
+      text: 'é'.repeat(50_000),
+      toolCalls: [],
+      usage: null,
+      finishReason: 'length',
+      truncated: "the model's answer passed 100001 bytes, the most one answer may hold; the rest was not read",
+    });
+    expect(deltas.join('')).toBe(result.ok ? result.text : '');
+    await expect.poll(() => server.requests[0]!.closedEarly).toBe(true);
+  });
+
+  it('drops tool calls that pass the byte cap, and holds a plain JSON answer to it', async () => {
+    const flood = { name: 'write', arguments: JSON.stringify({ text: 'x'.repeat(300_000) }) };
+    const streamed = await serve([{ text: 'writing', toolCalls: [flood], chunkChars: 64 }], { maxOutputBytes: 100_000 });
+    expect(await streamed.model.complete(request)).toMatchObject({
+      ok: true,
+      text: 'writing',
+      toolCalls: [],
+      finishReason: 'length',
+      truncated: expect.any(String),
+    });
+    await server?.close();
+    const plain = await serve([{ text: 'y'.repeat(300_000), usage }], { maxOutputBytes: 100_000, stream: false });
+    expect(await plain.model.complete(request)).toMatchObject({ ok: true, text: 'y'.repeat(100_000), finishReason: 'length', usage: { outputTokens: 7 } });
   });
 
   it('returns no usage when the server does not send it (the engine then estimates)', async () => {

@@ -1,6 +1,8 @@
-import type { ModelPort, ModelResult } from '@looplane/engine';
+import { MODEL_OUTPUT_MAX_BYTES, type ModelPort, type ModelResult, type ProviderError } from '@looplane/engine';
+import { AddressRefusedError, modelEndpointPolicy, resolveOutboundTarget, type OutboundPolicy } from '@looplane/shared/net';
 import OpenAI from 'openai';
 import { z } from 'zod';
+import { checkedFetch } from './checked-fetch';
 import { readCompletion, readStream } from './read-completion';
 import { toProviderError } from './provider-error';
 import { wireNames } from './wire-names';
@@ -28,6 +30,25 @@ export interface OpenAIModelOptions extends OpenAIEndpointConfig {
   timeoutMs?: number;
   /** Retries on 408/409/429/5xx and connection errors, with exponential backoff honouring Retry-After (default 3). */
   maxRetries?: number;
+  /**
+   * Where the client may connect, checked for every request at connect time (default: the model
+   * endpoint policy with nothing allowed beyond it: no loopback, link-local or metadata address).
+   */
+  addresses?: OutboundPolicy;
+  /** The most one answer may hold, in bytes (default `MODEL_OUTPUT_MAX_BYTES`, 1 MiB): reading stops there. */
+  maxOutputBytes?: number;
+}
+
+/** The provider error for a base URL the address policy refuses now; null when it may be reached. */
+async function refusal(baseURL: string, addresses: OutboundPolicy): Promise<ProviderError | null> {
+  try {
+    await resolveOutboundTarget(baseURL, addresses);
+    return null;
+  } catch (error) {
+    if (error instanceof AddressRefusedError) return { code: 'bad_request', message: error.message, retryable: false };
+    // Not resolving now is the connection's to report (and retry).
+    return null;
+  }
 }
 
 /**
@@ -39,6 +60,8 @@ export function createOpenAIModel(options: OpenAIModelOptions): ModelPort {
   const config = openAIEndpointConfigSchema.parse(options);
   const timeoutMs = options.timeoutMs ?? 60_000;
   const maxRetries = options.maxRetries ?? 3;
+  const addresses = options.addresses ?? modelEndpointPolicy([]);
+  const maxOutputBytes = options.maxOutputBytes ?? MODEL_OUTPUT_MAX_BYTES;
   const client = new OpenAI({
     apiKey: options.apiKey,
     baseURL: options.baseURL,
@@ -49,6 +72,8 @@ export function createOpenAIModel(options: OpenAIModelOptions): ModelPort {
     organization: null,
     project: null,
     logLevel: 'off',
+    // Every connection goes to an address the policy allows, and no redirect is followed.
+    fetch: checkedFetch(addresses),
   });
   const errorContext = { baseURL: options.baseURL, timeoutMs, maxRetries, apiKey: options.apiKey };
   const chatOptions = { model: options.model, maxTokensParam: config.maxTokensParam, temperature: config.temperature };
@@ -59,17 +84,21 @@ export function createOpenAIModel(options: OpenAIModelOptions): ModelPort {
       const names = wireNames(request);
       const body = toChatRequest(names.encode(request), chatOptions);
       let phase: 'request' | 'stream' = 'request';
+      // A refused address fails the call at once, without the SDK's retries (the connection itself
+      // is checked again, whatever this said: a name may resolve elsewhere by then).
+      const refused = await refusal(options.baseURL, addresses);
+      if (refused) return { ok: false, error: refused };
       try {
         if (!config.stream) {
           const completion = await client.chat.completions.create({ ...body, stream: false }, { signal });
-          return names.decode(readCompletion(completion, onDelta));
+          return names.decode(readCompletion(completion, onDelta, maxOutputBytes));
         }
         const stream = await client.chat.completions.create(
           { ...body, stream: true, ...(config.streamUsage ? { stream_options: { include_usage: true } } : {}) },
           { signal },
         );
         phase = 'stream';
-        const result = await readStream(stream, onDelta);
+        const result = await readStream(stream, onDelta, maxOutputBytes);
         // The SDK ends a stream quietly when it is aborted: that partial answer must not pass as complete.
         signal?.throwIfAborted();
         return names.decode(result);

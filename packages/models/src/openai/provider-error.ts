@@ -1,4 +1,5 @@
 import type { ProviderError } from '@looplane/engine';
+import { AddressRefusedError } from '@looplane/shared/net';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 
 /** Removes the key (and anything shaped like an OpenAI key) from text bound for events and logs. */
@@ -24,7 +25,10 @@ export function toProviderError(
 ): ProviderError {
   const after = context.maxRetries > 0 ? ` (after ${context.maxRetries} ${context.maxRetries === 1 ? 'retry' : 'retries'})` : '';
   let result: ProviderError;
-  if (error instanceof APIConnectionTimeoutError) {
+  if (error instanceof APIConnectionError && error.cause instanceof AddressRefusedError) {
+    // The address policy refused the connection: no attempt reached a server, and none will.
+    result = { code: 'bad_request', message: error.cause.message, retryable: false };
+  } else if (error instanceof APIConnectionTimeoutError) {
     result = { code: 'timeout', message: `${context.baseURL} did not answer within ${context.timeoutMs} ms${after}`, retryable: true };
   } else if (error instanceof APIConnectionError) {
     const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';

@@ -1,6 +1,6 @@
 import type { ModelRequest } from '@looplane/engine';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startChatServer, type ChatServer } from '../testing';
+import { LOOPBACK_ALLOWED, startChatServer, type ChatServer } from '../testing';
 import { createOpenAIModel } from './openai-model';
 
 /** A request whose catalogue holds MCP tools (`mcp:<server>:<tool>`), one already called. */
@@ -33,7 +33,14 @@ describe('tool names on the wire', () => {
       server = await startChatServer([
         { toolCalls: [{ name: 'mcp__files__read_text', arguments: '{"path":"/workspace/a.txt"}' }], usage: { prompt_tokens: 1, completion_tokens: 1 } },
       ]);
-      const model = createOpenAIModel({ baseURL: server.baseURL, apiKey: 'sk-test-secret-key-123', model: 'gpt-test', maxRetries: 0, stream });
+      const model = createOpenAIModel({
+        baseURL: server.baseURL,
+        apiKey: 'sk-test-secret-key-123',
+        model: 'gpt-test',
+        maxRetries: 0,
+        stream,
+        addresses: LOOPBACK_ALLOWED,
+      });
       const result = await model.complete(request);
       expect(result).toMatchObject({ ok: true, toolCalls: [{ name: 'mcp:files:read.text', arguments: '{"path":"/workspace/a.txt"}' }] });
       const body = server.requests[0]!.body as {

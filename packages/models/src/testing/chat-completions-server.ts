@@ -11,6 +11,8 @@ export interface ChatReply {
   delayMs?: number;
   /** Streaming only: send this many chunks, then drop the connection. */
   dropAfterChunks?: number;
+  /** Streaming only: characters of text (default 5, as a real server sends a token or so) and of tool arguments (default 7) per chunk. */
+  chunkChars?: number;
 }
 
 /** An HTTP error answer with an OpenAI-style error body. */
@@ -26,12 +28,18 @@ export interface RecordedRequest {
   path: string;
   headers: IncomingMessage['headers'];
   body: Record<string, unknown>;
+  /** Streaming only: the client closed the connection before the whole answer was sent. */
+  closedEarly?: boolean;
 }
 
 export interface ChatServer {
   /** Base URL to give the SDK, ending in /v1. */
   baseURL: string;
+  /** The port it listens on (127.0.0.1). */
+  port: number;
   requests: RecordedRequest[];
+  /** TCP connections accepted so far (a refused address must not even connect). */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -46,10 +54,10 @@ function streamChunks(reply: ChatReply, model: string, includeUsage: boolean): o
   const base = { id: 'chatcmpl-test', object: 'chat.completion.chunk', created: 1_767_225_600, model };
   const choice = (delta: object, finish: string | null = null) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] });
   const chunks: object[] = [choice({ role: 'assistant', content: '' })];
-  for (const piece of pieces(reply.text ?? '', 5)) chunks.push(choice({ content: piece }));
+  for (const piece of pieces(reply.text ?? '', reply.chunkChars ?? 5)) chunks.push(choice({ content: piece }));
   (reply.toolCalls ?? []).forEach((call, index) => {
     chunks.push(choice({ tool_calls: [{ index, id: call.id ?? `call_${index}`, type: 'function', function: { name: call.name, arguments: '' } }] }));
-    for (const piece of pieces(call.arguments, 7)) chunks.push(choice({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    for (const piece of pieces(call.arguments, reply.chunkChars ?? 7)) chunks.push(choice({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
   chunks.push(choice({}, reply.finishReason ?? (reply.toolCalls?.length ? 'tool_calls' : 'stop')));
   if (includeUsage && reply.usage)
@@ -75,7 +83,21 @@ function completion(reply: ChatReply, model: string): object {
   };
 }
 
-async function answer(res: ServerResponse, reply: ScriptedReply, body: Record<string, unknown>): Promise<void> {
+/** Resolves once the response may be written again, or once the client is gone. */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+async function answer(res: ServerResponse, reply: ScriptedReply, record: RecordedRequest): Promise<void> {
+  const { body } = record;
   if ('status' in reply) {
     res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
     res.end(JSON.stringify({ error: { message: reply.message, type: 'test_error', code: null } }));
@@ -97,8 +119,13 @@ async function answer(res: ServerResponse, reply: ScriptedReply, body: Record<st
       res.destroy();
       return;
     }
-    res.write(`data: ${JSON.stringify(chunk)}\n\n`);
-    await new Promise((resolve) => setImmediate(resolve));
+    // As a server does: a full socket waits for the client to read, and a client gone ends the answer.
+    if (!res.write(`data: ${JSON.stringify(chunk)}\n\n`)) await drainedOrClosed(res);
+    else await new Promise((resolve) => setImmediate(resolve));
+    if (res.destroyed) {
+      record.closedEarly = true;
+      return;
+    }
   }
   res.end('data: [DONE]\n\n');
 }
@@ -114,20 +141,27 @@ export async function startChatServer(replies: ScriptedReply[]): Promise<ChatSer
     req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
     req.on('end', () => {
       const body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-      requests.push({ path: req.url ?? '', headers: req.headers, body });
+      const record: RecordedRequest = { path: req.url ?? '', headers: req.headers, body };
+      requests.push(record);
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
         res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.url}` } }));
         return;
       }
       const reply = replies[Math.min(requests.length - 1, replies.length - 1)] ?? { status: 500, message: 'no reply scripted' };
-      void answer(res, reply, body);
+      void answer(res, reply, record);
     });
   });
+  let connections = 0;
+  server.on('connection', () => connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
+    port,
     requests,
+    get connections() {
+      return connections;
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -1,5 +1,6 @@
 import { access, mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { HostCaps } from '../host-caps';
 import { cgroupDir, killPids, readPids, sweepStale, waitFor, type Cgroup, type CgroupHost, type CgroupLimits, type MountInfo } from './cgroup';
 
 // No freezer: every process of an execution is in its PID namespace, which the kernel kills as a
@@ -22,8 +23,13 @@ export class CgroupV1Host implements CgroupHost {
     this.controllers = { memory: !!parents.memory, pids: !!parents.pids, cpu: !!parents.cpu };
   }
 
-  /** Finds the v1 controllers and checks that this process may create children there; null if none. */
-  static async detect(mounts: MountInfo[], paths: Map<string, string>, parentName: string): Promise<CgroupV1Host | null> {
+  /**
+   * Finds the v1 controllers and checks that this process may create children there; null if
+   * none. The parent gets the host's caps (`parentLimits`), so the sandboxes of this worker
+   * together never hold more memory, CPU or processes than one sandbox may; a controller whose
+   * parent cannot be limited is not used.
+   */
+  static async detect(mounts: MountInfo[], paths: Map<string, string>, parentName: string, parentLimits?: HostCaps): Promise<CgroupV1Host | null> {
     const parents: Partial<Record<Controller, string>> = {};
     for (const controller of CONTROLLERS) {
       const mount = mounts.find((m) => m.fsType === 'cgroup' && m.superOptions.includes(controller));
@@ -33,9 +39,11 @@ export class CgroupV1Host implements CgroupHost {
       try {
         await mkdir(parent, { recursive: true });
         await access(join(parent, 'cgroup.procs'));
+        if (parentLimits) await limitParent(parent, controller, parentLimits);
         parents[controller] = parent;
       } catch {
-        // Not ours to create (read-only cgroupfs, not root): this controller is unavailable.
+        // Not ours to create (read-only cgroupfs, not root), or the cap cannot be set: this controller is unavailable.
+        await rmdir(parent).catch(() => undefined);
       }
     }
     if (!parents.memory && !parents.pids && !parents.cpu) return null;
@@ -65,6 +73,22 @@ export class CgroupV1Host implements CgroupHost {
   }
 }
 
+/** Writes one controller's cap on the worker's parent (still empty, so no child can hold more yet). */
+async function limitParent(parent: string, controller: Controller, caps: HostCaps): Promise<void> {
+  if (controller === 'memory') await writeFile(join(parent, 'memory.limit_in_bytes'), String(caps.memoryBytes));
+  if (controller === 'pids') await writeFile(join(parent, 'pids.max'), caps.pids === null ? 'max' : String(caps.pids));
+  if (controller === 'cpu') {
+    // A child's quota may not exceed its parent's on v1 (EINVAL): executions are capped to the same value.
+    await writeFile(join(parent, 'cpu.cfs_period_us'), String(PERIOD_US));
+    await writeFile(join(parent, 'cpu.cfs_quota_us'), String(quotaOf(caps.cpus)));
+  }
+}
+
+/** CPU cores as a CFS quota per {@link PERIOD_US}, at least the kernel's 1 ms. */
+function quotaOf(cpus: number): number {
+  return Math.max(1000, Math.round(cpus * PERIOD_US));
+}
+
 class CgroupV1 implements Cgroup {
   constructor(private readonly dirs: Partial<Record<Controller, string>>) {}
 
@@ -81,7 +105,7 @@ class CgroupV1 implements Cgroup {
     if (this.dirs.pids) await writeFile(join(this.dirs.pids, 'pids.max'), String(limits.pids));
     if (this.dirs.cpu) {
       await writeFile(join(this.dirs.cpu, 'cpu.cfs_period_us'), String(PERIOD_US));
-      await writeFile(join(this.dirs.cpu, 'cpu.cfs_quota_us'), String(Math.max(1000, Math.round(limits.cpus * PERIOD_US))));
+      await writeFile(join(this.dirs.cpu, 'cpu.cfs_quota_us'), String(quotaOf(limits.cpus)));
     }
   }
 

@@ -1,5 +1,6 @@
 import { mkdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { HostCaps } from '../host-caps';
 import { cgroupDir, killPids, readPids, sweepStale, waitFor, type Cgroup, type CgroupHost, type CgroupLimits, type MountInfo } from './cgroup';
 
 const WANTED = ['memory', 'pids', 'cpu'] as const;
@@ -20,8 +21,11 @@ export class CgroupV2Host implements CgroupHost {
     readonly controllers: { memory: boolean; pids: boolean; cpu: boolean },
   ) {}
 
-  /** Returns the host, or the reason v2 cannot be used here. */
-  static async detect(mounts: MountInfo[], paths: Map<string, string>, parentName: string): Promise<CgroupV2Host | string> {
+  /**
+   * Returns the host, or the reason v2 cannot be used here. The parent gets the host's caps
+   * (`parentLimits`), so this worker's sandboxes together stay within what one may hold.
+   */
+  static async detect(mounts: MountInfo[], paths: Map<string, string>, parentName: string, parentLimits?: HostCaps): Promise<CgroupV2Host | string> {
     const mount = mounts.find((m) => m.fsType === 'cgroup2');
     const path = paths.get('');
     if (!mount || path === undefined) return 'no cgroup v2 mount';
@@ -36,6 +40,7 @@ export class CgroupV2Host implements CgroupHost {
       await mkdir(parent, { recursive: true });
       await writeFile(join(dirname(parent), 'cgroup.subtree_control'), enable);
       await writeFile(join(parent, 'cgroup.subtree_control'), enable);
+      if (parentLimits) await limitParent(parent, usable, parentLimits);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       return code === 'EBUSY'
@@ -56,6 +61,18 @@ export class CgroupV2Host implements CgroupHost {
   }
 }
 
+/** Writes the caps of the enabled controllers on the worker's parent. */
+async function limitParent(parent: string, usable: readonly string[], caps: HostCaps): Promise<void> {
+  if (usable.includes('memory')) await writeFile(join(parent, 'memory.max'), String(caps.memoryBytes));
+  if (usable.includes('pids')) await writeFile(join(parent, 'pids.max'), caps.pids === null ? 'max' : String(caps.pids));
+  if (usable.includes('cpu')) await writeFile(join(parent, 'cpu.max'), cpuMax(caps.cpus));
+}
+
+/** `cpu.max` for a number of cores, at least the kernel's 1 ms per period. */
+function cpuMax(cpus: number): string {
+  return `${Math.max(1000, Math.round(cpus * PERIOD_US))} ${PERIOD_US}`;
+}
+
 class CgroupV2 implements Cgroup {
   constructor(
     private readonly dir: string,
@@ -68,7 +85,7 @@ class CgroupV2 implements Cgroup {
       await writeFile(join(this.dir, 'memory.swap.max'), '0').catch(() => undefined);
     }
     if (this.controllers.pids) await writeFile(join(this.dir, 'pids.max'), String(limits.pids));
-    if (this.controllers.cpu) await writeFile(join(this.dir, 'cpu.max'), `${Math.max(1000, Math.round(limits.cpus * PERIOD_US))} ${PERIOD_US}`);
+    if (this.controllers.cpu) await writeFile(join(this.dir, 'cpu.max'), cpuMax(limits.cpus));
   }
 
   async add(pid: number): Promise<void> {

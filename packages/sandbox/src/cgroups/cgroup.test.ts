@@ -67,6 +67,16 @@ describe('cgroup v2 (against a directory laid out like cgroupfs)', () => {
     await expect(host.create('exec-2')).rejects.toThrow();
   });
 
+  it("gives the worker's parent the host's caps before any execution exists under it", async () => {
+    await writeFile(join(dir, 'cgroup.controllers'), 'cpu memory pids\n');
+    const own = `looplane-sandbox/w-${process.pid}-caps`;
+    const host = await CgroupV2Host.detect(mounts(), new Map([['', '/']]), own, { memoryBytes: 20 * 1048576, cpus: 2, pids: null });
+    if (typeof host === 'string') throw new Error(host);
+    expect(await readFile(join(dir, own, 'memory.max'), 'utf8')).toBe(String(20 * 1048576));
+    expect(await readFile(join(dir, own, 'cpu.max'), 'utf8')).toBe('200000 100000');
+    expect(await readFile(join(dir, own, 'pids.max'), 'utf8')).toBe('max');
+  });
+
   it("sweeps what dead workers left, never a live worker's cgroups", async () => {
     await writeFile(join(dir, 'cgroup.controllers'), 'memory pids\n');
     const host = await CgroupV2Host.detect(mounts(), new Map([['', '/']]), `looplane-sandbox/w-${process.pid}-live`);

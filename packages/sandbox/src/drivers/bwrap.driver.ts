@@ -3,6 +3,7 @@ import { AppError } from '@looplane/shared';
 import type { Cgroup, CgroupHost } from '../cgroups/cgroup';
 import { CgroupSpares } from '../cgroups/cgroup-spares';
 import { detectCgroups } from '../cgroups/detect';
+import { capToHost, readHostCaps, type HostCaps } from '../host-caps';
 import { resolveLimits, type LimitsReport, type SandboxLimits } from '../limits';
 import { killGroup, supervise } from '../process/supervise';
 import type { DriverProbe, ExecRequest, ExecResult, SandboxDriver } from '../types';
@@ -27,9 +28,12 @@ export interface BwrapDriverOptions {
   cgroups?: 'auto' | 'off';
   /** The uid the capability probe runs as when the worker is root (default: nobody, 65534). */
   probeUid?: number;
+  /** The most one execution may hold (default: read from this host, see `readHostCaps`); also the cgroup parent's limits. */
+  hostCaps?: HostCaps;
 }
 
 interface Ready {
+  caps: HostCaps;
   etc: EtcFiles;
   /** Descriptors inherited without close-on-exec, found once: Node opens its own with it. */
   leakyFds: number[];
@@ -68,7 +72,8 @@ export class BwrapDriver implements SandboxDriver {
 
   async exec(request: ExecRequest, options: { signal?: AbortSignal } = {}): Promise<ExecResult> {
     const ready = await this.prepare();
-    const limits = resolveLimits(request.limits);
+    // Whoever asked (a tool call, an MCP listing), no execution holds more than the host can give.
+    const limits = capToHost(resolveLimits(request.limits), ready.caps);
     const identity = launchIdentity(request.workspace);
     const env = { ...baseEnv(!!request.egress), ...checkEnv(request.env) };
     const cwd = innerCwd(request.cwd);
@@ -185,20 +190,22 @@ export class BwrapDriver implements SandboxDriver {
 
   private prepare(): Promise<Ready> {
     this.ready ??= (async () => {
+      const caps = this.options.hostCaps ?? (await readHostCaps());
       const [etc, system, fds, cgroups] = await Promise.all([
         writeEtcFiles(this.options.stateDir),
         systemEntries(),
         inheritableFds(),
-        this.options.cgroups === 'off' ? Promise.resolve({ unavailable: 'cgroups turned off by configuration' }) : detectCgroups(),
+        this.options.cgroups === 'off' ? Promise.resolve({ unavailable: 'cgroups turned off by configuration' }) : detectCgroups(caps),
       ]);
       const host = 'unavailable' in cgroups ? null : cgroups;
       await host?.sweep();
       const spares = host ? new CgroupSpares(host) : null;
       // The first execution finds a ready cgroup too (most use the default limits).
-      spares?.prime(resolveLimits(undefined));
+      spares?.prime(capToHost(resolveLimits(undefined), caps));
       // fds 3 and 4 of the launcher are the gate/status channel and the seccomp program; libuv puts
       // them there over anything inherited.
       return {
+        caps,
         etc,
         system,
         leakyFds: fds.filter((fd) => fd > 4),

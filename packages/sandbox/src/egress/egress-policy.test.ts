@@ -1,3 +1,4 @@
+import { ADDRESS_CASES } from '@looplane/shared/testing';
 import { describe, expect, it } from 'vitest';
 import { credentialsFor, egressPolicySchema, isAllowed, isPrivateAddress, normalizeHost } from './egress-policy';
 
@@ -6,6 +7,7 @@ const policy = egressPolicySchema.parse({
   credentials: [
     { host: 'api.github.com', headers: { Authorization: 'token x' } },
     { host: 'api.github.com', port: 80, headers: { 'X-Only-80': '1' } },
+    { host: 'plain.example.com', headers: { 'X-Plain': 'p' }, insecure: true },
   ],
 });
 
@@ -22,9 +24,14 @@ describe('egress policy', () => {
   });
 
   it('finds credentials by host, and by port when the entry names one', () => {
-    expect(credentialsFor(policy, 'api.github.com', 443)).toEqual({ Authorization: 'token x' });
-    expect(credentialsFor(policy, 'api.github.com', 80)).toEqual({ Authorization: 'token x', 'X-Only-80': '1' });
-    expect(credentialsFor(policy, 'other.com', 443)).toEqual({});
+    expect(credentialsFor(policy, 'api.github.com', 443, true)).toEqual({ headers: { Authorization: 'token x' }, withheld: [] });
+    expect(credentialsFor(policy, 'api.github.com', 80, true)).toEqual({ headers: { Authorization: 'token x', 'X-Only-80': '1' }, withheld: [] });
+    expect(credentialsFor(policy, 'other.com', 443, true)).toEqual({ headers: {}, withheld: [] });
+  });
+
+  it('sends credentials over plain HTTP only when the entry says insecure', () => {
+    expect(credentialsFor(policy, 'api.github.com', 80, false)).toEqual({ headers: {}, withheld: ['Authorization', 'X-Only-80'] });
+    expect(credentialsFor(policy, 'plain.example.com', 80, false)).toEqual({ headers: { 'X-Plain': 'p' }, withheld: [] });
   });
 
   it('recognises private, loopback, link-local and mapped addresses', () => {
@@ -45,6 +52,10 @@ describe('egress policy', () => {
       expect(isPrivateAddress(a), a).toBe(true);
     }
     for (const a of ['1.1.1.1', '140.82.112.3', '2606:4700::1111', '::ffff:8.8.8.8']) expect(isPrivateAddress(a), a).toBe(false);
+  });
+
+  it('judges every address of the shared table as webhooks do: only public addresses are not private', () => {
+    for (const { address, kind } of ADDRESS_CASES) expect(isPrivateAddress(address), address).toBe(kind !== 'public');
   });
 
   it('refuses malformed allow entries', () => {

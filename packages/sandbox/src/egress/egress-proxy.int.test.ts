@@ -64,7 +64,8 @@ beforeAll(async () => {
     socketPath: join(f.dir, 'proxy.sock'),
     policy: {
       allow: [`127.0.0.1:${port}`, `127.0.0.1:${echoPort}`, `localhost:${port}`],
-      credentials: [{ host: '127.0.0.1', port, headers: { Authorization: 'Bearer SECRET-TOKEN', 'X-Api-Key': 'k' } }],
+      // The upstream speaks plain HTTP: the entry says so (credentials go over TLS only otherwise).
+      credentials: [{ host: '127.0.0.1', port, headers: { Authorization: 'Bearer SECRET-TOKEN', 'X-Api-Key': 'k' }, insecure: true }],
     },
     onDecision: (d) => decisions.push(d),
   });
@@ -143,7 +144,7 @@ describe('egress proxy: per-request rules', () => {
       workerSocketPath: join(f.dir, 'ruled.w.sock'),
       policy: {
         allow: [`127.0.0.1:${port}`, `127.0.0.1:${echoPort}`],
-        credentials: [{ host: '127.0.0.1', port, headers: { Authorization: 'Bearer SECRET-TOKEN' } }],
+        credentials: [{ host: '127.0.0.1', port, headers: { Authorization: 'Bearer SECRET-TOKEN' }, insecure: true }],
       },
       decideRequest: (request) => {
         asked.push(request);

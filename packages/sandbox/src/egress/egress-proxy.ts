@@ -3,8 +3,11 @@ import { lookup } from 'node:dns/promises';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect, isIP, type LookupFunction, type Socket } from 'node:net';
+import { rootCertificates } from 'node:tls';
 import { AppError } from '@looplane/shared';
 import { credentialsFor, egressPolicySchema, isAllowed, isPrivateAddress, normalizeHost, type EgressPolicy, type EgressPolicyInput } from './egress-policy';
+import { relayResponse } from './egress-response';
+import { SecretRedactor } from './secret-redactor';
 
 /** One decision of the proxy; the worker records each as an event. Never carries credential values. */
 export interface EgressDecision {
@@ -49,6 +52,12 @@ export interface EgressProxyOptions {
   workerSocketPath?: string;
   onDecision?: (decision: EgressDecision) => void;
   connectTimeoutMs?: number;
+  /**
+   * PEM certificates trusted, besides Node's bundled roots, when the proxy originates TLS (tests:
+   * a local server's self-signed certificate). Without it Node's defaults apply, NODE_EXTRA_CA_CERTS
+   * included.
+   */
+  trustedCertificates?: string[];
 }
 
 /** A running proxy: bind `socketPath` into the sandbox (ExecRequest.egress) and close it when the run ends. */
@@ -56,11 +65,24 @@ export interface EgressProxy {
   readonly socketPath: string;
   /** The worker-only socket (see {@link EgressProxyOptions.workerSocketPath}); null when not asked for. */
   readonly workerSocketPath: string | null;
+  /** Redacts every secret this proxy could inject (the worker applies it to tool results too). */
+  readonly redactor: SecretRedactor;
   close(): Promise<void>;
 }
 
 /** Per-request rules of one listener: none on the worker's own socket. */
 type Rules = ((request: EgressRequest) => Promise<EgressVerdict>) | null;
+
+/** What every forwarded request of one proxy shares. */
+interface Forwarding {
+  policy: EgressPolicy;
+  decide: (decision: EgressDecision) => void;
+  timeoutMs: number;
+  /** Every secret the proxy could inject, kept out of what it passes back. */
+  redactor: SecretRedactor;
+  /** The trust store for TLS the proxy originates; undefined: Node's default. */
+  ca: string[] | undefined;
+}
 
 // Hop-by-hop and proxy headers never travel upstream.
 const DROP = new Set(['connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'proxy-connection', 'te', 'trailer', 'upgrade']);
@@ -68,9 +90,11 @@ const DROP = new Set(['connection', 'keep-alive', 'proxy-authorization', 'proxy-
 /**
  * Starts a run's egress proxy on a unix socket: HTTP CONNECT tunnels (HTTPS from inside the
  * sandbox) and absolute-form HTTP requests. Only allow-listed host:port pass, and then only what
- * `decideRequest` allows; for plain HTTP and for `https://` absolute-form requests (which the
- * proxy originates over TLS itself, as the http_request tool does) it injects the host's
- * credential headers. Everything else gets 403.
+ * `decideRequest` allows. The host's credential headers are injected only into `https://`
+ * absolute-form requests, which the proxy sends over TLS it originates and verifies itself (as
+ * for the http_request tool); a plain `http://` request gets them only from an `insecure` entry,
+ * and a CONNECT tunnel never (its TLS is end to end). Every secret the proxy could inject is
+ * redacted from the responses it forwards. Everything else gets 403.
  */
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
   const policy = egressPolicySchema.parse(options.policy);
@@ -84,10 +108,17 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const ask = options.decideRequest;
   const rules: Rules = ask ? async (request) => ask(request) : null;
   const timeoutMs = options.connectTimeoutMs ?? 10_000;
+  const forwarding: Forwarding = {
+    policy,
+    decide,
+    timeoutMs,
+    redactor: new SecretRedactor(policy.credentials.flatMap((entry) => Object.values(entry.headers))),
+    ca: options.trustedCertificates?.length ? [...rootCertificates, ...options.trustedCertificates] : undefined,
+  };
   const sockets = new Set<Socket>();
   const servers: Server[] = [];
   const listen = async (socketPath: string, listenerRules: Rules, mode: number) => {
-    const server = createServer((req, res) => void forward(req, res, policy, listenerRules, decide, timeoutMs));
+    const server = createServer((req, res) => void forward(req, res, forwarding, listenerRules));
     server.on('connection', (socket) => {
       sockets.add(socket);
       socket.once('close', () => sockets.delete(socket));
@@ -115,7 +146,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     await close();
     throw error;
   }
-  return { socketPath: options.socketPath, workerSocketPath: options.workerSocketPath ?? null, close };
+  return { socketPath: options.socketPath, workerSocketPath: options.workerSocketPath ?? null, redactor: forwarding.redactor, close };
 }
 
 /** The listener's rules for one request (none: allowed); a verdict that cannot be had refuses it. */
@@ -195,7 +226,8 @@ async function tunnel(
   client.once('close', () => upstream.destroy());
 }
 
-async function forward(req: IncomingMessage, res: ServerResponse, policy: EgressPolicy, rules: Rules, decide: (d: EgressDecision) => void, timeoutMs: number) {
+async function forward(req: IncomingMessage, res: ServerResponse, forwarding: Forwarding, rules: Rules) {
+  const { policy, decide, timeoutMs, redactor } = forwarding;
   const url = URL.canParse(req.url ?? '') ? new URL(req.url as string) : null;
   const secure = url?.protocol === 'https:';
   const host = url ? normalizeHost(url.hostname) : '';
@@ -208,7 +240,9 @@ async function forward(req: IncomingMessage, res: ServerResponse, policy: Egress
   if (!url || (url.protocol !== 'http:' && !secure)) return deny(400, 'the proxy takes absolute http:// or https:// URLs and CONNECT');
   const resolved = await resolveTarget(policy, rules, { kind: 'http', method: base.method, url: url.href, host, port });
   if ('denied' in resolved) return deny(403, resolved.denied);
-  const credentials = credentialsFor(policy, host, port);
+  const { headers: credentials, withheld } = credentialsFor(policy, host, port, secure);
+  // Said in the decision, so a 401 from the host is explained: names only, never values.
+  const reason = withheld.length ? `${resolved.reason}; not injected over plain http:// (TLS only): ${withheld.join(', ')}` : resolved.reason;
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !DROP.has(name)) headers[name] = value;
   for (const [name, value] of Object.entries(credentials)) {
@@ -216,6 +250,8 @@ async function forward(req: IncomingMessage, res: ServerResponse, policy: Egress
     headers[name] = value;
   }
   headers.host = url.host;
+  // A compressed body would hide an echoed secret from the redactor: ask for none.
+  if (redactor.active) headers['accept-encoding'] = 'identity';
   const send = secure ? httpsRequest : httpRequest;
   const upstream = send({
     host,
@@ -227,13 +263,12 @@ async function forward(req: IncomingMessage, res: ServerResponse, policy: Egress
     timeout: timeoutMs,
     // Connect to the address that was checked, not to a second (possibly different) answer.
     lookup: pinnedLookup(resolved),
+    // The certificate is verified for the URL's host (Node's default, never turned off here).
+    ...(secure && forwarding.ca ? { ca: forwarding.ca } : {}),
   });
   upstream.once('response', (response) => {
-    decide({ ...base, allowed: true, reason: resolved.reason, injectedHeaders: Object.keys(credentials) });
-    const out: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(response.headers)) if (value !== undefined && !DROP.has(name)) out[name] = value;
-    res.writeHead(response.statusCode ?? 502, out);
-    response.pipe(res);
+    decide({ ...base, allowed: true, reason, injectedHeaders: Object.keys(credentials) });
+    relayResponse(response, res, base.method, DROP, redactor);
   });
   upstream.once('timeout', () => upstream.destroy(new AppError('INTERNAL', 'upstream timeout')));
   upstream.once('error', (error) => {

@@ -36,7 +36,8 @@ beforeAll(async () => {
   upstreamPort = (upstream.address() as AddressInfo).port;
   proxy = await startEgressProxy({
     socketPath: join(f.dir, 'egress.sock'),
-    policy: { allow: [`127.0.0.1:${upstreamPort}`], credentials: [{ host: '127.0.0.1', headers: { Authorization: CREDENTIAL } }] },
+    // A plain-HTTP upstream: the credential entry says `insecure` (otherwise it goes over TLS only).
+    policy: { allow: [`127.0.0.1:${upstreamPort}`], credentials: [{ host: '127.0.0.1', headers: { Authorization: CREDENTIAL }, insecure: true }] },
     onDecision: (d) => decisions.push(d),
   });
 });

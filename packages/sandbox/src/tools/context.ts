@@ -1,4 +1,5 @@
 import { AppError } from '@looplane/shared';
+import type { RefusedPath } from '@looplane/workspaces';
 import { resolveLimits, type SandboxLimits, type SandboxLimitsInput } from '../limits';
 import type { SandboxDriver } from '../types';
 import type { Workspace, WorkspaceManager } from '../workspace/workspace-manager';
@@ -11,6 +12,14 @@ export interface ToolDeps {
   workspaces: WorkspaceManager;
   /** Defaults for limits a call does not set. */
   limits: SandboxLimitsInput;
+}
+
+/** What the model is told about entries removed after its call (they would have broken the commit, or could not be kept). */
+function refusedNote(refused: readonly RefusedPath[]): string {
+  if (refused.length === 0) return '';
+  const shown = refused.slice(0, 20).map((entry) => `\n- ${entry.path}: ${entry.reason}`);
+  const more = refused.length > 20 ? `\n- and ${refused.length - 20} more` : '';
+  return `\n[removed from the workspace after the call, as it cannot be kept:${shown.join('')}${more}]`;
 }
 
 /** The limits of one call: the run's, over the worker's defaults. */
@@ -40,6 +49,6 @@ export async function inWorkspace<T extends { ok: boolean; output: string }>(
       const { commit, base, effect, verdict } = committed.held;
       return { ...result, held: { commit, baseCommit: base, effect: recordedEffect(effect), verdict } };
     }
-    return { ...result, commit: committed.commit };
+    return { ...result, output: result.output + refusedNote(committed.refused), commit: committed.commit };
   });
 }

@@ -2,9 +2,9 @@ import { AppError } from '@looplane/shared';
 import { z } from 'zod';
 import type { ExecResult } from '../types';
 import type { Workspace } from '../workspace/workspace-manager';
+import { workspaceRelative } from './beneath';
 import { callLimits, inWorkspace, type ToolDeps } from './context';
 import { formatExec } from './format';
-import { resolveInside } from './safe-path';
 import { defineTool, throwIfCancelled, type SandboxTool, type SandboxToolCall } from './tool';
 
 /** Runs argv in the session's sandbox; a disk-limit kill puts the work tree back to its last commit. */
@@ -17,7 +17,7 @@ async function execIn(
 ) {
   const limits = callLimits(deps, call);
   const wallTimeMs = Math.min(options.wallTimeMs ?? limits.wallTimeMs, limits.wallTimeMs);
-  const cwd = options.cwd ? (await resolveInside(workspace.path, options.cwd)).relative : undefined;
+  const cwd = options.cwd ? workspaceRelative(options.cwd) : undefined;
   const request = {
     argv,
     workspace,
@@ -94,7 +94,7 @@ export function shellTools(deps: ToolDeps): SandboxTool[] {
       .strict(),
     (args, call) =>
       inWorkspace(deps, call, null, async (workspace) => {
-        const target = await resolveInside(workspace.path, args.path ?? '.');
+        const target = workspaceRelative(args.path ?? '.');
         const max = args.max_results ?? 200;
         const argv = [
           'grep',
@@ -106,7 +106,7 @@ export function shellTools(deps: ToolDeps): SandboxTool[] {
           '-e',
           args.pattern,
           '--',
-          target.relative,
+          target,
         ];
         const { result } = await execIn(deps, workspace, argv, {}, call);
         if (result.exitCode === 1) return { ok: true, output: 'no matches' };

@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, rm, stat, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolSpecSchema } from '@looplane/engine';
@@ -76,6 +77,25 @@ describe('built-in tools', () => {
     await f.tool('shell', { command: 'ln -sf /etc/passwd src/link' });
     const r = await f.tool('list_files', { path: 'src', depth: 3 });
     expect(r.output).toBe('deep/\ndeep/a.ts (24 bytes)\nlink -> /etc/passwd');
+  });
+
+  it('file tools refuse a FIFO at once, by its type, and never block on it', async () => {
+    // However a FIFO got into the tree, the worker must not open it blocking (it runs as root,
+    // on a thread of its own pool): reading and writing answer at once, naming what is there. A
+    // blocking open would never return, and the test would time out.
+    execFileSync('mkfifo', [join(f.workspace.path, 'pipe')]);
+    await mkdir(join(f.workspace.path, 'via'), { recursive: true });
+    await symlink('../pipe', join(f.workspace.path, 'via', 'link'));
+    expect(await f.tool('read_file', { path: 'pipe' })).toEqual({
+      ok: false,
+      output: 'pipe is a FIFO (named pipe), not a regular file; refusing to read or write it',
+    });
+    expect((await f.tool('read_file', { path: 'via/link' })).output).toMatch(/^pipe is a FIFO/);
+    expect((await f.tool('write_file', { path: 'pipe', content: 'x' })).output).toMatch(/pipe is not a regular file \(a FIFO or socket\)/);
+    expect((await f.tool('edit_file', { path: 'pipe', old_string: 'a', new_string: 'b' })).output).toMatch(/FIFO/);
+    expect((await f.tool('list_files', { path: '.', depth: 1 })).output).toContain('pipe (a FIFO (named pipe))');
+    await rm(join(f.workspace.path, 'pipe'));
+    await rm(join(f.workspace.path, 'via'), { recursive: true });
   });
 
   it('search_files greps the workspace with paths relative to it', async () => {

@@ -50,7 +50,7 @@ describe('WorkspaceManager', () => {
   it('commits after a change and returns the same commit when nothing changed', async () => {
     const w = await m.create('s2');
     const first = await m.head('s2');
-    expect(await m.commit('s2', 'nothing')).toEqual({ commit: first, changed: false });
+    expect(await m.commit('s2', 'nothing')).toEqual({ commit: first, changed: false, refused: [] });
     await writeFile(join(w.path, 'a.txt'), 'one\n');
     await mkdir(join(w.path, 'dir'));
     await symlink('a.txt', join(w.path, 'dir', 'link'));
@@ -143,6 +143,51 @@ describe('WorkspaceManager', () => {
     await m.restore('s3');
     expect(await readFile(join(w.path, 'keep.txt'), 'utf8')).toBe('keep');
     await expect(stat(join(w.path, 'junk.bin'))).rejects.toThrow();
+  });
+
+  it('restores files from an earlier commit as a new persisted commit, whole or by path, fetching a commit this host lacks', async () => {
+    const seen: WorkspaceSnapshot[] = [];
+    const host = new WorkspaceManager({ root: join(dir, 'restoring'), persist: async (snapshot) => void seen.push(snapshot) });
+    const w = await host.create('r1');
+    await writeFile(join(w.path, 'a.txt'), 'a1');
+    await mkdir(join(w.path, 'src'));
+    await writeFile(join(w.path, 'src', 'b.ts'), 'b1');
+    const early = (await host.commit('r1', 'early')).commit;
+    await writeFile(join(w.path, 'a.txt'), 'a2');
+    await rm(join(w.path, 'src'), { recursive: true });
+    await writeFile(join(w.path, 'later.txt'), 'l');
+    const late = (await host.commit('r1', 'late')).commit;
+    seen.length = 0;
+    const one = await host.restoreFrom('r1', { source: early, paths: ['src'], message: 'restore src' }, async () =>
+      Promise.reject(new Error('no fill needed')),
+    );
+    expect(one.changed).toBe(true);
+    expect(seen).toEqual([{ sessionId: 'r1', gitDir: join(dir, 'restoring', 'r1', 'git'), commit: one.commit, base: late }]);
+    expect(await host.head('r1')).toBe(one.commit);
+    expect(await readFile(join(w.path, 'src', 'b.ts'), 'utf8')).toBe('b1');
+    expect(await readFile(join(w.path, 'a.txt'), 'utf8')).toBe('a2');
+    expect((await stat(join(w.path, 'src', 'b.ts'))).uid).toBe(w.uid);
+    // The whole tree, with an uncommitted leftover in the work tree: the tree is exactly the commit's.
+    await writeFile(join(w.path, 'stray.txt'), 'stray');
+    const all = await host.restoreFrom('r1', { source: early, paths: null, message: 'restore all' }, async () => undefined);
+    expect((await readdir(w.path)).sort()).toEqual(['a.txt', 'src']);
+    expect(await readFile(join(w.path, 'a.txt'), 'utf8')).toBe('a1');
+    // Nothing left to change: the same commit, unchanged, persisted as one.
+    expect(await host.restoreFrom('r1', { source: early, paths: null, message: 'again' }, async () => undefined)).toEqual({
+      commit: all.commit,
+      changed: false,
+      refused: [],
+    });
+    // Another session's commit (a fork's ancestor) is fetched first.
+    const other = await host.create('r2');
+    let filled = 0;
+    const fromOther = await host.restoreFrom('r2', { source: late, paths: null, message: 'from the parent' }, async (gitDir) => {
+      filled++;
+      await applyPack(gitDir, await packCommit(join(dir, 'restoring', 'r1', 'git'), late, null));
+    });
+    expect(filled).toBe(1);
+    expect(fromOther.changed).toBe(true);
+    expect((await readdir(other.path)).sort()).toEqual(['a.txt', 'later.txt']);
   });
 
   it('never runs hooks or config planted in the work tree', async () => {

@@ -5,7 +5,7 @@ import type { WorkspaceMount } from '../types';
 import type { EffectVerdict, WorkspaceEffect } from '@looplane/engine';
 import { diskUsage, type DiskUsage } from './disk-usage';
 import { effectBetween } from './workspace-effect';
-import { checkCommitId, commitWorkTree, git, hasCommit, type GitOptions } from '@looplane/workspaces';
+import { checkCommitId, commitWorkTree, git, hasCommit, neutraliseAttributes, restoredCommit, type GitOptions, type RefusedPath } from '@looplane/workspaces';
 import { chownTree } from './ownership';
 import { UidAllocator } from './uid-allocator';
 
@@ -44,6 +44,13 @@ export interface WorkspaceSnapshot {
 /** Decides a call's effect before its commit is kept; null keeps it. */
 export type EffectGate = (effect: WorkspaceEffect) => EffectVerdict | null | Promise<EffectVerdict | null>;
 
+/** A commit that stands: `changed` is false when the call changed nothing; `refused` names entries removed before it. */
+export interface KeptCommit {
+  commit: string;
+  changed: boolean;
+  refused: RefusedPath[];
+}
+
 /** A commit the gate did not keep: the work tree is back at `base`; `commit` (stored) holds the result. */
 export interface HeldCommit {
   commit: string;
@@ -79,6 +86,7 @@ export class WorkspaceManager {
       if (existing) return existing;
       const workspace = await this.allocate(sessionId);
       await git(['init', '-q', '-b', 'main'], this.gitOptions(sessionId));
+      await neutraliseAttributes(this.gitOptions(sessionId));
       await git(['commit', '-q', '--allow-empty', '--no-verify', '-m', 'workspace created'], this.gitOptions(sessionId));
       // meta.json last: a workspace exists (find) only once it is complete.
       await this.writeMeta(workspace);
@@ -104,7 +112,7 @@ export class WorkspaceManager {
    * nothing changed, returns the current commit with `changed: false` instead of an empty commit.
    * The returned commit is persisted (the `persist` option) before it is returned, changed or not.
    */
-  async commit(sessionId: string, message: string): Promise<{ commit: string; changed: boolean }> {
+  async commit(sessionId: string, message: string): Promise<KeptCommit> {
     const result = await this.commitGoverned(sessionId, message, null);
     if ('held' in result) throw new Error('unreachable: no gate, nothing held');
     return result;
@@ -115,12 +123,12 @@ export class WorkspaceManager {
    * changed. A verdict it returns means the result does not stand: the commit is stored anyway (an
    * approver may keep it, on any host), and the work tree goes back to where the call started.
    */
-  async commitGoverned(sessionId: string, message: string, gate: EffectGate | null): Promise<{ commit: string; changed: boolean } | { held: HeldCommit }> {
+  async commitGoverned(sessionId: string, message: string, gate: EffectGate | null): Promise<KeptCommit | { held: HeldCommit }> {
     const workspace = await this.get(sessionId);
     const options = this.gitOptions(sessionId);
-    const { base, commit } = await commitWorkTree(options, message);
+    const { base, commit, refused } = await commitWorkTree(options, message);
     if (commit && gate) {
-      const effect = await effectBetween(options, base, commit);
+      const effect = { ...(await effectBetween(options, base, commit)), ...(refused.length > 0 ? { refused } : {}) };
       const verdict = await gate(effect);
       if (verdict) {
         // The base is what the session records from now on; the held commit is what an approver may keep.
@@ -135,7 +143,7 @@ export class WorkspaceManager {
     // The caller records the commit: it is durable first (a new commit relative to its base; an
     // unchanged one, such as a new workspace's first commit, made sure of).
     await this.options.persist?.({ sessionId, gitDir: options.gitDir, commit: commit ?? base, base: commit ? base : null });
-    return { commit: commit ?? base, changed: commit !== null };
+    return { commit: commit ?? base, changed: commit !== null, refused };
   }
 
   /**
@@ -157,6 +165,7 @@ export class WorkspaceManager {
         await rm(this.dirOf(sessionId), { recursive: true, force: true });
         workspace = await this.allocate(sessionId);
         await git(['init', '-q', '-b', 'main'], options);
+        await neutraliseAttributes(options);
         if (commit === null) {
           await git(['commit', '-q', '--allow-empty', '--no-verify', '-m', 'workspace created'], options);
           await this.writeMeta(workspace);
@@ -174,6 +183,63 @@ export class WorkspaceManager {
       }
       if (fresh) await this.writeMeta(workspace);
       return workspace;
+    });
+  }
+
+  /**
+   * Puts the session's files (all of them, or `paths`) back as they were at commit `source` (null:
+   * the empty workspace), as a new commit on the current one, persisted before it is returned like
+   * any commit, and the work tree moved to it. A person decided it, so no effect gate applies.
+   * `fill` gives the git dir `source` when this host lacks it (a fork's ancestor's commit, or a
+   * host that never ran the call that made it). `changed` is false when the files already were so.
+   */
+  async restoreFrom(
+    sessionId: string,
+    input: { source: string | null; paths: readonly string[] | null; message: string },
+    fill: (gitDir: string) => Promise<void>,
+  ): Promise<KeptCommit> {
+    if (input.source !== null) checkCommitId(input.source);
+    return this.withLock(sessionId, async () => {
+      const workspace = await this.get(sessionId);
+      const options = this.gitOptions(sessionId);
+      if (input.source !== null && !(await hasCommit(options, input.source))) await fill(options.gitDir);
+      const head = (await git(['rev-parse', 'HEAD'], options)).stdout.trim();
+      const made = await restoredCommit(options, { head, source: input.source, paths: input.paths, message: input.message });
+      const commit = made ?? head;
+      await this.options.persist?.({ sessionId, gitDir: options.gitDir, commit, base: made ? head : null });
+      await git(['reset', '-q', '--hard', commit], options);
+      await git(['clean', '-q', '-ffdx'], options);
+      await chownTree(workspace.path, workspace.uid, workspace.gid);
+      return { commit, changed: made !== null, refused: [] };
+    });
+  }
+
+  /**
+   * Starts a session's workspace from files put there by `fill` (a repository fetched by the
+   * worker, an unpacked upload, another session's files): a new workspace (whatever a cut-short
+   * attempt left is removed), `fill` writes into the work tree as the worker (and may give the
+   * workspace's git dir objects it already has, so committing them costs no second pass), and the result is
+   * committed, given to the session's uid and persisted before it is returned, like a call's
+   * commit. `fill` runs before anything sandboxed ever ran in the tree, so nothing there can race it.
+   */
+  async seed(sessionId: string, message: string, fill: (workTree: string, gitDir: string) => Promise<void>): Promise<KeptCommit> {
+    return this.withLock(sessionId, async () => {
+      const options = this.gitOptions(sessionId);
+      const existing = await this.find(sessionId);
+      await rm(this.dirOf(sessionId), { recursive: true, force: true });
+      if (existing && this.uids) await this.uids.release(existing.uid);
+      const workspace = await this.allocate(sessionId);
+      await git(['init', '-q', '-b', 'main'], options);
+      await neutraliseAttributes(options);
+      await git(['commit', '-q', '--allow-empty', '--no-verify', '-m', 'workspace created'], options);
+      await fill(workspace.path, options.gitDir);
+      const { base, commit, refused } = await commitWorkTree(options, message);
+      await chownTree(workspace.path, workspace.uid, workspace.gid);
+      const kept = commit ?? base;
+      // Self-contained in the store: its base is this host's empty first commit, stored nowhere.
+      await this.options.persist?.({ sessionId, gitDir: options.gitDir, commit: kept, base: null });
+      await this.writeMeta(workspace);
+      return { commit: kept, changed: commit !== null, refused };
     });
   }
 
