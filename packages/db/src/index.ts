@@ -9,6 +9,16 @@ export { appendAudit, recordAudit, type AuditActor, type AuditEntry, type Tx } f
 export { appendAuditBatch, appendAuditBatchPg, lockAuditChains, type AuditTails } from './audit/append-batch';
 export { verifyAuditExport, type ChainResult, type ExportVerification } from './audit/chain-verify';
 export { verifyTeamAudit, exportTeamAudit } from './audit/audit-walk';
+export { lockTokenAsParent, lockTokenForRevoke, revokeTokenDescendants } from './tokens/token-tree.repository';
 export { seedDatabase, ADMIN_EMAIL, DEMO_TEAM_SLUG, type SeedOptions, type SeedResult } from './seed';
+export { DEMO_REPOSITORY_FILES } from './seed-repo-demo-files';
 export * from './runs/index';
 export * from './swarm/index';
+export * from './policy/index';
+export * from './approvals/index';
+export * from './workspaces/index';
+export * from './secrets/index';
+export * from './uploads/index';
+export * from './triggers/index';
+export * from './skills/index';
+export * from './schedules/index';

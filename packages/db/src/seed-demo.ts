@@ -30,7 +30,7 @@ const pathArg = { type: 'string', description: 'Path relative to the workspace r
  * The catalogue entries of the sandbox's built-in tools the demo uses (the worker registers the
  * tools themselves; `@looplane/sandbox` has the full schemas). Idempotency is the tool's own.
  */
-const DEMO_TOOLS = [
+export const DEMO_TOOLS = [
   {
     name: 'write_file',
     description: 'Create or overwrite a file in the workspace with the given content.',

@@ -20,6 +20,8 @@ export interface FauxAgentSeed {
   description: string;
   systemPrompt: string;
   tools: unknown[];
+  /** Where a run's files come from when it names none (`AgentTemplate.workspace`). */
+  workspace?: Record<string, unknown>;
 }
 
 /** A demo's faux endpoint and its agent, each created (with its audit row) when missing. */
@@ -47,6 +49,7 @@ export async function seedFauxAgent(tx: Tx, teamId: string, seed: { endpoint: Fa
       tools: seed.agent.tools as Prisma.InputJsonValue,
       busyPolicy: 'enqueue',
       slashCommands: [] as Prisma.InputJsonValue,
+      ...(seed.agent.workspace ? { workspace: seed.agent.workspace as Prisma.InputJsonValue } : {}),
     },
   });
   await appendAudit(tx, { teamId, actor: SYSTEM, action: 'agent.created', targetType: 'agent', targetId: agent.id, data: { name: agent.name } });

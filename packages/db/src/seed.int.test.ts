@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DELIVERY_TOOLS } from '@looplane/engine';
+import { evaluate, isSourceAllowed, parsePolicyDocument } from '@looplane/policy';
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
 import { seedDatabase, ADMIN_EMAIL } from './seed';
 import { verifyPassword } from './crypto/password';
@@ -64,6 +66,70 @@ describe('seedDatabase', () => {
       const results = await Promise.all([seedDatabase(fresh.db), seedDatabase(fresh.db), seedDatabase(fresh.db)]);
       expect(results.filter((r) => r.adminCreated)).toHaveLength(1);
       expect(await fresh.db.user.count()).toBe(1);
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  it('with the demo repository: the demo-repo agent starts from it, and a first policy allows it and holds every push for an approver', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      // An installation seeded before this demo existed gains it on its next start.
+      await seedDatabase(fresh.db);
+      expect(await fresh.db.agentTemplate.count({ where: { name: 'demo-repo' } })).toBe(0);
+      const repositoryPath = '/srv/looplane home/repos/demo-repo.git';
+      await seedDatabase(fresh.db, { demoRepositoryPath: repositoryPath });
+      await seedDatabase(fresh.db, { demoRepositoryPath: repositoryPath });
+
+      const agent = await fresh.db.agentTemplate.findFirstOrThrow({ where: { name: 'demo-repo' }, include: { endpoint: true } });
+      const url = 'file:///srv/looplane%20home/repos/demo-repo.git';
+      expect(agent.workspace).toEqual({ git: { url } });
+      const tools = (agent.tools as Array<{ name: string }>).map((t) => t.name);
+      expect(tools).toEqual(expect.arrayContaining(['read_file', 'write_file', 'edit_file', 'list_files', 'search_files', 'shell', ...DELIVERY_TOOLS]));
+      expect(agent.endpoint.name).toBe('faux-repo');
+      const script = (agent.endpoint.config as { script: Array<{ calls: Array<{ tool: string; args: Record<string, unknown> }> }> }).script;
+      expect(script.map((turn) => turn.calls[0]!.tool)).toEqual([
+        'load_tools',
+        'read_file',
+        'shell',
+        'read_file',
+        'edit_file',
+        'shell',
+        'export_patch',
+        'publish_branch',
+      ]);
+      expect(script.at(-1)!.calls[0]!.args).toEqual({ branch: 'fix/slugify', message: 'Fix slugify' });
+
+      const team = await fresh.db.team.findUniqueOrThrow({ where: { slug: 'demo' } });
+      const policy = await fresh.db.policy.findFirstOrThrow({ where: { teamId: team.id }, include: { versions: true } });
+      expect(policy.activeVersion).toBe(1);
+      expect(policy.versions).toHaveLength(1);
+      const document = parsePolicyDocument(policy.versions[0]!.document);
+      expect(document.workspace.sources).toEqual(['file:///srv/looplane%20home/repos/**']);
+      expect(isSourceAllowed(document.workspace.sources, url).allowed).toBe(true);
+      expect(isSourceAllowed(document.workspace.sources, 'file:///srv/other/repo.git').allowed).toBe(false);
+      expect(evaluate(document, { tool: 'publish_branch', args: { branch: 'fix/slugify', message: 'Fix slugify' } })).toMatchObject({
+        outcome: 'require_approval',
+        ruleId: 'deliver-needs-approval',
+      });
+      expect(evaluate(document, { tool: 'shell', args: { command: 'npm test' } }).outcome).toBe('allow');
+      expect(await fresh.db.auditLog.count({ where: { teamId: team.id, action: 'policy.saved' } })).toBe(1);
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  it('never changes a policy the demo team already has', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      await seedDatabase(fresh.db);
+      const team = await fresh.db.team.findUniqueOrThrow({ where: { slug: 'demo' } });
+      // An admin chose the built-in default again (version 0): that choice stands.
+      await fresh.db.policy.create({ data: { teamId: team.id, name: 'default', activeVersion: 0 } });
+      await seedDatabase(fresh.db, { demoRepositoryPath: '/srv/looplane/repos/demo-repo.git' });
+      expect(await fresh.db.policy.findFirstOrThrow({ where: { teamId: team.id } })).toMatchObject({ activeVersion: 0 });
+      expect(await fresh.db.policyVersion.count()).toBe(0);
+      expect(await fresh.db.agentTemplate.count({ where: { name: 'demo-repo' } })).toBe(1);
     } finally {
       await fresh.drop();
     }

@@ -16,6 +16,12 @@ export interface SeedOptions {
   adminPassword?: string;
   /** When set, an admin API token with exactly this value exists after seeding. */
   bootstrapToken?: string;
+  /**
+   * Absolute path of the demo's bare repository (`looplane start` makes it under LOOPLANE_HOME):
+   * when set, the demo team gets the `demo-repo` agent whose runs start from it, and, if it never
+   * had a policy, one that lets runs use the repositories in its directory (see seed-repo-demo.ts).
+   */
+  demoRepositoryPath?: string;
 }
 
 export interface SeedResult {
@@ -29,12 +35,15 @@ const SYSTEM = { type: 'system', name: 'seed' } as const;
 
 /**
  * Seeds a fresh installation exactly once: an admin, the `demo` team and an offline faux model
- * endpoint. Safe to call on every start: existing rows are left as they are.
+ * endpoint, and the demo content (missing pieces are added on every call, so an older
+ * installation gains new demos). Safe to call on every start: existing rows are left as they are.
  */
 export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<SeedResult> {
   const email = (options.adminEmail ?? ADMIN_EMAIL).toLowerCase();
   const password = options.adminPassword ?? generatePassword();
   const passwordHash = await hashPassword(password);
+  // Loaded before the transaction (it brings the policy package): its clock is already short.
+  const repoDemo = options.demoRepositoryPath ? { path: options.demoRepositoryPath, ...(await import('./seed-repo-demo')) } : null;
 
   // A few dozen statements in one transaction: Prisma's 5 s default is tight on a busy two-core machine.
   return db.$transaction(
@@ -73,6 +82,7 @@ export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<S
       if (faux) await seedDemoContent(tx, team.id, faux.id);
       await seedApprovalDemo(tx, team.id);
       await seedEffectDemo(tx, team.id);
+      if (repoDemo) await repoDemo.seedRepoDemo(tx, team.id, repoDemo.path);
 
       let bootstrapTokenCreated = false;
       if (options.bootstrapToken) {

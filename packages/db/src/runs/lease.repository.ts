@@ -76,7 +76,7 @@ export interface RenewalReport {
   held: boolean;
   /** The run has a cancel request. */
   cancelRequested: boolean;
-  /** The session has inbox messages nobody consumed yet. */
+  /** The session has inbox messages nobody consumed yet, or restore requests nobody applied (both wait for a step boundary). */
   inboxPending: boolean;
 }
 
@@ -97,14 +97,15 @@ WITH held AS (
 SELECT held.id AS "sessionId",
   COALESCE(s."leaseOwner" = $3::text AND s."leaseVersion" = held.version, false) AS held,
   COALESCE(r."cancelRequestedAt" IS NOT NULL, false) AS "cancelRequested",
-  EXISTS (SELECT 1 FROM "InboxMessage" i WHERE i."sessionId" = held.id AND i."consumedAt" IS NULL) AS "inboxPending"
+  (EXISTS (SELECT 1 FROM "InboxMessage" i WHERE i."sessionId" = held.id AND i."consumedAt" IS NULL)
+    OR EXISTS (SELECT 1 FROM "WorkspaceRestore" w WHERE w."sessionId" = held.id AND w."appliedAt" IS NULL)) AS "inboxPending"
 FROM held LEFT JOIN "Session" s ON s.id = held.id LEFT JOIN "Run" r ON r.id = s."runId"`;
 
 /** Renews the leases this owner holds and reports, per session, whether it still holds it and what is pending. */
 export async function renewLeases(db: Queryable, owner: string, leases: readonly HeldLease[], ttlMs: number): Promise<RenewalReport[]> {
   if (leases.length === 0) return [];
   const result = await db.query({
-    name: 'looplane_renew_v1',
+    name: 'looplane_renew_v2',
     text: RENEW_SQL,
     values: [leases.map((l) => l.sessionId), leases.map((l) => l.version), owner, ttlMs],
   });
@@ -126,6 +127,7 @@ export interface ReleaseOutcome {
   status: SessionStatusValue | null;
   /** Seen by the same statement that released the lease, so a wake-up that raced the release is never lost. */
   cancelRequested: boolean;
+  /** An inbox message or a restore request waits (see {@link RenewalReport.inboxPending}). */
   inboxPending: boolean;
 }
 
@@ -148,7 +150,8 @@ WITH s AS (
 )
 SELECT (SELECT count(*) FROM s)::int AS released, s.status, run."teamId",
   run."cancelRequestedAt" IS NOT NULL AS "cancelRequested",
-  EXISTS (SELECT 1 FROM "InboxMessage" i WHERE i."sessionId" = $1::text AND i."consumedAt" IS NULL) AS "inboxPending"
+  (EXISTS (SELECT 1 FROM "InboxMessage" i WHERE i."sessionId" = $1::text AND i."consumedAt" IS NULL)
+    OR EXISTS (SELECT 1 FROM "WorkspaceRestore" w WHERE w."sessionId" = $1::text AND w."appliedAt" IS NULL)) AS "inboxPending"
 FROM "Session" cur JOIN "Run" run ON run.id = cur."runId" LEFT JOIN s ON true
 WHERE cur.id = $1::text`;
 
@@ -159,7 +162,7 @@ export async function releaseSession(
   options: ReleaseOptions,
 ): Promise<ReleaseOutcome> {
   const result = await db.query({
-    name: 'looplane_release_v1',
+    name: 'looplane_release_v2',
     text: RELEASE_SQL,
     values: [lease.sessionId, lease.owner, lease.version, options.status, options.waitReason, options.runStatus],
   });

@@ -55,8 +55,12 @@ export interface SessionContext {
   graphRun: boolean;
   /** The session has inbox messages nobody consumed yet. */
   inboxPending: boolean;
+  /** The session has restore requests (`sessions.restore`) nobody applied yet. */
+  restorePending: boolean;
   /** `Session.replay`: a replay branch's marker (source session, atEvent, mode, overrides), as stored; null otherwise. */
   replay: unknown;
+  /** `Run.workspace` for the run's root session (where its files come from, as stored); null for any other session. */
+  workspace: unknown;
   endpoint: EndpointRow | null;
 }
 
@@ -66,7 +70,9 @@ SELECT s.id AS "sessionId", s."runId", r."teamId", COALESCE(s."agentId", r."agen
   r."busyPolicy", r.budget, r."startedAt" AT TIME ZONE 'UTC' AS "startedAt",
   r."cancelRequestedAt" AT TIME ZONE 'UTC' AS "cancelRequestedAt", r."cancelledById", l."limitCalls",
   COALESCE(l."limitTokens" IS NOT NULL OR l."limitCostMicros" IS NOT NULL, false) AS "limitedSpend", r."graphId" IS NOT NULL AS "graphRun",
-  EXISTS (SELECT 1 FROM "InboxMessage" i WHERE i."sessionId" = s.id AND i."consumedAt" IS NULL) AS "inboxPending", s.replay,
+  EXISTS (SELECT 1 FROM "InboxMessage" i WHERE i."sessionId" = s.id AND i."consumedAt" IS NULL) AS "inboxPending",
+  EXISTS (SELECT 1 FROM "WorkspaceRestore" w WHERE w."sessionId" = s.id AND w."appliedAt" IS NULL) AS "restorePending", s.replay,
+  CASE WHEN s.id = r."rootSessionId" THEN r.workspace END AS workspace,
   CASE WHEN e.id IS NULL THEN NULL ELSE json_build_object(
     'id', e.id, 'kind', e.kind, 'name', e.name, 'baseUrl', e."baseUrl", 'model', e.model, 'keyCiphertext', e."keyCiphertext",
     'inputMicrosPerMTok', e."inputMicrosPerMTok", 'outputMicrosPerMTok', e."outputMicrosPerMTok", 'contextWindow', e."contextWindow",
@@ -82,7 +88,7 @@ WHERE s.id = ANY($1::text[])`;
 
 /** Reads the contexts of many sessions in one round trip (missing sessions are absent from the map). */
 export async function loadSessionContexts(db: Queryable, sessionIds: readonly string[]): Promise<Map<string, SessionContext>> {
-  const result = await db.query({ name: 'looplane_session_context_v7', text: CONTEXT_SQL, values: [sessionIds] });
+  const result = await db.query({ name: 'looplane_session_context_v9', text: CONTEXT_SQL, values: [sessionIds] });
   const contexts = new Map<string, SessionContext>();
   for (const row of result.rows as (Omit<SessionContext, 'endpoint'> & {
     endpoint: (Omit<EndpointRow, 'updatedAt' | 'deletedAt'> & { updatedAt: string; deletedAt: string | null }) | null;

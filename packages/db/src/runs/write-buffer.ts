@@ -1,4 +1,4 @@
-import { storableText, type EngineEvent, type NewEvent } from '@looplane/engine';
+import { storableText, storedPayload, type EngineEvent, type NewEvent } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import type { FlushItem } from './flush-batcher';
 import { projectBatch, type BatchProjection, type TerminalStatus } from './projection';
@@ -68,9 +68,9 @@ function payloadText(payload: unknown): string {
 /** A result or error column: `text` refuses NUL too, and the batch flush passes it through `jsonb`. */
 export const storableColumn = (value: string | null | undefined): string | null => (value == null ? null : storableText(value));
 
-/** The flush statement's JSON text of a batch of events. */
+/** The flush statement's JSON text of a batch of events, each payload as the log keeps it (`storedPayload`). */
 export function eventsJson(events: readonly NewEvent[]): string {
-  return `[${events.map((e) => `{"type":${JSON.stringify(e.type)},"version":${e.v},"at":${JSON.stringify(e.at)},"payload":${payloadText(e.payload)}}`).join(',')}]`;
+  return `[${events.map((e) => `{"type":${JSON.stringify(e.type)},"version":${e.v},"at":${JSON.stringify(e.at)},"payload":${payloadText(storedPayload(e))}}`).join(',')}]`;
 }
 
 /** What one flush writes for a session, taken out of the buffer. */

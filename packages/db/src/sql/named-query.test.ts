@@ -44,4 +44,12 @@ FROM t WHERE owner =  E'o''brien \\\\ x'::text AND note IS NOT DISTINCT FROM NUL
     const int = namedQuery({ name: 'q', text: 'SELECT :n', params: { n: param.int } });
     expect(() => int.inline({ n: 1.5 })).toThrow('parameter :n must be an integer');
   });
+
+  it('writes bytes as a hex bytea literal', () => {
+    const bytes = namedQuery({ name: 'q', text: 'SELECT :b', params: { b: param.bytea } });
+    expect(bytes.inline({ b: Buffer.from([0, 1, 0xff]).subarray(1) })).toBe("SELECT  E'\\\\x01ff'::bytea");
+    expect(bytes.bind({ b: Buffer.from('x') })).toMatchObject({ text: 'SELECT $1::bytea' });
+    // @ts-expect-error b is bytes
+    expect(() => bytes.inline({ b: '01ff' })).toThrow('parameter :b must be bytes');
+  });
 });

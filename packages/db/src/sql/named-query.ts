@@ -10,6 +10,7 @@ const SQL_TYPES = {
   bigint: 'bigint',
   boolean: 'boolean',
   jsonb: 'jsonb',
+  bytea: 'bytea',
 } as const;
 type SqlTypeName = keyof typeof SQL_TYPES;
 
@@ -19,6 +20,7 @@ interface TsTypes {
   bigint: number;
   boolean: boolean;
   jsonb: string;
+  bytea: Uint8Array;
 }
 
 export interface ParamType<T extends SqlTypeName = SqlTypeName, Nullable extends boolean = boolean> {
@@ -36,6 +38,7 @@ export const param = {
   bigint: type('bigint'),
   boolean: type('boolean'),
   jsonb: type('jsonb'),
+  bytea: type('bytea'),
   nullableText: nullable('text'),
   nullableJsonb: nullable('jsonb'),
 };
@@ -122,6 +125,9 @@ function literal(name: string, declared: ParamType, value: unknown): string {
     case 'boolean':
       if (typeof value !== 'boolean') throw new Error(`parameter :${name} must be a boolean, got ${typeof value}`);
       return value ? 'TRUE' : 'FALSE';
+    case 'bytea':
+      if (!(value instanceof Uint8Array)) throw new Error(`parameter :${name} must be bytes (a Uint8Array)`);
+      return quoteLiteral(`\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`);
   }
 }
 

@@ -1,0 +1,26 @@
+// Schedules: the team's recurring runs (the API's reads and writes) and their firing (the
+// worker's claim of a due tick, the tick's record, the failure streak that pauses a schedule).
+export {
+  insertSchedule,
+  updateSchedule,
+  scheduleForTeam,
+  listSchedules,
+  deleteSchedule,
+  type ScheduleRecord,
+  type ScheduleFields,
+  type ScheduleOverlap,
+  type ScheduleCatchUp,
+} from './schedules.repository';
+export {
+  dueScheduleIds,
+  lockDueSchedule,
+  lockSchedule,
+  runForTick,
+  unfinishedScheduleRuns,
+  recordScheduleTick,
+  advanceSchedule,
+  listScheduleTicks,
+  type TickOutcome,
+  type ScheduleTickRecord,
+} from './schedule-ticks.repository';
+export { settleScheduleFailures, emitSchedulePaused, type SelfPausedSchedule } from './schedule-failures.repository';
