@@ -25,8 +25,11 @@ import { createTestLive, type TestLive } from './testing/live';
 import { graphDefinitionFor, graphFixture, graphName } from './routers/graphs.fixtures';
 import { createInvitation } from './testing/invitations';
 import { webhookCrossTeam, webhookMatrix } from './routers/webhooks.fixtures';
+import { uploadCrossTeam, uploadMatrix } from './routers/uploads.fixtures';
+import { skillCrossTeam, skillMatrix } from './routers/skills.fixtures';
+import { scheduleCrossTeam, scheduleMatrix } from './routers/schedules.fixtures';
 import { policyMatrix } from './routers/policies.fixtures';
-import { appendCommittedCall, beginSessionLog, finishSessionLog, openApproval } from './routers/sessions.fixtures';
+import { appendCommittedCall, appendSeed, beginSessionLog, finishSessionLog, openApproval } from './routers/sessions.fixtures';
 
 /**
  * The authorization matrix: every procedure of the router × every kind of caller. A procedure
@@ -165,7 +168,10 @@ const matrix: Record<string, Entry> = {
     }),
   },
   'secrets.list': { access: 'admin', input: (fx) => ({ teamId: fx.teamId }) },
-  'secrets.create': { access: 'admin', input: (fx) => ({ teamId: fx.teamId, name: `MATRIX_${n++}`, value: 'matrix-secret-value' }) },
+  'secrets.create': {
+    access: 'admin',
+    input: (fx) => ({ teamId: fx.teamId, name: `MATRIX_${n++}`, kind: 'token', value: 'matrix-secret-value', forge: 'github' }),
+  },
   // A fresh secret per call, so each allowed delete is a first one.
   'secrets.delete': {
     access: 'admin',
@@ -188,7 +194,9 @@ const matrix: Record<string, Entry> = {
   'sessions.files': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, sessionId: await startedSession() }) },
   'sessions.changes': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, sessionId: await startedSession() }) },
   'sessions.callDiff': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, ...(await committedCall()) }) },
+  'sessions.patch': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, sessionId: await seededSession() }) },
   'sessions.promote': { access: 'operator', input: async (fx) => ({ teamId: fx.teamId, sessionId: await startedSession() }) },
+  'sessions.restore': { access: 'operator', input: async (fx) => ({ teamId: fx.teamId, sessionId: await startedSession(), atEvent: 1, paths: ['a.txt'] }) },
   'graphs.list': { access: 'viewer', input: (fx) => ({ teamId: fx.teamId }) },
   'graphs.get': { access: 'viewer', input: async (fx) => ({ teamId: fx.teamId, graphId: (await ownGraph(fx)).graphId }) },
   'graphs.create': { access: 'operator', input: (fx) => ({ teamId: fx.teamId, name: graphName(), definition: graphDefinitionFor(agent.agentId) }) },
@@ -202,6 +210,12 @@ const matrix: Record<string, Entry> = {
     input: async (fx) => ({ teamId: fx.teamId, runId: (await ownGraph(fx)).runId, edgeId: (await ownGraph(fx)).edgeId, tokens: 1 }),
   },
   ...webhookMatrix(() => db.db),
+  ...uploadMatrix(() => db.db),
+  ...skillMatrix(() => db.db),
+  ...scheduleMatrix(
+    () => db.db,
+    () => agent.agentId,
+  ),
 };
 /** The team's graph, one run of it and its edge (made once, by the admin). */
 const ownGraph = (fx: TeamFixture) => graphFixture(deps, fx.teamId, fx.members.admin.id, agent.agentId);
@@ -363,6 +377,8 @@ const crossTeam: Record<string, (fx: TeamFixture) => unknown> = {
   'sessions.files': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession() }),
   'sessions.changes': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession() }),
   'sessions.callDiff': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession(), atEvent: 1 }),
+  'sessions.restore': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession(), atEvent: 1 }),
+  'sessions.patch': async (fx) => ({ teamId: fx.teamId, sessionId: await foreignSession() }),
   'graphs.get': async (fx) => ({ teamId: fx.teamId, graphId: (await foreignGraph(fx)).graphId }),
   'graphs.update': async (fx) => ({ teamId: fx.teamId, graphId: (await foreignGraph(fx)).graphId, definition: graphDefinitionFor(agent.agentId) }),
   'graphs.run': async (fx) => ({ teamId: fx.teamId, runId: (await foreignGraph(fx)).runId }),
@@ -371,6 +387,12 @@ const crossTeam: Record<string, (fx: TeamFixture) => unknown> = {
   'invitations.accept': async () => ({ invitationId: (await createInvitation(db.db, { userId: fx.outsider.id })).id }),
   'invitations.decline': async () => ({ invitationId: (await createInvitation(db.db, { userId: fx.outsider.id })).id }),
   ...webhookCrossTeam(() => db.db),
+  ...uploadCrossTeam(() => db.db),
+  ...skillCrossTeam(() => db.db),
+  ...scheduleCrossTeam(
+    () => db.db,
+    () => foreign.agentId,
+  ),
 };
 /** Ids that name a person or a caller-owned thing rather than a team resource. */
 const NOT_RESOURCES = new Set(['teamId', 'userId', 'tokenId']);
@@ -398,6 +420,7 @@ describe('another team’s resources', () => {
     const run = await db.db.run.findUniqueOrThrow({ where: { id: foreign.runId } });
     expect(run.cancelRequestedAt).toBeNull();
     expect(await db.db.inboxMessage.count({ where: { runId: foreign.runId } })).toBe(0);
+    expect(await db.db.workspaceRestore.count({ where: { runId: foreign.runId } })).toBe(0);
     const agentRow = await db.db.agentTemplate.findUniqueOrThrow({ where: { id: foreign.agentId } });
     expect(agentRow.version).toBe(1);
     expect(live.errors).toEqual([]);
@@ -432,6 +455,17 @@ let committed: Promise<{ sessionId: string; atEvent: number }> | null = null;
 function committedCall(): Promise<{ sessionId: string; atEvent: number }> {
   committed ??= beginSession().then(async (sessionId) => ({ sessionId, atEvent: await appendCommittedCall(db.db, sessionId) }));
   return committed;
+}
+
+let seeded: Promise<string> | null = null;
+
+/** A session whose run was seeded with files, for `sessions.patch`. */
+function seededSession(): Promise<string> {
+  seeded ??= beginSession().then(async (sessionId) => {
+    await appendSeed(db.db, sessionId);
+    return sessionId;
+  });
+  return seeded;
 }
 
 /** The other team's run's main session. */

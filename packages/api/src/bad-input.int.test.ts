@@ -8,6 +8,7 @@ import type { ApiDeps } from './context';
 import { callerAs, createAgentFixture, createTeamFixture, issueToken, sessionOf, type AgentFixture, type TeamFixture } from './testing/fixtures';
 import { createTestLive, type TestLive } from './testing/live';
 import { graphDefinitionFor } from './routers/graphs.fixtures';
+import { fixtureArchive } from './routers/uploads.fixtures';
 
 /**
  * Bad input to any procedure gets a 4xx with a clear message and writes nothing. Valid inputs
@@ -49,9 +50,15 @@ const validInputs: Record<string, () => Record<string, unknown>> = {
     systemPrompt: 'Be brief.',
     busyPolicy: 'enqueue',
     maxConcurrentRuns: 3,
+    workspace: { archive: { uploadId: 'upl-missing' } },
   }),
   'agents.update': () => ({ teamId: fx.teamId, agentId: agent.agentId, description: 'Sharper', expectedVersion: 1 }),
-  'runs.create': () => ({ teamId: fx.teamId, agentId: agent.agentId, goal: 'Do the thing' }),
+  'runs.create': () => ({
+    teamId: fx.teamId,
+    agentId: agent.agentId,
+    goal: 'Do the thing',
+    workspace: { git: { url: 'https://git.example.test/a.git', ref: 'main' } },
+  }),
   'runs.get': () => ({ teamId: fx.teamId, runId }),
   'runs.list': () => ({ teamId: fx.teamId, text: 'thing', limit: 10, waitReason: ['approval'], finishedSince: '2026-01-01T00:00:00Z' }),
   'runs.events': () => ({ teamId: fx.teamId, runId, after: 5, limit: 100 }),
@@ -68,6 +75,8 @@ const validInputs: Record<string, () => Record<string, unknown>> = {
   'sessions.files': () => ({ teamId: fx.teamId, sessionId, atEvent: 1, path: 'src/app.ts' }),
   'sessions.changes': () => ({ teamId: fx.teamId, sessionId }),
   'sessions.callDiff': () => ({ teamId: fx.teamId, sessionId, atEvent: 1 }),
+  'sessions.restore': () => ({ teamId: fx.teamId, sessionId, atEvent: 1, paths: ['src/app.ts'] }),
+  'sessions.patch': () => ({ teamId: fx.teamId, sessionId, base: 1, whole: true }),
   'approvals.list': () => ({ teamId: fx.teamId, status: 'pending', runId, limit: 20 }),
   'approvals.get': () => ({ teamId: fx.teamId, approvalId: 'apr-missing' }),
   'approvals.diff': () => ({ teamId: fx.teamId, approvalId: 'apr-missing' }),
@@ -91,7 +100,7 @@ const validInputs: Record<string, () => Record<string, unknown>> = {
     teamId: fx.teamId,
     name: 'local-llm',
     kind: 'openai',
-    baseUrl: 'http://127.0.0.1:9/v1',
+    baseUrl: 'http://10.0.0.9:8000/v1',
     apiKey: 'sk-test-12345678',
     model: 'small',
     inputMicrosPerMTok: 150_000,
@@ -116,7 +125,16 @@ const validInputs: Record<string, () => Record<string, unknown>> = {
   'mcp.remove': () => ({ teamId: fx.teamId, serverId: 'mcp-missing' }),
   'mcp.refresh': () => ({ teamId: fx.teamId, serverId: 'mcp-missing' }),
   'secrets.list': () => ({ teamId: fx.teamId }),
-  'secrets.create': () => ({ teamId: fx.teamId, name: 'GITHUB_TOKEN', value: 'ghp_example_value', replace: true }),
+  'secrets.create': () => ({
+    teamId: fx.teamId,
+    name: 'GITHUB_TOKEN',
+    kind: 'token',
+    value: 'ghp_example_value',
+    username: 'x-access-token',
+    forge: 'github',
+    apiUrl: 'https://api.github.com',
+    replace: true,
+  }),
   'secrets.delete': () => ({ teamId: fx.teamId, name: 'GITHUB_TOKEN' }),
   'graphs.list': () => ({ teamId: fx.teamId }),
   'graphs.get': () => ({ teamId: fx.teamId, graphId: 'graph-missing', version: 1 }),
@@ -148,13 +166,36 @@ const validInputs: Record<string, () => Record<string, unknown>> = {
   'webhooks.test': () => ({ teamId: fx.teamId, webhookId: 'whk-missing' }),
   'webhooks.deliveries': () => ({ teamId: fx.teamId, webhookId: 'whk-missing', cursor: 'msg_missing', limit: 20 }),
   'webhooks.redeliver': () => ({ teamId: fx.teamId, deliveryId: 'msg_missing' }),
+  // Over HTTP, bytes never arrive as bytes: every variant (and the valid input too) is refused.
+  'uploads.create': () => ({ teamId: fx.teamId, filename: 'seed.tar.gz', data: fixtureArchive() }),
+  'uploads.get': () => ({ teamId: fx.teamId, uploadId: 'upl-missing' }),
+  'skills.list': () => ({ teamId: fx.teamId, archived: false }),
+  'skills.get': () => ({ teamId: fx.teamId, skillId: 'skl-missing' }),
+  'skills.create': () => ({
+    teamId: fx.teamId,
+    name: 'quote-drafting',
+    description: 'Drafts quotes from the catalogue.',
+    instructions: '# Quotes\nUse EUR.',
+    files: [{ path: 'quotes/rules.md', content: 'Round up.' }],
+  }),
+  'skills.update': () => ({ teamId: fx.teamId, skillId: 'skl-missing', description: 'Sharper', expectedVersion: 1 }),
+  'skills.archive': () => ({ teamId: fx.teamId, skillId: 'skl-missing', archived: true }),
+  'schedules.list': () => ({ teamId: fx.teamId }),
+  'schedules.get': () => ({ teamId: fx.teamId, scheduleId: 'sch-missing', ticks: 10 }),
+  'schedules.create': () => ({ teamId: fx.teamId, name: 'nightly', agentId: 'agt-missing', everySeconds: 60, goal: 'report at {{scheduledAt}}' }),
+  'schedules.update': () => ({ teamId: fx.teamId, scheduleId: 'sch-missing', goal: 'report' }),
+  'schedules.pause': () => ({ teamId: fx.teamId, scheduleId: 'sch-missing' }),
+  'schedules.resume': () => ({ teamId: fx.teamId, scheduleId: 'sch-missing' }),
+  'schedules.delete': () => ({ teamId: fx.teamId, scheduleId: 'sch-missing' }),
+  'schedules.runNow': () => ({ teamId: fx.teamId, scheduleId: 'sch-missing' }),
 };
 const noInput = new Set(['me', 'teams.list', 'invitations.mine']);
 /** Keys a procedure accepts without (so "missing" is not an error for them). */
 const optionalKeys: Record<string, string[]> = {
   'invitations.signUp': ['name'],
   'tokens.create': ['expiresInDays'],
-  'agents.create': ['systemPrompt', 'busyPolicy', 'maxConcurrentRuns'],
+  'agents.create': ['systemPrompt', 'busyPolicy', 'maxConcurrentRuns', 'workspace'],
+  'runs.create': ['workspace'],
   'agents.update': ['description', 'expectedVersion'],
   'runs.list': ['text', 'limit', 'waitReason', 'finishedSince'],
   'runs.events': ['after', 'limit'],
@@ -162,9 +203,11 @@ const optionalKeys: Record<string, string[]> = {
   'sessions.fork': ['message'],
   'sessions.replay': ['atEvent', 'endpointId', 'systemPrompt'],
   'sessions.files': ['atEvent', 'path'],
+  'sessions.restore': ['paths'],
+  'sessions.patch': ['base', 'whole'],
   'approvals.list': ['status', 'runId', 'limit'],
   'mcp.add': ['args'],
-  'secrets.create': ['replace'],
+  'secrets.create': ['kind', 'username', 'forge', 'apiUrl', 'replace'],
   'costs.spend': ['days'],
   'approvals.decide': ['comment'],
   'approvals.decideMany': ['comment'],
@@ -180,6 +223,13 @@ const optionalKeys: Record<string, string[]> = {
   'webhooks.create': ['description'],
   'webhooks.update': ['url', 'events', 'description', 'enabled'],
   'webhooks.deliveries': ['cursor', 'limit'],
+  'uploads.create': ['filename'],
+  'skills.list': ['archived'],
+  'skills.create': ['files'],
+  'skills.update': ['description', 'expectedVersion'],
+  'skills.archive': ['archived'],
+  'schedules.get': ['ticks'],
+  'schedules.update': ['goal'],
 };
 
 function variants(valid: Record<string, unknown>, optional: string[]): [string, unknown][] {
@@ -276,6 +326,30 @@ describe('bad input', () => {
     });
   }
 
+  it('endpoints.create and endpoints.update: a base URL no model endpoint may reach gets 400 saying why, and writes nothing', async () => {
+    const before = await tableCounts();
+    const cases: [string, RegExp][] = [
+      ['http://127.0.0.1:9/v1', /^baseUrl: 127\.0\.0\.1 is a loopback address: .*LOOPLANE_ENDPOINTS_ALLOW/],
+      ['http://169.254.169.254/latest', /^baseUrl: 169\.254\.169\.254 is a link-local address \(a cloud metadata service\)/],
+      ['http://[fe80::1]:8080/v1', /^baseUrl: fe80::1 is a link-local address/],
+      ['http://[::1]/v1', /^baseUrl: ::1 is a loopback address/],
+      ['http://0.0.0.0:11434/v1', /^baseUrl: 0\.0\.0\.0 is an unspecified/],
+      ['http://100.100.100.200/v1', /^baseUrl: 100\.100\.100\.200 is a cloud metadata address/],
+    ];
+    for (const [baseUrl, message] of cases) {
+      for (const [path, input] of [
+        ['endpoints.create', { ...validInputs['endpoints.create']!(), baseUrl }],
+        ['endpoints.update', { teamId: fx.teamId, endpointId: agent.endpointId, baseUrl }],
+      ] as const) {
+        const response = await post(path, JSON.stringify(superjson.serialize(input)));
+        const payload = (await response.json()) as { error?: { json?: { message?: string } } };
+        expect(response.status, `${path} with ${baseUrl}`).toBe(400);
+        expect(payload.error?.json?.message, `${path} with ${baseUrl}`).toMatch(message);
+      }
+    }
+    expect(await tableCounts()).toEqual(before);
+  });
+
   it('sessions.files: unsafe paths and impossible events get 400 saying what is wrong, and read nothing', async () => {
     const before = await tableCounts();
     const cases: [Record<string, unknown>, RegExp][] = [
@@ -307,6 +381,86 @@ describe('bad input', () => {
       message: expect.stringMatching(/no committed events yet|between 1 and/),
     });
     expect(await tableCounts()).toEqual(before);
+  });
+
+  it('sessions.restore: unsafe or impossible paths, and events outside the log, get 400 saying what is wrong, and write nothing', async () => {
+    const before = await tableCounts();
+    const jobsBefore = (await live.jobs()).length;
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ paths: ['src/../../etc/passwd'] }, /paths\.0: must not contain empty, \. or \.\. segments/],
+      [{ paths: ['ok.txt', '/etc/passwd'] }, /paths\.1: must be relative to the workspace root/],
+      [{ paths: ['.git/config'] }, /paths\.0: must not name \.git/],
+      [{ paths: ['a\u0000b'] }, /paths\.0: must not contain NUL/],
+      [{ paths: [''] }, /paths\.0: names the workspace root; leave paths out to restore the whole workspace/],
+      [{ paths: [] }, /paths: must name at least one path/],
+      [{ paths: Array.from({ length: 1001 }, (_, i) => `f${i}.txt`) }, /paths: must name at most 1000 paths/],
+      [{ atEvent: 0 }, /atEvent: must be at least 1/],
+      [{ atEvent: 1.5 }, /atEvent: must be a whole number/],
+    ];
+    for (const [change, message] of cases) {
+      const input = { teamId: fx.teamId, sessionId, atEvent: 1, ...change };
+      const response = await handleTrpcRequest(
+        new Request('http://localhost/api/trpc/sessions.restore', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(superjson.serialize(input)),
+        }),
+        { deps, endpoint: '/api/trpc', session: sessionOf(fx.members.operator.id), ip: null },
+      );
+      const payload = (await response.json()) as { error?: { json?: { message?: string } } };
+      expect(response.status, JSON.stringify(change).slice(0, 80)).toBe(400);
+      expect(payload.error?.json?.message, JSON.stringify(change).slice(0, 80)).toMatch(message);
+    }
+    // In range for the schema, past the session's log: the message names the range.
+    const api = await callerAs(deps, { userId: fx.members.operator.id });
+    await expect(api.sessions.restore({ teamId: fx.teamId, sessionId, atEvent: 7 })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/no committed events yet|between 1 and/),
+    });
+    expect(await tableCounts()).toEqual(before);
+    expect((await live.jobs()).length).toBe(jobsBefore);
+  });
+
+  it('a bad workspace for runs.create, agents.create/update or a graph node gets a 4xx saying what is wrong, and writes nothing', async () => {
+    const other = await createAgentFixture(db.db, fx.otherTeamId);
+    const theirs = await (await callerAs(deps, { userId: fx.outsider.id })).runs.create({ teamId: fx.otherTeamId, agentId: other.agentId, goal: 'theirs' });
+    const theirSession = (await db.db.run.findUniqueOrThrow({ where: { id: theirs.runId }, select: { mainSessionId: true } })).mainSessionId!;
+    const before = await tableCounts();
+    const jobsBefore = (await live.jobs()).length;
+    const url = 'https://git.example.test/acme/app.git';
+    const cases: Array<[unknown, number, RegExp]> = [
+      [{ git: { url: 'ftp://git.example.test/app.git' } }, 400, /^Invalid input: workspace.*scheme ftp: is not one of https, http, ssh, file/],
+      [{ git: { url: 'not a url' } }, 400, /^Invalid input: workspace.*must not contain spaces or control characters/],
+      [{ git: { url: 'https://me:hunter2@git.example.test/acme/app.git' } }, 400, /^Invalid input: workspace.*must not hold a password or token/],
+      [{ git: { url, ref: '--upload-pack=touch /tmp/x' } }, 400, /^Invalid input: workspace.*must not start with "-"/],
+      [{ git: { url, depth: 0 } }, 400, /^Invalid input: workspace.*depth/],
+      [{ git: { url, token: 'ghp_x' } }, 400, /^Invalid input: workspace/],
+      [{ git: { url }, archive: { uploadId: 'x' } }, 400, /^Invalid input: workspace/],
+      [{ archive: { uploadId: 'cmnosuchupload0000000000' } }, 404, /^No upload cmnosuchupload0000000000 in this team/],
+      [{ session: { sessionId: theirSession } }, 404, /^No such session in this team$/],
+    ];
+    const calls = (workspace: unknown): Array<[string, Record<string, unknown>]> => [
+      ['runs.create', { teamId: fx.teamId, agentId: agent.agentId, goal: 'g', workspace }],
+      ['agents.create', { teamId: fx.teamId, name: 'ws-agent', endpointId: agent.endpointId, workspace }],
+      ['agents.update', { teamId: fx.teamId, agentId: agent.agentId, workspace }],
+      [
+        'graphs.create',
+        { teamId: fx.teamId, name: 'ws-graph', definition: { root: 'a', nodes: [{ key: 'a', agentId: agent.agentId, workspace }], edges: [] } },
+      ],
+    ];
+    for (const [workspace, status, message] of cases) {
+      for (const [path, input] of calls(workspace)) {
+        const response = await post(path, JSON.stringify(superjson.serialize(input)));
+        const payload = (await response.json()) as { error?: { json?: { message?: string } } };
+        const what = `${path} with ${JSON.stringify(workspace)}`;
+        expect(response.status, what).toBe(status);
+        // A graph node's field is named by its path in the definition (or the node, for the checks after the schema).
+        const said = payload.error?.json?.message?.replace(/^node a: /, '').replace('definition.nodes.0.workspace', 'workspace');
+        expect(said, what).toMatch(message);
+      }
+    }
+    expect(await tableCounts()).toEqual(before);
+    expect((await live.jobs()).length).toBe(jobsBefore);
   });
 
   it('malformed JSON gets 400 with a clear message', async () => {

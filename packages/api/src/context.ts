@@ -1,8 +1,10 @@
 import type { Db, SecretBox } from '@looplane/db';
+import { modelEndpointPolicy, type AddressAllowlist, type OutboundPolicy } from '@looplane/shared/net';
 import type { WorkspaceReader } from '@looplane/workspaces';
 import { resolvePrincipal, type Credentials, type Principal } from './auth/principal';
 import type { Dispatch } from './dispatch';
 import { DEFAULT_RUN_START_LIMITS, type RunStartLimits } from './services/run-start-limits';
+import { DEFAULT_UPLOAD_LIMITS, type UploadLimits } from './services/upload-limits';
 import type { WebhookSettings } from './services/webhooks.service';
 
 /** Long-lived dependencies of the API, created once per server process. */
@@ -21,6 +23,13 @@ export interface ApiDeps {
   runLimits?: RunStartLimits;
   /** Where webhook endpoints may point (LOOPLANE_WEBHOOKS_ALLOW_PRIVATE); default: public addresses only. */
   webhooks?: WebhookSettings;
+  /**
+   * Special-purpose addresses (loopback, link-local, …) model endpoints may still reach
+   * (LOOPLANE_ENDPOINTS_ALLOW); default: none.
+   */
+  endpointsAllow?: AddressAllowlist;
+  /** How large an uploaded archive may be (LOOPLANE_UPLOAD_MAX_MB); default {@link DEFAULT_UPLOAD_LIMITS}. */
+  uploads?: UploadLimits;
 }
 
 export interface RequestInfo extends Credentials {
@@ -36,6 +45,9 @@ export interface Context {
   secretBox: SecretBox | null;
   runLimits: RunStartLimits;
   webhooks: WebhookSettings;
+  /** Where model endpoints may connect: checked when one is saved, tested, and at every connection. */
+  endpointAddresses: OutboundPolicy;
+  uploadLimits: UploadLimits;
 }
 
 /** Builds the per-request tRPC context: resolves the caller once, up front. */
@@ -50,5 +62,7 @@ export async function createTrpcContext(deps: ApiDeps, request: RequestInfo): Pr
     secretBox: deps.secretBox ?? null,
     runLimits: deps.runLimits ?? DEFAULT_RUN_START_LIMITS,
     webhooks: deps.webhooks ?? { allowPrivate: false },
+    endpointAddresses: modelEndpointPolicy(deps.endpointsAllow ?? []),
+    uploadLimits: deps.uploads ?? DEFAULT_UPLOAD_LIMITS,
   };
 }

@@ -14,6 +14,9 @@ export { handleWorkspaceDownload, type DownloadRequest } from './streams/workspa
 export { linkOidcIdentity, linkedUserId, type OidcIdentity } from './auth/oidc-link';
 export { handleMcpRequest, type McpHttpOptions } from './mcp/mcp-http';
 export { handleRestRequest, type RestHttpOptions } from './rest/rest-http';
+export { handleTeamUpload, type TeamUploadOptions } from './rest/team-upload';
+export { uploadLimits, type UploadLimits } from './services/upload-limits';
 export { buildOpenApiDocument, type OpenApiDocument, type OpenApiOptions } from './rest/openapi';
 export { restRoutes } from './rest/routes';
 export type { RestRoute, HttpMethod } from './rest/rest-route';
+export { fireDueSchedules, settleScheduleStreaks, type ScheduleFireDeps } from './services/schedule-fire.service';

@@ -12,11 +12,14 @@ import { overviewRouter } from './routers/overview.router';
 import { costsRouter } from './routers/costs.router';
 import { policiesRouter } from './routers/policies.router';
 import { runsRouter } from './routers/runs.router';
+import { schedulesRouter } from './routers/schedules.router';
 import { secretsRouter } from './routers/secrets.router';
+import { skillsRouter } from './routers/skills.router';
 import { sessionsRouter } from './routers/sessions.router';
 import { systemRouter } from './routers/system.router';
 import { teamsRouter } from './routers/teams.router';
 import { tokensRouter } from './routers/tokens.router';
+import { uploadsRouter } from './routers/uploads.router';
 import { webhooksRouter } from './routers/webhooks.router';
 
 export const appRouter = createRouter({
@@ -39,6 +42,9 @@ export const appRouter = createRouter({
   overview: overviewRouter,
   secrets: secretsRouter,
   webhooks: webhooksRouter,
+  uploads: uploadsRouter,
+  skills: skillsRouter,
+  schedules: schedulesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -11,4 +11,12 @@ describe('unstorableTextPath', () => {
     expect(unstorableTextPath('x\u0000')).toEqual([]);
     expect(unstorableTextPath(undefined)).toBeNull();
   });
+
+  it('passes bytes (an upload’s archive) without walking them', () => {
+    const bytes = Buffer.alloc(8 * 1024 * 1024);
+    const started = performance.now();
+    expect(unstorableTextPath({ filename: 'seed.tar', data: bytes })).toBeNull();
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(unstorableTextPath({ filename: 'a\u0000', data: new Uint8Array(1) })).toEqual(['filename']);
+  });
 });

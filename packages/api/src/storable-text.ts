@@ -10,7 +10,8 @@ const MAX_DEPTH = 32;
  */
 export function unstorableTextPath(value: unknown, path: string[] = [], depth = 0): string[] | null {
   if (typeof value === 'string') return storable(value) ? null : path;
-  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return null;
+  // Bytes (an upload's archive) are not text, and walking them byte by byte would cost millions of steps.
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value) || depth > MAX_DEPTH) return null;
   for (const [key, child] of Object.entries(value)) {
     if (!storable(key)) return [...path, key.replace(/\0/g, '\\0')];
     const found = unstorableTextPath(child, [...path, key], depth + 1);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restTestbed } from '@looplane/api/testing/rest-testbed';
-import { createLooplaneClient, ProblemError, unwrap, type LooplaneClient } from '../src/index';
+import { craftedTar } from '@looplane/workspaces/testing';
+import { createLooplaneClient, downloadSessionPatch, ProblemError, unwrap, uploadArchive, type LooplaneClient } from '../src/index';
 import { createResponseChecker, loadDocument, operationFor, operationsOf } from './document';
 import { contractFixtures } from './fixtures';
 import { recordingFetch, type Exchange } from './recorder';
@@ -90,7 +91,7 @@ describe('every documented operation, called with the generated client', () => {
     expect(decided).toMatchObject({ approvalId, status: 'approved', runId });
   });
 
-  it('sessions: fork, replay, resume, files', async () => {
+  it('sessions: fork, replay, resume, restore, files, patch', async () => {
     const started = await fixtures.startedSession();
     const sessionId = started.sessionId;
     const forked = await unwrap(
@@ -106,8 +107,18 @@ describe('every documented operation, called with the generated client', () => {
       as('operator').POST('/sessions/{sessionId}/resume', { params: { path: { sessionId: finished.sessionId } }, body: { message: 'Now write the tests' } }),
     );
     expect(resumed).toEqual({ sessionId: finished.sessionId, runId: finished.runId, status: 'idle' });
+    const restored = await unwrap(
+      as('operator').POST('/sessions/{sessionId}/restore', { params: { path: { sessionId } }, body: { atEvent: 1, paths: ['src/app.ts'] } }),
+    );
+    expect(restored).toMatchObject({ sessionId, runId: started.runId, atEvent: 1, commit: null, paths: ['src/app.ts'], reopened: false });
     const files = await unwrap(as('viewer').GET('/sessions/{sessionId}/files', { params: { path: { sessionId } } }));
     expect(files.node).toEqual({ kind: 'dir', path: '', entries: [] });
+    const seeded = await fixtures.seededSession();
+    const patch = await as('viewer').GET('/sessions/{sessionId}/patch', { params: { path: { sessionId: seeded.sessionId } }, parseAs: 'text' });
+    expect(patch.response.headers.get('content-disposition')).toBe(`attachment; filename="${seeded.sessionId}.patch"`);
+    // Nothing changed since the seed: the empty series, through the client's own download.
+    expect(await downloadSessionPatch(as('viewer'), seeded.sessionId)).toBe('');
+    await expect(downloadSessionPatch(as('viewer'), sessionId)).rejects.toMatchObject({ name: 'ProblemError', status: 412 });
   });
 
   it('audit export, tokens, MCP servers', async () => {
@@ -125,6 +136,62 @@ describe('every documented operation, called with the generated client', () => {
       id: server.id,
       removed: true,
     });
+  });
+});
+
+describe('skills', () => {
+  it('create, read, list, update with a version check, archive and restore', async () => {
+    const created = await unwrap(
+      as('operator').POST('/skills', {
+        body: {
+          name: 'release-notes',
+          description: 'How this team writes release notes',
+          instructions: '# Release notes\nGroup changes by area.',
+          files: [{ path: 'templates/notes.md', content: '## Changes\n' }],
+        },
+      }),
+    );
+    expect(created).toMatchObject({ name: 'release-notes', version: 1, archivedAt: null });
+    const skillId = created.id;
+    expect(await unwrap(as('viewer').GET('/skills/{skillId}', { params: { path: { skillId } } }))).toEqual(created);
+    const updated = await unwrap(
+      as('operator').PATCH('/skills/{skillId}', { params: { path: { skillId } }, body: { expectedVersion: 1, description: 'Release notes, by area' } }),
+    );
+    expect(updated).toMatchObject({ id: skillId, version: 2, description: 'Release notes, by area' });
+    const archived = await unwrap(as('operator').POST('/skills/{skillId}/archive', { params: { path: { skillId } }, body: {} }));
+    expect(archived.archivedAt).not.toBeNull();
+    expect((await unwrap(as('viewer').GET('/skills'))).map((s) => s.id)).not.toContain(skillId);
+    expect((await unwrap(as('viewer').GET('/skills', { params: { query: { archived: 'true' } } }))).map((s) => s.id)).toContain(skillId);
+    const restored = await unwrap(as('operator').POST('/skills/{skillId}/archive', { params: { path: { skillId } }, body: { archived: false } }));
+    expect(restored.archivedAt).toBeNull();
+  });
+});
+
+describe('uploads', () => {
+  it('an archive as a form and as raw bytes, and its metadata', async () => {
+    const archive = new Uint8Array(craftedTar([{ name: 'src/app.ts', content: 'export {};\n' }]));
+    const form = new FormData();
+    form.append('file', new Blob([archive]), 'seed.tar');
+    const created = await unwrap(as('operator').POST('/uploads', { body: form as never }));
+    expect(created).toMatchObject({ filename: 'seed.tar', format: 'tar', bytes: archive.length, files: 2 });
+    const raw = await unwrap(
+      as('operator').POST('/uploads', {
+        params: { query: { filename: 'raw.tar' } },
+        body: archive as never,
+        bodySerializer: (body) => body as never,
+        headers: { 'content-type': 'application/x-tar' },
+      }),
+    );
+    expect(raw.filename).toBe('raw.tar');
+    const helper = await uploadArchive(as('operator'), archive, 'helper.tar');
+    expect(helper).toMatchObject({ filename: 'helper.tar', format: 'tar', bytes: archive.length });
+    const fromUpload = await unwrap(
+      as('operator').POST('/runs', {
+        body: { agentId: rest.tb.agent.agentId, goal: 'Start from the upload', workspace: { archive: { uploadId: helper.id } } },
+      }),
+    );
+    expect((await rest.tb.db.run.findUniqueOrThrow({ where: { id: fromUpload.runId } })).workspace).toEqual({ archive: { uploadId: helper.id } });
+    expect(await unwrap(as('viewer').GET('/uploads/{uploadId}', { params: { path: { uploadId: created.id } } }))).toEqual(created);
   });
 });
 

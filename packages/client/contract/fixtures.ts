@@ -44,6 +44,15 @@ export function contractFixtures(rest: RestTestbed) {
       return started;
     },
 
+    /** A run seeded with files, as the worker records it (nothing changed since: an empty patch). */
+    async seededSession() {
+      const started = await startedSession();
+      await appendEvents(tb.db, started.runId, started.sessionId, [
+        { type: 'workspace.seeded', payload: { source: 'git', commit: 'c'.repeat(40), files: 1, bytes: 1, url: 'https://git.example.test/acme/app.git' } },
+      ]);
+      return started;
+    },
+
     /** A pending approval of a tool call on a waiting run, as the worker opens it. */
     async pendingApproval() {
       const waiting = await run('contract: clean up');

@@ -3,6 +3,7 @@
 import type { components } from './generated/schema';
 
 export { API_BASE_PATH, createLooplaneClient, unwrap, type LooplaneClient, type LooplaneClientOptions } from './client';
+export { downloadSessionPatch, uploadArchive } from './files';
 export { ConnectionError, isProblem, ProblemError, type Problem } from './problem';
 export type { components, operations, paths } from './generated/schema';
 

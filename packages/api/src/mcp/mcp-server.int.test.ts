@@ -164,6 +164,32 @@ describe('/api/mcp tools', () => {
     await client.close();
   });
 
+  it('start_run takes a workspace: another session’s files start the run; a bad one is a tool error that starts nothing', async () => {
+    const client = await connect((await issueToken(db.db, fx.teamId, fx.members.operator.id, 'operator')).secret);
+    const first = await client.callTool({ name: 'start_run', arguments: { agentId: agent.agentId, goal: 'the original' } });
+    const source = await db.db.run.findUniqueOrThrow({ where: { id: (first.structuredContent as { runId: string }).runId } });
+    const started = await client.callTool({
+      name: 'start_run',
+      arguments: { agentId: agent.agentId, goal: 'go on from there', workspace: { session: { sessionId: source.mainSessionId } } },
+    });
+    expect(started.isError).toBeFalsy();
+    const row = await db.db.run.findUniqueOrThrow({ where: { id: (started.structuredContent as { runId: string }).runId } });
+    expect(row.workspace).toEqual({ session: { sessionId: source.mainSessionId }, from: { runId: source.id, commit: null, atEvent: 0 } });
+
+    const before = await db.db.run.count();
+    for (const [workspace, error] of [
+      [{ git: { url: 'https://me:pw@git.example.test/a.git' } }, /must not hold a password/],
+      [{ git: { url: 'https://git.example.test/a.git', depth: 0 } }, /depth/],
+      [{ archive: { uploadId: 'cmnosuchupload0000000000' } }, /No upload cmnosuchupload0000000000/],
+    ] as const) {
+      const result = await client.callTool({ name: 'start_run', arguments: { agentId: agent.agentId, goal: 'refused', workspace } });
+      expect(result.isError, JSON.stringify(workspace)).toBe(true);
+      expect(textOf(result)).toMatch(error);
+    }
+    expect(await db.db.run.count()).toBe(before);
+    await client.close();
+  });
+
   it('starts a run and approves the tool call its policy holds (list_approvals, decide_approval)', async () => {
     const operator = await connect((await issueToken(db.db, fx.teamId, fx.members.operator.id, 'operator')).secret);
     const started = await operator.callTool({ name: 'start_run', arguments: { agentId: agent.agentId, goal: 'clean the build' } });

@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { workspaceSourceSchema } from '@looplane/engine';
 import { z } from 'zod';
 import { appRouter } from '../root';
 import { createCallerFactory } from '../trpc';
@@ -69,9 +70,15 @@ export function registerMcpTools(server: McpServer, ctx: McpToolContext): void {
         agentName: z.string().max(100).optional(),
         goal: z.string().max(20_000),
         budget: budgetShape.optional(),
+        workspace: workspaceSourceSchema
+          .optional()
+          .describe(
+            'Where the run’s files come from: { git: { url, ref?, secretRef?, depth? } }, { archive: { uploadId } } or { session: { sessionId, atEvent? } }; ' +
+              'default the agent’s own, else an empty workspace',
+          ),
       },
     },
-    ({ agentId, agentName, goal, budget }) =>
+    ({ agentId, agentName, goal, budget, workspace }) =>
       guarded(async () => {
         let agent = agentId;
         if (!agent && agentName !== undefined) {
@@ -79,7 +86,7 @@ export function registerMcpTools(server: McpServer, ctx: McpToolContext): void {
           agent = agents.find((a) => a.name === agentName)?.id;
           if (!agent) return { error: `No agent named "${agentName}" in this team` };
         }
-        return caller.runs.create({ teamId, ...(agent ? { agentId: agent } : {}), goal, ...(budget ? { budget } : {}) });
+        return caller.runs.create({ teamId, ...(agent ? { agentId: agent } : {}), goal, ...(budget ? { budget } : {}), ...(workspace ? { workspace } : {}) });
       }, ctx),
   );
 

@@ -68,6 +68,8 @@ describe('the OpenAPI document', () => {
       'addMcpServer',
       'refreshMcpServer',
       'removeMcpServer',
+      'createUpload',
+      'getUpload',
     ]) {
       expect(ids.has(id), id).toBe(true);
     }
@@ -94,6 +96,13 @@ describe('the OpenAPI document', () => {
         });
       }
       if (route.body) expect(operation.requestBody, route.operationId).toMatchObject({ required: true, content: { 'application/json': {} } });
+      if (route.file) {
+        expect(operation.requestBody, route.operationId).toMatchObject({
+          required: true,
+          content: { 'multipart/form-data': { schema: { required: ['file'] } }, 'application/gzip': {}, 'application/zip': {}, 'application/octet-stream': {} },
+        });
+        for (const status of ['413', '415']) expect(responses[status], `${route.operationId} ${status}`).toBeDefined();
+      }
       if (route.idempotent)
         expect(
           operation.parameters?.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'),

@@ -4,6 +4,7 @@ import {
   type ZodOpenApiOperationObject,
   type ZodOpenApiPathItemObject,
   type ZodOpenApiPathsObject,
+  type ZodOpenApiRequestBodyObject,
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
 import { MAX_BODY_BYTES } from '../http';
@@ -31,11 +32,17 @@ const PROBLEM_TEXT: Record<number, string> = {
 
 const retryAfter = z.object({ 'retry-after': z.string().meta({ description: 'Seconds to wait before trying again' }) });
 
-function problemResponses(statuses: number[]): ZodOpenApiResponsesObject {
+/** What 413 and 415 mean for a route whose body is a file rather than JSON. */
+const FILE_PROBLEM_TEXT: Record<number, string> = {
+  413: 'The file is larger than the server’s upload limit (LOOPLANE_UPLOAD_MAX_MB, default 100 MB)',
+  415: 'The body is neither `multipart/form-data` nor an archive’s bytes (`application/gzip`, `application/x-tar`, `application/zip`, `application/octet-stream`)',
+};
+
+function problemResponses(statuses: number[], texts: Record<number, string> = {}): ZodOpenApiResponsesObject {
   const responses: ZodOpenApiResponsesObject = {};
   for (const status of [...new Set(statuses)].sort()) {
     responses[`${status}` as `${4 | 5}${string}`] = {
-      description: PROBLEM_TEXT[status] ?? 'An error',
+      description: texts[status] ?? PROBLEM_TEXT[status] ?? 'An error',
       ...(status === 429 ? { headers: retryAfter } : {}),
       content: { 'application/problem+json': { schema: problemSchema } },
     };
@@ -52,6 +59,7 @@ function successHeaders(route: RestRoute) {
   } else if (route.query?.shape.cursor) {
     headers.link = z.string().optional().meta({ description: '`rel="next"`: the next page, when there is one' });
   }
+  if (route.download) headers['content-disposition'] = z.string().meta({ description: '`attachment; filename="…"`: the file’s name' });
   if (route.idempotent)
     headers['idempotent-replayed'] = z.literal('true').optional().meta({ description: 'This is the stored response of an earlier request with the same key' });
   return Object.keys(headers).length > 0 ? { headers: z.object(headers) } : {};
@@ -71,9 +79,31 @@ const idempotencyHeader = z.object({
     }),
 });
 
+/** A file, as the raw body or as the `file` field of a form. */
+const FILE_SCHEMA = { type: 'string' as const, contentMediaType: 'application/octet-stream' };
+
+/** The request body of a file route: a form with one field `file`, or the file's bytes. */
+function fileRequestBody(): ZodOpenApiRequestBodyObject {
+  const raw = { schema: FILE_SCHEMA };
+  return {
+    required: true,
+    description:
+      'The archive (.tar, .tar.gz/.tgz or .zip; told apart by its bytes): as `multipart/form-data` with one field `file`, or as the raw bytes, ' +
+      'named by `?filename=` or `Content-Disposition: attachment; filename=…`.',
+    content: {
+      'multipart/form-data': { schema: { type: 'object', properties: { file: FILE_SCHEMA }, required: ['file'] } },
+      'application/gzip': raw,
+      'application/x-tar': raw,
+      'application/zip': raw,
+      'application/octet-stream': raw,
+    },
+  };
+}
+
 function operationOf(route: RestRoute): ZodOpenApiOperationObject {
   const problems = [400, 401, 403, ...route.problems];
   if (route.body) problems.push(413, 415, 422);
+  if (route.file) problems.push(413, 415);
   if (route.idempotent) problems.push(409, 422);
   return {
     operationId: route.operationId,
@@ -96,9 +126,15 @@ function operationOf(route: RestRoute): ZodOpenApiOperationObject {
           },
         }
       : {}),
+    ...(route.file ? { requestBody: fileRequestBody() } : {}),
     responses: {
-      [`${route.status}`]: { description: route.responseDescription, ...successHeaders(route), content: { 'application/json': { schema: route.response } } },
-      ...problemResponses(problems),
+      [`${route.status}`]: {
+        description: route.responseDescription,
+        ...successHeaders(route),
+        // A media type's parameters (`; charset=utf-8`) are not part of the content map's key.
+        content: { [route.download?.mediaType.split(';')[0] ?? 'application/json']: { schema: route.response } },
+      },
+      ...problemResponses(problems, route.file ? FILE_PROBLEM_TEXT : {}),
     },
   };
 }

@@ -3,6 +3,7 @@ import { encode, getToken } from 'next-auth/jwt';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { generateApiToken, SecretBox } from '@looplane/db';
+import { craftedTar } from '@looplane/workspaces/testing';
 import { roleAtLeast, ROLES, type Role } from '@looplane/shared';
 import { handleTrpcRequest } from '../http';
 import { dbFingerprints } from '../testing/db-fingerprint';
@@ -14,6 +15,7 @@ import { teamResources, type TeamResources } from '../testing/team-resources';
 import { restRoutes } from './routes';
 import { approvalPage } from './schemas/approvals.schemas';
 import { runPage } from './schemas/runs.schemas';
+import { skillName, skillOf } from '../routers/skills.fixtures';
 
 /**
  * The REST authorization matrix: every route of `/api/v1` × every kind of caller, over real HTTP.
@@ -61,6 +63,8 @@ const matrix: Record<string, Entry> = {
   },
   resumeSession: { role: 'operator', request: async (r) => ({ params: { sessionId: await r.finishedSession() }, body: { message: 'go on' } }) },
   getSessionFiles: { role: 'viewer', request: async (r) => ({ params: { sessionId: await r.startedSession() } }) },
+  getSessionPatch: { role: 'viewer', request: async (r) => ({ params: { sessionId: await r.seededSession() } }) },
+  restoreSession: { role: 'operator', request: async (r) => ({ params: { sessionId: await r.startedSession() }, body: { atEvent: 1, paths: ['a.txt'] } }) },
   exportAudit: { role: 'admin', request: () => ({}) },
   listTokens: { role: 'viewer', request: () => ({}) },
   createToken: { role: 'operator', request: () => ({ body: { name: `matrix-${n++}`, role: 'viewer' } }) },
@@ -70,6 +74,17 @@ const matrix: Record<string, Entry> = {
   addMcpServer: { role: 'admin', request: () => ({ body: { name: `matrix-${n++}`, transport: 'stdio', command: 'true' } }) },
   refreshMcpServer: { role: 'admin', request: async (r) => ({ params: { serverId: await r.mcpServer() } }) },
   removeMcpServer: { role: 'admin', request: async (r) => ({ params: { serverId: await r.mcpServer() } }) },
+  // The archive as its raw bytes; a caller refused is refused before they are read.
+  createUpload: {
+    role: 'operator',
+    request: () => ({ body: new Uint8Array(craftedTar([{ name: `matrix-${n++}.txt`, content: 'x' }])), headers: { 'content-type': 'application/x-tar' } }),
+  },
+  getUpload: { role: 'viewer', request: async (r) => ({ params: { uploadId: await r.upload() } }) },
+  listSkills: { role: 'viewer', request: () => ({ query: { archived: 'true' } }) },
+  createSkill: { role: 'operator', request: () => ({ body: { name: skillName(), description: 'Matrix skill.', instructions: 'Be careful.' } }) },
+  getSkill: { role: 'viewer', request: async (r) => ({ params: { skillId: await skillOf(rest.tb.db, r.teamId) } }) },
+  updateSkill: { role: 'operator', request: async (r) => ({ params: { skillId: await skillOf(rest.tb.db, r.teamId) }, body: { description: 'Edited.' } }) },
+  archiveSkill: { role: 'operator', request: async (r) => ({ params: { skillId: await skillOf(rest.tb.db, r.teamId) }, body: {} }) },
 };
 
 type BadToken = 'malformed' | 'empty' | 'unknown' | 'revoked' | 'expired' | 'basic';
@@ -177,7 +192,7 @@ function namesResource(request: RestRequest): boolean {
 function expectSuccess(operationId: string, reply: RestReply, what: string) {
   const route = restRoutes.find((r) => r.operationId === operationId)!;
   expect(reply.status, `${what}: ${JSON.stringify(reply.body)}`).toBe(route.status);
-  expect(reply.headers.get('content-type')).toBe('application/json');
+  expect(reply.headers.get('content-type')).toBe(route.download?.mediaType ?? 'application/json');
   const parsed = route.response.safeParse(reply.body);
   expect(parsed.success, `${what}: ${parsed.error?.message}`).toBe(true);
 }

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES, handleTrpcRequest } from '../http';
 import { appRouter } from '../root';
 import { dbFingerprints } from '../testing/db-fingerprint';
-import { sessionOf } from '../testing/fixtures';
+import { createAgentFixture, sessionOf } from '../testing/fixtures';
 import { operationPath, problemOf, type RestReply, type RestRequest } from '../testing/rest-client';
 import { restWithFiles } from '../testing/rest-files';
 import { restTestbed } from '../testing/rest-testbed';
@@ -28,7 +28,12 @@ let r: TeamResources;
 const NO_SUCH_ID = 'cmnosuchresource000000000';
 
 const tables: Record<string, Table> = {
-  createRun: { valid: () => ({ body: { agentId: r.agent.agentId, goal: 'Do the thing', budget: { tokens: 1000 } } }), optional: ['budget'] },
+  createRun: {
+    valid: () => ({
+      body: { agentId: r.agent.agentId, goal: 'Do the thing', budget: { tokens: 1000 }, workspace: { git: { url: 'https://git.example.test/a.git' } } },
+    }),
+    optional: ['budget', 'workspace'],
+  },
   listRuns: { valid: () => ({ query: { text: 'thing', limit: 10, status: ['queued'], sort: 'created' } }), optional: ['text', 'limit', 'status', 'sort'] },
   getRun: { valid: () => ({ params: { runId: r.runId } }) },
   cancelRun: { valid: () => ({ params: { runId: r.runId } }) },
@@ -53,11 +58,34 @@ const tables: Record<string, Table> = {
   },
   resumeSession: { valid: () => ({ params: { sessionId: r.sessionId }, body: { message: 'Continue' } }) },
   getSessionFiles: { valid: () => ({ params: { sessionId: r.sessionId }, query: { atEvent: 1, path: 'src/app.ts' } }), optional: ['atEvent', 'path'] },
+  getSessionPatch: { valid: () => ({ params: { sessionId: r.sessionId }, query: { base: 1 } }), optional: ['base'] },
+  restoreSession: { valid: () => ({ params: { sessionId: r.sessionId }, body: { atEvent: 1, paths: ['src/app.ts'] } }), optional: ['paths'] },
   createToken: { valid: () => ({ body: { name: 'ci', role: 'viewer', expiresInDays: 30 } }), optional: ['expiresInDays'] },
   revokeToken: { valid: () => ({ params: { tokenId: NO_SUCH_ID } }) },
   addMcpServer: { valid: () => ({ body: { name: 'files', transport: 'stdio', command: 'npx', args: ['server-filesystem'] } }), optional: ['args'] },
   refreshMcpServer: { valid: () => ({ params: { serverId: NO_SUCH_ID } }) },
   removeMcpServer: { valid: () => ({ params: { serverId: NO_SUCH_ID } }) },
+  // Its body is a file, not JSON: its query is checked before the body is read (the body's own refusals are a case below).
+  createUpload: { valid: () => ({ query: { filename: 'seed.tar.gz' } }), optional: ['filename'] },
+  getUpload: { valid: () => ({ params: { uploadId: NO_SUCH_ID } }) },
+  listSkills: { valid: () => ({ query: { archived: 'true' } }), optional: ['archived'] },
+  createSkill: {
+    valid: () => ({
+      body: {
+        name: 'quote-drafting',
+        description: 'Drafts quotes.',
+        instructions: '# Quotes\nIn EUR.',
+        files: [{ path: 'quotes/rules.md', content: 'Round up.' }],
+      },
+    }),
+    optional: ['files'],
+  },
+  getSkill: { valid: () => ({ params: { skillId: NO_SUCH_ID } }) },
+  updateSkill: {
+    valid: () => ({ params: { skillId: NO_SUCH_ID }, body: { description: 'Sharper', expectedVersion: 1 } }),
+    optional: ['description', 'expectedVersion'],
+  },
+  archiveSkill: { valid: () => ({ params: { skillId: NO_SUCH_ID }, body: { archived: true } }), optional: ['archived'] },
 };
 /** Routes that take no path parameter, query or body. */
 const noInput = new Set(['getMe', 'listAgents', 'listGraphs', 'exportAudit', 'listTokens', 'listMcpServers']);
@@ -272,9 +300,25 @@ describe('REST bad input', () => {
     });
   }
 
+  for (const route of restRoutes.filter((x) => x.file)) {
+    it(`${route.operationId}: a body that is not a file, empty, or declared too large gets 415, 400 or 413, and writes nothing`, async () => {
+      const path = operationPath(route.operationId, tables[route.operationId]!.valid().params);
+      await writesNothing(async () => {
+        const json = await raw(route.method, path, { 'content-type': 'application/json' }, '{"file":"x"}');
+        expect(problemOf(json, 415, 'UNSUPPORTED_MEDIA_TYPE').detail).toMatch(/got application\/json$/);
+        expect(problemOf(await raw(route.method, path, {}, 'x'), 415).detail).toMatch(/got no content type$/);
+        expect(problemOf(await raw(route.method, path, { 'content-type': 'application/gzip' }, ''), 400).detail).toBe('The body is empty: send the file');
+        const declared = await raw(route.method, path, { 'content-type': 'application/gzip', 'content-length': 1024 ** 3 }, undefined, true);
+        expect(problemOf(declared, 413, 'PAYLOAD_TOO_LARGE').detail).toMatch(/^The file is larger than the limit of \d+ bytes$/);
+        const cut = await raw(route.method, path, { 'content-type': 'multipart/form-data; boundary=x' }, '--x\r\nContent-Disposition: form-data; name="file"');
+        expect(problemOf(cut, 400).detail).toMatch(/^The multipart\/form-data body cannot be read/);
+      });
+    });
+  }
+
   it('a route that takes no body refuses one: 400 on GET and DELETE, 422 naming the field on POST', async () => {
     await writesNothing(async () => {
-      for (const route of restRoutes.filter((x) => !x.body)) {
+      for (const route of restRoutes.filter((x) => !x.body && !x.file)) {
         const request = tables[route.operationId]?.valid() ?? {};
         const path = operationPath(route.operationId, request.params);
         const reply = await raw(route.method, path, { 'content-type': 'application/json' }, '{"surplus":1}');
@@ -339,6 +383,37 @@ describe('REST bad input', () => {
       });
     });
   }
+
+  it('a bad workspace is refused naming it (422 for its shape, 404 for an upload or session the team lacks), and starts nothing', async () => {
+    const { db: prisma, fx } = rest.tb;
+    const other = await createAgentFixture(prisma, fx.otherTeamId);
+    const theirs = await (await rest.tb.asUser(fx.outsider.id)).runs.create({ teamId: fx.otherTeamId, agentId: other.agentId, goal: 'theirs' });
+    const theirSession = (await prisma.run.findUniqueOrThrow({ where: { id: theirs.runId }, select: { mainSessionId: true } })).mainSessionId!;
+    const url = 'https://git.example.test/acme/app.git';
+    await writesNothing(async () => {
+      const shapes: Array<[unknown, string, RegExp]> = [
+        [{ git: { url: 'ftp://git.example.test/app.git' } }, 'workspace', /scheme ftp: is not one of https, http, ssh, file/],
+        [{ git: { url: 'https://me:hunter2@git.example.test/acme/app.git' } }, 'workspace', /must not hold a password or token/],
+        [{ git: { url, ref: '-oProxyCommand=x' } }, 'workspace', /must not start with "-"/],
+        [{ git: { url, depth: 0 } }, 'workspace', /depth|Too small/],
+      ];
+      for (const [workspace, field, message] of shapes) {
+        for (const [operationId, request] of [
+          ['createRun', { body: { agentId: r.agent.agentId, goal: 'g', workspace } }],
+          ['runGraph', { params: { graphId: NO_SUCH_ID }, body: { goal: 'g', workspace } }],
+          ['updateAgent', { params: { agentId: r.agent.agentId }, body: { workspace } }],
+        ] as const) {
+          const problem = problemOf(await call(operationId, request), 422, 'UNPROCESSABLE_CONTENT');
+          expect(problem.detail, `${operationId} ${JSON.stringify(workspace)}`).toMatch(message);
+          expect(problem.errors?.some((e) => e.in === 'body' && e.path.startsWith(field))).toBe(true);
+        }
+      }
+      for (const workspace of [{ archive: { uploadId: NO_SUCH_ID } }, { session: { sessionId: theirSession } }]) {
+        problemOf(await call('createRun', { body: { agentId: r.agent.agentId, goal: 'g', workspace } }), 404, 'NOT_FOUND');
+        problemOf(await call('updateAgent', { params: { agentId: r.agent.agentId }, body: { workspace } }), 404, 'NOT_FOUND');
+      }
+    });
+  });
 
   it('checks of a route of its own: the procedures’ own messages, and nothing written', async () => {
     await writesNothing(async () => {

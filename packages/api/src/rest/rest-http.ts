@@ -1,5 +1,7 @@
 import type { ApiDeps } from '../context';
+import { DEFAULT_UPLOAD_LIMITS } from '../services/upload-limits';
 import { assertRole, authenticateRest, type RestCallerIdentity } from './rest-auth';
+import { readFileBody, type ReceivedFile } from './rest-file-body';
 import { claimIdempotencyKey, completeIdempotencyKey, idempotencyHash, idempotencyKeyOf, releaseIdempotencyKey } from './rest-idempotency';
 import { parseBody, parseParams, parseQuery } from './rest-input';
 import { toJsonValue } from './rest-json';
@@ -30,6 +32,7 @@ interface Parsed {
   params: unknown;
   query: unknown;
   body: { raw: unknown; value: unknown };
+  file: ReceivedFile | null;
 }
 
 /** Runs the route's procedure(s) for the token and shapes the success response. */
@@ -40,8 +43,10 @@ async function run(route: RestRoute, identity: RestCallerIdentity, input: Parsed
     params: input.params,
     query: input.query,
     body: input.body.value,
+    file: input.file,
   });
-  const body = toJsonValue(result);
+  // A download's text is sent as it is; everything else as the JSON a client receives.
+  const body = route.download ? result : toJsonValue(result);
   if (options.checkResponses) {
     const checked = route.response.safeParse(body);
     if (!checked.success) throw new Error(`${route.operationId}: the response does not match its schema: ${checked.error.message}`);
@@ -51,6 +56,16 @@ async function run(route: RestRoute, identity: RestCallerIdentity, input: Parsed
 
 /** A route's success (or replayed) response, with the headers its body implies. */
 function success(route: RestRoute, input: Parsed, status: number, body: unknown, replayed: boolean): Response {
+  if (route.download) {
+    return new Response(String(body), {
+      status,
+      headers: {
+        'content-type': route.download.mediaType,
+        'content-disposition': `attachment; filename="${route.download.filename(input.params)}"`,
+        'cache-control': 'private, no-store',
+      },
+    });
+  }
   const headers = route.headers(body, { params: input.params, query: input.query });
   return jsonResponse(status, body, replayed ? { ...headers, 'idempotent-replayed': 'true' } : headers);
 }
@@ -93,10 +108,19 @@ export async function handleRestRequest(request: Request, options: RestHttpOptio
       });
     }
     const { route } = match;
-    part = route.body ? 'body' : 'query';
+    part = route.body || route.file ? 'body' : 'query';
     const identity = await authenticateRest(options.deps, request, options.ip);
     assertRole(identity, route.role);
-    const input: Parsed = { params: parseParams(route, match.params), query: parseQuery(route, url.searchParams), body: await parseBody(route, request) };
+    const params = parseParams(route, match.params);
+    const query = parseQuery(route, url.searchParams);
+    const input: Parsed = route.file
+      ? {
+          params,
+          query,
+          body: { raw: undefined, value: undefined },
+          file: await readFileBody(request, options.deps.uploads?.maxBytes ?? DEFAULT_UPLOAD_LIMITS.maxBytes),
+        }
+      : { params, query, body: await parseBody(route, request), file: null };
     const key = route.idempotent ? idempotencyKeyOf(request) : null;
     if (key !== null) return await runIdempotent(route, identity, input, key, options);
     const outcome = await run(route, identity, input, options);

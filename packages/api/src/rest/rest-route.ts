@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Role } from '@looplane/shared';
 import { appRouter } from '../root';
+import type { ReceivedFile } from './rest-file-body';
 import { createCallerFactory, type Meta } from '../trpc';
 
 const createCaller = createCallerFactory(appRouter);
@@ -21,6 +22,8 @@ export const REST_TAGS = {
   audit: 'The tamper-evident audit log',
   tokens: 'Team API tokens',
   mcpServers: 'MCP servers the team’s agents may use',
+  uploads: 'Archives that seed a run’s workspace',
+  skills: 'The team’s skill library',
 } as const;
 type RestTag = keyof typeof REST_TAGS;
 
@@ -34,6 +37,8 @@ interface RouteInput<P, Q, B> {
   params: P;
   query: Q;
   body: B;
+  /** The file of a route that takes one ({@link RouteDefinition.file}); null for every other route. */
+  file: ReceivedFile | null;
 }
 
 /**
@@ -71,6 +76,16 @@ export interface RouteDefinition<P extends AnyObject | undefined, Q extends AnyO
   query?: Q;
   /** The JSON body; strict, so unknown fields are refused. */
   body?: B;
+  /**
+   * The body is one file rather than JSON: `multipart/form-data` with one field `file`, or the raw
+   * bytes (an archive's media type or `application/octet-stream`), bounded by the upload limit.
+   */
+  file?: true;
+  /**
+   * The success body is a file of this media type rather than JSON (the handler returns its text),
+   * sent as an attachment named by `filename`.
+   */
+  download?: { mediaType: string; filename(params: Out<P>): string };
   /** The body after JSON serialisation: what the document promises and the tests check. */
   response: R;
   /** The success status (default 200). */
@@ -101,6 +116,10 @@ export interface RestRoute {
   readonly params: AnyObject | null;
   readonly query: AnyObject | null;
   readonly body: z.ZodType | null;
+  /** Whether the body is a file (`RouteDefinition.file`). */
+  readonly file: boolean;
+  /** The success body's media type and file name, for a route that sends a file (`RouteDefinition.download`). */
+  readonly download: { readonly mediaType: string; filename(params: unknown): string } | null;
   readonly response: z.ZodType;
   readonly status: 200 | 201;
   readonly responseDescription: string;
@@ -141,6 +160,8 @@ export function defineRoute<P extends AnyObject | undefined, Q extends AnyObject
     params: definition.params ?? null,
     query: definition.query ?? null,
     body: definition.body ?? null,
+    file: definition.file ?? false,
+    download: definition.download ? { mediaType: definition.download.mediaType, filename: (params) => definition.download!.filename(params as Out<P>) } : null,
     response: definition.response,
     status: definition.status ?? 200,
     responseDescription: definition.responseDescription,

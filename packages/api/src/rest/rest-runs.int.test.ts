@@ -55,6 +55,37 @@ describe('POST /api/v1/runs', () => {
   });
 });
 
+describe('POST /api/v1/runs with a workspace', () => {
+  it('stores where the files come from; each refusal of the checks is its own problem status, and starts nothing', async () => {
+    const { db, fx } = rest.tb;
+    await (await rest.tb.as('admin')).policies.save({
+      teamId: fx.teamId,
+      document: { version: 1, default: 'allow', workspace: { sources: ['https://git.example.test/acme/**'] } },
+    });
+    await db.teamSecret.create({ data: { teamId: fx.teamId, name: 'DEPLOY_KEY', kind: 'ssh_key', ciphertext: 'v1.sealed-elsewhere', last4: 'alue' } });
+    const agentId = rest.tb.agent.agentId;
+    const git = { url: 'https://git.example.test/acme/app.git', ref: 'main', depth: 3 };
+    const { runId } = await rest.as('operator').ok('createRun', runCreated, { body: { agentId, goal: 'from a repository', workspace: { git } } });
+    expect((await db.run.findUniqueOrThrow({ where: { id: runId } })).workspace).toEqual({ git });
+
+    const runs = await db.run.count();
+    const cases: Array<[unknown, number, string, RegExp]> = [
+      [{ git: { url: 'https://elsewhere.example.test/x.git' } }, 403, 'FORBIDDEN', /^The team policy refuses this repository/],
+      [{ archive: { uploadId: 'cmnosuchupload0000000000' } }, 404, 'NOT_FOUND', /^No upload cmnosuchupload0000000000 in this team/],
+      [{ session: { sessionId: 'cmnosuchsession000000000' } }, 404, 'NOT_FOUND', /^No such session in this team$/],
+      [{ git: { ...git, secretRef: 'NO_SUCH_SECRET' } }, 412, 'PRECONDITION_FAILED', /names no team secret NO_SUCH_SECRET/],
+      [{ git: { ...git, secretRef: 'DEPLOY_KEY' } }, 400, 'BAD_REQUEST', /^an https repository needs a token secret; DEPLOY_KEY is a ssh_key secret$/],
+      [{ git: { url: 'not a url' } }, 422, 'UNPROCESSABLE_CONTENT', /repository URL must not contain spaces/],
+      [{ git: { url: 'https://u:secret@git.example.test/acme/app.git' } }, 422, 'UNPROCESSABLE_CONTENT', /must not hold a password or token/],
+    ];
+    for (const [workspace, status, code, detail] of cases) {
+      const reply = await rest.as('operator').call('createRun', { body: { agentId, goal: 'refused', workspace } });
+      expect(problemOf(reply, status, code).detail, JSON.stringify(workspace)).toMatch(detail);
+    }
+    expect(await db.run.count()).toBe(runs);
+  });
+});
+
 describe('GET /api/v1/runs', () => {
   it('lists with the runs.list filters and pages by cursor, with Link: rel="next"', async () => {
     const tag = `page-${Date.now()}`;

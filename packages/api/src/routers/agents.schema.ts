@@ -1,4 +1,4 @@
-import { slashCommandsSchema, toolSpecSchema } from '@looplane/engine';
+import { skillNameSchema, slashCommandsSchema, toolSpecSchema, workspaceSourceSchema } from '@looplane/engine';
 import { z } from 'zod';
 import { idSchema } from '../schemas';
 
@@ -40,6 +40,12 @@ export const agentToolsSchema = z
     }
   });
 
+/** Names of the team's skills an agent may load (`load_skill`); each must exist when the agent is saved. */
+export const agentSkillsSchema = z
+  .array(skillNameSchema)
+  .max(100)
+  .refine((names) => new Set(names).size === names.length, 'a skill is listed twice');
+
 const templateFields = {
   description: z.string().trim().max(500),
   endpointId: idSchema,
@@ -49,6 +55,9 @@ const templateFields = {
   slashCommands: slashCommandsSchema.max(50),
   busyPolicy: busyPolicySchema,
   maxConcurrentRuns: z.int().min(1).max(1000).nullable(),
+  /** The files every run of the agent starts from unless the run names its own (null: an empty workspace). */
+  workspace: workspaceSourceSchema.nullable(),
+  skills: agentSkillsSchema,
 };
 
 export const createAgentInput = z.object({
@@ -61,6 +70,8 @@ export const createAgentInput = z.object({
   slashCommands: templateFields.slashCommands.default([]),
   busyPolicy: templateFields.busyPolicy.default('enqueue'),
   maxConcurrentRuns: templateFields.maxConcurrentRuns.default(null),
+  workspace: templateFields.workspace.optional(),
+  skills: templateFields.skills.default([]),
 });
 export type CreateAgentInput = z.infer<typeof createAgentInput>;
 
@@ -77,5 +88,7 @@ export const updateAgentInput = z.object({
   slashCommands: templateFields.slashCommands.optional(),
   busyPolicy: templateFields.busyPolicy.optional(),
   maxConcurrentRuns: templateFields.maxConcurrentRuns.optional(),
+  workspace: templateFields.workspace.optional(),
+  skills: templateFields.skills.optional(),
 });
 export type UpdateAgentInput = z.infer<typeof updateAgentInput>;

@@ -8,7 +8,10 @@ import { approvalRefInput, decideInput, decideManyInput, listApprovalsInput } fr
 /**
  * Approvals: the team's inbox of tool calls its policy holds for a person. Reads are viewer+;
  * deciding is approver+ (an approval may need admin; four-eyes keeps out whoever gave an instruction
- * the call follows from: the run's creator, a fork's or a resume's author, a message's sender).
+ * the call follows from: the run's creator, a fork's or a resume's author, a message's sender, an
+ * editor of a call's arguments, the author of the agent template). An approver's edited call that
+ * the policy still holds is asked again under four-eyes, for another approver (the worker does it:
+ * apps/worker/src/runtime/edited-call-check.ts).
  * The API decides the row and wakes the run; only the worker appends `approval.decided`.
  */
 export const approvalsRouter = createRouter({

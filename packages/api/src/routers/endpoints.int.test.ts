@@ -1,14 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { SecretBox } from '@looplane/db';
+import { parseAddressAllowlist } from '@looplane/shared/net';
 import { startChatServer, type ChatServer } from '@looplane/models/testing';
 import { createAgentFixture } from '../testing/fixtures';
 import { apiTestbed } from '../testing/testbed';
 
 const KEY = 'sk-live-abcdefghijklmnop-WXYZ';
 const box = new SecretBox(randomBytes(32).toString('base64'));
-const tb = apiTestbed({ deps: { secretBox: box } });
-let server: ChatServer;
+// A real HTTP server speaking Chat Completions: first a success, then a provider error.
+const server: ChatServer = await startChatServer([
+  { text: 'ok', usage: { prompt_tokens: 9, completion_tokens: 1 } },
+  { status: 401, message: `Incorrect API key provided: ${KEY}` },
+]);
+// It listens on loopback, which model endpoints may reach only when the instance allows it.
+const tb = apiTestbed({ deps: { secretBox: box, endpointsAllow: parseAddressAllowlist(`127.0.0.1:${server.port}`) } });
 
 /** Everything stored about the team outside the endpoint row itself, to prove the key is nowhere. */
 async function storedElsewhere(): Promise<string> {
@@ -17,15 +23,8 @@ async function storedElsewhere(): Promise<string> {
   return JSON.stringify({ audit, events }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
 }
 
-beforeAll(async () => {
-  // A real HTTP server speaking Chat Completions: first a success, then a provider error.
-  server = await startChatServer([
-    { text: 'ok', usage: { prompt_tokens: 9, completion_tokens: 1 } },
-    { status: 401, message: `Incorrect API key provided: ${KEY}` },
-  ]);
-});
 afterAll(async () => {
-  await server?.close();
+  await server.close();
 });
 
 describe('endpoints', () => {
@@ -97,7 +96,7 @@ describe('endpoints', () => {
   });
 
   it('refuses keys without an encryption key, and openai endpoints without a URL or key', async () => {
-    const noBox = await tb.as('admin', { db: tb.db, dispatch: tb.live.dispatch });
+    const noBox = await tb.as('admin', { ...tb.deps, secretBox: null });
     await expect(
       noBox.endpoints.create({ teamId: tb.fx.teamId, name: 'nokey', kind: 'openai', baseUrl: server.baseURL, apiKey: KEY, model: 'm' }),
     ).rejects.toMatchObject({

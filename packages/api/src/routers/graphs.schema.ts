@@ -1,4 +1,5 @@
 import { approvalRuleSchema, dataRuleSchema, edgeBudgetSchema, memoryPrefixesSchema, nodeKeySchema } from '@looplane/db';
+import { workspaceSourceSchema } from '@looplane/engine';
 import { z } from 'zod';
 import { idSchema } from '../schemas';
 
@@ -24,6 +25,8 @@ const nodeSchema = z.strictObject({
   writePrefixes: memoryPrefixesSchema.default([]),
   /** Where the editor draws the node. */
   position: z.strictObject({ x: z.number().min(-100_000).max(100_000), y: z.number().min(-100_000).max(100_000) }).default({ x: 0, y: 0 }),
+  /** The files a run of the graph starts from when it names none (the root node's; else its agent's default). */
+  workspace: workspaceSourceSchema.nullable().optional(),
 });
 
 const edgeSchema = z.strictObject({

@@ -1,3 +1,4 @@
+import { workspaceSourceSchema } from '@looplane/engine';
 import { z } from 'zod';
 import { idSchema } from '../schemas';
 
@@ -44,6 +45,12 @@ export const createRunInput = z
     /** Free text, or `/command args` expanded with the agent's slash commands. */
     goal: goalSchema,
     budget: runBudgetSchema.optional(),
+    /**
+     * Where the run's files come from (default: the agent's own default, else an empty workspace):
+     * `{ git: { url, ref?, secretRef?, depth? } }`, `{ archive: { uploadId } }` or
+     * `{ session: { sessionId, atEvent? } }`.
+     */
+    workspace: workspaceSourceSchema.optional(),
   })
   .superRefine((input, ctx) => {
     if (!input.agentId && !input.graphId) ctx.addIssue({ code: 'custom', path: ['agentId'], message: 'give the agent to run (agentId)' });

@@ -33,24 +33,55 @@ describe('sessions.changes', () => {
     expect(view).toMatchObject({ sessionId: main, runId, more: 0 });
     expect(view.changes).toEqual([
       {
+        kind: 'call',
         seq: first.seq,
         requestedSeq: first.seq - 2,
         callId: expect.any(String),
         tool: 'write_files',
         args: { paths: ['notes/plan.md'] },
+        restoredFrom: null,
+        paths: null,
         commit: first.commit,
         baseCommit: null,
       },
       {
+        kind: 'call',
         seq: second.seq,
         requestedSeq: second.seq - 2,
         callId: expect.any(String),
         tool: 'write_files',
         args: { paths: ['notes/plan.md', 'notes/log.txt'] },
+        restoredFrom: null,
+        paths: null,
         commit: second.commit,
         baseCommit: first.commit,
       },
     ]);
+  });
+
+  it('lists a restore as a change, its files are the branch’s from then on, and its diff undoes what came after', async () => {
+    const other = await fx.newRun();
+    const early = await fx.commit(other.runId, other.sessionId, { 'a.txt': 'a1\n' });
+    const late = await fx.commit(other.runId, other.sessionId, { 'a.txt': 'a2\n', 'b.txt': 'b\n' });
+    // As the worker records a whole-workspace restore to the first call's event (here its commit is that call's).
+    await appendEvents(tb.db, other.runId, other.sessionId, [
+      { type: 'workspace.restored', payload: { requestId: 'req-r', atEvent: early.seq, commit: early.commit, requestedBy: tb.fx.members.operator.id } },
+    ]);
+    const api = await viewer();
+    const view = await api.sessions.changes({ teamId: tb.fx.teamId, sessionId: other.sessionId });
+    expect(view.changes.map((c) => [c.kind, c.seq, c.commit, c.baseCommit, c.restoredFrom, c.callId])).toEqual([
+      ['call', early.seq, early.commit, null, null, expect.any(String)],
+      ['call', late.seq, late.commit, early.commit, null, expect.any(String)],
+      ['restore', late.seq + 1, early.commit, late.commit, early.seq, null],
+    ]);
+    const files = await api.sessions.files({ teamId: tb.fx.teamId, sessionId: other.sessionId });
+    expect(files).toMatchObject({ atEvent: late.seq + 1, commit: early.commit });
+    expect(files.node.kind === 'dir' && files.node.entries.map((e) => e.path)).toEqual(['a.txt']);
+    const diff = await api.sessions.callDiff({ teamId: tb.fx.teamId, sessionId: other.sessionId, atEvent: late.seq + 1 });
+    expect(diff).toMatchObject({ callId: null, commit: early.commit, baseCommit: late.commit });
+    expect(diff.diff).toContain('-a2');
+    expect(diff.diff).toContain('+a1');
+    expect(diff.diff).toContain('--- a/b.txt');
   });
 
   it('leaves out a call that recorded the commit it started from (it changed nothing)', async () => {
@@ -103,7 +134,7 @@ describe('sessions.callDiff', () => {
     const api = await viewer();
     await expect(api.sessions.callDiff({ teamId: tb.fx.teamId, sessionId: main, atEvent: first.seq - 1 })).rejects.toMatchObject({
       code: 'BAD_REQUEST',
-      message: `Event #${first.seq - 1} is not the end of a tool call that changed files (a tool.finished with a workspace commit)`,
+      message: `Event #${first.seq - 1} is not the end of a tool call that changed files, nor a restore (a tool.finished or workspace.restored with a workspace commit)`,
     });
     await expect(api.sessions.callDiff({ teamId: tb.fx.teamId, sessionId: main, atEvent: 10_000 })).rejects.toMatchObject({
       code: 'BAD_REQUEST',

@@ -27,6 +27,12 @@ export interface FilesFixture {
    * commit and the seq of its `tool.finished`.
    */
   commit(runId: string, sessionId: string, files: Record<string, string | Buffer | null>, from?: string): Promise<{ commit: string; seq: number }>;
+  /**
+   * Seeds the run's files as the worker does when a run names some: writes them, stores the
+   * commit and appends `workspace.seeded` naming it (with `fields`, e.g. a repository's url);
+   * returns the commit and the seq of the event.
+   */
+  seed(runId: string, sessionId: string, files: Record<string, string | Buffer>, fields?: Record<string, unknown>): Promise<{ commit: string; seq: number }>;
   /** A reader with an empty cache of its own (reads everything from the store again). */
   freshReader(): Promise<WorkspaceReader>;
   close(): Promise<void>;
@@ -71,11 +77,25 @@ export async function filesFixture(tb: ApiTestbedWithAgent): Promise<FilesFixtur
     return { commit: made.commit, seq: lastSeq };
   };
 
+  const seed: FilesFixture['seed'] = async (runId, sessionId, files, fields = {}) => {
+    const repo = repos.get(runId)!;
+    const made = await writeAndCommit(repo, files);
+    await writer.save({ gitDir: repo.gitDir, runId, sessionId, commit: made.commit, base: made.parent });
+    const bytes = Object.values(files).reduce((sum, content) => sum + Buffer.byteLength(content), 0);
+    const payload = { source: 'git', url: 'https://git.example.test/acme/app.git', revision: 'f'.repeat(40), ...fields, commit: made.commit };
+    await appendEvents(tb.db, runId, sessionId, [
+      { type: 'workspace.seeded', payload: { ...payload, files: Object.keys(files).length, bytes } as Prisma.InputJsonValue },
+    ]);
+    const { lastSeq } = await tb.db.session.findUniqueOrThrow({ where: { id: sessionId }, select: { lastSeq: true } });
+    return { commit: made.commit, seq: lastSeq };
+  };
+
   return {
     deps,
     store,
     newRun,
     commit,
+    seed,
     freshReader: async () => new WorkspaceReader({ store, cacheDir: await cacheDir() }),
     close: async () => {
       for (const repo of repos.values()) await repo.cleanup();

@@ -32,6 +32,18 @@ export async function appendCommittedCall(db: Db, sessionId: string): Promise<nu
   return 4;
 }
 
+/**
+ * Records that a begun branch was seeded (`workspace.seeded` naming a commit that is not in the
+ * store): its patch is the empty series, since nothing changed after the seed, which needs no
+ * store read; still an answer, which is all authorization needs.
+ */
+export async function appendSeed(db: Db, sessionId: string): Promise<void> {
+  const { runId } = await db.session.findUniqueOrThrow({ where: { id: sessionId }, select: { runId: true } });
+  await appendEvents(db, runId, sessionId, [
+    { type: 'workspace.seeded', payload: { source: 'git', commit: 'b'.repeat(40), files: 1, bytes: 1, url: 'https://git.example.test/a.git' } },
+  ]);
+}
+
 /** A pending approval on the run's main session at request `seq`, as the worker opens one. */
 export async function openApproval(db: Db, runId: string, seq: number): Promise<string> {
   const run = await db.run.findUniqueOrThrow({ where: { id: runId }, select: { teamId: true, mainSessionId: true } });

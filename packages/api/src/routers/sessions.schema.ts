@@ -85,6 +85,31 @@ export const archiveAtEventParam = z
   .pipe(z.int().min(1, `must be a whole number between 1 and ${MAX_SEQ}`).max(MAX_SEQ, `must be a whole number between 1 and ${MAX_SEQ}`))
   .optional();
 
+/** A path a restore names: any workspace path but the root (leaving `paths` out restores everything). */
+const restorePathSchema = workspacePathSchema.refine((path) => path !== '', 'names the workspace root; leave paths out to restore the whole workspace');
+
+/** The most paths one restore names. */
+const MAX_RESTORE_PATHS = 1000;
+
+/**
+ * `sessions.restore`: puts a branch's files back as they were at event `atEvent` (its seq, as for
+ * `sessions.fork`): the whole workspace, or only `paths` (files or directories, relative to the
+ * workspace root, each as it was then; one that did not exist then is removed).
+ */
+export const restoreSessionInput = z.object({
+  sessionId: idSchema,
+  atEvent: z
+    .int({ error: 'must be a whole number (an event seq of the session)' })
+    .min(1, 'must be at least 1 (events are numbered from 1)')
+    .max(MAX_SEQ, `must be at most ${MAX_SEQ}`),
+  paths: z
+    .array(restorePathSchema)
+    .min(1, 'must name at least one path; leave it out to restore the whole workspace')
+    .max(MAX_RESTORE_PATHS, `must name at most ${MAX_RESTORE_PATHS} paths`)
+    .optional(),
+});
+export type RestoreSessionInput = z.infer<typeof restoreSessionInput>;
+
 /** `sessions.changes`: the tool calls of a branch that changed files, oldest first. */
 export const sessionChangesInput = z.object({ sessionId: idSchema });
 
@@ -95,4 +120,19 @@ export const callDiffInput = z.object({
     .int({ error: 'must be a whole number (the seq of a tool.finished event)' })
     .min(1, 'must be at least 1 (events are numbered from 1)')
     .max(MAX_SEQ, `must be at most ${MAX_SEQ}`),
+});
+
+/**
+ * `sessions.patch`: what a branch changed as a `git format-patch` series, from its seeded files
+ * (default) or from its files at event `base` (its seq, as for `sessions.fork`), to its latest.
+ */
+export const sessionPatchInput = z.object({
+  sessionId: idSchema,
+  base: z
+    .int({ error: 'must be a whole number (an event seq of the session)' })
+    .min(1, 'must be at least 1 (events are numbered from 1)')
+    .max(MAX_SEQ, `must be at most ${MAX_SEQ}`)
+    .optional(),
+  /** The whole series however long (the REST download); default: cut at 5 MB, with `truncated`. */
+  whole: z.boolean().optional(),
 });

@@ -1,7 +1,8 @@
-import { appendAudit, type Prisma, type AuditActor, type Db, type Tx } from '@looplane/db';
-import { slashCommandsSchema, type SlashCommand, type ToolSpec } from '@looplane/engine';
+import { appendAudit, Prisma, type AuditActor, type Db, type Tx } from '@looplane/db';
+import { slashCommandsSchema, sourceKindOf, type SlashCommand, type ToolSpec, type WorkspaceSource } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import {
+  agentSkillsSchema,
   agentToolsSchema,
   busyPolicySchema,
   sandboxSettingsSchema,
@@ -10,6 +11,9 @@ import {
   type SandboxSettings,
   type UpdateAgentInput,
 } from '../routers/agents.schema';
+import { checkWorkspaceDefault, storedWorkspace } from './run-workspace';
+import { assertSandboxesWithinPolicy } from './sandbox-limits-policy';
+import { requireSkills } from './skills.service';
 
 const agentInclude = { endpoint: { select: { id: true, name: true, kind: true, model: true, deletedAt: true } } } as const;
 type AgentRow = Prisma.AgentTemplateGetPayload<{ include: typeof agentInclude }>;
@@ -25,6 +29,10 @@ export interface AgentView {
   slashCommands: SlashCommand[];
   busyPolicy: BusyPolicy;
   maxConcurrentRuns: number | null;
+  /** The files its runs start from unless a run names its own; null: an empty workspace. */
+  workspace: WorkspaceSource | null;
+  /** Names of the team skills its runs may load. */
+  skills: string[];
   version: number;
   createdAt: Date;
   updatedAt: Date;
@@ -48,10 +56,17 @@ function viewOf(row: AgentRow): AgentView {
     slashCommands: parsedOr(slashCommandsSchema, row.slashCommands, []),
     busyPolicy: parsedOr(busyPolicySchema, row.busyPolicy, 'enqueue'),
     maxConcurrentRuns: row.maxConcurrentRuns,
+    workspace: storedWorkspace(row.workspace),
+    skills: parsedOr(agentSkillsSchema, row.skills, []),
     version: row.version,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
+}
+
+/** The skills an agent's slash commands load before their goal. */
+function commandSkills(commands: readonly SlashCommand[]): string[] {
+  return commands.flatMap((c) => (c.skill ? [c.skill] : []));
 }
 
 async function assertEndpoint(tx: Tx, teamId: string, endpointId: string): Promise<void> {
@@ -94,9 +109,13 @@ export async function createAgent(
   input: CreateAgentInput,
   ip: string | null,
 ): Promise<AgentView> {
+  // Read-only checks against the policy, secrets, uploads and sessions, before the transaction.
+  if (input.workspace) await checkWorkspaceDefault(db, teamId, input.workspace);
+  await requireSkills(db, teamId, [...new Set([...input.skills, ...commandSkills(input.slashCommands)])]);
   return db.$transaction(async (tx) => {
     await assertEndpoint(tx, teamId, input.endpointId);
     await assertNameFree(tx, teamId, input.name);
+    await assertSandboxesWithinPolicy(tx, teamId, [{ sandbox: input.sandbox }]);
     const row = await tx.agentTemplate.create({
       data: {
         teamId,
@@ -109,6 +128,8 @@ export async function createAgent(
         slashCommands: input.slashCommands as Prisma.InputJsonValue,
         busyPolicy: input.busyPolicy,
         maxConcurrentRuns: input.maxConcurrentRuns,
+        ...(input.workspace ? { workspace: input.workspace as Prisma.InputJsonValue } : {}),
+        skills: input.skills,
         createdById: actor.userId,
       },
       include: agentInclude,
@@ -120,13 +141,32 @@ export async function createAgent(
       action: 'agent.created',
       targetType: 'agent',
       targetId: row.id,
-      data: { name: row.name, endpointId: row.endpointId, tools: input.tools.map((t) => t.name), busyPolicy: row.busyPolicy },
+      data: {
+        name: row.name,
+        endpointId: row.endpointId,
+        tools: input.tools.map((t) => t.name),
+        busyPolicy: row.busyPolicy,
+        ...(input.workspace ? { workspace: sourceKindOf(input.workspace) } : {}),
+        ...(input.skills.length > 0 ? { skills: input.skills } : {}),
+      },
     });
     return viewOf(row);
   });
 }
 
-const EDITABLE = ['name', 'description', 'endpointId', 'systemPrompt', 'tools', 'sandbox', 'slashCommands', 'busyPolicy', 'maxConcurrentRuns'] as const;
+const EDITABLE = [
+  'name',
+  'description',
+  'endpointId',
+  'systemPrompt',
+  'tools',
+  'sandbox',
+  'slashCommands',
+  'busyPolicy',
+  'maxConcurrentRuns',
+  'workspace',
+  'skills',
+] as const;
 type Editable = (typeof EDITABLE)[number];
 
 /**
@@ -146,6 +186,11 @@ export async function updateAgent(db: Db, actor: AuditActor, teamId: string, inp
     }
     if (patch.endpointId !== undefined) await assertEndpoint(tx, teamId, patch.endpointId);
     if (patch.name !== undefined) await assertNameFree(tx, teamId, patch.name, agentId);
+    if (patch.sandbox !== undefined) await assertSandboxesWithinPolicy(tx, teamId, [{ sandbox: patch.sandbox }]);
+    // Reads only (policy, secrets, uploads, sessions), so the outer client may do them.
+    if (patch.workspace) await checkWorkspaceDefault(db, teamId, patch.workspace);
+    if (patch.skills !== undefined) await requireSkills(db, teamId, patch.skills);
+    if (patch.slashCommands !== undefined) await requireSkills(db, teamId, [...new Set(commandSkills(patch.slashCommands))]);
     const changed = Object.keys(patch);
     if (changed.length === 0) return getAgent(tx, teamId, agentId);
     // Compare-and-set on the version: two concurrent edits cannot both win.
@@ -161,6 +206,9 @@ export async function updateAgent(db: Db, actor: AuditActor, teamId: string, inp
         ...(patch.slashCommands !== undefined ? { slashCommands: patch.slashCommands as Prisma.InputJsonValue } : {}),
         ...(patch.busyPolicy !== undefined ? { busyPolicy: patch.busyPolicy } : {}),
         ...(patch.maxConcurrentRuns !== undefined ? { maxConcurrentRuns: patch.maxConcurrentRuns } : {}),
+        // null clears the default (the column's SQL NULL, not a JSON null).
+        ...(patch.workspace !== undefined ? { workspace: patch.workspace === null ? Prisma.DbNull : (patch.workspace as Prisma.InputJsonValue) } : {}),
+        ...(patch.skills !== undefined ? { skills: patch.skills } : {}),
         version: { increment: 1 },
       },
     });

@@ -57,7 +57,8 @@ type ApprovalRow = Prisma.ApprovalGetPayload<{ select: typeof approvalSelect }>;
 /**
  * Why the viewer may not decide this approval, or null when they may. Four-eyes keeps out everyone
  * whose instruction the call follows from (`instructedByIds`: the run's creator, fork and resume
- * authors, message senders), and `requestedById` for rows opened before that list was kept.
+ * authors, message senders, whoever edited a call's arguments on the lineage, the authors of the
+ * agent template the run runs with), and `requestedById` for rows opened before that list was kept.
  */
 export function decideBlocker(
   row: Pick<ApprovalRow, 'status' | 'requiredRole' | 'fourEyes' | 'requestedById' | 'instructedByIds'>,
@@ -67,7 +68,7 @@ export function decideBlocker(
   if (!roleAtLeast(viewer.role, 'approver')) return 'deciding needs the approver role';
   if (!roleAtLeast(viewer.role, row.requiredRole)) return `this approval needs the ${row.requiredRole} role; you are ${viewer.role}`;
   if (row.fourEyes && (row.requestedById === viewer.userId || (row.instructedByIds ?? []).includes(viewer.userId))) {
-    return 'four-eyes: the call follows from your own instruction (the run, a fork, a resume or a message of yours), so another person must decide it';
+    return 'four-eyes: the call follows from your own instruction (the run, a fork, a resume or a message of yours, arguments you edited, or the agent template you wrote), so another person must decide it';
   }
   return null;
 }

@@ -2,6 +2,8 @@ import { recordAudit, type AuditActor, type Db, type SecretBox } from '@looplane
 import type { ModelResult } from '@looplane/engine';
 import { createModelForEndpoint } from '@looplane/models';
 import { AppError } from '@looplane/shared';
+import type { OutboundPolicy } from '@looplane/shared/net';
+import { checkEndpointAddress } from './endpoint-address';
 import { liveEndpoint } from './endpoints.service';
 
 /** A test is a liveness check, not a run: one attempt, at most this long. */
@@ -15,16 +17,21 @@ export type EndpointTestResult =
  * Makes one one-token call through the same adapter a run would use and reports the latency or
  * the provider's error (its message has the key redacted by the adapter). The key is opened here
  * only to build the client. The attempt leaves an `endpoint.tested` audit row.
+ *
+ * A base URL the address policy refuses gets the refusal `endpoints.create` gives, before any
+ * connection: a test must not say whether something listens at an address no endpoint may reach.
  */
 export async function testEndpoint(
   db: Db,
   box: SecretBox | null,
+  addresses: OutboundPolicy,
   actor: AuditActor,
   teamId: string,
   endpointId: string,
   ip: string | null,
 ): Promise<EndpointTestResult> {
   const endpoint = await liveEndpoint(db, teamId, endpointId);
+  if (endpoint.kind === 'openai' && endpoint.baseUrl) await checkEndpointAddress(endpoint.baseUrl, addresses);
   let key: string | null = null;
   if (endpoint.keyCiphertext) {
     if (!box) throw new AppError('PRECONDITION_FAILED', 'This server has no LOOPLANE_ENCRYPTION_KEY, so it cannot open the endpoint key');
@@ -34,7 +41,7 @@ export async function testEndpoint(
       throw new AppError('PRECONDITION_FAILED', `The key of endpoint ${endpoint.name} cannot be opened with this server's LOOPLANE_ENCRYPTION_KEY`);
     }
   }
-  const model = createModelForEndpoint({ ...endpoint, timeoutMs: Math.min(endpoint.timeoutMs, TEST_TIMEOUT_MS), maxRetries: 0 }, key);
+  const model = createModelForEndpoint({ ...endpoint, timeoutMs: Math.min(endpoint.timeoutMs, TEST_TIMEOUT_MS), maxRetries: 0 }, key, addresses);
   const started = performance.now();
   const signal = AbortSignal.timeout(TEST_TIMEOUT_MS + 1000);
   const result = await model

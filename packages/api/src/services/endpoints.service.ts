@@ -1,6 +1,8 @@
 import { appendAudit, type AuditActor, type Db, type Prisma, type SecretBox } from '@looplane/db';
 import { AppError } from '@looplane/shared';
+import type { OutboundPolicy } from '@looplane/shared/net';
 import type { CreateEndpointInput, UpdateEndpointInput } from '../routers/endpoints.schema';
+import { checkEndpointAddress } from './endpoint-address';
 
 type Actor = AuditActor & { userId: string };
 
@@ -50,10 +52,22 @@ export async function liveEndpoint(db: Db | Prisma.TransactionClient, teamId: st
   return row;
 }
 
-/** Creates an endpoint; its key (if any) is sealed with AES-256-GCM before it reaches the database. */
-export async function createEndpoint(db: Db, box: SecretBox | null, actor: Actor, teamId: string, input: CreateEndpointInput, ip: string | null) {
+/**
+ * Creates an endpoint; its key (if any) is sealed with AES-256-GCM before it reaches the database.
+ * Its base URL must point where model endpoints may connect (`addresses`).
+ */
+export async function createEndpoint(
+  db: Db,
+  box: SecretBox | null,
+  addresses: OutboundPolicy,
+  actor: Actor,
+  teamId: string,
+  input: CreateEndpointInput,
+  ip: string | null,
+) {
   // tRPC merges the team input into ours; the team comes from the context only.
   const { apiKey, teamId: _teamId, ...fields } = input as CreateEndpointInput & { teamId?: string };
+  if (fields.baseUrl !== undefined) await checkEndpointAddress(fields.baseUrl, addresses);
   const sealed = apiKey ? seal(box, apiKey) : {};
   return db.$transaction(async (tx) => {
     const row = await tx.modelEndpoint.create({ data: { teamId, ...fields, baseUrl: fields.baseUrl ?? null, ...sealed }, select: publicColumns });
@@ -62,16 +76,36 @@ export async function createEndpoint(db: Db, box: SecretBox | null, actor: Actor
   });
 }
 
-/** Changes the given fields (a new key replaces the old one); a faux endpoint takes no URL or key. */
-export async function updateEndpoint(db: Db, box: SecretBox | null, actor: Actor, teamId: string, input: UpdateEndpointInput, ip: string | null) {
+/** Whether two base URLs are the same place (after URL normalisation: `HTTP://Host:80/v1` is `http://host/v1`). */
+const sameUrl = (a: string, b: string | null) => b !== null && URL.canParse(b) && new URL(a).href === new URL(b).href;
+
+/**
+ * Changes the given fields (a new key replaces the old one); a faux endpoint takes no URL or key.
+ * A stored key goes only to the base URL it was entered for: a new base URL drops it unless a key
+ * is given in the same update (otherwise an admin could point the endpoint at a server of theirs
+ * and have the next test or run hand them the key). The answer and the audit row say so
+ * (`keyDropped`).
+ */
+export async function updateEndpoint(
+  db: Db,
+  box: SecretBox | null,
+  addresses: OutboundPolicy,
+  actor: Actor,
+  teamId: string,
+  input: UpdateEndpointInput,
+  ip: string | null,
+) {
   const { endpointId, apiKey, teamId: _teamId, ...fields } = input as UpdateEndpointInput & { teamId?: string };
+  if (fields.baseUrl !== undefined) await checkEndpointAddress(fields.baseUrl, addresses);
   return db.$transaction(async (tx) => {
     const current = await liveEndpoint(tx, teamId, endpointId);
     if (current.kind === 'faux' && (apiKey !== undefined || fields.baseUrl !== undefined)) {
       throw new AppError('BAD_REQUEST', 'a faux endpoint takes no base URL or key');
     }
-    const sealed = apiKey ? seal(box, apiKey) : {};
+    const keyDropped = fields.baseUrl !== undefined && apiKey === undefined && current.keyCiphertext !== null && !sameUrl(fields.baseUrl, current.baseUrl);
+    const sealed = apiKey ? seal(box, apiKey) : keyDropped ? { keyCiphertext: null, keyLast4: null } : {};
     const row = await tx.modelEndpoint.update({ where: { id: endpointId }, data: { ...fields, ...sealed }, select: publicColumns });
+    const changes = auditedSettings({ ...fields, ...(apiKey !== undefined ? { apiKey } : {}) });
     await appendAudit(tx, {
       teamId,
       actor,
@@ -79,9 +113,9 @@ export async function updateEndpoint(db: Db, box: SecretBox | null, actor: Actor
       action: 'endpoint.updated',
       targetType: 'endpoint',
       targetId: endpointId,
-      data: { name: row.name, changes: auditedSettings({ ...fields, ...(apiKey !== undefined ? { apiKey } : {}) }) },
+      data: { name: row.name, changes: keyDropped ? { ...changes, keyDropped: true } : changes },
     });
-    return { ...row, hasKey: row.keyLast4 !== null };
+    return { ...row, hasKey: row.keyLast4 !== null, keyDropped };
   });
 }
 

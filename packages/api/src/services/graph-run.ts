@@ -9,16 +9,18 @@ import {
   type SwarmSnapshot,
   type Tx,
 } from '@looplane/db';
-import { parseRunConfig, type ToolSpec } from '@looplane/engine';
+import { parseRunConfig, sourceKindOf, type StoredWorkspace, type ToolSpec } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import type { CreateRunInput, RunBudget } from '../routers/runs.schema';
 import type { PrincipalActor } from '../trpc';
 import { newId } from './ids';
+import type { RunScheduleTick } from './run-create';
 import { buildRunConfig, resolveGoal } from './run-config';
 import { mcpToolSpecs } from '../mcp/mcp-catalog';
 import { assertEndpointsAllowed } from './policy-gates';
 import { admitRunStart } from './run-start-limits';
 import { runLimitsOf, type RunDeps } from './runs.service';
+import { resolveWorkspaceSource, storedWorkspace } from './run-workspace';
 
 const graphInclude = {
   nodes: { include: { agent: { include: { endpoint: true } } } },
@@ -66,13 +68,14 @@ function snapshotOf(graphId: string, version: VersionRow, budget: RunBudget, mcp
 
 async function insertRun(
   tx: Tx,
-  ids: { runId: string; sessionId: string },
+  ids: { runId: string; sessionId: string; schedule?: RunScheduleTick | undefined },
   teamId: string,
   actor: PrincipalActor,
   goal: string,
   budget: RunBudget,
   swarm: SwarmSnapshot,
   busyPolicy: string,
+  workspace: StoredWorkspace | null,
 ) {
   const root = swarm.nodes.find((n) => n.key === swarm.root);
   if (!root) throw new AppError('INTERNAL', `graph ${swarm.graphId} has no root node ${swarm.root}`);
@@ -90,8 +93,10 @@ async function insertRun(
       createdByTokenId: actor.type === 'token' ? actor.tokenId : null,
       busyPolicy,
       budget: budget as Prisma.InputJsonValue,
+      ...(workspace ? { workspace: workspace as Prisma.InputJsonValue } : {}),
       rootSessionId: ids.sessionId,
       mainSessionId: ids.sessionId,
+      ...(ids.schedule ? { scheduleId: ids.schedule.scheduleId, scheduledAt: ids.schedule.scheduledAt } : {}),
     },
   });
   await tx.session.create({
@@ -143,19 +148,21 @@ export async function createGraphRun(
   teamId: string,
   input: CreateRunInput,
   ip: string | null,
+  schedule?: RunScheduleTick,
 ): Promise<{ runId: string }> {
   const graphId = input.graphId;
   if (!graphId) throw new AppError('BAD_REQUEST', 'give the graph to run (graphId)');
   const db: Db = deps.db;
-  const ids = { runId: newId(), sessionId: newId() };
+  const ids = { runId: newId(), sessionId: newId(), schedule };
   // Every node sees the team's MCP tools, like a single-agent run (read before the transaction).
   const mcpTools = await mcpToolSpecs(db, teamId);
   await db.$transaction(async (tx) => {
     const graph = await tx.swarmGraph.findFirst({ where: { id: graphId, teamId, archivedAt: null } });
     if (!graph) throw new AppError('NOT_FOUND', 'No such graph in this team');
     const version = await tx.graphVersion.findUniqueOrThrow({ where: { graphId_version: { graphId, version: graph.currentVersion } }, include: graphInclude });
-    const rootAgent = version.nodes.find((n) => n.key === version.rootNodeKey)?.agent;
-    if (!rootAgent) throw new AppError('INTERNAL', `graph ${graph.name} has no root node`);
+    const rootNode = version.nodes.find((n) => n.key === version.rootNodeKey);
+    if (!rootNode) throw new AppError('INTERNAL', `graph ${graph.name} has no root node`);
+    const rootAgent = rootNode.agent;
     await assertEndpointsAllowed(
       db,
       teamId,
@@ -164,17 +171,32 @@ export async function createGraphRun(
     const { goal, command } = resolveGoal(rootAgent, input.goal);
     const budget: RunBudget = input.budget ?? { onExceed: 'wait' };
     const swarm = snapshotOf(graph.id, version, budget, mcpTools);
+    // The root session's files: the run's own, else the root node's default, else its agent's.
+    // Checked (and an upload claimed) through the outer client, as for a single-agent run.
+    const source = input.workspace ?? storedWorkspace(rootNode.workspace) ?? storedWorkspace(rootAgent.workspace);
+    const workspace = source ? await resolveWorkspaceSource(db, teamId, source) : null;
     // Before the first write, so the team's chain lock is the first lock this transaction takes.
     await admitRunStart(tx, { teamId, newRun: true, limits: runLimitsOf(deps) });
-    await insertRun(tx, ids, teamId, actor, goal, budget, swarm, rootAgent.busyPolicy);
+    await insertRun(tx, ids, teamId, actor, goal, budget, swarm, rootAgent.busyPolicy, workspace);
     await appendAudit(tx, {
       teamId,
-      actor,
+      actor: schedule?.auditActor ?? actor,
       ip,
       action: 'run.created',
       targetType: 'run',
       targetId: ids.runId,
-      data: { graphId: graph.id, graphVersion: graph.currentVersion, root: swarm.root, sessionId: ids.sessionId, command: command?.name ?? null, budget },
+      data: {
+        graphId: graph.id,
+        graphVersion: graph.currentVersion,
+        // The template version each node's config was built from: four-eyes counts its authors (instruction-givers.ts).
+        agentVersions: Object.fromEntries(version.nodes.map((n) => [n.agentId, n.agent.version])),
+        root: swarm.root,
+        sessionId: ids.sessionId,
+        command: command?.name ?? null,
+        budget,
+        ...(workspace ? { workspace: sourceKindOf(workspace) } : {}),
+        ...(schedule ? { scheduleId: schedule.scheduleId, scheduledAt: schedule.scheduledAt.toISOString() } : {}),
+      },
     });
   });
   await deps.dispatch.enqueueSession({ runId: ids.runId, sessionId: ids.sessionId, reason: 'start' });

@@ -11,8 +11,12 @@ import {
   type Prisma,
   type Tx,
 } from '@looplane/db';
+import type { WorkspaceSource } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
+import { sandboxSettingsSchema } from '../routers/agents.schema';
 import type { CreateGraphInput, GraphDefinition, UpdateGraphInput } from '../routers/graphs.schema';
+import { checkWorkspaceDefault, storedWorkspace } from './run-workspace';
+import { assertSandboxesWithinPolicy } from './sandbox-limits-policy';
 
 const versionInclude = { nodes: { orderBy: { key: 'asc' } }, edges: { orderBy: [{ fromKey: 'asc' }, { toKey: 'asc' }] } } satisfies Prisma.GraphVersionInclude;
 type VersionRow = Prisma.GraphVersionGetPayload<{ include: typeof versionInclude }>;
@@ -31,6 +35,8 @@ export interface GraphView {
     readPrefixes: string[];
     writePrefixes: string[];
     position: { x: number; y: number };
+    /** The files a run starts from when it names none (the root node's counts); null: none. */
+    workspace: WorkspaceSource | null;
   }[];
   edges: { id: string; from: string; to: string; purpose: string; budget: EdgeBudget; approval: ApprovalRule; data: DataRule }[];
   createdAt: Date;
@@ -60,6 +66,7 @@ function viewOf(
       readPrefixes: n.readPrefixes,
       writePrefixes: n.writePrefixes,
       position: positionOf(n.position),
+      workspace: storedWorkspace(n.workspace),
     })),
     // Stored rules were validated on the way in; a row edited by hand reads as the safest rule.
     edges: version.edges.map((e) => ({
@@ -76,14 +83,37 @@ function viewOf(
   };
 }
 
-/** Every node's agent is a live template of the team. */
+/**
+ * Every node's agent is a live template of the team, and its sandbox asks for no more than the
+ * team policy's `sandbox.limits` maximums (a template saved before the policy was tightened).
+ */
 async function assertAgents(tx: Tx, teamId: string, definition: GraphDefinition): Promise<void> {
   const ids = [...new Set(definition.nodes.map((n) => n.agentId))];
-  const found = await tx.agentTemplate.findMany({ where: { id: { in: ids }, teamId, archivedAt: null }, select: { id: true } });
+  const found = await tx.agentTemplate.findMany({ where: { id: { in: ids }, teamId, archivedAt: null }, select: { id: true, name: true, sandbox: true } });
   const missing = ids.filter((id) => !found.some((a) => a.id === id));
   if (missing.length) {
     const nodes = definition.nodes.filter((n) => missing.includes(n.agentId)).map((n) => n.key);
     throw new AppError('NOT_FOUND', `No such agent in this team for node${nodes.length > 1 ? 's' : ''} ${nodes.join(', ')}`);
+  }
+  const templates = definition.nodes.flatMap((node) => {
+    const agent = found.find((a) => a.id === node.agentId);
+    // A stored sandbox that no longer parses is refused when a run starts (run-config.ts), not here.
+    const sandbox = sandboxSettingsSchema.safeParse(agent?.sandbox);
+    return agent && sandbox.success ? [{ sandbox: sandbox.data, where: `node ${node.key} (agent ${agent.name})` }] : [];
+  });
+  await assertSandboxesWithinPolicy(tx, teamId, templates);
+}
+
+/** Each node's workspace default passes the checks a run's source does (reads only, before the transaction). */
+async function assertNodeWorkspaces(db: Db, teamId: string, definition: GraphDefinition): Promise<void> {
+  for (const node of definition.nodes) {
+    if (!node.workspace) continue;
+    try {
+      await checkWorkspaceDefault(db, teamId, node.workspace);
+    } catch (error) {
+      if (error instanceof AppError) throw new AppError(error.code, `node ${node.key}: ${error.message}`);
+      throw error;
+    }
   }
 }
 
@@ -103,6 +133,7 @@ async function writeVersion(tx: Tx, graphId: string, version: number, definition
           readPrefixes: n.readPrefixes,
           writePrefixes: n.writePrefixes,
           position: n.position,
+          ...(n.workspace ? { workspace: n.workspace as Prisma.InputJsonValue } : {}),
         })),
       },
       edges: {
@@ -159,6 +190,7 @@ export async function listGraphs(db: Db, teamId: string) {
 
 /** Creates a graph at version 1 (name unique in the team, agents of the team) with a `graph.created` audit row. */
 export async function createGraph(db: Db, actor: AuditActor, teamId: string, input: CreateGraphInput, ip: string | null): Promise<GraphView> {
+  await assertNodeWorkspaces(db, teamId, input.definition);
   return db.$transaction(async (tx) => {
     await assertAgents(tx, teamId, input.definition);
     const taken = await tx.swarmGraph.findUnique({ where: { teamId_name: { teamId, name: input.name } }, select: { id: true } });
@@ -191,6 +223,7 @@ export async function updateGraph(db: Db, actor: AuditActor, teamId: string, inp
       throw new AppError('CONFLICT', `The graph was changed meanwhile (now version ${graph.currentVersion}); reload and try again`);
     }
     await assertAgents(tx, teamId, input.definition);
+    await assertNodeWorkspaces(db, teamId, input.definition);
     const version = graph.currentVersion + 1;
     const { count } = await tx.swarmGraph.updateMany({
       where: { id: graph.id, currentVersion: graph.currentVersion },

@@ -1,4 +1,12 @@
-import { expandSlashCommand, parseRunConfig, slashCommandsSchema, type ExpandedCommand, type RunConfig, type ToolSpec } from '@looplane/engine';
+import {
+  expandSlashCommand,
+  parseRunConfig,
+  slashCommandsSchema,
+  type ExpandedCommand,
+  type RunConfig,
+  type SkillIndexEntry,
+  type ToolSpec,
+} from '@looplane/engine';
 import { modelLimitsOf, type EndpointSettings } from '@looplane/models';
 import { AppError } from '@looplane/shared';
 import { agentToolsSchema, sandboxSettingsSchema } from '../routers/agents.schema';
@@ -36,12 +44,24 @@ function runSandboxOf(template: TemplateForRun): RunConfig['sandbox'] {
   };
 }
 
+/** The skills a run is offered (names and one-liners) and those it loads before its goal. */
+export interface RunSkills {
+  offered: SkillIndexEntry[];
+  preload: string[];
+}
+
 /**
  * The engine's complete run config for a new session: the template's prompt and tools, the
- * endpoint's limits and prices, the budget's exceed behaviour. It is snapshotted on the session,
- * so later edits of the template or endpoint never change a run that already exists.
+ * endpoint's limits and prices, the budget's exceed behaviour, the skills it may load. It is
+ * snapshotted on the session, so later edits of the template, endpoint or skills never change a
+ * run that already exists.
  */
-export function buildRunConfig(template: TemplateForRun, budget: RunBudget, mcpTools: readonly ToolSpec[] = []): RunConfig {
+export function buildRunConfig(
+  template: TemplateForRun,
+  budget: RunBudget,
+  mcpTools: readonly ToolSpec[] = [],
+  skills: RunSkills = { offered: [], preload: [] },
+): RunConfig {
   const tools = agentToolsSchema.safeParse(template.tools);
   if (!tools.success) throw new AppError('BAD_REQUEST', `agent ${template.name} has invalid tools; fix the template first`);
   return parseRunConfig({
@@ -53,6 +73,9 @@ export function buildRunConfig(template: TemplateForRun, budget: RunBudget, mcpT
     compaction: { summarizer: template.endpoint.kind === 'faux' ? 'deterministic' : 'model' },
     onBudgetExceeded: budget.onExceed,
     ...(runSandboxOf(template) ? { sandbox: runSandboxOf(template) } : {}),
+    // Absent when none, so the configs of runs without skills stay as they were.
+    ...(skills.offered.length > 0 ? { skills: skills.offered } : {}),
+    ...(skills.preload.length > 0 ? { preloadSkills: skills.preload } : {}),
   });
 }
 
@@ -60,7 +83,7 @@ export function buildRunConfig(template: TemplateForRun, budget: RunBudget, mcpT
  * The goal a run starts with. `/name args…` is expanded with the agent's slash commands; an
  * unknown command or a missing argument is a BAD_REQUEST naming what is available.
  */
-export function resolveGoal(template: TemplateForRun, goal: string): { goal: string; command: ExpandedCommand['command'] | null } {
+export function resolveGoal(template: TemplateForRun, goal: string): { goal: string; command: ExpandedCommand['command'] | null; skill?: string } {
   if (!goal.startsWith('/')) return { goal, command: null };
   const commands = slashCommandsSchema.safeParse(template.slashCommands);
   if (!commands.success) throw new AppError('BAD_REQUEST', `agent ${template.name} has invalid slash commands; fix the template first`);

@@ -20,24 +20,27 @@ async function insertRuns(tx: Tx, runs: readonly PreparedRun[]): Promise<void> {
       createdByTokenId: r.createdByTokenId,
       busyPolicy: r.busyPolicy,
       budget: r.budget,
+      workspace: r.workspace,
       config: r.config,
       title: r.title,
       limitTokens: r.budget.tokens ?? null,
       limitCostMicros: r.budget.costMicros ?? null,
       limitCalls: r.budget.toolCalls ?? null,
+      scheduleId: r.schedule?.scheduleId ?? null,
+      scheduledAt: r.schedule?.scheduledAt.toISOString() ?? null,
     })),
   );
   const inserted = await tx.$executeRaw`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${input}::jsonb) AS i(
         "runId" text, "sessionId" text, "ledgerId" text, "teamId" text, "agentId" text, "endpointId" text, goal text,
-        "createdById" text, "createdByTokenId" text, "busyPolicy" text, budget jsonb, config jsonb, title text,
-        "limitTokens" int8, "limitCostMicros" int8, "limitCalls" int4)
+        "createdById" text, "createdByTokenId" text, "busyPolicy" text, budget jsonb, workspace jsonb, config jsonb, title text,
+        "limitTokens" int8, "limitCostMicros" int8, "limitCalls" int4, "scheduleId" text, "scheduledAt" timestamptz)
     ), run AS (
-      INSERT INTO "Run" (id, "teamId", "agentId", goal, status, "createdById", "createdByTokenId", "busyPolicy", budget,
-                         "rootSessionId", "mainSessionId", "updatedAt")
-      SELECT "runId", "teamId", "agentId", goal, 'queued'::"RunStatus", "createdById", "createdByTokenId", "busyPolicy", budget,
-             "sessionId", "sessionId", now()
+      INSERT INTO "Run" (id, "teamId", "agentId", goal, status, "createdById", "createdByTokenId", "busyPolicy", budget, workspace,
+                         "rootSessionId", "mainSessionId", "updatedAt", "scheduleId", "scheduledAt")
+      SELECT "runId", "teamId", "agentId", goal, 'queued'::"RunStatus", "createdById", "createdByTokenId", "busyPolicy", budget, workspace,
+             "sessionId", "sessionId", now(), "scheduleId", "scheduledAt" AT TIME ZONE 'UTC'
       FROM input
       RETURNING id
     ), session AS (

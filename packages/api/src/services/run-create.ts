@@ -1,12 +1,15 @@
-import type { AuditEntry, Db } from '@looplane/db';
+import type { AuditActor, AuditEntry, Db } from '@looplane/db';
+import { sourceKindOf, type StoredWorkspace } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import type { PrincipalActor } from '../trpc';
 import type { CreateRunInput, RunBudget } from '../routers/runs.schema';
 import { newId } from './ids';
+import { resolveWorkspaceSource, storedWorkspace } from './run-workspace';
 import { agentLookup } from './run-agent-lookup';
 import { runCreateBatcher } from './run-create-batch';
 import { buildRunConfig, resolveGoal } from './run-config';
 import { createReads } from './run-create-reads';
+import { runSkillsOf } from './skills.service';
 import { runLimitsOf, type RunDeps } from './runs.service';
 
 /** A validated create: every row it will insert, made before it joins a batch. */
@@ -22,11 +25,22 @@ export interface PreparedRun {
   createdByTokenId: string | null;
   busyPolicy: string;
   budget: RunBudget;
+  /** Where the root session's files come from (the run's own, else the agent's default); null: empty. */
+  workspace: StoredWorkspace | null;
   /** The engine's run config snapshotted on the root session. */
   config: unknown;
   /** The root session's title (the agent's name). */
   title: string;
   audit: AuditEntry;
+  /** The schedule tick that made the run (unique together: one run per tick), if one did. */
+  schedule?: RunScheduleTick;
+}
+
+/** A schedule's tick a run is made for, and who the audit row names (the system, for a tick). */
+export interface RunScheduleTick {
+  scheduleId: string;
+  scheduledAt: Date;
+  auditActor: AuditActor;
 }
 
 /**
@@ -50,9 +64,11 @@ export async function prepareRun(db: Db, actor: PrincipalActor, teamId: string, 
   // still read after this create arrived), so a burst costs one read of each instead of one per create.
   const reads = createReads(db);
   const [, mcpTools] = await Promise.all([reads.endpointAllowed(teamId, agent.name, agent.endpoint.name), reads.mcpTools(teamId)]);
-  const { goal, command } = resolveGoal(agent, input.goal);
+  const source = input.workspace ?? storedWorkspace(agent.workspace);
+  const workspace = source ? await resolveWorkspaceSource(db, teamId, source) : null;
+  const { goal, command, skill } = resolveGoal(agent, input.goal);
   const budget: RunBudget = input.budget ?? { onExceed: 'wait' };
-  const config = buildRunConfig(agent, budget, mcpTools);
+  const config = buildRunConfig(agent, budget, mcpTools, await runSkillsOf(db, teamId, agent.skills, skill));
   // Ids are made here so the run can name its root session up front.
   const runId = newId();
   const sessionId = newId();
@@ -68,6 +84,7 @@ export async function prepareRun(db: Db, actor: PrincipalActor, teamId: string, 
     createdByTokenId: actor.type === 'token' ? actor.tokenId : null,
     busyPolicy: agent.busyPolicy,
     budget,
+    workspace,
     config,
     title: agent.name,
     audit: {
@@ -77,7 +94,14 @@ export async function prepareRun(db: Db, actor: PrincipalActor, teamId: string, 
       action: 'run.created',
       targetType: 'run',
       targetId: runId,
-      data: { agentId: agent.id, agentVersion: agent.version, sessionId, command: command?.name ?? null, budget },
+      data: {
+        agentId: agent.id,
+        agentVersion: agent.version,
+        sessionId,
+        command: command?.name ?? null,
+        budget,
+        ...(workspace ? { workspace: sourceKindOf(workspace) } : {}),
+      },
     },
   };
 }
@@ -92,8 +116,26 @@ export async function prepareRun(db: Db, actor: PrincipalActor, teamId: string, 
  * run-create-batch.ts). The API never appends events: the worker that claims the session writes
  * `run.started`.
  */
-export async function createRun(deps: RunDeps, actor: PrincipalActor, teamId: string, input: CreateRunInput, ip: string | null): Promise<{ runId: string }> {
-  const prepared = await prepareRun(deps.db, actor, teamId, input, ip);
+export async function createRun(
+  deps: RunDeps,
+  actor: PrincipalActor,
+  teamId: string,
+  input: CreateRunInput,
+  ip: string | null,
+  schedule?: RunScheduleTick,
+): Promise<{ runId: string }> {
+  const base = await prepareRun(deps.db, actor, teamId, input, ip);
+  const prepared = schedule
+    ? {
+        ...base,
+        schedule,
+        audit: {
+          ...base.audit,
+          actor: schedule.auditActor,
+          data: { ...base.audit.data, scheduleId: schedule.scheduleId, scheduledAt: schedule.scheduledAt.toISOString() },
+        },
+      }
+    : base;
   await runCreateBatcher(deps.db).submit(prepared, deps.dispatch, runLimitsOf(deps));
   return { runId: prepared.runId };
 }

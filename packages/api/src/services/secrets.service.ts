@@ -6,7 +6,27 @@ import { getActivePolicy } from './policies.service';
 type Actor = AuditActor & { userId: string };
 
 /** The columns a secret shows through the API: never the value or its sealed form. */
-const publicColumns = { id: true, name: true, last4: true, createdAt: true, updatedAt: true } as const;
+const publicColumns = {
+  id: true,
+  name: true,
+  kind: true,
+  username: true,
+  forge: true,
+  apiUrl: true,
+  last4: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+
+/**
+ * The last 4 characters shown again: of the value, or for an ssh key of its base64 body (the
+ * armour's last characters would be the same for every key).
+ */
+function last4Of(input: CreateSecretInput): string {
+  if (input.kind !== 'ssh_key') return input.value.slice(-4);
+  const body = input.value.trim().split('\n').slice(0, -1).join('');
+  return body.slice(-4);
+}
 
 /**
  * The team's secrets with where the active policy uses them (`egress.credentials` entries naming
@@ -29,11 +49,19 @@ export async function listSecrets(db: Db, teamId: string) {
 
 /**
  * Stores a secret sealed with AES-256-GCM (LOOPLANE_ENCRYPTION_KEY). An existing name is refused
- * unless `replace` (rotation). The audit row names the secret, never its value.
+ * unless `replace` (rotation), which sets the kind and the token's settings anew as well (what the
+ * input leaves out is cleared). The audit row names the secret and its kind, never its value.
  */
 export async function createSecret(db: Db, box: SecretBox | null, actor: Actor, teamId: string, input: CreateSecretInput, ip: string | null) {
   if (!box) throw new AppError('PRECONDITION_FAILED', 'This server has no LOOPLANE_ENCRYPTION_KEY, so it cannot store secrets');
-  const sealed = { ciphertext: box.seal(input.value), last4: input.value.slice(-4) };
+  const sealed = {
+    kind: input.kind,
+    username: input.username ?? null,
+    forge: input.forge ?? null,
+    apiUrl: input.apiUrl ?? null,
+    ciphertext: box.seal(input.value),
+    last4: last4Of(input),
+  };
   return db.$transaction(async (tx) => {
     const existing = await tx.teamSecret.findUnique({ where: { teamId_name: { teamId, name: input.name } }, select: { id: true } });
     if (existing && !input.replace) throw new AppError('CONFLICT', `A secret named ${input.name} already exists; replace it to set a new value`);
@@ -47,7 +75,7 @@ export async function createSecret(db: Db, box: SecretBox | null, actor: Actor, 
       action: existing ? 'secret.replaced' : 'secret.created',
       targetType: 'secret',
       targetId: row.id,
-      data: { name: row.name },
+      data: { name: row.name, kind: row.kind, ...(row.forge ? { forge: row.forge } : {}) },
     });
     return row;
   });

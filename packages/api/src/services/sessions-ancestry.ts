@@ -1,5 +1,5 @@
 import { loadSessionEvents, type Db, type Queryable, type Tx } from '@looplane/db';
-import type { EngineEvent } from '@looplane/engine';
+import { workspaceCommitOf, type EngineEvent } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 
 type Client = Db | Tx;
@@ -85,7 +85,7 @@ export function sharedPrefix(a: readonly ChainLink[], b: readonly ChainLink[]): 
  * The node-postgres shape over a Prisma client, so the API reads a log with the very function the
  * worker replays from (`loadSessionEvents`): a fork's state is computed exactly as the worker will.
  */
-function queryableOf(db: Client): Queryable {
+export function queryableOf(db: Client): Queryable {
   return {
     async query(config) {
       const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(config.text, ...(config.values ?? []));
@@ -100,15 +100,15 @@ export function sessionLog(db: Client, sessionId: string): Promise<EngineEvent[]
 }
 
 /**
- * The workspace commit a log is at after event `atSeq`: the last `tool.finished` that recorded one
- * (a mutating call), or null when no call changed files yet (the branch starts from an empty
- * workspace, as its root did).
+ * The workspace commit a log is at after event `atSeq`: the last one an event recorded (a
+ * mutating call's `tool.finished`, a `workspace.restored`), or null when nothing changed files
+ * yet (the branch starts from an empty workspace, as its root did).
  */
 export function commitAt(events: readonly EngineEvent[], atSeq: number): string | null {
   let commit: string | null = null;
   for (const event of events) {
     if (event.seq > atSeq) break;
-    if (event.type === 'tool.finished' && event.payload.commit) commit = event.payload.commit;
+    commit = workspaceCommitOf(event) ?? commit;
   }
   return commit;
 }

@@ -1,28 +1,22 @@
-import type { Db, Tx } from '@looplane/db';
+import { lastCommitIn, type Db, type Tx } from '@looplane/db';
 import { AppError } from '@looplane/shared';
 import type { WorkspaceReader } from '@looplane/workspaces';
-import { ancestry, type ChainLink, type SessionRow } from './sessions-ancestry';
+import { ancestry, queryableOf, type ChainLink, type SessionRow } from './sessions-ancestry';
 
 type Client = Db | Tx;
 
 /**
- * The workspace commit a log is at after event `atSeq`: the last `tool.finished` that recorded a
- * commit, through the ancestry; null when no call changed files by then (the empty workspace).
- * The same reading as `commitAt`, without loading the log: one indexed query per chain link
- * (newest link first, the first hit wins), each reading backwards from the bound on
- * (sessionId, seq) and stopping at the first match.
+ * The workspace commit a log is at after event `atSeq`: the last one recorded (a mutating call's
+ * `tool.finished`, a `workspace.restored`), through the ancestry; null when nothing changed files
+ * by then (the empty workspace). The same reading as `commitAt`, without loading the log: one
+ * indexed query per chain link (newest link first, the first hit wins), each reading backwards
+ * from the bound on (sessionId, seq) and stopping at the first match.
  */
 export async function commitAtEvent(db: Client, chain: readonly ChainLink[], atSeq: number): Promise<string | null> {
   for (let i = chain.length - 1; i >= 0; i--) {
     const link = chain[i]!;
-    const upTo = Math.min(link.upTo, atSeq);
-    if (upTo <= link.from) continue;
-    const rows = await db.$queryRaw<{ commit: string }[]>`
-      SELECT payload->>'commit' AS "commit" FROM "Event"
-      WHERE "sessionId" = ${link.sessionId} AND seq > ${link.from} AND seq <= ${upTo}
-        AND type = 'tool.finished' AND jsonb_typeof(payload->'commit') = 'string'
-      ORDER BY seq DESC LIMIT 1`;
-    if (rows[0]) return rows[0].commit;
+    const commit = await lastCommitIn(queryableOf(db), { sessionId: link.sessionId, from: link.from, upTo: Math.min(link.upTo, atSeq) });
+    if (commit) return commit;
   }
   return null;
 }

@@ -1,4 +1,14 @@
-import { appendAudit, displayPrefix, generateApiToken, hashApiToken, type AuditActor, type Db } from '@looplane/db';
+import {
+  appendAudit,
+  displayPrefix,
+  generateApiToken,
+  hashApiToken,
+  lockTokenAsParent,
+  lockTokenForRevoke,
+  revokeTokenDescendants,
+  type AuditActor,
+  type Db,
+} from '@looplane/db';
 import { AppError, ROLES, roleAtLeast, type Role } from '@looplane/shared';
 
 const DAY_MS = 86_400_000;
@@ -37,9 +47,12 @@ export async function createToken(
   const secret = generateApiToken();
   const requested = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * DAY_MS) : null;
   return db.$transaction(async (tx) => {
-    const parent = parentTokenId ? await tx.apiToken.findUnique({ where: { id: parentTokenId }, select: { expiresAt: true, revokedAt: true } }) : null;
-    if (parentTokenId && (!parent || parent.revokedAt)) throw new AppError('UNAUTHORIZED', 'The token making this request was revoked');
-    const expiresAt = earlier(requested, parent?.expiresAt ?? null);
+    // The parent stays locked until this commits: a revocation of it (or of an ancestor) either
+    // is seen here or waits for this child and revokes it too.
+    const parent = parentTokenId ? await lockTokenAsParent(tx, parentTokenId) : null;
+    if (parentTokenId && (!parent || parent.revoked)) throw new AppError('UNAUTHORIZED', 'The token making this request was revoked');
+    if (parent?.expired) throw new AppError('UNAUTHORIZED', 'The token making this request has expired');
+    const expiresAt = earlier(requested, parent?.expiresAtMs != null ? new Date(parent.expiresAtMs) : null);
     const token = await tx.apiToken.create({
       data: {
         teamId: input.teamId,
@@ -98,7 +111,9 @@ export async function listTokens(db: Db, teamId: string, userId: string, callerR
 /** Revokes a token at once (the next request with it gets 401). Own tokens, or any as admin. */
 export async function revokeToken(db: Db, actor: AuditActor & { userId: string }, callerRole: Role, teamId: string, tokenId: string, ip: string | null) {
   return db.$transaction(async (tx) => {
-    const token = await tx.apiToken.findFirst({ where: { id: tokenId, teamId } });
+    // Locked first, so every child being made with it has committed (and is revoked below) or
+    // waits for this revocation and is refused.
+    const token = (await lockTokenForRevoke(tx, teamId, tokenId)) ? await tx.apiToken.findUnique({ where: { id: tokenId } }) : null;
     if (!token) throw new AppError('NOT_FOUND', 'No such token in this team');
     if (token.createdById !== actor.userId && callerRole !== 'admin') {
       throw new AppError('FORBIDDEN', 'Only admins can revoke tokens created by someone else');
@@ -108,21 +123,9 @@ export async function revokeToken(db: Db, actor: AuditActor & { userId: string }
     }
     if (token.revokedAt) throw new AppError('CONFLICT', 'That token is already revoked');
     const revokedAt = new Date();
-    // Conditional update: two concurrent revokes cannot both succeed.
-    const { count } = await tx.apiToken.updateMany({
-      where: { id: tokenId, revokedAt: null },
-      data: { revokedAt, revokedById: actor.userId },
-    });
-    if (count === 0) throw new AppError('CONFLICT', 'That token is already revoked');
+    await tx.apiToken.update({ where: { id: tokenId }, data: { revokedAt, revokedById: actor.userId } });
     // Every token made with it (and with those, down the line) dies with it.
-    const descendants = await tx.$queryRaw<{ id: string }[]>`
-      WITH RECURSIVE d AS (
-        SELECT id FROM "ApiToken" WHERE "parentId" = ${tokenId}
-        UNION SELECT t.id FROM "ApiToken" t JOIN d ON t."parentId" = d.id
-      )
-      UPDATE "ApiToken" SET "revokedAt" = ${revokedAt}, "revokedById" = ${actor.userId}
-      WHERE id IN (SELECT id FROM d) AND "revokedAt" IS NULL
-      RETURNING id`;
+    const descendants = await revokeTokenDescendants(tx, tokenId, revokedAt, actor.userId);
     await appendAudit(tx, {
       teamId,
       actor,
@@ -130,7 +133,7 @@ export async function revokeToken(db: Db, actor: AuditActor & { userId: string }
       action: 'token.revoked',
       targetType: 'token',
       targetId: tokenId,
-      data: { name: token.name, alsoRevoked: descendants.map((d) => d.id) },
+      data: { name: token.name, alsoRevoked: descendants },
     });
     return { id: tokenId, revokedAt };
   });

@@ -4,7 +4,7 @@ import type { RestRoute } from '../rest/rest-route';
 import { restRoutes } from '../rest/routes';
 import { problemSchema, type Problem } from '../rest/schemas/common.schemas';
 
-/** One REST reply: status, headers and the parsed JSON body (or the text, when it is not JSON). */
+/** One REST reply: status, headers and the parsed JSON body (or the text, when it is not JSON: a download). */
 export interface RestReply {
   status: number;
   headers: Headers;
@@ -42,9 +42,13 @@ export function operationPath(operationId: string, params: Record<string, string
  * declared response schema accepts (strict objects: an extra or missing field fails).
  */
 export function restClient(baseUrl: string, token: string | null) {
-  const send = async (method: string, path: string, init: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}): Promise<RestReply> => {
+  const send = async (
+    method: string,
+    path: string,
+    init: { body?: unknown; rawBody?: string | Uint8Array<ArrayBuffer> | FormData; headers?: Record<string, string> } = {},
+  ): Promise<RestReply> => {
     const headers: Record<string, string> = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...init.headers };
-    let body: string | undefined = init.rawBody;
+    let body: string | Uint8Array<ArrayBuffer> | FormData | undefined = init.rawBody;
     if (init.body !== undefined) {
       body = JSON.stringify(init.body);
       headers['content-type'] ??= 'application/json';
@@ -53,7 +57,8 @@ export function restClient(baseUrl: string, token: string | null) {
     const text = await response.text();
     let parsed: unknown = text;
     try {
-      parsed = text === '' ? null : JSON.parse(text);
+      // An empty file (a download) stays text; an empty JSON body reads as null.
+      parsed = text === '' ? (response.headers.get('content-type')?.startsWith('text/') ? '' : null) : JSON.parse(text);
     } catch {
       // Not JSON: kept as text for the assertion to show.
     }
@@ -63,8 +68,10 @@ export function restClient(baseUrl: string, token: string | null) {
   const call = (operationId: string, request: RestRequest = {}): Promise<RestReply> => {
     const route = routeOf(operationId);
     const search = request.query ? queryString(request.query) : '';
+    // A file route's body (bytes or a form) goes as it is; anything else as JSON.
+    const raw = request.body instanceof Uint8Array || request.body instanceof FormData;
     return send(route.method, operationPath(operationId, request.params) + (search ? `?${search}` : ''), {
-      ...(request.body !== undefined ? { body: request.body } : {}),
+      ...(request.body !== undefined ? (raw ? { rawBody: request.body as Uint8Array<ArrayBuffer> | FormData } : { body: request.body }) : {}),
       ...(request.headers ? { headers: request.headers } : {}),
     });
   };

@@ -1,6 +1,8 @@
 import type { Prisma } from '@looplane/db';
+import { craftedTar } from '@looplane/workspaces/testing';
 import type { ApiDeps } from '../context';
 import { graphFixture } from '../routers/graphs.fixtures';
+import { appendSeed } from '../routers/sessions.fixtures';
 import { appendEvents, callerAs, createAgentFixture, issueToken, type AgentFixture } from './fixtures';
 
 /**
@@ -21,6 +23,8 @@ export interface TeamResources {
   pendingApproval(): Promise<string>;
   /** A session whose log has begun (`run.started`), so it can be forked at event 1 (made once). */
   startedSession(): Promise<string>;
+  /** A session whose run was seeded with files (nothing changed since: its patch is empty), made once. */
+  seededSession(): Promise<string>;
   /** A new session that finished (its log and its row), for a resume. */
   finishedSession(): Promise<string>;
   /** The team's graph, one run of it and its edge (made once). */
@@ -29,6 +33,8 @@ export interface TeamResources {
   mcpServer(): Promise<string>;
   /** A new viewer token made by `userId`: its id. */
   tokenOf(userId: string): Promise<string>;
+  /** A new uploaded archive (a small tar): its id. */
+  upload(): Promise<string>;
 }
 
 let made = 0;
@@ -51,6 +57,7 @@ export async function teamResources(deps: ApiDeps, teamId: string, adminId: stri
     return { runId: id, sessionId: session.id };
   };
   let started: Promise<string> | null = null;
+  let seeded: Promise<string> | null = null;
 
   return {
     teamId,
@@ -66,6 +73,11 @@ export async function teamResources(deps: ApiDeps, teamId: string, adminId: stri
       return row.id;
     },
     startedSession: () => (started ??= beginSession().then((s) => s.sessionId)),
+    seededSession: () =>
+      (seeded ??= beginSession().then(async ({ sessionId }) => {
+        await appendSeed(db, sessionId);
+        return sessionId;
+      })),
     async finishedSession() {
       const session = await beginSession();
       await appendEvents(db, session.runId, session.sessionId, [{ type: 'run.finished', payload: { status: 'succeeded', result: 'done' } }]);
@@ -78,6 +90,10 @@ export async function teamResources(deps: ApiDeps, teamId: string, adminId: stri
     },
     async tokenOf(userId) {
       return (await issueToken(db, teamId, userId, 'viewer')).id;
+    },
+    async upload() {
+      const data = craftedTar([{ name: 'src/app.ts', content: `export const made = ${made++};\n` }]);
+      return (await api.uploads.create({ teamId, filename: 'fixture.tar', data })).id;
     },
   };
 }

@@ -46,7 +46,7 @@ export interface paths {
         put?: never;
         /**
          * Start a run
-         * @description Starts a run of an agent (by id or name) or of a swarm graph (by id or name) with a goal (free text or `/command args`) and an optional budget. Send an `Idempotency-Key` to make retries safe: the same key and body within 24 hours return the first run.
+         * @description Starts a run of an agent (by id or name) or of a swarm graph (by id or name) with a goal (free text or `/command args`) and an optional budget. `workspace` says where its files come from: a repository (`git`), an uploaded archive (`archive`, see `POST /uploads`) or another session’s files (`session`); without it, the agent’s default (else an empty workspace). A repository the team policy’s `workspace.sources` does not allow is 403; an unknown upload or session is 404; a `secretRef` naming no team secret is 412; a secret of the wrong kind for the URL is 400. Send an `Idempotency-Key` to make retries safe: the same key and body within 24 hours return the first run.
          *
          *     Requires the **operator** role (tRPC `runs.create`).
          */
@@ -276,7 +276,7 @@ export interface paths {
         head?: never;
         /**
          * Change an agent
-         * @description Changes the given fields (a new version of the template); with `expectedVersion`, a concurrent edit makes it fail with 409.
+         * @description Changes the given fields (a new version of the template); with `expectedVersion`, a concurrent edit makes it fail with 409. `workspace` is checked as a run’s would be (the policy’s `workspace.sources`, the secret’s kind, the upload or session), without using an upload up.
          *
          *     Requires the **operator** role (tRPC `agents.update`).
          */
@@ -415,6 +415,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions/{sessionId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a session’s files to an earlier event
+         * @description Puts the session’s workspace (or only the given paths) back as it was at an event of its log, as a new commit recorded by a workspace.restored event. Recorded and audited now; the worker applies it at the session’s next step boundary. A finished session is reopened for it and finishes again with the same outcome, without a model call.
+         *
+         *     Requires the **operator** role (tRPC `sessions.restore`).
+         */
+        post: operations["restoreSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sessions/{sessionId}/files": {
         parameters: {
             query?: never;
@@ -429,6 +451,28 @@ export interface paths {
          *     Requires the **viewer** role (tRPC `sessions.files`).
          */
         get: operations["getSessionFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{sessionId}/patch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download what a session changed as a patch series
+         * @description What the session changed, as a `git format-patch` series (one message per call that changed files, binary-safe), from the files its run was seeded with (a repository, an upload or another session’s files) or from its files at event `base`, to its latest files. `git am` on the repository the run started from reproduces them. Empty when nothing changed; 412 when the run started empty and no `base` is given.
+         *
+         *     Requires the **viewer** role (tRPC `sessions.patch`).
+         */
+        get: operations["getSessionPatch"];
         put?: never;
         post?: never;
         delete?: never;
@@ -581,6 +625,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload an archive to seed runs
+         * @description Stores a .tar, .tar.gz/.tgz or .zip archive whose files a run’s workspace can start from (`runs.create` with `workspace: { archive: { uploadId } }`). It is read whole first and refused (400, naming the first bad entry) for absolute or `..` paths, links that leave it, devices, FIFOs and sparse files, duplicate paths, more than 100,000 entries, or unpacking past ten times the upload limit (at most 1 GiB). It expires after 24 hours unless a run uses it.
+         *
+         *     Requires the **operator** role (tRPC `uploads.create`).
+         */
+        post: operations["createUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/uploads/{uploadId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an upload
+         * @description An uploaded archive’s metadata (not its bytes): what it holds, its SHA-256, and until when it waits for a run.
+         *
+         *     Requires the **viewer** role (tRPC `uploads.get`).
+         */
+        get: operations["getUpload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/skills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List skills
+         * @description The team’s skill library: instructions (and small files) an agent loads on demand with `load_skill`.
+         *
+         *     Requires the **viewer** role (tRPC `skills.list`).
+         */
+        get: operations["listSkills"];
+        put?: never;
+        /**
+         * Create a skill
+         * @description A name (lowercase letters, digits, - and _), a one-line description (what the model sees before loading it), Markdown instructions (at most 64 KB) and up to 20 text files with relative paths. An agent may use it once its `skills` list names it.
+         *
+         *     Requires the **operator** role (tRPC `skills.create`).
+         */
+        post: operations["createSkill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/skills/{skillId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a skill
+         * @description Get a skill
+         *
+         *     Requires the **viewer** role (tRPC `skills.get`).
+         */
+        get: operations["getSkill"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a skill
+         * @description Changes the given fields (a new version); with `expectedVersion`, a concurrent edit makes it fail with 409. Runs that loaded it keep the text they loaded.
+         *
+         *     Requires the **operator** role (tRPC `skills.update`).
+         */
+        patch: operations["updateSkill"];
+        trace?: never;
+    };
+    "/skills/{skillId}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive or restore a skill
+         * @description An archived skill is offered to no new run (its name stays taken); `archived: false` brings it back.
+         *
+         *     Requires the **operator** role (tRPC `skills.archive`).
+         */
+        post: operations["archiveSkill"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -601,6 +767,52 @@ export interface components {
                  * @enum {string}
                  */
                 onExceed: "wait" | "fail";
+            };
+            /** @description Where the run’s files come from (default: the agent’s own default, else an empty workspace) */
+            workspace?: components["schemas"]["WorkspaceSource"];
+        };
+        /**
+         * @description Where the run’s files come from; exactly one of `git`, `archive` or `session`.
+         * @example {
+         *       "git": {
+         *         "url": "https://github.com/acme/api.git",
+         *         "ref": "main",
+         *         "secretRef": "GITHUB_TOKEN"
+         *       }
+         *     }
+         * @example {
+         *       "archive": {
+         *         "uploadId": "cmexampleupload000000000"
+         *       }
+         *     }
+         * @example {
+         *       "session": {
+         *         "sessionId": "cmexamplesession00000000",
+         *         "atEvent": 12
+         *       }
+         *     }
+         */
+        WorkspaceSource: components["schemas"]["WorkspaceFromRepository"] | components["schemas"]["WorkspaceFromUpload"] | components["schemas"]["WorkspaceFromSession"];
+        /** @description A repository the worker clones before the first model call: `url` (https, http, ssh, file or git@host:path; never a password or token), `ref` (a branch, tag or commit; default the remote’s HEAD), `secretRef` (a team secret: a token for https, an ssh_key for ssh), `depth` (history to fetch, default 1). The team policy’s `workspace.sources` must allow the URL. */
+        WorkspaceFromRepository: {
+            git: {
+                url: string;
+                ref?: string;
+                secretRef?: string;
+                depth?: number;
+            };
+        };
+        /** @description An archive uploaded with `POST /uploads` (its `id`), unpacked as the files. */
+        WorkspaceFromUpload: {
+            archive: {
+                uploadId: string;
+            };
+        };
+        /** @description Another session’s files: as they were at its event `atEvent` (default: its latest). */
+        WorkspaceFromSession: {
+            session: {
+                sessionId: string;
+                atEvent?: number;
             };
         };
         SendMessageRequest: {
@@ -666,10 +878,14 @@ export interface components {
                     /** @default  */
                     description: string;
                 }[];
+                skill?: string;
             }[];
             /** @enum {string} */
             busyPolicy?: "reject" | "enqueue" | "interrupt";
             maxConcurrentRuns?: number | null;
+            /** @description The files every run of the agent starts from unless the run names its own; null removes the default */
+            workspace?: components["schemas"]["WorkspaceSource"] | null;
+            skills?: string[];
         };
         GraphRunRequest: {
             goal: string;
@@ -684,6 +900,8 @@ export interface components {
                  */
                 onExceed: "wait" | "fail";
             };
+            /** @description Where the root session’s files come from (default: the root node’s, else its agent’s) */
+            workspace?: components["schemas"]["WorkspaceSource"];
         };
         ForkSessionRequest: {
             /** @description The event’s seq in this session’s log (as the run page shows it, `#seq`), not the run-wide eventNo */
@@ -711,6 +929,12 @@ export interface components {
         ResumeSessionRequest: {
             message: string;
         };
+        RestoreSessionRequest: {
+            /** @description The event’s seq in this session’s log (as the run page shows it, `#seq`) whose files are put back, not the run-wide eventNo */
+            atEvent: number;
+            /** @description Files or directories to restore, relative to the workspace root (at most 1000), each as it was at the event; one that did not exist then is removed. Leave out to restore the whole workspace */
+            paths?: string[];
+        };
         CreateTokenRequest: {
             name: string;
             /** @description At most the caller’s own role */
@@ -728,6 +952,30 @@ export interface components {
             args?: string[];
             /** Format: uri */
             url?: string;
+        };
+        CreateSkillRequest: {
+            name: string;
+            description: string;
+            instructions: string;
+            /** @default [] */
+            files: {
+                path: string;
+                content: string;
+            }[];
+        };
+        UpdateSkillRequest: {
+            expectedVersion?: number;
+            name?: string;
+            description?: string;
+            instructions?: string;
+            files?: {
+                path: string;
+                content: string;
+            }[];
+        };
+        ArchiveSkillRequest: {
+            /** @default true */
+            archived: boolean;
         };
         Me: {
             /** @description The person the token acts for (its creator) */
@@ -947,10 +1195,11 @@ export interface components {
                     changes: {
                         path: string;
                         /** @enum {string} */
-                        kind: "added" | "modified" | "truncated" | "deleted" | "moved";
+                        kind: "added" | "modified" | "truncated" | "deleted" | "moved" | "type_changed";
                         from?: string;
                         oldBytes: number | null;
                         newBytes: number | null;
+                        lostBytes?: number;
                     }[];
                     /** @default false */
                     truncatedList: boolean;
@@ -960,7 +1209,14 @@ export interface components {
                         truncated: number;
                         deleted: number;
                         moved: number;
+                        /** @default 0 */
+                        type_changed: number;
                     };
+                    lostBytes?: number;
+                    refused?: {
+                        path: string;
+                        reason: string;
+                    }[];
                 };
             } | null;
             risk: string;
@@ -1064,10 +1320,15 @@ export interface components {
                     /** @default  */
                     description: string;
                 }[];
+                skill?: string;
             }[];
             /** @enum {string} */
             busyPolicy: "reject" | "enqueue" | "interrupt";
             maxConcurrentRuns: number | null;
+            /** @description The files its runs start from unless a run names its own; null: an empty workspace */
+            workspace: components["schemas"]["WorkspaceSource"] | null;
+            /** @description Names of the team skills its runs may load */
+            skills: string[];
             version: number;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
@@ -1105,6 +1366,8 @@ export interface components {
                     x: number;
                     y: number;
                 };
+                /** @description The files a run starts from when it names none (the root node’s counts, else its agent’s) */
+                workspace: components["schemas"]["WorkspaceSource"] | null;
             }[];
             edges: {
                 id: string;
@@ -1158,6 +1421,18 @@ export interface components {
             /** @constant */
             status: "idle";
         };
+        SessionRestoreRequested: {
+            requestId: string;
+            sessionId: string;
+            runId: string;
+            atEvent: number;
+            /** @description The commit recorded at that event, whose files are restored; null: the empty workspace */
+            commit: string | null;
+            /** @description The paths restored; null: the whole workspace */
+            paths: string[] | null;
+            /** @description The session had finished: it is reopened to apply the restore, then finishes again with the same outcome */
+            reopened: boolean;
+        };
         SessionFiles: {
             runId: string;
             sessionId: string;
@@ -1189,6 +1464,8 @@ export interface components {
             /** @description The file is over 1 MiB: `content` holds its first MiB */
             truncated: boolean;
         };
+        /** @description A `git format-patch` series (mbox, one message per call that changed files, binary changes included); `git am` applies it */
+        SessionPatch: string;
         AuditExport: {
             /** @description A file name to save it as */
             filename: string;
@@ -1246,6 +1523,48 @@ export interface components {
             id: string;
             /** @constant */
             removed: true;
+        };
+        Upload: {
+            id: string;
+            filename: string;
+            /**
+             * @description Told apart by the bytes, not the name
+             * @enum {string}
+             */
+            format: "tar" | "tar.gz" | "zip";
+            /** @description Size of the archive as uploaded */
+            bytes: number;
+            /** @description Entries it unpacks to: files, directories and links */
+            files: number;
+            unpackedBytes: number;
+            sha256: string;
+            createdAt: components["schemas"]["Timestamp"];
+            /** @description When it is deleted unless a run uses it first; null once a run used it (then it is kept) */
+            expiresAt: components["schemas"]["Timestamp"] | null;
+            /** @description When a run first used it */
+            usedAt: components["schemas"]["Timestamp"] | null;
+        };
+        /** @description The team’s skills, by name */
+        SkillList: components["schemas"]["Skill"][];
+        Skill: {
+            id: string;
+            teamId: string;
+            name: string;
+            /** @description The one line the model sees before it loads the skill */
+            description: string;
+            /** @description Markdown, added to the context when the model loads the skill */
+            instructions: string;
+            /** @description Text files written into the workspace when it is loaded */
+            files: {
+                path: string;
+                content: string;
+            }[];
+            /** @description Bumped by every change */
+            version: number;
+            createdById: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            archivedAt: components["schemas"]["Timestamp"] | null;
         };
         JsonValue: JsonValue;
     };
@@ -1381,10 +1700,17 @@ export interface operations {
                 /**
                  * @example {
                  *       "agentName": "triage",
-                 *       "goal": "Summarise the open issues",
+                 *       "goal": "Fix the failing test",
                  *       "budget": {
                  *         "tokens": 200000,
                  *         "onExceed": "wait"
+                 *       },
+                 *       "workspace": {
+                 *         "git": {
+                 *           "url": "https://github.com/acme/api.git",
+                 *           "ref": "main",
+                 *           "secretRef": "GITHUB_TOKEN"
+                 *         }
                  *       }
                  *     }
                  */
@@ -2303,6 +2629,15 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not possible in the resource’s current state (`detail` says why) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The body is larger than 1048576 bytes */
             413: {
                 headers: {
@@ -2914,6 +3249,121 @@ export interface operations {
             };
         };
     };
+    restoreSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "atEvent": 4,
+                 *       "paths": [
+                 *         "src/app.ts"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["RestoreSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description The restore was recorded (and audited); the worker applies it */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionRestoreRequested"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict: it already exists or was changed meanwhile, or a request with this `Idempotency-Key` is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not possible in the resource’s current state (`detail` says why) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1048576 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is JSON but not valid for this operation (`errors` names each field), or its `Idempotency-Key` was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getSessionFiles: {
         parameters: {
             query?: {
@@ -2937,6 +3387,78 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SessionFiles"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not possible in the resource’s current state (`detail` says why) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSessionPatch: {
+        parameters: {
+            query?: {
+                /** @description An event seq of the session whose files the series starts from (default: the files the run was seeded with) */
+                base?: number;
+            };
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The patch series (an attachment named `<sessionId>.patch`) */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="…"`: the file’s name */
+                    "content-disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/x-patch": components["schemas"]["SessionPatch"];
                 };
             };
             /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
@@ -3484,6 +4006,548 @@ export interface operations {
             };
             /** @description No such resource in the token’s team */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createUpload: {
+        parameters: {
+            query?: {
+                /** @description The archive’s name (else `Content-Disposition`’s, a form part’s, or `upload.<format>`) */
+                filename?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The archive (.tar, .tar.gz/.tgz or .zip; told apart by its bytes): as `multipart/form-data` with one field `file`, or as the raw bytes, named by `?filename=` or `Content-Disposition: attachment; filename=…`. */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    file: string;
+                };
+                "application/gzip": string;
+                "application/x-tar": string;
+                "application/zip": string;
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description The archive was checked and stored */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Upload"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The file is larger than the server’s upload limit (LOOPLANE_UPLOAD_MAX_MB, default 100 MB) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is neither `multipart/form-data` nor an archive’s bytes (`application/gzip`, `application/x-tar`, `application/zip`, `application/octet-stream`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uploadId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Upload"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSkills: {
+        parameters: {
+            query?: {
+                /** @description true: archived skills too */
+                archived?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The skills, by name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SkillList"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createSkill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "quote-drafting",
+                 *       "description": "Drafts a quote from the supplier catalogue",
+                 *       "instructions": "# Quotes\nPrices in EUR."
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateSkillRequest"];
+            };
+        };
+        responses: {
+            /** @description The skill, at version 1 */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Skill"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict: it already exists or was changed meanwhile, or a request with this `Idempotency-Key` is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1048576 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is JSON but not valid for this operation (`errors` names each field), or its `Idempotency-Key` was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSkill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                skillId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The skill */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Skill"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateSkill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                skillId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "Drafts a quote in EUR",
+                 *       "expectedVersion": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateSkillRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed skill */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Skill"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict: it already exists or was changed meanwhile, or a request with this `Idempotency-Key` is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1048576 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is JSON but not valid for this operation (`errors` names each field), or its `Idempotency-Key` was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    archiveSkill: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                skillId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["ArchiveSkillRequest"];
+            };
+        };
+        responses: {
+            /** @description The skill, archived or restored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Skill"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict: it already exists or was changed meanwhile, or a request with this `Idempotency-Key` is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1048576 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is JSON but not valid for this operation (`errors` names each field), or its `Idempotency-Key` was used with another body */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

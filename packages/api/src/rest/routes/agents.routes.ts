@@ -38,14 +38,16 @@ export const agentRoutes: RestRoute[] = [
     path: '/agents/{agentId}',
     operationId: 'updateAgent',
     summary: 'Change an agent',
-    description: 'Changes the given fields (a new version of the template); with `expectedVersion`, a concurrent edit makes it fail with 409.',
+    description:
+      'Changes the given fields (a new version of the template); with `expectedVersion`, a concurrent edit makes it fail with 409. ' +
+      '`workspace` is checked as a run’s would be (the policy’s `workspace.sources`, the secret’s kind, the upload or session), without using an upload up.',
     tag: 'agents',
     procedure: 'agents.update',
     params: agentIdParams,
     body: updateAgentBody,
     response: agent,
     responseDescription: 'The changed agent template',
-    problems: [404, 409, 422],
+    problems: [404, 409, 412, 422],
     example: { params: agentParams, body: { description: 'Triages new issues', expectedVersion: 1 } },
     handle: ({ caller, teamId, params, body }) => caller.agents.update({ teamId, agentId: params.agentId, ...body }),
   }),

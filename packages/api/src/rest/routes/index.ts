@@ -7,7 +7,9 @@ import { mcpServerRoutes } from './mcp-servers.routes';
 import { meRoutes } from './me.routes';
 import { runRoutes } from './runs.routes';
 import { sessionRoutes } from './sessions.routes';
+import { skillRoutes } from './skills.routes';
 import { tokenRoutes } from './tokens.routes';
+import { uploadRoutes } from './uploads.routes';
 
 /**
  * Every operation of `/api/v1`, in document order. The HTTP handler, the OpenAPI document and the
@@ -23,4 +25,6 @@ export const restRoutes: readonly RestRoute[] = [
   ...auditRoutes,
   ...tokenRoutes,
   ...mcpServerRoutes,
+  ...uploadRoutes,
+  ...skillRoutes,
 ];

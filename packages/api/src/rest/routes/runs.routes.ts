@@ -56,6 +56,9 @@ export const runRoutes: RestRoute[] = [
     summary: 'Start a run',
     description:
       'Starts a run of an agent (by id or name) or of a swarm graph (by id or name) with a goal (free text or `/command args`) and an optional budget. ' +
+      '`workspace` says where its files come from: a repository (`git`), an uploaded archive (`archive`, see `POST /uploads`) or another session’s files (`session`); ' +
+      'without it, the agent’s default (else an empty workspace). A repository the team policy’s `workspace.sources` does not allow is 403; ' +
+      'an unknown upload or session is 404; a `secretRef` naming no team secret is 412; a secret of the wrong kind for the URL is 400. ' +
       'Send an `Idempotency-Key` to make retries safe: the same key and body within 24 hours return the first run.',
     tag: 'runs',
     procedure: 'runs.create',
@@ -65,9 +68,22 @@ export const runRoutes: RestRoute[] = [
     responseDescription: 'The run was created (queued); `Location` is its URL',
     problems: [404, 409, 412, 422, 429],
     idempotent: true,
-    example: { body: { agentName: 'triage', goal: 'Summarise the open issues', budget: { tokens: 200_000, onExceed: 'wait' } } },
+    example: {
+      body: {
+        agentName: 'triage',
+        goal: 'Fix the failing test',
+        budget: { tokens: 200_000, onExceed: 'wait' },
+        workspace: { git: { url: 'https://github.com/acme/api.git', ref: 'main', secretRef: 'GITHUB_TOKEN' } },
+      },
+    },
     handle: async ({ caller, teamId, body }) =>
-      caller.runs.create({ teamId, ...(await runTarget(caller, teamId, body)), goal: body.goal, ...(body.budget ? { budget: body.budget } : {}) }),
+      caller.runs.create({
+        teamId,
+        ...(await runTarget(caller, teamId, body)),
+        goal: body.goal,
+        ...(body.budget ? { budget: body.budget } : {}),
+        ...(body.workspace ? { workspace: body.workspace } : {}),
+      }),
     headers: (created) => ({ location: `${REST_BASE}/runs/${created.runId}` }),
   }),
 

@@ -2,12 +2,16 @@ import { defineRoute, type RestRoute } from '../rest-route';
 import {
   forkBody,
   replayBody,
+  restoreBody,
   resumeBody,
   sessionFiles,
   sessionFilesQuery,
   sessionForked,
   sessionIdParams,
+  sessionPatch,
+  sessionPatchQuery,
   sessionReplayed,
+  sessionRestored,
   sessionResumed,
 } from '../schemas/sessions.schemas';
 
@@ -71,6 +75,26 @@ export const sessionRoutes: RestRoute[] = [
   }),
 
   defineRoute({
+    method: 'POST',
+    path: '/sessions/{sessionId}/restore',
+    operationId: 'restoreSession',
+    summary: 'Restore a session’s files to an earlier event',
+    description:
+      'Puts the session’s workspace (or only the given paths) back as it was at an event of its log, as a new commit recorded by a workspace.restored event. ' +
+      'Recorded and audited now; the worker applies it at the session’s next step boundary. A finished session is reopened for it and finishes again with the same outcome, without a model call.',
+    tag: 'sessions',
+    procedure: 'sessions.restore',
+    params: sessionIdParams,
+    body: restoreBody,
+    response: sessionRestored,
+    status: 201,
+    responseDescription: 'The restore was recorded (and audited); the worker applies it',
+    problems: [404, 409, 412, 422],
+    example: { params: sessionParams, body: { atEvent: 4, paths: ['src/app.ts'] } },
+    handle: ({ caller, teamId, params, body }) => caller.sessions.restore({ teamId, sessionId: params.sessionId, ...body }),
+  }),
+
+  defineRoute({
     method: 'GET',
     path: '/sessions/{sessionId}/files',
     operationId: 'getSessionFiles',
@@ -87,5 +111,30 @@ export const sessionRoutes: RestRoute[] = [
     problems: [404, 412],
     example: { params: sessionParams, query: { path: 'src' } },
     handle: ({ caller, teamId, params, query }) => caller.sessions.files({ teamId, sessionId: params.sessionId, ...query }),
+  }),
+
+  defineRoute({
+    method: 'GET',
+    path: '/sessions/{sessionId}/patch',
+    operationId: 'getSessionPatch',
+    summary: 'Download what a session changed as a patch series',
+    description:
+      'What the session changed, as a `git format-patch` series (one message per call that changed files, binary-safe), from the files its run was seeded with ' +
+      '(a repository, an upload or another session’s files) or from its files at event `base`, to its latest files. `git am` on the repository the run ' +
+      'started from reproduces them. Empty when nothing changed; 412 when the run started empty and no `base` is given.',
+    tag: 'sessions',
+    procedure: 'sessions.patch',
+    params: sessionIdParams,
+    query: sessionPatchQuery,
+    download: {
+      mediaType: 'text/x-patch; charset=utf-8',
+      // Ids are cuids; anything else is dropped so the header stays one quoted token.
+      filename: (params) => `${params.sessionId.replace(/[^A-Za-z0-9_-]/g, '')}.patch`,
+    },
+    response: sessionPatch,
+    responseDescription: 'The patch series (an attachment named `<sessionId>.patch`)',
+    problems: [404, 412],
+    example: { params: sessionParams, query: { base: 4 } },
+    handle: async ({ caller, teamId, params, query }) => (await caller.sessions.patch({ teamId, sessionId: params.sessionId, ...query, whole: true })).patch,
   }),
 ];

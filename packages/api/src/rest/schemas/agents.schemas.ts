@@ -2,11 +2,21 @@ import { z } from 'zod';
 import { slashCommandsSchema, toolSpecSchema } from '@looplane/engine';
 import { busyPolicySchema, sandboxSettingsSchema, updateAgentInput } from '../../routers/agents.schema';
 import { id, timestamp } from './common.schemas';
+import { workspaceSource } from './workspace.schemas';
 
 export const agentIdParams = z.strictObject({ agentId: id });
 
 /** `PATCH /agents/{agentId}`: the fields to change; `expectedVersion` makes it a compare-and-set. */
-export const updateAgentBody = updateAgentInput.omit({ agentId: true }).strict().meta({ id: 'UpdateAgentRequest' });
+export const updateAgentBody = updateAgentInput
+  .omit({ agentId: true })
+  .extend({
+    workspace: workspaceSource
+      .nullable()
+      .optional()
+      .meta({ description: 'The files every run of the agent starts from unless the run names its own; null removes the default' }),
+  })
+  .strict()
+  .meta({ id: 'UpdateAgentRequest' });
 
 export const agent = z
   .strictObject({
@@ -20,6 +30,8 @@ export const agent = z
     slashCommands: slashCommandsSchema,
     busyPolicy: busyPolicySchema,
     maxConcurrentRuns: z.int().nullable(),
+    workspace: workspaceSource.nullable().meta({ description: 'The files its runs start from unless a run names its own; null: an empty workspace' }),
+    skills: z.array(z.string()).meta({ description: 'Names of the team skills its runs may load' }),
     version: z.int(),
     createdAt: timestamp,
     updatedAt: timestamp,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { approvalRuleSchema, dataRuleSchema, edgeBudgetSchema } from '@looplane/db';
 import { id, intQuery, timestamp } from './common.schemas';
+import { workspaceSource } from './workspace.schemas';
 
 export const graphIdParams = z.strictObject({ graphId: id });
 
@@ -39,6 +40,9 @@ export const graph = z
         readPrefixes: z.array(z.string()),
         writePrefixes: z.array(z.string()),
         position: z.strictObject({ x: z.number(), y: z.number() }),
+        workspace: workspaceSource
+          .nullable()
+          .meta({ description: 'The files a run starts from when it names none (the root node’s counts, else its agent’s)' }),
       }),
     ),
     edges: z.array(

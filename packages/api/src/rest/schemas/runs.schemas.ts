@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createRunInput, listRunsInput, raiseBudgetInput, sendMessageInput, MAX_EVENT_NO } from '../../routers/runs.schema';
 import { bigCount, id, intQuery, timestamp, userRef } from './common.schemas';
+import { workspaceSource } from './workspace.schemas';
 
 export const runStatus = z.enum(['queued', 'running', 'waiting', 'paused', 'succeeded', 'failed', 'cancelled']).meta({ id: 'RunStatus' });
 export const waitReason = z.enum(['approval', 'child', 'budget', 'message']).meta({ id: 'WaitReason' });
@@ -22,6 +23,7 @@ export const createRunBody = z
     graphName: z.string().trim().min(1).max(64).optional(),
     goal,
     budget,
+    workspace: workspaceSource.optional().meta({ description: 'Where the run’s files come from (default: the agent’s own default, else an empty workspace)' }),
   })
   .superRefine((body, ctx) => {
     const given = (['agentId', 'agentName', 'graphId', 'graphName'] as const).filter((key) => body[key] !== undefined);
@@ -33,7 +35,13 @@ export const createRunBody = z
   .meta({ id: 'CreateRunRequest' });
 
 /** `POST /graphs/{graphId}/runs`. */
-export const graphRunBody = z.strictObject({ goal, budget }).meta({ id: 'GraphRunRequest' });
+export const graphRunBody = z
+  .strictObject({
+    goal,
+    budget,
+    workspace: workspaceSource.optional().meta({ description: 'Where the root session’s files come from (default: the root node’s, else its agent’s)' }),
+  })
+  .meta({ id: 'GraphRunRequest' });
 
 export const listRunsQuery = z.strictObject({
   status: listRunsInput.shape.status.meta({ description: 'Repeat to give several: ?status=running&status=waiting' }),

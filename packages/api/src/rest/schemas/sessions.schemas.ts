@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { workspacePathSchema } from '@looplane/workspaces';
-import { forkSessionInput, replaySessionInput, resumeSessionInput } from '../../routers/sessions.schema';
+import { forkSessionInput, replaySessionInput, restoreSessionInput, resumeSessionInput } from '../../routers/sessions.schema';
 import { id, intQuery } from './common.schemas';
 
 export const sessionIdParams = z.strictObject({ sessionId: id });
@@ -33,6 +33,30 @@ export const sessionReplayed = z
   .meta({ id: 'SessionReplayed' });
 
 export const resumeBody = z.strictObject({ message: resumeSessionInput.shape.message }).meta({ id: 'ResumeSessionRequest' });
+
+export const restoreBody = z
+  .strictObject({
+    atEvent: restoreSessionInput.shape.atEvent.meta({
+      description: 'The event’s seq in this session’s log (as the run page shows it, `#seq`) whose files are put back, not the run-wide eventNo',
+    }),
+    paths: restoreSessionInput.shape.paths.meta({
+      description:
+        'Files or directories to restore, relative to the workspace root (at most 1000), each as it was at the event; one that did not exist then is removed. Leave out to restore the whole workspace',
+    }),
+  })
+  .meta({ id: 'RestoreSessionRequest' });
+
+export const sessionRestored = z
+  .strictObject({
+    requestId: id,
+    sessionId: id,
+    runId: id,
+    atEvent: z.int(),
+    commit: z.string().nullable().meta({ description: 'The commit recorded at that event, whose files are restored; null: the empty workspace' }),
+    paths: z.array(z.string()).nullable().meta({ description: 'The paths restored; null: the whole workspace' }),
+    reopened: z.boolean().meta({ description: 'The session had finished: it is reopened to apply the restore, then finishes again with the same outcome' }),
+  })
+  .meta({ id: 'SessionRestoreRequested' });
 
 export const sessionFilesQuery = z.strictObject({
   atEvent: intQuery(1, 2_147_483_647).optional().meta({ description: 'An event seq of the session (default: its latest committed event)' }),
@@ -73,3 +97,15 @@ export const sessionFiles = z
     node: workspaceNode,
   })
   .meta({ id: 'SessionFiles' });
+
+export const sessionPatchQuery = z.strictObject({
+  base: intQuery(1, 2_147_483_647)
+    .optional()
+    .meta({ description: 'An event seq of the session whose files the series starts from (default: the files the run was seeded with)' }),
+});
+
+/** `GET /sessions/{sessionId}/patch`: the series itself, as text (empty: nothing changed). */
+export const sessionPatch = z.string().meta({
+  id: 'SessionPatch',
+  description: 'A `git format-patch` series (mbox, one message per call that changed files, binary changes included); `git am` applies it',
+});
