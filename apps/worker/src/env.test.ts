@@ -39,6 +39,17 @@ describe('loadWorkerEnv', () => {
     );
   });
 
+  it('calls model endpoints at special-purpose addresses only as LOOPLANE_ENDPOINTS_ALLOW lists them', () => {
+    expect(loadWorkerEnv(base).LOOPLANE_ENDPOINTS_ALLOW).toEqual([]);
+    expect(loadWorkerEnv({ ...base, LOOPLANE_ENDPOINTS_ALLOW: '[::1]:8080,fe80::/10' }).LOOPLANE_ENDPOINTS_ALLOW).toMatchObject([
+      { type: 'address', port: 8080 },
+      { type: 'range', bits: 10 },
+    ]);
+    expect(() => loadWorkerEnv({ ...base, LOOPLANE_ENDPOINTS_ALLOW: '10.0.0.0/40' })).toThrow(
+      'Invalid environment: LOOPLANE_ENDPOINTS_ALLOW must be a comma-separated list of hosts, host:port or CIDR ranges ("10.0.0.0/40" is none of them)',
+    );
+  });
+
   it('accepts explicit values', () => {
     const key = Buffer.alloc(32, 7).toString('base64');
     const env = loadWorkerEnv({ ...base, WORKER_CONCURRENCY: '8', LOG_LEVEL: 'debug', LOOPLANE_ENCRYPTION_KEY: key });

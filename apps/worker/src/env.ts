@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
+import { addressAllowlistSchema } from '@looplane/shared/net';
 import { workspaceStoreEnv, workspaceStoreProblem } from '@looplane/workspaces';
 import { z } from 'zod';
 
@@ -78,6 +79,10 @@ const schema = z
     LOOPLANE_WORKSPACE_ROOT: directory,
     /** The local copies are trimmed (least recently used first) past this many megabytes. */
     LOOPLANE_WORKSPACE_CACHE_MB: wholeNumber(1, 100_000_000, 10_240),
+    /** The most a seeded workspace (a cloned repository, an unpacked upload) may hold, in MB. */
+    LOOPLANE_SEED_MAX_MB: wholeNumber(1, 1_000_000, 2048),
+    /** How long fetching a repository may take, in seconds. */
+    LOOPLANE_SEED_TIMEOUT_S: wholeNumber(1, 86_400, 600),
     /** The store of record for session files (postgres or s3) and its settings. */
     ...workspaceStoreEnv,
     /** A session's workspace (and its sandbox uid) is removed this many days after its run ended. */
@@ -113,6 +118,11 @@ const schema = z
     LOG_LEVEL: optional.pipe(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).optional()).transform((level) => level ?? 'info'),
     /** Deliver webhooks to private, loopback, link-local (…) addresses too; default: public addresses only. */
     LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: optional.pipe(z.enum(['true', 'false'], 'must be true or false').optional()).transform((value) => value === 'true'),
+    /**
+     * Loopback, link-local and other special-purpose addresses model endpoints may still reach
+     * (hosts, host:port or CIDR ranges, comma-separated); default none. Private ranges need no entry.
+     */
+    LOOPLANE_ENDPOINTS_ALLOW: optional.pipe(addressAllowlistSchema.optional()).transform((list) => list ?? []),
     /** The dashboard's public URL, for the links in webhook payloads (default: NEXTAUTH_URL; neither: no links). */
     LOOPLANE_PUBLIC_URL: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
     NEXTAUTH_URL: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),

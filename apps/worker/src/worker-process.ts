@@ -13,6 +13,7 @@ import { startMcp } from './mcp/start-mcp';
 import { maybeStartTracing } from './telemetry/tracing';
 import { ModelFactory } from './ports/model-factory';
 import { startRuntime } from './runtime/runtime';
+import { UploadSweeper } from './runtime/upload-sweeper';
 import { recordSandboxProbe } from './sandbox/probe-store';
 import { TeamEgressSource } from './sandbox/team-egress';
 import { WorkerSandbox } from './sandbox/worker-sandbox';
@@ -92,6 +93,14 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
       egress: new TeamEgressSource({ pool, encryptionKey: env.LOOPLANE_ENCRYPTION_KEY, logger }),
       // Its effect rules decide each mutating call's result before it is kept.
       effects: new EffectDecisions({ audit: new PolicyAudit(pool) }),
+      // New sessions start from the repository, upload or session files their run names.
+      seeding: {
+        pool,
+        encryptionKey: env.LOOPLANE_ENCRYPTION_KEY,
+        store,
+        maxMb: env.LOOPLANE_SEED_MAX_MB,
+        timeoutSeconds: env.LOOPLANE_SEED_TIMEOUT_S,
+      },
       logger,
     });
     const probeStore = await recordSandboxProbe(
@@ -122,6 +131,10 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     });
     retention.start();
     shutdown.register('stop-intake', 'workspace retention', () => retention.stop());
+    // Uploaded archives no run used go 24 hours after upload.
+    const uploadSweeper = new UploadSweeper({ pool, logger });
+    uploadSweeper.start();
+    shutdown.register('stop-intake', 'upload sweep', () => uploadSweeper.stop());
     const cache = new WorkspaceCache({
       root: workspaceRootOf(env),
       workspaces: sandbox.workspaces,

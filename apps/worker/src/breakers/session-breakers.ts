@@ -2,6 +2,7 @@ import type { Queryable } from '@looplane/db';
 import { DELEGATE, type PolicyDecision, type PolicyPort, type RunState } from '@looplane/engine';
 import { checkBreakers, type BreakerVerdict } from '@looplane/policy';
 import type { PolicyAudit } from '../ports/policy-audit';
+import type { ActivePolicy } from '../ports/policy-versions';
 import type { PolicySubject, TeamPolicies } from '../ports/team-policy';
 import { readGraphRunMeasures } from './graph-run-measures';
 
@@ -17,6 +18,11 @@ export interface SessionBreakerOptions {
   state: () => RunState | null;
   /** Reads that see this session's buffered appends (a delegation just sent counts as in flight). */
   db: Queryable;
+  /**
+   * The active version the team policy decided `callId` under: the breakers judge the call by
+   * the same version as its rules did. Null (or absent): the current version is read.
+   */
+  decidedUnder?: (callId: string) => ActivePolicy | null;
 }
 
 /**
@@ -24,7 +30,9 @@ export interface SessionBreakerOptions {
  * against the team's `breakers` section before it runs. A trip is an audit row (`breaker.tripped`,
  * durable before the engine records the trip and the approval that pauses the session); the
  * engine then parks the session on that approval like any held call. What the policy refuses or
- * holds for an approver is passed on as it is: a person looks at it anyway.
+ * holds for an approver is passed on as it is: a person looks at it anyway. The `breakers`
+ * section is the one of the version the call was decided under, read when it was decided, so
+ * a version saved before the call binds its breakers as it binds its rules.
  */
 export function withBreakers(inner: PolicyPort, deps: BreakerDeps, options: SessionBreakerOptions): PolicyPort {
   return {
@@ -32,7 +40,7 @@ export function withBreakers(inner: PolicyPort, deps: BreakerDeps, options: Sess
       const decision = await inner.evaluate(call, callOptions);
       const state = options.state();
       if (decision.decision !== 'allow' || !state) return decision;
-      const policy = await deps.policies.active(options.subject.teamId);
+      const policy = options.decidedUnder?.(call.callId) ?? (await deps.policies.active(options.subject.teamId));
       const config = policy.document.breakers;
       // The end of the spend window is the log's latest event, so the same log decides the same.
       const nowMs = state.updatedAt ? Date.parse(state.updatedAt) : 0;

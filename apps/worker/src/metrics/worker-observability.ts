@@ -1,5 +1,6 @@
 import type { PgPool } from '@looplane/db';
 import { createModelForEndpoint } from '@looplane/models';
+import { modelEndpointPolicy } from '@looplane/shared/net';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { WorkerEnv } from '../env';
@@ -10,7 +11,7 @@ import { McpToolRegistry } from '../mcp/mcp-tool-registry';
 import { WorkerMetrics } from './worker-metrics';
 
 export interface WorkerObservability {
-  /** Builds model ports that are timed and whose tokens are counted per endpoint. */
+  /** Builds model ports that are timed, whose tokens are counted per endpoint, and that connect only where LOOPLANE_ENDPOINTS_ALLOW allows. */
   createModel: CreateModel;
   /** The tool registry to register tools into (every call timed). */
   tools: McpToolRegistry;
@@ -20,7 +21,10 @@ export interface WorkerObservability {
 
 /** Wires the worker's metrics into the process: model ports, tool registry, `/metrics` listener. */
 export function createWorkerObservability(options: {
-  env: Pick<WorkerEnv, 'LOOPLANE_WORKER_METRICS_PORT' | 'LOOPLANE_METRICS_TOKEN' | 'QUEUE_PREFIX' | 'LOOPLANE_SUPERVISOR_STATE' | 'HOST'>;
+  env: Pick<
+    WorkerEnv,
+    'LOOPLANE_WORKER_METRICS_PORT' | 'LOOPLANE_METRICS_TOKEN' | 'QUEUE_PREFIX' | 'LOOPLANE_SUPERVISOR_STATE' | 'HOST' | 'LOOPLANE_ENDPOINTS_ALLOW'
+  >;
   pool: PgPool;
   redis: Redis;
   workerId: string;
@@ -28,6 +32,8 @@ export function createWorkerObservability(options: {
   shutdown: Shutdown;
 }): WorkerObservability {
   const { env, logger } = options;
+  // Where model calls may connect: checked for every connection (LOOPLANE_ENDPOINTS_ALLOW).
+  const endpointAddresses = modelEndpointPolicy(env.LOOPLANE_ENDPOINTS_ALLOW);
   const metrics = new WorkerMetrics({
     pool: options.pool,
     redis: options.redis,
@@ -36,7 +42,7 @@ export function createWorkerObservability(options: {
     supervisorState: env.LOOPLANE_SUPERVISOR_STATE,
   });
   return {
-    createModel: (endpoint, apiKey) => metrics.models.instrument(createModelForEndpoint(endpoint, apiKey), endpoint.id),
+    createModel: (endpoint, apiKey) => metrics.models.instrument(createModelForEndpoint(endpoint, apiKey, endpointAddresses), endpoint.id),
     tools: new McpToolRegistry(metrics),
     async attach(runtime) {
       metrics.watchLoops(() => runtime.activeSessions);

@@ -1,5 +1,5 @@
 import type { PgBudgetLedger, PgEventStore, WriteUnit } from '@looplane/db';
-import type { Clock, EnginePorts, ModelPort, PolicyPort, ToolRunner } from '@looplane/engine';
+import type { Clock, EnginePorts, ModelPort, PolicyPort, SkillPort, ToolRunner } from '@looplane/engine';
 import { failingModel } from './model-factory';
 
 export interface SessionPortsOptions {
@@ -21,6 +21,8 @@ export interface SessionPortsOptions {
   limitedSpend: boolean;
   /** Whether a catalogue tool may safely run twice (from the run config). */
   idempotent: (tool: string) => boolean;
+  /** Resolves team skills for `load_skill` (their files are written like a call's). */
+  skills?: SkillPort;
 }
 
 /**
@@ -67,5 +69,10 @@ export function sessionPorts(options: SessionPortsOptions): EnginePorts {
   // Applying a kept result is idempotent: it may run while the approval's events commit.
   const applyHeld = options.tools.applyHeld?.bind(options.tools);
   if (applyHeld) tools.applyHeld = (call, callOptions) => unit.sideEffect(() => applyHeld(call, callOptions), { repeatable: true });
-  return { store: options.store, budget, model, tools, policy: options.policy, clock: options.clock };
+  // Loading a skill writes its files: a side effect like a tool's, and repeatable (the same files again).
+  const skillPort = options.skills;
+  const skills: SkillPort | undefined = skillPort && {
+    load: (request, callOptions) => unit.sideEffect(() => skillPort.load(request, callOptions), { repeatable: true }),
+  };
+  return { store: options.store, budget, model, tools, policy: options.policy, clock: options.clock, ...(skills ? { skills } : {}) };
 }

@@ -1,35 +1,20 @@
 import type { Queryable } from '@looplane/db';
 import type { ModelPort, PolicyDecision, PolicyPort, ToolInvocation } from '@looplane/engine';
-import { defaultPolicy, evaluate, isEndpointAllowed, policyDocumentSchema, toPolicyDecision, type PolicyDocument } from '@looplane/policy';
+import { evaluate, isEndpointAllowed, toPolicyDecision } from '@looplane/policy';
 import type { Logger } from 'pino';
 import { failingModel } from './model-factory';
 import type { PolicyAudit } from './policy-audit';
+import { PolicyVersions, type ActivePolicy, type TeamPolicySet } from './policy-versions';
 import { disagrees, type ShadowDisagreements } from './shadow-disagreements';
-
-/** The policy a team's calls are judged by, and the version row it came from (null: the built-in default). */
-export interface ActivePolicy {
-  document: PolicyDocument;
-  versionId: string | null;
-  version: number | null;
-}
-
-/** A saved version every call is also decided under, never enforced (`shadowId`: which setting of it). */
-interface ShadowPolicy {
-  document: PolicyDocument;
-  versionId: string | null;
-  version: number;
-  shadowId: string;
-}
-
-/** What a team's calls are decided under: the active version, and the shadow when one is set. */
-export interface TeamPolicySet {
-  active: ActivePolicy;
-  shadow: ShadowPolicy | null;
-}
 
 /** A session's policy port, and the wait for a call's decision to be in the audit chain. */
 export interface SessionPolicy extends PolicyPort {
   recorded(callId: string): Promise<void>;
+  /**
+   * The active version the session's latest decision of `callId` was made under (null: another
+   * call was decided since), so what else judges that call (the breakers) uses the same version.
+   */
+  decidedUnder(callId: string): ActivePolicy | null;
 }
 
 /** Who makes the calls a port judges: one session of one run. */
@@ -41,26 +26,6 @@ export interface PolicySubject {
   /** The seq the session's next event gets (the call's `policy.decided`), for the shadow's record. */
   nextSeq?: () => number | null;
 }
-
-// The team's active version: the version row its policy points at (the most recently changed
-// policy if a team ever has several).
-const ACTIVE_SQL = `
-SELECT pv.id, pv.version, pv.document FROM "Policy" p
-JOIN "PolicyVersion" pv ON pv."policyId" = p.id AND pv.version = p."activeVersion"
-WHERE p."teamId" = $1 ORDER BY p."updatedAt" DESC LIMIT 1`;
-
-// The active version and the shadow, in one read (the same policy row as ACTIVE_SQL). Version 0
-// has no row: the built-in default.
-const POLICIES_SQL = `
-SELECT p."activeVersion", a.id AS "activeId", a.document AS "activeDocument",
-       p."shadowVersion", p."shadowId", s.id AS "shadowVersionId", s.document AS "shadowDocument"
-FROM "Policy" p
-LEFT JOIN "PolicyVersion" a ON a."policyId" = p.id AND a.version = p."activeVersion"
-LEFT JOIN "PolicyVersion" s ON s."policyId" = p.id AND s.version = p."shadowVersion"
-WHERE p."teamId" = $1 ORDER BY p."updatedAt" DESC LIMIT 1`;
-
-/** What a stored document that no longer validates becomes: nothing runs unasked, nothing is allowed. */
-const DENY_ALL = policyDocumentSchema.parse({ version: 1, name: 'unreadable', default: 'deny' });
 
 /** Cap on the arguments copied into an audit row (the exact call is in the run's events). */
 const MAX_AUDIT_ARGS = 4096;
@@ -75,31 +40,24 @@ function auditArgs(args: Record<string, unknown>): Record<string, unknown> | str
  * package's `defaultPolicy` while a team has none), and every decision is written to the team's
  * audit chain (group-committed, see {@link PolicyAudit}). A call the policy allows waits for its
  * audit row before it runs (`recorded`); the engine may buffer or commit its `policy.decided`
- * event before the row is durable. Active versions are cached briefly per team, so a call
- * costs no read in the common case and a newly activated version applies within `ttlMs`.
+ * event before the row is durable. Every decision reads the team's current version
+ * ({@link PolicyVersions}): a version saved before the decision is the one it uses.
  */
 export class TeamPolicies {
-  private readonly cache = new Map<string, { loadedAt: number; policy: Promise<TeamPolicySet> }>();
-  private readonly ttlMs: number;
+  private readonly versions: PolicyVersions;
 
-  constructor(private readonly options: { pool: Queryable; audit: PolicyAudit; logger: Logger; ttlMs?: number; shadow?: ShadowDisagreements }) {
-    this.ttlMs = options.ttlMs ?? 2000;
+  constructor(private readonly options: { pool: Queryable; audit: PolicyAudit; logger: Logger; shadow?: ShadowDisagreements }) {
+    this.versions = new PolicyVersions({ pool: options.pool, logger: options.logger });
   }
 
-  /** The team's active policy (cached for `ttlMs`). */
+  /** The team's active policy, as it is now. */
   async active(teamId: string): Promise<ActivePolicy> {
     return (await this.policies(teamId)).active;
   }
 
-  /** The team's active and shadow versions, read together and cached together for `ttlMs`. */
+  /** The team's active and shadow versions, read together, as they are now. */
   policies(teamId: string): Promise<TeamPolicySet> {
-    const cached = this.cache.get(teamId);
-    if (cached && Date.now() - cached.loadedAt < this.ttlMs) return cached.policy;
-    const policy = this.load(teamId);
-    this.cache.set(teamId, { loadedAt: Date.now(), policy });
-    // A failed read is not cached: the next call asks again.
-    policy.catch(() => this.cache.delete(teamId));
-    return policy;
+    return this.versions.current(teamId);
   }
 
   /**
@@ -110,13 +68,20 @@ export class TeamPolicies {
    */
   portFor(subject: PolicySubject): SessionPolicy {
     const writing = new Map<string, Promise<void>>();
+    // A session decides one call at a time: the latest decision's version is all that is kept.
+    let latest: { callId: string; policy: ActivePolicy } | null = null;
     return {
-      evaluate: (call) => this.decide(subject, call, writing),
+      evaluate: async (call) => {
+        const { decision, policy } = await this.decide(subject, call, writing);
+        latest = { callId: call.callId, policy };
+        return decision;
+      },
       recorded: async (callId) => {
         const row = writing.get(callId);
         writing.delete(callId);
         await row;
       },
+      decidedUnder: (callId) => (latest?.callId === callId ? latest.policy : null),
     };
   }
 
@@ -139,7 +104,11 @@ export class TeamPolicies {
     };
   }
 
-  private async decide(subject: PolicySubject, call: ToolInvocation, writing: Map<string, Promise<void>>): Promise<PolicyDecision> {
+  private async decide(
+    subject: PolicySubject,
+    call: ToolInvocation,
+    writing: Map<string, Promise<void>>,
+  ): Promise<{ decision: PolicyDecision; policy: ActivePolicy }> {
     const policies = await this.policies(subject.teamId);
     const policy = policies.active;
     const decision = evaluate(policy.document, { tool: call.name, args: call.args });
@@ -167,7 +136,7 @@ export class TeamPolicies {
     });
     if (decision.outcome !== 'allow') {
       await Promise.all([row, shadowed]);
-      return toPolicyDecision(decision);
+      return { decision: toPolicyDecision(decision), policy };
     }
     await shadowed;
     // Awaited by the tool port before the side effect; a call that never runs (budget used up,
@@ -178,7 +147,7 @@ export class TeamPolicies {
     });
     recorded.catch(() => undefined); // not an unhandled rejection while no one awaits it yet
     writing.set(call.callId, recorded);
-    return toPolicyDecision(decision);
+    return { decision: toPolicyDecision(decision), policy };
   }
 
   /**
@@ -210,73 +179,4 @@ export class TeamPolicies {
       shadow: { version: shadow.version, versionId: shadow.versionId, decision: shadowDecision },
     });
   }
-
-  private load(teamId: string): Promise<TeamPolicySet> {
-    return readTeamPolicies(this.options.pool, teamId, this.options.logger);
-  }
-}
-
-/**
- * Reads a team's active policy version (uncached): the built-in default while the team has none,
- * deny-all when the stored document no longer validates. The sandbox's egress proxy and driver
- * checks read the same document as the tool-call decisions.
- */
-export async function readActivePolicy(pool: Queryable, teamId: string, logger: Logger): Promise<ActivePolicy> {
-  const found = await pool.query({ name: 'looplane_active_policy_v1', text: ACTIVE_SQL, values: [teamId] });
-  const row = found.rows[0] as { id: string; version: number; document: unknown } | undefined;
-  if (!row) return { document: defaultPolicy, versionId: null, version: null };
-  const parsed = policyDocumentSchema.safeParse(row.document);
-  if (parsed.success) return { document: parsed.data, versionId: row.id, version: row.version };
-  logger.error({ teamId, policyVersionId: row.id, issues: parsed.error.issues.slice(0, 5) }, 'the active policy version does not validate; denying every call');
-  return { document: DENY_ALL, versionId: row.id, version: row.version };
-}
-
-/**
- * Reads a team's active version and its shadow (uncached), as {@link readActivePolicy} reads the
- * active one. A shadow whose document no longer validates is left out (logged): it decides
- * nothing, and nothing depends on it.
- */
-async function readTeamPolicies(pool: Queryable, teamId: string, logger: Logger): Promise<TeamPolicySet> {
-  const found = await pool.query({ name: 'looplane_team_policies_v1', text: POLICIES_SQL, values: [teamId] });
-  const row = found.rows[0] as
-    | {
-        activeVersion: number;
-        activeId: string | null;
-        activeDocument: unknown;
-        shadowVersion: number | null;
-        shadowId: string | null;
-        shadowVersionId: string | null;
-        shadowDocument: unknown;
-      }
-    | undefined;
-  if (!row) return { active: { document: defaultPolicy, versionId: null, version: null }, shadow: null };
-  return { active: activeOf(row, teamId, logger), shadow: shadowOf(row, teamId, logger) };
-}
-
-function activeOf(row: { activeId: string | null; activeVersion: number; activeDocument: unknown }, teamId: string, logger: Logger): ActivePolicy {
-  if (row.activeId === null) return { document: defaultPolicy, versionId: null, version: null };
-  const parsed = policyDocumentSchema.safeParse(row.activeDocument);
-  if (parsed.success) return { document: parsed.data, versionId: row.activeId, version: row.activeVersion };
-  logger.error(
-    { teamId, policyVersionId: row.activeId, issues: parsed.error.issues.slice(0, 5) },
-    'the active policy version does not validate; denying every call',
-  );
-  return { document: DENY_ALL, versionId: row.activeId, version: row.activeVersion };
-}
-
-function shadowOf(
-  row: { shadowVersion: number | null; shadowId: string | null; shadowVersionId: string | null; shadowDocument: unknown },
-  teamId: string,
-  logger: Logger,
-): ShadowPolicy | null {
-  if (row.shadowVersion === null || row.shadowId === null) return null;
-  if (row.shadowVersion === 0) return { document: defaultPolicy, versionId: null, version: 0, shadowId: row.shadowId };
-  if (row.shadowVersionId === null) return null;
-  const parsed = policyDocumentSchema.safeParse(row.shadowDocument);
-  if (parsed.success) return { document: parsed.data, versionId: row.shadowVersionId, version: row.shadowVersion, shadowId: row.shadowId };
-  logger.error(
-    { teamId, policyVersionId: row.shadowVersionId, issues: parsed.error.issues.slice(0, 5) },
-    'the shadow policy version does not validate; it decides nothing',
-  );
-  return null;
 }

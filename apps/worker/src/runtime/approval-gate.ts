@@ -1,9 +1,8 @@
-import type { Queryable } from '@looplane/db';
+import { instructionGivers, type Queryable } from '@looplane/db';
 import type { Clock, EventPayload } from '@looplane/engine';
 import type { LiveBus } from '@looplane/queue';
 import type { Logger } from 'pino';
 import type { TeamPolicies } from '../ports/team-policy';
-import { instructionGivers } from './instruction-givers';
 
 /** An `approval.requested` event of a session: the call, and the seq the row is keyed by. */
 export interface ApprovalRequest {
@@ -88,6 +87,11 @@ export class ApprovalGate {
     if (inserted.rowCount === 0) return false;
     await this.publishCount(run.teamId);
     return true;
+  }
+
+  /** Whether the team's active policy asks for four eyes (nobody decides a call that follows from their own instruction). */
+  async fourEyes(teamId: string): Promise<boolean> {
+    return (await this.options.policies.active(teamId)).document.approvals.fourEyes;
   }
 
   /** Tells the team's dashboards how many approvals are pending (fire-and-forget, like every live notice). */

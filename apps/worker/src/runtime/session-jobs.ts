@@ -1,4 +1,4 @@
-import { claimSessions, failSession, loadSessionContexts, loadSessionEvents, type ClaimedSession, type SessionContext } from '@looplane/db';
+import { claimSessions, failSession, loadSessionContexts, loadSessionEvents, reopenForRestores, type ClaimedSession, type SessionContext } from '@looplane/db';
 import { AppError } from '@looplane/shared';
 import { fold, next } from '@looplane/engine';
 import { QUEUES, type SessionJob } from '@looplane/queue';
@@ -91,9 +91,9 @@ export class SessionJobs {
     throw new DelayedError();
   }
 
-  /** For a waiting session: has anything it waits for happened (or a message arrived)? Read-only, no lease. */
+  /** For a waiting session: has anything it waits for happened (or a message or a restore request arrived)? Read-only, no lease. */
   private async hasWakeUp(context: SessionContext): Promise<boolean> {
-    if (context.inboxPending) return true;
+    if (context.inboxPending || context.restorePending) return true;
     const state = fold(await loadSessionEvents(this.deps.pool, context.sessionId));
     const action = next(state);
     if (action.kind !== 'wait') return true;
@@ -130,6 +130,11 @@ export class SessionJobs {
       // Seen by the releasing statement itself, so a cancel or message that raced the release is never lost.
       if (release.cancelRequested) await this.deps.enqueue({ ...job, reason: 'cancel' });
       else if (release.inboxPending) await this.deps.enqueue({ ...job, reason: 'message' });
+    } else if (end.kind === 'finished' && (await reopenForRestores(this.deps.pool, context.sessionId))) {
+      // A restore requested while this job finished the session found it still running, and a
+      // finished log takes no more events: reopened now (as `sessions.restore` reopens a finished
+      // one), the next job applies it and finishes the session again.
+      await this.deps.enqueue({ ...job, reason: 'message' });
     }
     return end;
   }

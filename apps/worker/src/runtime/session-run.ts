@@ -46,6 +46,9 @@ import { resolveWait, type Wait } from './wake-ups';
 import { withEdgeApprovals } from '../swarm/edge-policy';
 import { replayRecording, replayTools } from './replay-recording';
 import { withBreakers, type BreakerDeps } from '../breakers/session-breakers';
+import { WorkspaceRestores } from './workspace-restores';
+import { seedSession } from './session-seeding';
+import { teamSkills } from '../skills/team-skills';
 
 export interface SessionRunDeps {
   pool: PgPool;
@@ -96,8 +99,9 @@ export class SessionRun {
   private state: RunState | null = null;
   private ports: EnginePorts | null = null;
   private cancelChecked = false;
-  /** Whether the inbox may hold messages (from the context read; then from notices). */
+  /** Whether the inbox may hold messages or restore requests (from the context read; then from notices). */
   private inboxFlagged: boolean;
+  private readonly restores: WorkspaceRestores;
 
   constructor(
     private readonly deps: SessionRunDeps,
@@ -115,7 +119,16 @@ export class SessionRun {
     this.store = new PgEventStore({ pool: deps.pool, unit: this.unit });
     // A graph run's session pre-authorises on every ledger from the root to it (swarm/path-ledger.ts).
     this.budget = context.graphRun ? new PgPathLedger(this.unit) : new PgBudgetLedger(this.unit, { tokensOrCost: context.limitedSpend });
-    this.inboxFlagged = context.inboxPending;
+    this.inboxFlagged = context.inboxPending || context.restorePending;
+    const restorer = deps.tools.filesRestorer();
+    this.restores = new WorkspaceRestores({
+      unit: this.unit,
+      store: this.store,
+      clock: deps.clock,
+      sessionId: context.sessionId,
+      restorer,
+      log: () => this.log,
+    });
     this.fresh = claim.lastSeq === 0 && !claim.parentId;
   }
 
@@ -163,7 +176,7 @@ export class SessionRun {
       if (this.handle.has('lease-lost')) throw new AppError('CONFLICT', `lost the lease on session ${this.lease.sessionId}`);
       if (this.handle.has('shutdown')) return { kind: 'handoff' };
       if (await this.cancelIfRequested(state)) return { kind: 'finished' };
-      if (round === 0) await this.openBranch(state);
+      if (round === 0 && (await this.openBranch(state)) === 'refinished') return { kind: 'finished' };
       if (state.status === 'new') await this.start(state);
       if (TERMINAL.has(state.status)) return { kind: 'finished' };
       await this.consumeInbox(state);
@@ -181,6 +194,9 @@ export class SessionRun {
         });
         if (!events) return { kind: 'waiting', reason: action.reason };
         await this.append(state, events);
+        // A wait that ends in another (an edited call asked again under four-eyes): the resolvers
+        // read Postgres, so the new request must be durable before the next look at it.
+        if (next(state).kind === 'wait') await this.unit.flush();
         continue;
       }
       let outcome: DriveOutcome;
@@ -237,9 +253,11 @@ export class SessionRun {
    * log that says finished on a claimed row was reopened by `sessions.resume` (a finished row is
    * never claimable, and the flush that finishes a log marks its row in the same statement): it
    * continues with `run.resumed`; the new instruction follows from the inbox. A replay branch
-   * (`sessions.replay`) carries its marker into `session.forked`, from the row.
+   * (`sessions.replay`) carries its marker into `session.forked`, from the row. A finished log
+   * reopened by `sessions.restore` alone (no instruction waits) gets its restores and finishes
+   * again as it was (`WorkspaceRestores`).
    */
-  private async openBranch(state: RunState): Promise<void> {
+  private async openBranch(state: RunState): Promise<'open' | 'refinished'> {
     const { parentId, forkSeq, configJson } = this.context;
     if (parentId && forkSeq !== null && state.lastSeq === forkSeq) {
       const config: unknown = JSON.parse(configJson);
@@ -247,31 +265,49 @@ export class SessionRun {
       const replay = this.context.replay ? { replay: this.context.replay as never } : {};
       await this.append(state, [createEvent('session.forked', { parentSessionId: parentId, atSeq: forkSeq, ...own, ...replay }, this.deps.clock)]);
     } else if (TERMINAL.has(state.status)) {
+      if (this.context.restorePending && !this.context.inboxPending) {
+        await this.restores.apply(state, { refinish: true });
+        return 'refinished';
+      }
       await this.append(state, [createEvent('run.resumed', { reason: 'operator', note: 'resumed with a new instruction' }, this.deps.clock)]);
     }
+    return 'open';
   }
 
-  /** The first event: the goal and the config snapshot. A config the engine refuses fails the run visibly. */
+  /**
+   * The first events: where the files came from when the run names any (`workspace.seeded`, see
+   * `SessionSeeding`), then the goal and the config snapshot. Files that cannot be had, or a config
+   * the engine refuses, fail the run visibly before any model call.
+   */
   private async start(state: RunState): Promise<void> {
+    const seeded = await seedSession(this.context, state, this.deps.tools.workspaceSeeder(), this.deps.clock, this.log);
+    if ('failed' in seeded) {
+      await this.append(state, [createEvent('run.finished', { status: 'failed', error: seeded.failed }, this.deps.clock)]);
+      return;
+    }
     let started: NewEvent;
     try {
-      started = this.deps.runStarted.create(this.context.goal, this.context.configJson);
+      started = this.deps.runStarted.create(this.context.goal, this.context.configJson, seeded.repository);
     } catch (error) {
       const reason = error instanceof AppError ? error.message : 'the run config is unreadable';
       await this.append(state, [createEvent('run.finished', { status: 'failed', error: reason }, this.deps.clock)]);
       return;
     }
-    await this.append(state, [started]);
+    await this.append(state, [...seeded.events, started]);
+    // Where the files stand is read from Postgres before the first tool call (SessionWorkspaces.prepare).
+    if (seeded.events.length > 0) await this.unit.flush();
   }
 
   /**
    * Inbox messages become `message.added` events; the rows are marked consumed by the same flush.
    * The inbox is read only when flagged (by the context read, a live notice, a lease renewal).
+   * Restore requests come the same way and go first: a message may speak of the restored files.
    */
   private async consumeInbox(state: RunState): Promise<void> {
     const flagged = this.handle.take('inbox') || this.inboxFlagged;
     if (!flagged || state.status !== 'running') return;
     this.inboxFlagged = false;
+    await this.restores.apply(state);
     const messages = await pendingInbox(this.unit.reader, this.lease.sessionId);
     if (messages.length === 0) return;
     const events = messages.map((m) => createEvent('message.added', { role: 'user', text: m.text }, this.deps.clock));
@@ -302,22 +338,19 @@ export class SessionRun {
     if (context.endpoint) model = deps.policies.gateModel(context.teamId, context.endpoint.name, model);
     const startedAt = state.startedAt ? Date.parse(state.startedAt) : (context.startedAt?.getTime() ?? deps.clock.now());
     const wallMs = typeof context.budget.wallMs === 'number' ? context.budget.wallMs : null;
+    const runner = deps.tools.runnerFor({
+      runId: context.runId,
+      sessionId: context.sessionId,
+      teamId: context.teamId,
+      agentId: context.agentId,
+      sandbox: state.config?.sandbox,
+    });
     this.ports = sessionPorts({
       store: this.store,
       budget: this.budget,
       unit: this.unit,
       model,
-      tools: replayTools(
-        state,
-        () => this.unit.flush(),
-        deps.tools.runnerFor({
-          runId: context.runId,
-          sessionId: context.sessionId,
-          teamId: context.teamId,
-          agentId: context.agentId,
-          sandbox: state.config?.sandbox,
-        }),
-      ),
+      tools: replayTools(state, () => this.unit.flush(), runner),
       policy: this.policyPort(),
       policyRecorded: (callId) => this.teamPolicy().recorded(callId),
       clock: deps.clock,
@@ -327,6 +360,7 @@ export class SessionRun {
       limitedSpend: context.limitedSpend || context.graphRun,
       // The tool's own metadata (the sandbox tools say which are idempotent) wins over the catalogue.
       idempotent: (tool) => deps.tools.idempotent(tool) ?? state.config?.tools.some((t) => t.name === tool && t.idempotent) ?? false,
+      skills: teamSkills({ pool: this.unit.reader, teamId: context.teamId, tools: runner, log: this.log }),
     });
     if (state.replay) this.ports = { ...this.ports, replay: replayRecording(this.unit.reader, state.replay) };
     return this.ports;
@@ -342,6 +376,7 @@ export class SessionRun {
       graphRun: context.graphRun,
       state: () => this.state,
       db: { query: (statement) => this.unit.checked(statement) },
+      decidedUnder: (callId) => team.decidedUnder(callId),
     });
   }
 

@@ -1,6 +1,6 @@
 import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/testing';
 import { createModelForEndpoint } from '@looplane/models';
-import { startChatServer, type ChatServer, type ScriptedReply } from '@looplane/models/testing';
+import { LOOPBACK_ALLOWED, startChatServer, type ChatServer, type ScriptedReply } from '@looplane/models/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { logProblems } from '../testing/log-invariants';
 import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
@@ -12,7 +12,8 @@ import { testToolSpecs } from '../testing/test-tools';
  * and the ledger showed nothing. Real worker, real OpenAI adapter against a Chat Completions
  * server, real Postgres.
  */
-const s = setUpRuntimeSuite('unstorable', { createModel: (endpoint) => createModelForEndpoint(endpoint, 'sk-test') });
+// The Chat Completions server listens on loopback, which the worker reaches only when allowed to.
+const s = setUpRuntimeSuite('unstorable', { createModel: (endpoint) => createModelForEndpoint(endpoint, 'sk-test', LOOPBACK_ALLOWED) });
 const config = { tools: testToolSpecs, toolLoading: 'eager' as const };
 const usage = { prompt_tokens: 100, completion_tokens: 20 };
 const FFFD = '\uFFFD';

@@ -8,7 +8,7 @@ import { resolveChildWait } from '../swarm/child-wake';
 
 /** A wait the engine reports (`next(state)` is `wait`): why, and on what (call ids, request ids). */
 export interface Wait {
-  reason: 'approval' | 'child' | 'budget';
+  reason: 'approval' | 'child' | 'budget' | 'message';
   refs: string[];
 }
 
@@ -51,7 +51,7 @@ const budget: WakeResolver = async (_wait, { db, runId, sessionId, clock }) => {
 /**
  * An approval wait ends once its `Approval` row is decided (`approvals.decide`, or the sweeper's
  * expiry): the row becomes `approval.decided` (edited arguments included, decided again by the
- * policy: see edited-call-check.ts). The row itself is opened here by the lease holder, right
+ * policy, and asked again under four-eyes: see edited-call-check.ts). The row itself is opened here by the lease holder, right
  * after the drive that appended `approval.requested` flushed it, and again after a crash in
  * between (the insert is idempotent).
  */
@@ -64,8 +64,18 @@ const approval: WakeResolver = async (wait, context) => {
     return null;
   }
   if (found.kind === 'pending') return null;
-  return found.edited && context.policy ? recheckEditedCall(context.policy, found.edited, found.events, context.clock) : found.events;
+  if (!found.edited || !context.policy) return found.events;
+  const fourEyes = (await context.approvals?.fourEyes(found.edited.teamId)) ?? false;
+  return recheckEditedCall(context.policy, found.edited, found.events, context.clock, fourEyes);
 };
+
+/**
+ * A persistent run that answered waits for the next message. Nothing here ends that wait: a
+ * message is taken from the inbox at the step boundary before the engine is asked what to do (it
+ * wakes the session: `SessionJobs.hasWakeUp`, and a release that raced it re-enqueues), so while
+ * the engine still says `wait` no message has come.
+ */
+const message: WakeResolver = async () => null;
 
 /**
  * The resume dispatch: one resolver per wait reason. A child wait starts the delegated sessions
@@ -75,6 +85,7 @@ const resolvers: Record<Wait['reason'], WakeResolver> = {
   budget,
   approval,
   child: resolveChildWait,
+  message,
 };
 
 /** The events that end `wait`, or null if nothing it waits for has happened yet. */

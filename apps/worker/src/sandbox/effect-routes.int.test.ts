@@ -130,7 +130,7 @@ const DESTRUCTIVE: Destructive[] = [
   DELETES('XDG_CONFIG_HOME=/workspace/x git diff --no-index a.txt b.txt'),
   DELETES('GIT_CONFIG_GLOBAL=/workspace/g.cfg git diff --no-index a.txt b.txt', true),
   // core.fsmonitor from a planted global config runs on git status in any repository.
-  DELETES('git init -q r && cd r && HOME=/workspace/hf git status', true),
+  DELETES('git init -q r && cd r && HOME=/workspace/hf git status'),
   // rg with a config file from the workspace.
   DELETES('RIPGREP_CONFIG_PATH=/workspace/rg.cfg rg x del.sh'),
   // find and xargs running code per file; the literal ways.

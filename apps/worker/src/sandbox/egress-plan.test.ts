@@ -55,9 +55,9 @@ describe('egress plan: credentials', () => {
     expect(plan.allow.sort()).toEqual(['*.corp.example:443', 'api.github.com:443', 'uploads.example.org:443', 'uploads.example.org:80']);
     expect(plan.credentials).toEqual(
       expect.arrayContaining([
-        { host: 'api.github.com', port: 443, headers: { Authorization: 'Bearer gh-1' } },
-        { host: 'build.corp.example', port: 443, headers: { 'X-Token': 'c-2' } },
-        { host: 'uploads.example.org', port: 80, headers: { 'X-Key': 'u-3' } },
+        { host: 'api.github.com', port: 443, headers: { Authorization: 'Bearer gh-1' }, insecure: false },
+        { host: 'build.corp.example', port: 443, headers: { 'X-Token': 'c-2' }, insecure: false },
+        { host: 'uploads.example.org', port: 80, headers: { 'X-Key': 'u-3' }, insecure: false },
       ]),
     );
     expect(plan.credentials).toHaveLength(3);
@@ -97,5 +97,26 @@ describe('egress plan: credentials', () => {
       credentials: [{ host: 'a.corp.example', port: 443, headers: { 'X-Token': 'c' } }],
       refusals: [],
     });
+  });
+
+  it('marks a credential the policy sends over plain HTTP too (insecure), apart from TLS-only ones for the same host', () => {
+    const plan = planEgress(
+      doc({
+        allow: ['legacy.example.org:80'],
+        credentials: [
+          { host: 'legacy.example.org', header: 'Authorization', secretRef: 'TLS_ONLY' },
+          { host: 'legacy.example.org:80', header: 'X-Key', secretRef: 'PLAIN', insecure: true },
+        ],
+      }),
+      [],
+      new Map([
+        ['TLS_ONLY', { value: 't' }],
+        ['PLAIN', { value: 'p' }],
+      ]),
+    );
+    expect(plan.credentials).toEqual([
+      { host: 'legacy.example.org', port: 80, headers: { Authorization: 't' }, insecure: false },
+      { host: 'legacy.example.org', port: 80, headers: { 'X-Key': 'p' }, insecure: true },
+    ]);
   });
 });

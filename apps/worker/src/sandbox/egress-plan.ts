@@ -13,7 +13,9 @@ import { egressAllowlist } from './egress-hosts';
  * - A policy entry without a port allows 443 and 80 through the proxy (which needs ports); name
  *   the port (`host:8443`) for anything else.
  * - Credentials (`egress.credentials`, by `secretRef`) are resolved from the team's secrets and
- *   injected by the proxy for the exact hosts they cover. An entry that would need a credential
+ *   injected by the proxy for the exact hosts they cover, only into `https://` requests it sends
+ *   over TLS it originates (never into a CONNECT tunnel, and into plain `http://` only when the
+ *   credential says `insecure: true`). An entry that would need a credential
  *   the worker cannot provide (the secret is missing or cannot be opened, or a `*.domain`
  *   credential under a `*.domain` entry, whose hosts the proxy cannot know in advance) is taken
  *   off the list, so the request is refused (403) instead of being sent without it; `refusals`
@@ -22,8 +24,11 @@ import { egressAllowlist } from './egress-hosts';
 export interface EgressPlan {
   /** Proxy allow entries (`host:port`, `*.domain:port`). */
   allow: string[];
-  /** Headers the proxy injects, per exact host and port. Values are secrets: never log a plan. */
-  credentials: { host: string; port: number; headers: Record<string, string> }[];
+  /**
+   * Headers the proxy injects, per exact host and port; `insecure` ones over plain HTTP too.
+   * Values are secrets: never log a plan.
+   */
+  credentials: { host: string; port: number; headers: Record<string, string>; insecure: boolean }[];
   /** Entries taken off the list, and why (what a refused request is recorded with). */
   refusals: { entry: string; reason: string }[];
   /** Template entries that are neither `host` nor `host:port`. */
@@ -109,7 +114,7 @@ export function planEgress(document: PolicyDocument, templateHosts: readonly str
   const injected = new Map<string, EgressPlan['credentials'][number]>();
   for (const entry of entries) {
     let refused: string | null = null;
-    const headers: { host: string; header: string; value: string }[] = [];
+    const headers: { host: string; header: string; value: string; insecure: boolean }[] = [];
     for (const credential of document.egress.credentials) {
       const c = parsePattern(credential.host);
       if ((c.port !== null && c.port !== entry.port) || !intersect(c, entry)) continue;
@@ -123,16 +128,16 @@ export function planEgress(document: PolicyDocument, templateHosts: readonly str
         break;
       }
       // An exact credential under a wildcard entry applies to that one host; an exact entry takes any credential covering it.
-      headers.push({ host: entry.wildcard ? c.domain : entry.domain, header: credential.header, value: secret.value });
+      headers.push({ host: entry.wildcard ? c.domain : entry.domain, header: credential.header, value: secret.value, insecure: credential.insecure === true });
     }
     if (refused) {
       refusals.push({ entry: format(entry), reason: refused });
       continue;
     }
     allow.push(format(entry));
-    for (const { host, header, value } of headers) {
-      const key = `${host}:${entry.port}`;
-      const item = injected.get(key) ?? { host, port: entry.port, headers: {} };
+    for (const { host, header, value, insecure } of headers) {
+      const key = `${host}:${entry.port}:${insecure}`;
+      const item = injected.get(key) ?? { host, port: entry.port, headers: {}, insecure };
       item.headers[header] = value;
       injected.set(key, item);
     }

@@ -80,7 +80,8 @@ describe('egress from the team policy (real bwrap, real proxy, real upstream)', 
         egress: {
           allow: [`127.0.0.1:${withSecret}`, `127.0.0.1:${missing}`],
           credentials: [
-            { host: `127.0.0.1:${withSecret}`, header: 'Authorization', secretRef: 'API_TOKEN' },
+            // A plain-HTTP upstream: `insecure` lets the credential go in the clear (TLS only otherwise).
+            { host: `127.0.0.1:${withSecret}`, header: 'Authorization', secretRef: 'API_TOKEN', insecure: true },
             { host: `127.0.0.1:${missing}`, header: 'X-Api-Key', secretRef: 'NOT_CREATED' },
           ],
         },

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, readFile, stat } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { EgressRecord, ToolArgs, ToolInvocation, ToolResult } from '@looplane/engine';
 import {
   BwrapDriver,
@@ -10,24 +10,33 @@ import {
   WorkspaceManager,
   createSandboxTools,
   probeDrivers,
+  readHostCaps,
   startEgressProxy,
   type DriverName,
   type EffectGate,
   type DriverProbe,
   type EgressProxy,
+  type HostCaps,
+  type KeptCommit,
   type SandboxDriver,
   type SandboxLimitsInput,
   type SandboxTool,
   type WorkspaceOwners,
 } from '@looplane/sandbox';
+import type { PolicyDocument } from '@looplane/policy';
 import type { Logger } from 'pino';
-import type { ToolContext } from '../tools/tool-registry';
+import type { FilesRestore, ToolContext } from '../tools/tool-registry';
+import { WorkspaceUnavailableError } from '../sessions/workspace-unavailable';
+import { lookupAccount, untraversable } from './host-checks';
 import { planEgress, refusalFor, secretRefsFor, type EgressPlan } from './egress-plan';
 import { egressRules } from './egress-rules';
 import { gateSandbox } from './sandbox-policy-gate';
 import type { EgressSource } from './team-egress';
 import type { SessionWorkspaces } from '../sessions/session-workspaces';
 import type { EffectDecisions } from './effect-decisions';
+import { createSeeder, deliveryDeps, type SeedingOptions } from '../repositories/create-seeder';
+import type { DeliveryDeps } from '../delivery/delivery-tools';
+import type { WorkspaceSeeder } from '../repositories/workspace-seeder';
 
 export interface WorkerSandboxOptions {
   /** The driver tool calls run with (LOOPLANE_SANDBOX_DRIVER). */
@@ -36,8 +45,10 @@ export interface WorkerSandboxOptions {
   workspaceRoot: string;
   /** The worker's environment name (NODE_ENV): dangerous-none runs only in `development`. */
   environment: string;
-  /** Defaults for limits a run does not set. */
+  /** Defaults for limits a run does not set (capped like a run's by the policy and the host). */
   limits?: SandboxLimitsInput;
+  /** The most one sandbox may hold on this host (default: read at start, see `readHostCaps`). */
+  hostCaps?: HostCaps;
   /** The account rootless podman runs as when the worker is root (default looplane-podman). */
   podmanUser?: string;
   /**
@@ -45,7 +56,7 @@ export interface WorkerSandboxOptions {
    * a session's workspace at its recorded commit before the job's first call and persists every
    * commit before the call returns. Without it workspaces are local only (tests of the sandbox).
    */
-  sessionWorkspaces?: Pick<SessionWorkspaces, 'prepare' | 'persist' | 'forget' | 'applyCommit'>;
+  sessionWorkspaces?: Pick<SessionWorkspaces, 'prepare' | 'persist' | 'forget' | 'applyCommit' | 'restore'>;
   /**
    * The policy's effect rules: each mutating call's result is decided before it is kept (held or
    * rolled back when a rule says so). Needs `egress` (the source of the team's policy).
@@ -59,6 +70,9 @@ export interface WorkerSandboxOptions {
    * Without it no run gets network and no policy sandbox rule applies.
    */
   egress?: EgressSource;
+  /** PEM certificates the egress proxy trusts besides Node's roots (tests; production: NODE_EXTRA_CA_CERTS). */ egressTrustedCertificates?: string[];
+  /** Starting new sessions from a repository, an upload or another session's files (`Run.workspace`). */
+  seeding?: SeedingOptions;
   logger: Logger;
 }
 
@@ -81,12 +95,13 @@ const MAX_SOCKET_PATH = 100;
  * built-in tools. A driver that does not work on this host never stops the worker: every call
  * then fails with `{ ok: false }` naming the reason, and nothing runs unsandboxed.
  *
- * Per call: the team policy's sandbox section is checked (minimum driver, limit caps), the
- * session's workspace is created on first use (idempotent), the run's limits apply over the
- * worker's, and when the template asks for network the session job gets an egress proxy on a unix
- * socket whose allowlist and credentials come from the team's policy (narrowed by the template,
- * see `egress-plan.ts`; stopped when the job ends, {@link endSession}); its decisions come back
- * with the call's result and are recorded as `egress.decided` events.
+ * Per call: the team policy's sandbox section is checked (minimum driver, limit maximums), the
+ * run's limits apply over the worker's, all lowered to the policy's maximums and to this host's
+ * caps (memory, CPUs), the session's workspace is created on first use (idempotent), and when
+ * the template asks for network the session job gets an egress proxy on a unix socket whose
+ * allowlist and credentials come from the team's policy (narrowed by the template, see
+ * `egress-plan.ts`; stopped when the job ends, {@link endSession}); its decisions come back with
+ * the call's result and are recorded as `egress.decided` events.
  */
 export class WorkerSandbox {
   readonly tools: SandboxTool[];
@@ -108,9 +123,21 @@ export class WorkerSandbox {
     private readonly otherDrivers: () => SandboxDriver[],
     /** Why tool calls cannot run on this worker; null when the selected driver works. */
     readonly unavailable: string | null,
+    /** The most one sandbox may hold on this host: every call's limits are lowered to it. */
+    readonly hostCaps: HostCaps,
   ) {
     this.tools = createSandboxTools({ driver, workspaces, ...(options.limits ? { limits: options.limits } : {}) });
+    const egress = options.egress;
+    const policy = egress ? (teamId: string) => egress.policy(teamId) : null;
+    this.seeder = options.seeding ? createSeeder(options.seeding, workspaces, policy) : null;
+    this.delivery = options.seeding ? deliveryDeps(options.seeding, workspaces, policy, (sessionId) => this.ensureWorkspace(sessionId)) : null;
   }
+
+  /** What the delivery tools (publish_branch, open_pull_request, export_patch) run with; null without `seeding`. */
+  readonly delivery: DeliveryDeps | null;
+
+  /** Seeds new sessions' workspaces; null on a worker started without `seeding`. */
+  readonly seeder: WorkspaceSeeder | null;
 
   get selected(): DriverName {
     return this.options.driver;
@@ -138,8 +165,10 @@ export class WorkerSandbox {
       if (account) owners = { kind: 'fixed', uid: account.uid, gid: account.gid };
       else setupProblem ??= `the podman account ${user} does not exist (see packages/sandbox/README.md, Host setup)`;
     }
+    const hostCaps = options.hostCaps ?? (await readHostCaps());
     const make: Record<DriverName, () => SandboxDriver> = {
-      bwrap: () => options.drivers?.bwrap ?? new BwrapDriver({ stateDir: join(stateDir, 'bwrap') }),
+      // The driver holds the same caps: its cgroup parent gets them, and any execution is lowered to them.
+      bwrap: () => options.drivers?.bwrap ?? new BwrapDriver({ stateDir: join(stateDir, 'bwrap'), hostCaps }),
       podman: () =>
         options.drivers?.podman ?? new PodmanDriver({ stateDir: join(stateDir, 'podman'), ...(root ? { user: options.podmanUser ?? 'looplane-podman' } : {}) }),
       'dangerous-none': () =>
@@ -155,13 +184,13 @@ export class WorkerSandbox {
     const persist = options.sessionWorkspaces?.persist;
     const workspaces = new WorkspaceManager({ root: options.workspaceRoot, ...(owners ? { owners } : {}), ...(persist ? { persist } : {}) });
     const others = () => DRIVERS.filter((name) => name !== options.driver).map((name) => make[name]());
-    const sandbox = new WorkerSandbox(options, driver, workspaces, mine, others, unavailable);
+    const sandbox = new WorkerSandbox(options, driver, workspaces, mine, others, unavailable, hostCaps);
     if (unavailable)
       options.logger.error(
         { driver: options.driver, reason: unavailable },
         'sandbox unavailable: every sandboxed tool call will fail until the driver works (see Settings → Sandbox)',
       );
-    else options.logger.info({ driver: options.driver, note: mine.reason, workspaceRoot: options.workspaceRoot }, 'sandbox ready');
+    else options.logger.info({ driver: options.driver, note: mine.reason, workspaceRoot: options.workspaceRoot, hostCaps }, 'sandbox ready');
     return sandbox;
   }
 
@@ -185,32 +214,41 @@ export class WorkerSandbox {
       return { ok: false, output: `not run: the agent requires the ${wanted} sandbox, but this worker runs ${this.selected} (no isolation)` };
     }
     context.signal?.throwIfAborted();
-    // The team policy's sandbox section (minimum driver, limit caps), read per call: a policy
-    // activated mid-run applies to the next call.
-    let limits = context.sandbox?.limits && Object.keys(context.sandbox.limits).length ? context.sandbox.limits : undefined;
+    // The team policy (its sandbox section, effect rules and egress), read per call against the
+    // active version: a policy saved before this call binds it. One read serves the whole call.
+    const policy = this.options.egress ? await this.options.egress.policy(context.teamId) : null;
+    const runLimits = context.sandbox?.limits && Object.keys(context.sandbox.limits).length ? context.sandbox.limits : undefined;
+    // Policy or not, the call's limits are lowered to the policy's maximums and the host's caps here, before the sandbox starts.
+    const gate = gateSandbox({
+      document: policy?.document ?? null,
+      selected: this.selected,
+      probe: this.probe,
+      workerLimits: this.options.limits,
+      runLimits,
+      host: this.hostCaps,
+    });
+    if (!gate.ok) return { ok: false, output: gate.output };
+    const { limits } = gate;
     let effectGate: EffectGate | undefined;
-    if (this.options.egress) {
-      const { document, versionId } = await this.options.egress.policy(context.teamId);
-      const gate = gateSandbox(document, this.selected, this.probe, this.options.limits, limits);
-      if (!gate.ok) return { ok: false, output: gate.output };
-      limits = gate.limits;
+    if (policy) {
       const subject = { runId: context.runId, sessionId: context.sessionId, teamId: context.teamId, agentId: context.agentId };
-      effectGate = this.options.effects?.gateFor(document, versionId, subject, call);
+      effectGate = this.options.effects?.gateFor(policy.document, policy.versionId, subject, call);
     }
     // Throws WorkspaceUnavailableError when the session's files cannot be had: the session then fails with the reason.
     await this.ensureWorkspace(context.sessionId);
     const collector: EgressRecord[] = [];
-    const egress = await this.egressFor(context, collector);
+    const egress = await this.egressFor(context, collector, policy?.document ?? null);
     try {
       const result = await tool.run(args, {
         sessionId: context.sessionId,
         callId: call.callId,
         ...(context.signal ? { signal: context.signal } : {}),
-        ...(limits ? { limits } : {}),
+        limits,
         ...(egress ? { egress: { socketPath: egress.socketPath, ...(egress.workerSocketPath ? { workerSocketPath: egress.workerSocketPath } : {}) } } : {}),
         ...(effectGate ? { effectGate } : {}),
       });
-      return { ...result, ...(collector.length ? { egress: [...collector] } : {}) };
+      // No secret the proxy injects reaches an event or the model, whatever the tool read it from.
+      return { ...result, output: egress ? egress.redactor.redactText(result.output) : result.output, ...(collector.length ? { egress: [...collector] } : {}) };
     } finally {
       this.egress.get(context.sessionId)?.collectors.delete(collector);
     }
@@ -226,6 +264,21 @@ export class WorkerSandbox {
     const store = this.options.sessionWorkspaces;
     if (store) await store.applyCommit(this.workspaces, sessionId, commit);
     else await this.workspaces.restore(sessionId, commit);
+  }
+
+  /**
+   * Puts a session's files back as they were at a commit of its run (`sessions.restore`): the
+   * workspace is first where its log says, then the restore is a new commit on it, stored before
+   * it is returned. Needs no sandbox driver (no process runs), only the workspaces.
+   */
+  async restoreFiles(restore: FilesRestore): Promise<KeptCommit> {
+    await this.ensureWorkspace(restore.sessionId);
+    const input = { source: restore.source, paths: restore.paths, message: restore.message };
+    const store = this.options.sessionWorkspaces;
+    if (store) return store.restore(this.workspaces, restore.sessionId, input);
+    return this.workspaces.restoreFrom(restore.sessionId, input, async () => {
+      throw new WorkspaceUnavailableError(`commit ${restore.source} is not on this host and this worker has no workspace store`);
+    });
   }
 
   /** The session's job ended: stop its egress proxy (a later job starts a new one). */
@@ -267,15 +320,15 @@ export class WorkerSandbox {
 
   /**
    * The session's egress proxy, started on first use with the plan from the team's policy and the
-   * template (see {@link planEgress}). A changed plan (new policy version, secret changed) replaces
-   * the proxy before the next call, once no call of the session is using the old one.
+   * template (see {@link planEgress}), `document` being the policy this call was read under. A
+   * changed plan (new policy version, secret changed) replaces the proxy before the call, once no
+   * call of the session is using the old one.
    */
-  private async egressFor(context: ToolContext, collector: EgressRecord[]): Promise<EgressProxy | null> {
+  private async egressFor(context: ToolContext, collector: EgressRecord[], document: PolicyDocument | null): Promise<EgressProxy | null> {
     const config = context.sandbox;
     const source = this.options.egress;
     // The template decides whether the agent has network at all; the policy decides where.
-    if (config?.network !== 'egress' || !source) return null;
-    const { document } = await source.policy(context.teamId);
+    if (config?.network !== 'egress' || !source || !document) return null;
     const secrets = await source.secrets(context.teamId, secretRefsFor(document, config.egressHosts));
     const plan = planEgress(document, config.egressHosts, secrets);
     const fingerprint = fingerprintOf(plan);
@@ -320,6 +373,7 @@ export class WorkerSandbox {
       workerSocketPath: join(dir, `${name}.w.sock`),
       ...(source ? { decideRequest: egressRules(source, teamId) } : {}),
       policy: { allow: plan.allow, credentials: plan.credentials },
+      ...(this.options.egressTrustedCertificates ? { trustedCertificates: this.options.egressTrustedCertificates } : {}),
       onDecision: (decision) => {
         // A host taken off the list for its credential is recorded with that reason, not as "not on the list".
         const refused = decision.allowed ? null : refusalFor(plan, decision.host, decision.port);
@@ -351,29 +405,9 @@ export class WorkerSandbox {
   }
 }
 
-/** Why sandbox uids cannot reach `dir` (a directory above it without o+x), or null. */
-async function untraversable(dir: string): Promise<string | null> {
-  for (let current = dir; ; current = dirname(current)) {
-    const mode = (await stat(current)).mode;
-    if ((mode & 0o001) === 0)
-      return `${current} is not traversable by the sandbox uids (it needs o+x, e.g. chmod 711), so workspaces under ${dir} cannot be used`;
-    if (dirname(current) === current) return null;
-  }
-}
-
 /** A digest of what a proxy runs with (credential values included, so a rotated secret restarts it). */
 function fingerprintOf(plan: EgressPlan): string {
   return createHash('sha256')
     .update(JSON.stringify([plan.allow, plan.credentials, plan.refusals]))
     .digest('hex');
-}
-
-/** uid/gid of a local account, from /etc/passwd. */
-async function lookupAccount(name: string): Promise<{ uid: number; gid: number } | null> {
-  const passwd = await readFile('/etc/passwd', 'utf8').catch(() => '');
-  for (const line of passwd.split('\n')) {
-    const [user, , uid, gid] = line.split(':');
-    if (user === name && uid && gid) return { uid: Number(uid), gid: Number(gid) };
-  }
-  return null;
 }

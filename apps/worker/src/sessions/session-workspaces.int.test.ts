@@ -5,6 +5,7 @@ import { createDispatch, type ApiDeps } from '@looplane/api';
 import { callerAs, createTeamFixture, type TeamFixture } from '@looplane/api/testing';
 import { createPgPool, loadSessionEvents, type PgPool } from '@looplane/db';
 import { createTestAgent, createTestRun } from '@looplane/db/testing';
+import { fold } from '@looplane/engine';
 import { WorkspaceManager } from '@looplane/sandbox';
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
 import { Redis } from 'ioredis';
@@ -141,7 +142,9 @@ describe('a fork’s workspace', () => {
     const branchLog = await loadSessionEvents(pool, fork.sessionId);
     const forked = branchLog.find((e) => e.type === 'session.forked')!;
     expect((forked.payload as { config?: { model: { model: string } } }).config?.model.model).toBe('faux-1');
-    expect(branchLog.at(-1)).toMatchObject({ type: 'run.finished', payload: { result: 'branch done' } });
+    // The result is the branch's final answer: the log names that answer instead of repeating it.
+    expect(branchLog.at(-1)).toMatchObject({ type: 'run.finished', payload: { status: 'succeeded', resultSeq: expect.any(Number) } });
+    expect(fold(branchLog).result).toBe('branch done');
     expect(await files(run.sessionId)).toEqual({ 'a.txt': 'one', 'b.txt': 'two', 'late.txt': 'after the fork' });
     // The parent's state at the fork (a, b) plus the branch's own file; late.txt never reached it.
     expect(await files(fork.sessionId)).toEqual({ 'a.txt': 'one', 'b.txt': 'two', 'c.txt': 'branch file' });

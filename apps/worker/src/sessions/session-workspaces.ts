@@ -1,38 +1,12 @@
-import type { Queryable } from '@looplane/db';
-import type { Workspace, WorkspaceManager, WorkspaceSnapshot } from '@looplane/sandbox';
+import { workspaceOrigin, type Queryable, type WorkspaceOrigin } from '@looplane/db';
+import type { KeptCommit, Workspace, WorkspaceManager, WorkspaceSnapshot } from '@looplane/sandbox';
 import { restoreCommit, SnapshotWriter, type WorkspaceStore } from '@looplane/workspaces';
 import { WorkspaceUnavailableError } from './workspace-unavailable';
 
 /**
- * Where a session's files stand, in one round trip: the commit of its last recorded
- * `tool.finished` (or, for a branch with no file change of its own yet, its fork point's commit),
- * its depth in the store (null: not stored), and whether retention removed the run's files.
- */
-const ORIGIN_SQL = `
-SELECT q."runId", q.target, p.depth AS "storedDepth", w."removedAt", w.reason AS "removedReason"
-FROM (
-  SELECT s."runId", COALESCE(
-    (SELECT e.payload->>'commit' FROM "Event" e
-     WHERE e."sessionId" = s.id AND e.type = 'tool.finished' AND e.payload ? 'commit'
-     ORDER BY e.seq DESC LIMIT 1),
-    s."workspaceCommit") AS target
-  FROM "Session" s WHERE s.id = $1
-) q
-LEFT JOIN "WorkspacePack" p ON p."runId" = q."runId" AND p."commit" = q.target
-LEFT JOIN "WorkspaceRemoval" w ON w."runId" = q."runId"`;
-
-interface Origin {
-  runId: string;
-  target: string | null;
-  /** The target's depth in the store; null when the store does not hold it. */
-  storedDepth: number | null;
-  removedAt: Date | null;
-  removedReason: string | null;
-}
-
-/**
  * The worker's side of the workspace store. Before a session's first tool call in a job, its
- * local workspace is put at the commit its log last recorded, restored from the store when this
+ * local workspace is put at the commit its log last recorded (a mutating call's, or a restore's),
+ * restored from the store when this
  * host's copy is missing or behind (any worker resumes any session; forks start at their fork
  * point's files). After each mutating call the new commit is stored before the call returns, so
  * its `tool.finished` event only ever names a commit the store holds.
@@ -93,14 +67,34 @@ export class SessionWorkspaces {
     });
   }
 
+  /**
+   * Puts the session's files (all, or `paths`) back as they were at a stored commit of its run
+   * (`sessions.restore`; a fork's ancestor's commit too), restoring that commit from the store when
+   * this host lacks it. The new commit is stored before it is returned.
+   */
+  async restore(
+    workspaces: WorkspaceManager,
+    sessionId: string,
+    input: { source: string | null; paths: readonly string[] | null; message: string },
+  ): Promise<KeptCommit> {
+    const runId = this.runs.get(sessionId) ?? (await this.origin(sessionId)).runId;
+    return workspaces.restoreFrom(sessionId, input, async (gitDir) => {
+      if (!input.source || !(await restoreCommit(this.store, gitDir, runId, input.source))) {
+        throw new WorkspaceUnavailableError(
+          `the session's files at commit ${input.source} are in no workspace store (${this.store.driver}) and not on this host`,
+        );
+      }
+    });
+  }
+
   /** The session's job ended on this worker. */
   forget(sessionId: string): void {
     this.runs.delete(sessionId);
   }
 
-  private async origin(sessionId: string): Promise<Origin> {
-    const found = await this.pool.query({ name: 'looplane_workspace_origin_v2', text: ORIGIN_SQL, values: [sessionId] });
-    const row = found.rows[0] as Origin | undefined;
+  /** Where the session's files stand: the commit its log last recorded (a call's or a restore's), stored or not, removed or not. */
+  private async origin(sessionId: string): Promise<WorkspaceOrigin> {
+    const row = await workspaceOrigin(this.pool, sessionId);
     if (!row) throw new WorkspaceUnavailableError(`session ${sessionId} does not exist`);
     return row;
   }

@@ -47,6 +47,8 @@ export interface TestWorkerOptions {
   logLevel?: string;
   /** Registers the sandbox's built-in tools too (a real driver: bwrap by default). */
   sandbox?: Omit<WorkerSandboxOptions, 'logger' | 'environment'> & { environment?: string };
+  /** Opens team secrets a run's repository names (LOOPLANE_ENCRYPTION_KEY). */
+  encryptionKey?: string;
   /** The store of record for session files (default: the postgres store on the test database). */
   store?: WorkspaceStore;
   /** The runtime's clock (a test moves it forward to expire approvals). */
@@ -75,11 +77,13 @@ export async function startTestWorker(options: TestWorkerOptions): Promise<TestW
   const logger = process.env.TEST_WORKER_LOG
     ? createLogger({ level: 'debug', destination: pino.destination({ dest: process.env.TEST_WORKER_LOG, sync: true, append: true }) })
     : createLogger({ level: options.logLevel ?? 'silent' });
+  const store = options.store ?? new PostgresWorkspaceStore(pool);
   const sandbox = options.sandbox
     ? await WorkerSandbox.start({
         environment: 'test',
-        sessionWorkspaces: new SessionWorkspaces(pool, options.store ?? new PostgresWorkspaceStore(pool)),
+        sessionWorkspaces: new SessionWorkspaces(pool, store),
         effects: new EffectDecisions({ audit: new PolicyAudit(pool) }),
+        seeding: { pool, encryptionKey: options.encryptionKey, store },
         ...options.sandbox,
         logger,
       })

@@ -1,3 +1,4 @@
+import type { WorkspaceSeeder } from '../repositories/workspace-seeder';
 import type { RunSandbox, ToolArgs, ToolInvocation, ToolResult, ToolRunner } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 
@@ -37,6 +38,17 @@ type HeldCall = ToolInvocation & { commit: string };
 /** Applies a held result to the session's workspace. */
 export type HeldApplier = (call: HeldCall, context: ToolContext) => Promise<void>;
 
+/** What a restore (`sessions.restore`) puts back: files as they were at `source` (null: none), all or `paths`. */
+export interface FilesRestore {
+  sessionId: string;
+  source: string | null;
+  paths: readonly string[] | null;
+  message: string;
+}
+
+/** Puts a session's files back and returns the commit made of it (stored before it is returned). */
+export type FilesRestorer = (restore: FilesRestore) => Promise<{ commit: string; changed: boolean }>;
+
 /** Called when a session's job on this worker ends (finished, waiting, handed off or lost). */
 export type SessionEndHook = (session: EndedSession) => Promise<void> | void;
 
@@ -50,6 +62,8 @@ export class ToolRegistry {
   private readonly metadata = new Map<string, ToolMetadata>();
   private readonly endHooks: SessionEndHook[] = [];
   private heldApplier: HeldApplier | null = null;
+  private restorer: FilesRestorer | null = null;
+  private seeder: WorkspaceSeeder | null = null;
 
   /** Adds a tool; a name can be registered once. */
   register(name: string, handler: ToolHandler, metadata: ToolMetadata = {}): this {
@@ -73,6 +87,28 @@ export class ToolRegistry {
   applyHeldWith(applier: HeldApplier): this {
     this.heldApplier = applier;
     return this;
+  }
+
+  /** Sets what puts a session's files back as they were at an earlier event (the sandbox's workspaces). */
+  restoreFilesWith(restorer: FilesRestorer): this {
+    this.restorer = restorer;
+    return this;
+  }
+
+  /** What restores a session's files; null on a worker without workspaces (a restore is then refused with that reason). */
+  filesRestorer(): FilesRestorer | null {
+    return this.restorer;
+  }
+
+  /** Sets what gives a new session the files its run names (a repository, an upload, another session's). */
+  seedWorkspacesWith(seeder: WorkspaceSeeder): this {
+    this.seeder = seeder;
+    return this;
+  }
+
+  /** What seeds workspaces; null on a worker without (a run that names files then fails, saying so). */
+  workspaceSeeder(): WorkspaceSeeder | null {
+    return this.seeder;
   }
 
   /** Runs `hook` whenever a session's job ends on this worker (e.g. to stop the run's egress proxy). */
