@@ -32,6 +32,14 @@ const SCREENS: Screen[] = [
   { name: 'overview', path: () => team, ready: (p) => p.getByTestId('overview-role') },
   { name: 'runs', path: () => `${team}/runs`, ready: (p) => p.getByTestId('run-row').first() },
   { name: 'new run', path: () => `${team}/runs/new`, ready: (p) => p.getByTestId('composer-form') },
+  {
+    name: 'new run: files from a repository',
+    path: () => `${team}/runs/new`,
+    ready: (p) => p.getByTestId('workspace-git-url'),
+    open: async (p) => {
+      await p.getByTestId('workspace-choice-git').check();
+    },
+  },
   { name: 'run (finished)', path: (d) => `${team}/runs/${d.finishedRunId}`, ready: (p) => p.getByTestId('timeline-item').first() },
   { name: 'run: Files tab', path: (d) => `${team}/runs/${d.finishedRunId}?tab=files`, ready: (p) => p.getByTestId('files-panel') },
   {

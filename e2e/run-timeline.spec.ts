@@ -12,7 +12,7 @@ const EVENTS = 10_000;
 
 /**
  * The event-reading requests a page makes: where the stream starts (its `lastEventId`, or
- * `tail:N` for the last N events) and `runs.events`' `after`.
+ * `tail:N` for the last N events) and `runs.events`' `after` for each page read.
  */
 function eventReads(page: Page): { stream: Array<number | string>; pages: number[] } {
   const reads = { stream: [] as Array<number | string>, pages: [] as number[] };
@@ -23,8 +23,12 @@ function eventReads(page: Page): { stream: Array<number | string>; pages: number
       reads.stream.push(tail !== null ? `tail:${tail}` : Number(url.searchParams.get('lastEventId') ?? request.headers()['last-event-id'] ?? 0));
     }
     if (url.pathname.startsWith('/api/trpc/') && url.pathname.includes('runs.events')) {
-      const input = JSON.parse(url.searchParams.get('input') ?? '{}') as Record<string, { json?: { after?: number } }>;
-      for (const call of Object.values(input)) reads.pages.push(call.json?.after ?? 0);
+      const input = JSON.parse(url.searchParams.get('input') ?? '{}') as Record<string, { json?: { after?: number; limit?: number } }>;
+      for (const call of Object.values(input)) {
+        // The run's first event alone (where its files came from, read once by the page header) is one row, not a page.
+        if (call.json?.limit === 1 && !call.json.after) continue;
+        reads.pages.push(call.json?.after ?? 0);
+      }
     }
   });
   return reads;

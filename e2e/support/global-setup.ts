@@ -39,6 +39,8 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
     LOOPLANE_BOOTSTRAP_TOKEN: bootstrapToken,
     // The webhook specs deliver to a receiver they start on 127.0.0.1.
     LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: 'true',
+    // The endpoints spec points an OpenAI-compatible endpoint at a dead port on loopback.
+    LOOPLANE_ENDPOINTS_ALLOW: '127.0.0.1:9',
   };
   // The embedded stack is the point of this run.
   delete env.DATABASE_URL;

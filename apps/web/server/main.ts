@@ -6,13 +6,15 @@ import pino from 'pino';
 import { InvalidEnvironmentError, parseListenerEnv, type ListenerEnv } from '../src/env-listener';
 import { STRICT_TRANSPORT_SECURITY } from '../src/lib/security-headers';
 import { rewriteForwardedHeaders } from './forwarded-headers';
+import { refuseUndecodable, undecodablePart } from './percent-encoding';
 
 /**
  * The web process: Next's request handler behind a plain Node HTTP server of ours, run as
  * `node apps/web/dist/server.mjs` (bundled by `server/build.mjs`) instead of `next start`, because
  * only the server that accepts the connection knows the socket peer. It rewrites the forwarding
- * headers (`forwarded-headers.ts`), adds HSTS on https, and listens on HOST:PORT (default
- * 127.0.0.1:3000, this machine only). Next itself, the dashboard and the API are unchanged.
+ * headers (`forwarded-headers.ts`), refuses request targets that do not decode with a 400
+ * (`percent-encoding.ts`), adds HSTS on https, and listens on HOST:PORT (default 127.0.0.1:3000,
+ * this machine only). Next itself, the dashboard and the API are unchanged.
  */
 
 /** apps/web, from apps/web/dist/server.mjs (the bundle) or apps/web/server/main.ts (the source). */
@@ -41,6 +43,10 @@ async function main(): Promise<void> {
   const server = createServer((req, res) => {
     const facts = rewriteForwardedHeaders(req.headers, req.socket.remoteAddress, env.LOOPLANE_TRUSTED_PROXIES);
     if (facts.https || publicUrlIsHttps) res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
+    // Before Next: a target that does not decode is the client's mistake (400), not ours (500).
+    const target = req.url ?? '/';
+    const undecodable = undecodablePart(target);
+    if (undecodable) return refuseUndecodable(target, undecodable, res);
     handle(req, res).catch((error: unknown) => {
       log.error({ err: error }, 'request failed');
       if (!res.headersSent) res.writeHead(500);

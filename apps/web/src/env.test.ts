@@ -109,9 +109,28 @@ describe('parseEnv', () => {
     );
   });
 
+  it('takes uploads of up to 100 MiB unless LOOPLANE_UPLOAD_MAX_MB says otherwise (1 to 256)', () => {
+    expect(parseEnv(valid).LOOPLANE_UPLOAD_MAX_MB).toBe(100);
+    expect(parseEnv({ ...valid, LOOPLANE_UPLOAD_MAX_MB: '5' }).LOOPLANE_UPLOAD_MAX_MB).toBe(5);
+    expect(failure({ ...valid, LOOPLANE_UPLOAD_MAX_MB: '1024' })).toBe('Invalid environment: LOOPLANE_UPLOAD_MAX_MB must be a whole number between 1 and 256');
+  });
+
   it('lets webhooks point at public addresses only unless LOOPLANE_WEBHOOKS_ALLOW_PRIVATE=true', () => {
     expect(parseEnv(valid).LOOPLANE_WEBHOOKS_ALLOW_PRIVATE).toBe(false);
     expect(parseEnv({ ...valid, LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: 'true' }).LOOPLANE_WEBHOOKS_ALLOW_PRIVATE).toBe(true);
     expect(failure({ ...valid, LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: '1' })).toBe('Invalid environment: LOOPLANE_WEBHOOKS_ALLOW_PRIVATE must be true or false');
+  });
+
+  it('lets model endpoints reach special-purpose addresses only as LOOPLANE_ENDPOINTS_ALLOW lists them', () => {
+    expect(parseEnv(valid).LOOPLANE_ENDPOINTS_ALLOW).toEqual([]);
+    expect(parseEnv({ ...valid, LOOPLANE_ENDPOINTS_ALLOW: ' ' }).LOOPLANE_ENDPOINTS_ALLOW).toEqual([]);
+    expect(parseEnv({ ...valid, LOOPLANE_ENDPOINTS_ALLOW: '127.0.0.1:11434, localhost, 169.254.0.0/16' }).LOOPLANE_ENDPOINTS_ALLOW.map((e) => e.type)).toEqual([
+      'address',
+      'host',
+      'range',
+    ]);
+    expect(failure({ ...valid, LOOPLANE_ENDPOINTS_ALLOW: '127.0.0.1,http://10.0.0.1' })).toBe(
+      'Invalid environment: LOOPLANE_ENDPOINTS_ALLOW must be a comma-separated list of hosts, host:port or CIDR ranges ("http://10.0.0.1" is none of them)',
+    );
   });
 });

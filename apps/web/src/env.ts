@@ -1,3 +1,4 @@
+import { addressAllowlistSchema } from '@looplane/shared/net';
 import { workspaceStoreEnv, workspaceStoreProblem } from '@looplane/workspaces';
 import { z } from 'zod';
 import { InvalidEnvironmentError, listenerShape, optionalString, parseWith } from './env-listener';
@@ -79,8 +80,18 @@ const schema = z
     LOOPLANE_RUNS_PER_MINUTE: wholeNumber(120, 0, 1_000_000),
     /** Queued runs one team may have; a new run beyond it is refused (0: no limit). */
     LOOPLANE_MAX_QUEUED_RUNS: wholeNumber(1000, 0, 10_000_000),
+    /**
+     * Largest archive `POST /api/v1/uploads` takes, in MiB (it may unpack to ten times that, at most
+     * 1 GiB). At most 256: it is one bytea value, read back as hex text, and Postgres caps a value at 1 GiB.
+     */
+    LOOPLANE_UPLOAD_MAX_MB: wholeNumber(100, 1, 256),
     /** Webhook endpoints may point at private, loopback, link-local (…) addresses too; default: public addresses only. */
     LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: optionalString.pipe(z.enum(['true', 'false'], 'must be true or false').optional()).transform((value) => value === 'true'),
+    /**
+     * Loopback, link-local and other special-purpose addresses model endpoints may still reach
+     * (hosts, host:port or CIDR ranges, comma-separated); default none. Private ranges need no entry.
+     */
+    LOOPLANE_ENDPOINTS_ALLOW: optionalString.pipe(addressAllowlistSchema.optional()).transform((list) => list ?? []),
     /** Bearer token for `/metrics` (Prometheus); unset: `/metrics` answers 401 to everyone. */
     LOOPLANE_METRICS_TOKEN: optionalString.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   })

@@ -77,6 +77,14 @@ describe('TimelineBuilder', () => {
     ]);
   });
 
+  it('shows a restore as a notice that carries its commit (the files from there on)', () => {
+    const t = new TimelineBuilder();
+    t.add(ev('workspace.restored', { requestId: 'q', atEvent: 4, commit: 'b'.repeat(40), paths: ['src/app.ts'], requestedBy: 'u1' }));
+    expect(t.items).toMatchObject([
+      { kind: 'notice', tone: 'info', text: 'Files restored: src/app.ts as at #4, by user u1 · commit bbbbbbb', commit: 'b'.repeat(40), seq: no },
+    ]);
+  });
+
   it('replaces a changed item with a new object and keeps the others', () => {
     const t = new TimelineBuilder();
     t.add(ev('message.added', { role: 'user', text: 'hi' }));

@@ -44,7 +44,8 @@ export type TimelineItem = ForkPoint &
         reason?: string;
         at: string;
       }
-    | { kind: 'notice'; key: string; tone: 'info' | 'warning' | 'danger'; text: string; at: string }
+    /** `commit`: a restore's (`workspace.restored`): the branch's files from there on. */
+    | { kind: 'notice'; key: string; tone: 'info' | 'warning' | 'danger'; text: string; at: string; commit?: string }
     | { kind: 'finished'; key: string; status: string; result?: string; error?: string; at: string }
   );
 
@@ -179,6 +180,12 @@ export class TimelineBuilder {
       case 'tools.loaded':
         // The call's result is what it loaded: the decoder's summary of it.
         return this.tool(event, () => ({ status: 'ok', output: describeEvent(event).summary }));
+      case 'skill.loaded': {
+        // Loaded by a call: that call's result; loaded before the first turn: a line of its own.
+        const { callId } = event.payload;
+        if (callId) return this.update(`t${callId}`, (item) => (item.kind === 'tool' ? { ...item, status: 'ok', output: describeEvent(event).summary } : item));
+        return this.notice(event);
+      }
       case 'policy.decided': {
         const { decision, reason } = event.payload;
         if (decision === 'deny') return this.tool(event, () => ({ status: 'denied', reason: reason ?? 'denied by policy' }));
@@ -230,6 +237,8 @@ export class TimelineBuilder {
       }
       case 'budget.reserved':
         return;
+      case 'workspace.restored':
+        return this.notice(event, event.payload.commit);
       default:
         return this.notice(event);
     }
@@ -254,9 +263,10 @@ export class TimelineBuilder {
   }
 
   /** Any other event (an unknown one too): a line with the decoder's label, summary and tone. */
-  private notice(event: ClientEvent): void {
+  private notice(event: ClientEvent, commit?: string): void {
     const { label, summary, tone } = describeEvent(event);
     const noticeTone: NoticeTone = tone === 'success' ? 'info' : tone;
-    this.push({ kind: 'notice', key: `e${event.eventNo}`, tone: noticeTone, text: summary ? `${label}: ${summary}` : label, at: event.createdAt });
+    const text = summary ? `${label}: ${summary}` : label;
+    this.push({ kind: 'notice', key: `e${event.eventNo}`, tone: noticeTone, text, at: event.createdAt, ...(commit ? { commit } : {}) });
   }
 }

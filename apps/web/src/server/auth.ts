@@ -4,6 +4,7 @@ import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import type { OAuthConfig } from 'next-auth/providers/oauth';
 import { OIDC_PROVIDER_ID } from '@/lib/oidc';
+import { sameOriginPath } from '@/lib/safe-redirect';
 import { configureNextAuthOrigin, env, oidcConfigured, type Env } from '@/env';
 import { db } from './db';
 import { logger } from './logger';
@@ -87,6 +88,11 @@ export function authOptions(): NextAuthOptions {
       ...(oidc ? [oidc.provider] : []),
     ],
     callbacks: {
+      // Where a sign-in or sign-out lands (`callbackUrl`): a path on this site, never anywhere else.
+      // next-auth's own check lets control characters through and throws on what is not a URL.
+      redirect({ url, baseUrl }) {
+        return `${baseUrl}${sameOriginPath(url, baseUrl) ?? '/'}`;
+      },
       async signIn({ account, profile }) {
         if (account?.provider !== OIDC_PROVIDER_ID || !oidc) return true;
         const p = profile as OidcProfile | undefined;

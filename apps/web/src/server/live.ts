@@ -1,5 +1,5 @@
 import 'server-only';
-import { createDispatch, type ApiDeps, type Dispatch, type StreamDeps } from '@looplane/api';
+import { createDispatch, uploadLimits, type ApiDeps, type Dispatch, type StreamDeps } from '@looplane/api';
 import { createPgPool, SecretBox } from '@looplane/db';
 import { createSessionQueue, LiveBus } from '@looplane/queue';
 import { createWorkspaceStore, WorkspaceReader } from '@looplane/workspaces';
@@ -47,6 +47,8 @@ export function apiDeps(): ApiDeps {
     workspaces: workspaces(),
     runLimits: { perMinute: e.LOOPLANE_RUNS_PER_MINUTE, maxQueued: e.LOOPLANE_MAX_QUEUED_RUNS },
     webhooks: { allowPrivate: e.LOOPLANE_WEBHOOKS_ALLOW_PRIVATE },
+    endpointsAllow: e.LOOPLANE_ENDPOINTS_ALLOW,
+    uploads: uploadLimits(e.LOOPLANE_UPLOAD_MAX_MB),
   };
 }
 

@@ -13,6 +13,7 @@ import { Field, Input, Select, Textarea } from '@/components/ui/field';
 import { InlineError } from '@/components/ui/inline-error';
 import type { AgentView } from '@/lib/api-types';
 import { useTRPC } from '@/trpc/client';
+import { AgentWorkspaceField, repositoryDraftOf, workspaceToSave } from './agent-workspace-field';
 import { type FieldRejection, JsonField, useJsonField } from './json-field';
 
 const TOOLS_EXAMPLE = '[{ "name": "read_file", "description": "Read a workspace file", "idempotent": true }]';
@@ -51,6 +52,7 @@ export function AgentForm({ agent }: { agent?: AgentView }) {
   const endpoints = useQuery(trpc.agents.endpointOptions.queryOptions({ teamId: team.id }));
   const [localError, setLocalError] = useState<Error | null>(null);
   const [saved, setSaved] = useState(false);
+  const [repository, setRepository] = useState(() => repositoryDraftOf(agent?.workspace));
   const onSuccess = async () => {
     await queryClient.invalidateQueries(trpc.agents.pathFilter());
   };
@@ -108,6 +110,8 @@ export function AgentForm({ agent }: { agent?: AgentView }) {
         busyPolicy: text('busyPolicy') as 'reject' | 'enqueue' | 'interrupt',
         maxConcurrentRuns: text('maxConcurrentRuns').trim() === '' ? null : Number(text('maxConcurrentRuns')),
       };
+      const workspace = workspaceToSave(repository, agent?.workspace);
+      if (workspace !== undefined) fields.workspace = workspace;
     } catch (error) {
       setLocalError(error as Error);
       return;
@@ -203,6 +207,7 @@ export function AgentForm({ agent }: { agent?: AgentView }) {
             />
           </Field>
         </div>
+        <AgentWorkspaceField value={repository} onChange={setRepository} stored={agent?.workspace} />
         <InlineError error={localError ?? create.error ?? update.error} testId="agent-form-error" />
         <div className="flex items-center gap-3">
           <Button type="submit" variant="primary" disabled={pending || blocked} data-testid="agent-save">

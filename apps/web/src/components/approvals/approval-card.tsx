@@ -14,6 +14,7 @@ import { ArgsEditor, parseArgs } from './args-editor';
 import { BreakerNotice } from './breaker-notice';
 import { CallPreview } from './call-preview';
 import { HeldEffect } from './held-effect';
+import { PublishTarget } from './publish-target';
 import type { ApprovalItem, ApprovalStatus } from './types';
 
 const RISK_TONE: Record<string, BadgeTone> = { low: 'neutral', medium: 'warning', high: 'danger', critical: 'danger' };
@@ -151,6 +152,7 @@ export function ApprovalCard(props: {
         {item.breaker ? <BreakerNotice breaker={item.breaker} /> : null}
         <CallPreview tool={item.tool} args={item.args} />
         {item.held ? <HeldEffect item={{ ...item, held: item.held }} teamId={props.teamId} /> : null}
+        {item.kind === 'tool' && item.tool === 'publish_branch' ? <PublishTarget item={item} teamId={props.teamId} /> : null}
         {item.editedArgs ? (
           <div className="flex flex-col gap-1">
             <span className="text-xs text-muted">Run with the approver&apos;s arguments:</span>

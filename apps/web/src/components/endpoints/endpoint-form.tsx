@@ -18,7 +18,8 @@ function toMicros(value: FormDataEntryValue | null): number {
 
 /**
  * Create an endpoint, or edit one (`endpoint` given). The key field is write-only: editing shows
- * its last 4 characters, and leaving it empty keeps the stored key.
+ * its last 4 characters, and leaving it empty keeps the stored key unless the base URL changes
+ * (the server drops a key whose URL changed, so it never goes somewhere it was not entered for).
  */
 export function EndpointForm({ teamId, endpoint, onDone }: { teamId: string; endpoint?: Endpoint; onDone: () => void }) {
   const trpc = useTRPC();
@@ -116,7 +117,11 @@ export function EndpointForm({ teamId, endpoint, onDone }: { teamId: string; end
             <Field
               label="API key"
               htmlFor={`${prefix}-key`}
-              hint={endpoint?.keyLast4 ? `Stored key ends in …${endpoint.keyLast4}; leave empty to keep it.` : 'Stored encrypted; never shown again.'}
+              hint={
+                endpoint?.keyLast4
+                  ? `Stored key ends in …${endpoint.keyLast4}; leave empty to keep it (a new base URL drops it: enter it again).`
+                  : 'Stored encrypted; never shown again.'
+              }
             >
               <Input id={`${prefix}-key`} name="apiKey" type="password" autoComplete="off" required={!endpoint} data-testid="endpoint-key" />
             </Field>

@@ -1,6 +1,7 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
+import { RotateCcw } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { InlineError } from '@/components/ui/inline-error';
@@ -19,6 +20,7 @@ import { FilesToolbar } from './files-toolbar';
  * came later, or was deleted) is said in words with a way back to the root, not thrown; other
  * failures (removed by retention, an event outside the log) show the server's reason. The path
  * is the panel's own unless `path` and `onPath` are given (the run page keeps it in its URL).
+ * With `onRestore` (operators), a file or folder shown at a picked event can be restored to it.
  */
 export function FilesPanel({
   teamId,
@@ -28,6 +30,7 @@ export function FilesPanel({
   onPickEvent,
   path: shownPath,
   onPath,
+  onRestore,
 }: {
   teamId: string;
   sessionId: string;
@@ -36,6 +39,8 @@ export function FilesPanel({
   onPickEvent: (atEvent: number | null) => void;
   path?: string;
   onPath?: (path: string) => void;
+  /** Asks to put `path` back as it was at `atEvent` (the caller confirms first). */
+  onRestore?: (path: string, atEvent: number) => void;
 }) {
   const trpc = useTRPC();
   const [ownPath, setOwnPath] = useState('');
@@ -54,8 +59,13 @@ export function FilesPanel({
   return (
     <div className="flex flex-col" data-testid="files-panel" data-session-id={sessionId} data-path={path} aria-busy={files.isFetching}>
       <FilesToolbar sessionId={sessionId} requested={atEvent} shown={data?.atEvent ?? atEvent} commit={data?.commit ?? null} onPick={onPickEvent} />
-      <div className="border-t border-border px-3 py-1.5">
+      <div className="flex items-center gap-2 border-t border-border px-3 py-1.5">
         <FilesBreadcrumbs path={path} onOpen={setPath} />
+        {onRestore && atEvent !== null && path !== '' && (node || notFound) ? (
+          <Button size="sm" variant="ghost" className="ml-auto" onClick={() => onRestore(path, atEvent)} data-testid="files-restore">
+            <RotateCcw aria-hidden className="size-3" /> Restore {node?.kind === 'dir' ? 'this folder' : 'this file'} to #{atEvent}
+          </Button>
+        ) : null}
       </div>
       {notFound ? (
         <div className="flex items-center gap-2 px-3 py-2 text-xs" data-testid="files-not-found">

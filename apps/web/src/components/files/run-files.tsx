@@ -1,11 +1,12 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { InlineError } from '@/components/ui/inline-error';
 import { Label, Select } from '@/components/ui/field';
 import type { RouterOutputs } from '@/lib/api-types';
 import { isFinished } from '@/components/sessions/session-format';
+import { RestoreDialog } from '@/components/sessions/restore-dialog';
 import { useTRPC } from '@/trpc/client';
 import { CallDiff } from './call-diff';
 import { FilesPanel } from './files-panel';
@@ -13,8 +14,12 @@ import type { FilesUrlState } from './use-files-url';
 
 type Change = RouterOutputs['sessions']['changes']['changes'][number];
 
-/** "write_file notes/plan.md", "shell mkdir build": a call by its tool and the argument that says most. */
-function changeLabel(change: Pick<Change, 'tool' | 'args'>): string {
+/**
+ * "write_file notes/plan.md", "shell mkdir build": a call by its tool and the argument that says
+ * most; "restore to #4 (src/app.ts)": a restore by the event whose files it put back.
+ */
+function changeLabel(change: Pick<Change, 'kind' | 'tool' | 'args' | 'restoredFrom' | 'paths'>): string {
+  if (change.kind === 'restore') return `restore to #${change.restoredFrom}${change.paths ? ` (${change.paths.join(', ').slice(0, 80)})` : ''}`;
   const args = (change.args ?? {}) as Record<string, unknown>;
   const what = [args.path, args.command, Array.isArray(args.paths) ? args.paths.join(', ') : undefined].find((v) => typeof v === 'string' && v !== '');
   return `${change.tool ?? 'a tool call'}${what ? ` ${String(what).slice(0, 80)}` : ''}`;
@@ -30,12 +35,15 @@ export function RunFiles({
   teamId,
   runId,
   sessionId,
+  canOperate = false,
   state,
   onChange,
 }: {
   teamId: string;
   runId: string;
   sessionId: string | null;
+  /** Whether a shown file or folder can be restored to the picked event (operator and up). */
+  canOperate?: boolean;
   state: FilesUrlState;
   onChange: (changes: Partial<FilesUrlState>) => void;
 }) {
@@ -52,6 +60,7 @@ export function RunFiles({
   });
   const list = changes.data?.changes ?? [];
   const current = state.at === null ? null : (list.find((c) => c.seq === state.at) ?? null);
+  const [restoring, setRestoring] = useState<{ path: string; atEvent: number } | null>(null);
 
   if (!session) {
     return (
@@ -95,6 +104,7 @@ export function RunFiles({
             onPickEvent={(at) => onChange({ at })}
             path={state.path}
             onPath={(path) => onChange({ path })}
+            {...(canOperate ? { onRestore: (path: string, atEvent: number) => setRestoring({ path, atEvent }) } : {})}
           />
         </div>
         <section className="min-w-0 rounded border border-border p-3" aria-label="Diff of the call" data-testid="run-files-diff">
@@ -112,6 +122,16 @@ export function RunFiles({
           )}
         </section>
       </div>
+      {restoring ? (
+        <RestoreDialog
+          teamId={teamId}
+          runId={runId}
+          sessionId={session.id}
+          atEvent={restoring.atEvent}
+          paths={[restoring.path]}
+          onClose={() => setRestoring(null)}
+        />
+      ) : null}
     </div>
   );
 }

@@ -20,6 +20,7 @@ export function RunTabs({
   teamId,
   runId,
   sessionId = null,
+  canOperate = false,
   timeline,
   state,
   setState,
@@ -31,6 +32,8 @@ export function RunTabs({
   setState: (changes: Partial<FilesUrlState>) => void;
   /** The branch whose files are shown (the run page's picked branch); null: the main line. */
   sessionId?: string | null;
+  /** Whether the viewer may restore files (operator and up). */
+  canOperate?: boolean;
   timeline: ReactNode;
 }) {
   const refs = useRef<Record<FilesUrlState['tab'], HTMLButtonElement | null>>({ timeline: null, files: null });
@@ -82,7 +85,7 @@ export function RunTabs({
       </div>
       {state.tab === 'files' ? (
         <div role="tabpanel" id="run-panel-files" aria-labelledby="run-tab-files" className="min-h-0 flex-1 overflow-y-auto">
-          <RunFiles teamId={teamId} runId={runId} sessionId={sessionId} state={state} onChange={setState} />
+          <RunFiles teamId={teamId} runId={runId} sessionId={sessionId} canOperate={canOperate} state={state} onChange={setState} />
         </div>
       ) : null}
     </div>

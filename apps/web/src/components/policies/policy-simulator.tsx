@@ -113,6 +113,19 @@ export function PolicySimulator({ teamId, draft }: { teamId: string; draft: stri
               </span>
             </div>
             <p data-testid="sim-reason">{result.reason}</p>
+            {result.effects.length > 0 ? (
+              <div className="flex flex-col gap-0.5 text-xs" data-testid="sim-effects">
+                <span className="text-muted">After it runs, its result is checked by:</span>
+                <ul className="flex flex-col gap-0.5">
+                  {result.effects.map((effect) => (
+                    <li key={effect.ruleId}>
+                      <code className="font-mono">{effect.ruleId}</code>: {effect.holds} →{' '}
+                      {effect.outcome === 'require_approval' ? `held for an ${effect.approverRole ?? 'approver'}` : effect.outcome}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ) : null}
             <ol className="flex flex-col gap-0.5 text-xs text-muted">
               {result.trace.map((step) => (
                 <li key={step.ruleId} className={step.matched ? 'font-medium text-foreground' : undefined}>

@@ -10,6 +10,8 @@ import { Button } from '@/components/ui/button';
 import { Card, CardHeader } from '@/components/ui/card';
 import { Field, Input, Select, Textarea } from '@/components/ui/field';
 import { InlineError } from '@/components/ui/inline-error';
+import { WorkspacePicker } from '@/components/workspace/workspace-picker';
+import { EMPTY_WORKSPACE, workspaceSource, type WorkspaceDraft } from '@/lib/workspace-draft';
 import { useTRPC } from '@/trpc/client';
 import { hintsFor, SlashHints } from './slash-hints';
 
@@ -18,7 +20,7 @@ function positive(value: FormDataEntryValue | null): number | undefined {
   return String(value ?? '').trim() !== '' && Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
-/** Start a run: pick an agent, write a goal (or a slash command), optionally cap its budget. */
+/** Start a run: pick an agent, write a goal (or a slash command), optionally give it files and cap its budget. */
 export function RunComposer({ initialAgentId }: { initialAgentId: string | null }) {
   const trpc = useTRPC();
   const router = useRouter();
@@ -26,12 +28,23 @@ export function RunComposer({ initialAgentId }: { initialAgentId: string | null 
   const agents = useQuery(trpc.agents.list.queryOptions({ teamId: team.id }));
   const [chosen, setChosen] = useState<string | null>(initialAgentId);
   const [goal, setGoal] = useState('');
+  const [files, setFiles] = useState<WorkspaceDraft>(EMPTY_WORKSPACE);
+  // What the page itself refuses before asking the server (a missing URL, an upload not finished).
+  const [filesError, setFilesError] = useState<Error | null>(null);
   const agent = agents.data?.find((a) => a.id === chosen) ?? agents.data?.[0];
   const create = useMutation(trpc.runs.create.mutationOptions({ onSuccess: ({ runId }) => router.push(`/t/${team.slug}/runs/${runId}`) }));
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!agent) return;
+    let workspace: ReturnType<typeof workspaceSource>;
+    try {
+      workspace = workspaceSource(files);
+      setFilesError(null);
+    } catch (error) {
+      setFilesError(error as Error);
+      return;
+    }
     const form = new FormData(event.currentTarget);
     const tokens = positive(form.get('tokens'));
     const costUsd = positive(form.get('costUsd'));
@@ -42,6 +55,7 @@ export function RunComposer({ initialAgentId }: { initialAgentId: string | null 
       teamId: team.id,
       agentId: agent.id,
       goal,
+      ...(workspace ? { workspace } : {}),
       ...(capped
         ? {
             budget: {
@@ -113,6 +127,7 @@ export function RunComposer({ initialAgentId }: { initialAgentId: string | null 
           </Field>
           <SlashHints goal={goal} commands={agent?.slashCommands ?? []} onPick={(command) => setGoal(`/${command.name} `)} />
         </div>
+        <WorkspacePicker teamId={team.id} value={files} onChange={setFiles} agentDefault={agent?.workspace ?? null} />
         <fieldset className="grid gap-3 sm:grid-cols-5">
           <legend className="mb-1 text-xs font-medium text-muted">Budget (empty = unlimited)</legend>
           <Field label="Max tokens" htmlFor="composer-tokens">
@@ -134,7 +149,7 @@ export function RunComposer({ initialAgentId }: { initialAgentId: string | null 
             </Select>
           </Field>
         </fieldset>
-        <InlineError error={create.error} testId="composer-error" />
+        <InlineError error={filesError ?? create.error} testId="composer-error" />
         <div>
           <Button type="submit" variant="primary" disabled={!agent || create.isPending || create.isSuccess} data-testid="composer-submit">
             <Play aria-hidden className="size-3.5" />

@@ -19,6 +19,8 @@ import { usePageShortcuts, type PageShortcut } from '@/lib/shortcuts';
 import { useBranchLine } from '@/components/sessions/branch-line';
 import { SessionsPanel } from '@/components/sessions/sessions-panel';
 import { useBranchState } from '@/components/sessions/use-branch-state';
+import { RunHandback } from '@/components/workspace/run-handback';
+import { RunSeed } from '@/components/workspace/run-seed';
 import { CancelRun, MessageBox, RaiseBudget } from './run-actions';
 import { RunTimeline, type TimelineControls } from './run-timeline';
 import { useRunEvents } from './use-run-events';
@@ -79,6 +81,8 @@ export function RunDetail({ runId }: { runId: string }) {
   });
 
   const data = run.data;
+  // The branch the timeline shows: the picked one, else the main line.
+  const shownSession = branch.picked ?? data?.mainSessionId ?? null;
   const canOperate = roleAtLeast(role, 'operator');
   const [tabs, setTabs] = useFilesUrl();
   const timeline = useRef<TimelineControls>(null);
@@ -113,6 +117,9 @@ export function RunDetail({ runId }: { runId: string }) {
         {data ? (
           <div className="mt-3 flex flex-col gap-2">
             <Facts run={data} now={now} />
+            {/* Where the run's files came from, and what the picked branch handed back. */}
+            {shownSession ? <RunSeed teamId={team.id} teamSlug={team.slug} runId={runId} sessionId={shownSession} /> : null}
+            <RunHandback items={stream.items} />
             {data.error ? (
               <p className="text-danger" data-testid="run-error">
                 {data.error}
@@ -133,6 +140,7 @@ export function RunDetail({ runId }: { runId: string }) {
         teamId={team.id}
         runId={runId}
         sessionId={branch.picked}
+        canOperate={canOperate}
         state={tabs}
         setState={setTabs}
         timeline={
@@ -144,6 +152,7 @@ export function RunDetail({ runId }: { runId: string }) {
             onLoadEarlier={() => void stream.loadEarlier()}
             onFork={canOperate ? branch.forkFrom : undefined}
             onShowFiles={branch.showFiles}
+            onRestore={canOperate ? branch.restoreTo : undefined}
             empty={
               <p className="px-8 py-8 text-center text-muted" data-testid="run-timeline-empty">
                 {stream.state === 'closed' ? 'The event stream is closed.' : 'Waiting for the first event… (a worker picks queued runs up)'}

@@ -41,6 +41,7 @@ export function RunTimeline({
   onLoadEarlier,
   onFork,
   onShowFiles,
+  onRestore,
   controls,
 }: {
   items: TimelineItem[];
@@ -80,6 +81,25 @@ export function RunTimeline({
     }
     if (stuck.current) toEnd();
   }, [items, toEnd, virtualizer]);
+
+  // Following the end holds whatever changes size after the scroll above: rows measured taller than
+  // their estimate as they render (on a loaded machine, after the virtualiser has stopped adjusting),
+  // the header above settling, the window. Each change while following goes back to the end.
+  const hasItems = items.length > 0;
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const follow = () => {
+      if (!stuck.current || anchor.current !== null) return;
+      if (element.scrollHeight - element.scrollTop - element.clientHeight > 1) element.scrollTop = element.scrollHeight;
+    };
+    const observer = new ResizeObserver(follow);
+    observer.observe(element);
+    // The rows' container, whose height is the virtualiser's total (it exists once there are rows).
+    const content = hasItems ? element.firstElementChild : null;
+    if (content) observer.observe(content);
+    return () => observer.disconnect();
+  }, [hasItems]);
 
   // When the reader last touched the timeline (wheel, touch, keys, the scrollbar). The virtualiser
   // also moves the view (measuring rows above it), so only a move soon after one counts as theirs.
@@ -151,7 +171,7 @@ export function RunTimeline({
     },
   }));
 
-  const actions = useMemo<RowActions>(() => ({ onFork, onShowFiles }), [onFork, onShowFiles]);
+  const actions = useMemo<RowActions>(() => ({ onFork, onShowFiles, onRestore }), [onFork, onShowFiles, onRestore]);
   const rows = virtualizer.getVirtualItems();
 
   return (

@@ -1,6 +1,6 @@
 'use client';
 
-import { Bot, CircleAlert, Flag, FolderOpen, GitFork, Info, MessageSquare, Target, Wrench } from 'lucide-react';
+import { Bot, CircleAlert, Flag, FolderOpen, GitFork, Info, MessageSquare, RotateCcw, Target, Wrench } from 'lucide-react';
 import { createContext, memo, useContext } from 'react';
 import { Button } from '@/components/ui/button';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
@@ -25,10 +25,11 @@ function time(at: string): string {
   return new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }
 
-/** What a row offers besides its content: "Files at #N" and "Fork from here" (absent when not allowed). */
+/** What a row offers besides its content: "Files at #N", "Restore files to here" and "Fork from here" (absent when not allowed). */
 export interface RowActions {
   onFork?: (seq: number) => void;
   onShowFiles?: (seq: number) => void;
+  onRestore?: (seq: number) => void;
 }
 /** Given by the list, so rows stay memoised on their item alone. */
 export const RowActionsContext = createContext<RowActions>({});
@@ -39,15 +40,30 @@ interface Placement {
 }
 
 function Actions({ item }: { item: TimelineItem }) {
-  const { onFork, onShowFiles } = useContext(RowActionsContext);
-  if (!onFork && !onShowFiles) return null;
+  const { onFork, onShowFiles, onRestore } = useContext(RowActionsContext);
+  if (!onFork && !onShowFiles && !onRestore) return null;
   const blocked = item.forkBlocker !== null;
+  // Offered where an event recorded files (a call that changed them, a restore): the state worth going back to.
+  const hasFiles = (item.kind === 'tool' || item.kind === 'notice') && item.commit !== undefined;
   return (
     <span className="flex shrink-0 items-start gap-1">
       {onShowFiles ? (
         <Tooltip content={`The workspace files as they were at event #${item.seq}`}>
           <Button size="sm" variant="ghost" aria-label={`Files at event #${item.seq}`} onClick={() => onShowFiles(item.seq)} data-testid="files-at-event">
             <FolderOpen aria-hidden className="size-3" />
+          </Button>
+        </Tooltip>
+      ) : null}
+      {onRestore && hasFiles ? (
+        <Tooltip content={`Put the branch’s files back as they were at event #${item.seq}`}>
+          <Button
+            size="sm"
+            variant="ghost"
+            aria-label={`Restore files to event #${item.seq}`}
+            onClick={() => onRestore(item.seq)}
+            data-testid="restore-to-event"
+          >
+            <RotateCcw aria-hidden className="size-3" />
           </Button>
         </Tooltip>
       ) : null}

@@ -14,7 +14,8 @@ import { SecretRow } from './secret-row';
 
 /**
  * Team secrets (admin): the values the egress proxy injects for the hosts whose policy credential
- * names them. Also lists the policy's references to secrets that do not exist: those hosts are
+ * names them, and the forge tokens and ssh keys the worker clones, pushes and opens pull requests
+ * with. Also lists the policy's references to secrets that do not exist: those hosts are
  * refused until the secret is added.
  */
 export function SecretsPanel() {
@@ -32,11 +33,10 @@ export function SecretsPanel() {
     );
 
   const missing = secrets.data?.missing ?? [];
+  const replacing = editing === 'new' ? undefined : secrets.data?.secrets.find((secret) => secret.name === editing);
   return (
     <div className="flex flex-col gap-6">
-      {editing !== null ? (
-        <SecretForm key={editing} teamId={team.id} {...(editing === 'new' ? {} : { name: editing })} onDone={() => setEditing(null)} />
-      ) : null}
+      {editing !== null ? <SecretForm key={editing} teamId={team.id} {...(replacing ? { secret: replacing } : {})} onDone={() => setEditing(null)} /> : null}
       {missing.length ? (
         <div className="rounded-md bg-warning-soft p-3 text-[13px] text-warning ring-1 ring-warning/25" data-testid="secrets-missing">
           <p className="font-medium">The active policy names secrets that do not exist; requests to these hosts are refused:</p>
@@ -52,7 +52,7 @@ export function SecretsPanel() {
       <Card>
         <CardHeader
           title="Secrets"
-          description="Referenced by the policy’s egress credentials (secretRef). Encrypted at rest, never shown again, never given to a sandbox."
+          description="Header values for the policy’s egress credentials, forge tokens and SSH keys for a run’s git repository (secretRef). Encrypted at rest, never shown again, never given to a sandbox."
           actions={
             editing === null ? (
               <Button variant="primary" size="sm" onClick={() => setEditing('new')} data-testid="secret-new">
@@ -67,6 +67,7 @@ export function SecretsPanel() {
           <thead>
             <tr>
               <Th>Name</Th>
+              <Th>Kind</Th>
               <Th>Value</Th>
               <Th>Used by (active policy)</Th>
               <Th>Updated</Th>
@@ -74,8 +75,8 @@ export function SecretsPanel() {
             </tr>
           </thead>
           <tbody data-testid="secrets-table">
-            {secrets.isPending ? <TableMessage colSpan={5}>Loading…</TableMessage> : null}
-            {secrets.data?.secrets.length === 0 ? <TableMessage colSpan={5}>No secrets yet.</TableMessage> : null}
+            {secrets.isPending ? <TableMessage colSpan={6}>Loading…</TableMessage> : null}
+            {secrets.data?.secrets.length === 0 ? <TableMessage colSpan={6}>No secrets yet.</TableMessage> : null}
             {secrets.data?.secrets.map((secret) => (
               <SecretRow key={secret.id} teamId={team.id} secret={secret} onReplace={() => setEditing(secret.name)} />
             ))}

@@ -9,6 +9,7 @@ import { BranchCompare } from './branch-compare';
 import { BranchDetail } from './branch-detail';
 import { ForkDialog } from './fork-dialog';
 import { ReplayDialog } from './replay-dialog';
+import { RestoreDialog } from './restore-dialog';
 import { isFinished } from './session-format';
 import { SessionTreeView } from './session-tree';
 import type { BranchState } from './use-branch-state';
@@ -27,7 +28,7 @@ export function SessionsPanel({ teamId, runId, canOperate, branch }: { teamId: s
     ...treeOptions,
     refetchInterval: (query) => (query.state.data?.sessions.some((s) => !isFinished(s.status)) ? 1500 : false),
   });
-  const { picked, pick: setPicked, forkAt, forkFrom: setForkAt, compare, setCompare } = branch;
+  const { picked, pick: setPicked, forkAt, forkFrom: setForkAt, restoreAt, restoreTo, compare, setCompare } = branch;
   const [replaying, setReplaying] = useState(false);
   const [open, setOpen] = useState(true);
   const sessions = tree.data?.sessions ?? [];
@@ -105,6 +106,9 @@ export function SessionsPanel({ teamId, runId, canOperate, branch }: { teamId: s
             refresh();
           }}
         />
+      ) : null}
+      {restoreAt !== null && selected ? (
+        <RestoreDialog teamId={teamId} runId={runId} sessionId={selected.id} atEvent={restoreAt} onClose={() => restoreTo(null)} />
       ) : null}
     </section>
   );

@@ -18,6 +18,9 @@ export interface BranchState {
   setCompare: (update: (current: string[]) => string[]) => void;
   forkAt: number | null;
   forkFrom: (seq: number | null) => void;
+  /** The event whose files the picked branch is being restored to (the confirmation is open). */
+  restoreAt: number | null;
+  restoreTo: (seq: number | null) => void;
   filesAt: number | null;
   /** The branch's files at `seq` (null: its latest); opens them. */
   showFiles: (seq: number | null) => void;
@@ -58,6 +61,7 @@ export function useBranchState(): BranchState {
     setCompareState(parseCompare(params.get('compare')));
   }, []);
   const [forkAt, forkFrom] = useState<number | null>(null);
+  const [restoreAt, restoreTo] = useState<number | null>(null);
   const [filesAt, setFilesAt] = useState<number | null>(null);
   const [filesOpen, setFilesOpen] = useState(false);
   const pick = useCallback((sessionId: string | null) => {
@@ -79,7 +83,7 @@ export function useBranchState(): BranchState {
     setFilesOpen(true);
   }, []);
   return useMemo(
-    () => ({ picked, pick, compare, setCompare, forkAt, forkFrom, filesAt, showFiles, filesOpen, setFilesOpen }),
-    [picked, pick, compare, setCompare, forkAt, filesAt, showFiles, filesOpen],
+    () => ({ picked, pick, compare, setCompare, forkAt, forkFrom, restoreAt, restoreTo, filesAt, showFiles, filesOpen, setFilesOpen }),
+    [picked, pick, compare, setCompare, forkAt, restoreAt, filesAt, showFiles, filesOpen],
   );
 }

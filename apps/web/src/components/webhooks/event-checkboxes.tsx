@@ -8,6 +8,7 @@ const EVENT_HINTS: Record<WebhookEventType, string> = {
   'approval.decided': 'an approval was approved, rejected, expired or cancelled',
   'budget.exceeded': 'a ledger refused a reservation (the run’s or a graph edge’s)',
   'graph.edge.exhausted': 'a graph edge ran out of tokens, cost or calls',
+  'schedule.paused': 'a schedule paused itself after its runs failed too many times in a row',
 };
 
 /** One checkbox per subscribable event (form field `events`), from the catalog in @looplane/webhooks. */
