@@ -30,6 +30,14 @@ export const BENCHES: Bench[] = [
   { name: 'engine-step', title: 'engine step, no IO', script: 'packages/engine/bench/step-overhead.ts', full: [], quick: ['--quick'] },
   { name: 'waiting-is-free', title: 'waiting is free', script: 'bench/waiting/waiting-is-free.ts', full: [], quick: ['--quick'] },
   { name: 'workspace-snapshots', title: 'workspace snapshot cost', script: 'bench/workspaces/snapshot-cost.ts', full: [], quick: ['--quick'] },
+  // Starts runs from a 5,000-file repository through the real API, worker (bwrap) and git http-backend, beside a plain clone.
+  {
+    name: 'seeding-cost',
+    title: 'seeding cost: a run from a repository, side by side with `git clone`',
+    script: 'bench/seeding/seeding-cost.ts',
+    full: [],
+    quick: ['--quick'],
+  },
   // Starts the product (`looplane start`, which builds the dashboard first if it has no build) and opens the page in Chromium.
   { name: 'run-page', title: 'run page of a 10,000-event run (Chromium)', script: 'bench/web/run-page.ts', full: [], quick: ['--quick', '--events', '2000'] },
   // Exits 1 when out of its bounds (the last thousand turns within 1.2× of the first, memory flat, context bounded).

@@ -3,7 +3,7 @@
 import { createCipheriv, createHash } from 'node:crypto';
 
 /** A deterministic stream of pseudo-random bytes (AES-128-CTR of zeros, keyed by the seed). */
-function seededBytes(seed: string, length: number): Buffer {
+export function seededBytes(seed: string, length: number): Buffer {
   const key = createHash('sha256').update(seed).digest();
   const cipher = createCipheriv('aes-128-ctr', key.subarray(0, 16), key.subarray(16, 32));
   return cipher.update(Buffer.alloc(length));

@@ -67,9 +67,13 @@ const PRODUCT_SETTINGS = [
   // How much work one team may start (the API's run-start limits).
   'LOOPLANE_RUNS_PER_MINUTE',
   'LOOPLANE_MAX_QUEUED_RUNS',
+  // The largest archive an upload may be (the API's upload limit).
+  'LOOPLANE_UPLOAD_MAX_MB',
   // Where webhooks may be delivered (web checks at save, worker at every attempt) and the dashboard links in them.
   'LOOPLANE_WEBHOOKS_ALLOW_PRIVATE',
   'LOOPLANE_PUBLIC_URL',
+  // Which special-purpose addresses model endpoints may reach (web checks at save and test, worker at every call).
+  'LOOPLANE_ENDPOINTS_ALLOW',
 ];
 
 /** Cloud credentials, passed on only when the s3 store is configured (which reads them). */

@@ -5,6 +5,7 @@ import { doctorCommand } from './doctor';
 import { forkCommand } from './fork';
 import { mcpCommand } from './mcp';
 import { migrateCommand } from './migrate';
+import { patchCommand } from './patch';
 import { rejectCommand } from './reject';
 import { replayCommand } from './replay';
 import { runCommand } from './run';
@@ -22,6 +23,7 @@ export const commands: readonly Command[] = [
   tailCommand,
   forkCommand,
   replayCommand,
+  patchCommand,
   approveCommand,
   rejectCommand,
   auditCommand,

@@ -1,16 +1,22 @@
-import { unwrap } from '@looplane/client';
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { unwrap, uploadArchive, type Schema } from '@looplane/client';
 import { parseCommandArgs } from '../args';
 import { EXIT, UsageError, type Command } from '../command';
+import type { Printer } from '../printer';
 import { loadCliEnv } from '../env';
 import { describeApiError } from '../remote/client';
 import { followRun } from '../remote/follow';
-import { openRemoteSession } from '../remote/session';
+import { openRemoteSession, type RemoteSession } from '../remote/session';
+import { workspaceChoice, type WorkspaceChoice } from '../remote/workspace-flags';
 
-const usage = `Usage: looplane run (--agent NAME | --graph NAME) --goal TEXT [--follow] [--team SLUG] [budget options]
+const usage = `Usage: looplane run (--agent NAME | --graph NAME) --goal TEXT [--follow] [--team SLUG] [workspace options] [budget options]
 
 Starts a run of an agent, or of a swarm graph (its root node gets the goal). The goal may be a
 slash command of the agent ("/triage the login bug"; of the root node's agent for a graph).
 Prints the run id; with --follow, then prints its events until it finishes (like looplane tail).
+The run's files come from a repository, an archive or another session's files when one of
+--repo, --archive or --from-session is given; else from the agent's default (or none).
 
 Options:
   --agent NAME          the agent template to run
@@ -24,9 +30,30 @@ Options:
   --max-tool-calls N    budget: tool calls
   --on-exceed wait|fail what the run does at a limit (default wait)
 
+Workspace (one of --repo, --archive, --from-session):
+  --repo URL            a repository to clone (https, ssh or git@host:path); the team
+                        policy's workspace.sources must allow it
+  --ref REF             with --repo: a branch, tag or commit (default the remote's HEAD)
+  --secret NAME         with --repo: the team secret to fetch with (a token, or an ssh key)
+  --depth N             with --repo: how much history to fetch (default 1)
+  --archive PATH        a .tar, .tar.gz or .zip file: uploaded first, then unpacked as the files
+  --from-session ID[@N] another session's files (at its event N; default its latest)
+
 Environment:
   LOOPLANE_URL    the server (default http://localhost:3000)
   LOOPLANE_TOKEN  a team API token with the operator role or higher (required)`;
+
+/** The source to send: the flags' own, or an upload of the archive they name (read and uploaded now). */
+async function workspaceOf(choice: WorkspaceChoice, session: RemoteSession, quiet: boolean, printer: Printer): Promise<Schema<'WorkspaceSource'> | undefined> {
+  if (choice.kind === 'default') return undefined;
+  if (choice.kind === 'source') return choice.source;
+  const data = await readFile(choice.path).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(`cannot read ${choice.path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+  });
+  const upload = await uploadArchive(session.api, data, basename(choice.path));
+  if (!quiet) printer.info(`Uploaded ${upload.filename} (${upload.files} files, ${upload.bytes} bytes) as ${upload.id}`);
+  return { archive: { uploadId: upload.id } };
+}
 
 function positiveNumber(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -51,10 +78,17 @@ export const runCommand: Command = {
       'max-cost': { type: 'string' },
       'max-tool-calls': { type: 'string' },
       'on-exceed': { type: 'string' },
+      repo: { type: 'string' },
+      ref: { type: 'string' },
+      secret: { type: 'string' },
+      depth: { type: 'string' },
+      archive: { type: 'string' },
+      'from-session': { type: 'string' },
     });
     if (!values.agent && !values.graph) throw new UsageError('--agent NAME or --graph NAME is required');
     if (values.agent && values.graph) throw new UsageError('give --agent or --graph, not both');
     if (!values.goal?.trim()) throw new UsageError('--goal TEXT is required');
+    const files = workspaceChoice(values);
     const onExceed = values['on-exceed'] ?? 'wait';
     if (onExceed !== 'wait' && onExceed !== 'fail') throw new UsageError('--on-exceed must be wait or fail');
     const tokens = positiveNumber('max-tokens', values['max-tokens']);
@@ -90,7 +124,10 @@ export const runCommand: Command = {
         }
         target = { agentId: agent.id };
       }
-      const { runId } = await unwrap(session.api.POST('/runs', { body: { ...target, goal: values.goal, ...(budget ? { budget } : {}) } }));
+      const workspace = await workspaceOf(files, session, values.json, printer);
+      const { runId } = await unwrap(
+        session.api.POST('/runs', { body: { ...target, goal: values.goal, ...(budget ? { budget } : {}), ...(workspace ? { workspace } : {}) } }),
+      );
       if (values.json) printer.raw(JSON.stringify({ runId }));
       else printer.info(`Started run ${runId}: ${session.remote.url}/t/${session.team.slug}/runs/${runId}`);
       if (!values.follow) return EXIT.ok;

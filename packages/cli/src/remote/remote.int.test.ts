@@ -1,3 +1,7 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDatabase } from '@looplane/testkit';
 import { appendEvents, callerAs, issueToken, type AgentFixture, type ServedApi, type TeamFixture, type TestLive } from '@looplane/api/testing';
@@ -111,6 +115,109 @@ describe('looplane run', () => {
     expect(output().out).toMatch(/#1 Message\s+working on it/);
     expect(output().out).toMatch(/#2 Run finished\s+succeeded: all done/);
     expect(output().out).toContain(`Run ${runId} succeeded.`);
+  });
+});
+
+describe('looplane run with files', () => {
+  it('--archive uploads the file first and starts the run from it; --repo and --from-session are sent as given', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'looplane-cli-archive-'));
+    try {
+      writeFileSync(join(dir, 'README.md'), '# seeded\n');
+      execFileSync('tar', ['-cf', join(dir, 'seed.tar'), '-C', dir, 'README.md']);
+      const archived = cli('run', '--agent', agent.agentName, '--goal', 'from the archive', '--archive', join(dir, 'seed.tar'));
+      expect(await archived.done).toBe(0);
+      const uploadId = /Uploaded seed\.tar \(\d+ files, \d+ bytes\) as (\S+)/.exec(archived.output().out)?.[1];
+      expect(uploadId, archived.output().out).toBeTruthy();
+      const runId = /Started run (\S+):/.exec(archived.output().out)![1]!;
+      expect((await db.db.run.findUniqueOrThrow({ where: { id: runId } })).workspace).toEqual({ archive: { uploadId } });
+      expect((await db.db.upload.findUniqueOrThrow({ where: { id: uploadId! } })).usedAt).not.toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+
+    const admin = await callerAs({ db: db.db, dispatch: live.dispatch }, { userId: fx.members.admin.id });
+    await admin.policies.save({ teamId: fx.teamId, document: { version: 1, default: 'allow', workspace: { sources: ['https://git.example.test/**'] } } });
+    const repo = cli(
+      'run',
+      '--agent',
+      agent.agentName,
+      '--goal',
+      'from the repo',
+      '--repo',
+      'https://git.example.test/acme/app.git',
+      '--ref',
+      'main',
+      '--depth',
+      '2',
+      '--json',
+    );
+    expect(await repo.done).toBe(0);
+    const repoRun = (JSON.parse(repo.output().out.trim()) as { runId: string }).runId;
+    expect((await db.db.run.findUniqueOrThrow({ where: { id: repoRun } })).workspace).toEqual({
+      git: { url: 'https://git.example.test/acme/app.git', ref: 'main', depth: 2 },
+    });
+
+    const source = await db.db.run.findUniqueOrThrow({ where: { id: repoRun } });
+    const forked = cli('run', '--agent', agent.agentName, '--goal', 'go on', '--from-session', source.mainSessionId!, '--json');
+    expect(await forked.done).toBe(0);
+    const forkedRun = (JSON.parse(forked.output().out.trim()) as { runId: string }).runId;
+    expect((await db.db.run.findUniqueOrThrow({ where: { id: forkedRun } })).workspace).toMatchObject({ session: { sessionId: source.mainSessionId } });
+  });
+
+  it('refuses two sources before calling the server, and says what the server refused', async () => {
+    const runs = await db.db.run.count();
+    const both = cli('run', '--agent', agent.agentName, '--goal', 'x', '--repo', 'https://git.example.test/a.git', '--from-session', 'cm1abc');
+    expect(await both.done).toBe(2);
+    expect(both.output().err).toContain('give one of --repo, --archive or --from-session, not --repo and --from-session');
+    const missing = cli('run', '--agent', agent.agentName, '--goal', 'x', '--archive', '/no/such/seed.tar');
+    expect(await missing.done).toBe(1);
+    expect(missing.output().err).toContain('cannot read /no/such/seed.tar: no such file');
+    const refused = cli('run', '--agent', agent.agentName, '--goal', 'x', '--repo', 'https://elsewhere.example.test/a.git');
+    expect(await refused.done).toBe(1);
+    expect(refused.output().err).toContain('The team policy refuses this repository');
+    const password = cli('run', '--agent', agent.agentName, '--goal', 'x', '--repo', 'https://me:pw@git.example.test/a.git');
+    expect(await password.done).toBe(1);
+    expect(password.output().err).toContain('must not hold a password or token');
+    expect(await db.db.run.count()).toBe(runs);
+  });
+});
+
+describe('looplane patch', () => {
+  it('prints or writes the series, and says why there is none', async () => {
+    const runId = await newRun('patch me');
+    const { mainSessionId } = await db.db.run.findUniqueOrThrow({ where: { id: runId }, select: { mainSessionId: true } });
+    const unseeded = cli('patch', mainSessionId!);
+    expect(await unseeded.done).toBe(1);
+    expect(unseeded.output().err).toMatch(/did not start from files .*give base/);
+
+    await appendEvents(db.db, runId, mainSessionId!, [
+      { type: 'workspace.seeded', payload: { source: 'git', commit: 'd'.repeat(40), files: 1, bytes: 1, url: 'https://git.example.test/a.git' } },
+    ]);
+    const empty = cli('patch', mainSessionId!);
+    expect(await empty.done).toBe(0);
+    expect(empty.output()).toEqual({ out: '', err: 'No changes: the patch is empty.\n' });
+    const dir = mkdtempSync(join(tmpdir(), 'looplane-cli-patch-'));
+    try {
+      const written = cli('patch', mainSessionId!, '--base', '1', '-o', join(dir, 'out.patch'));
+      expect(await written.done).toBe(0);
+      expect(written.output().out).toBe(`Wrote 0 patch(es), 0 bytes, to ${join(dir, 'out.patch')}\n`);
+      expect(readFileSync(join(dir, 'out.patch'), 'utf8')).toBe('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    // A call changed files after the seed: this server keeps no workspace store to read them from.
+    await appendEvents(db.db, runId, mainSessionId!, [
+      { type: 'tool.finished', payload: { callId: 'c1', ok: true, output: 'written', truncated: false, commit: 'e'.repeat(40) } },
+    ]);
+    const unreadable = cli('patch', mainSessionId!);
+    expect(await unreadable.done).toBe(1);
+    expect(unreadable.output().err).toContain('no workspace store configured');
+
+    const bad = cli('patch', mainSessionId!, '--base', 'zero');
+    expect(await bad.done).toBe(2);
+    const foreign = cli('patch', 'cmnosuchsession000000000');
+    expect(await foreign.done).toBe(1);
+    expect(foreign.output().err).toContain('No such session in this team');
   });
 });
 

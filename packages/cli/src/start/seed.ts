@@ -8,16 +8,23 @@ export interface SeedSummary {
 }
 
 /**
- * Seeds the database (admin, demo team, faux model endpoint; idempotent) through @looplane/db.
+ * Seeds the database (admin, demo team, faux model endpoints, demo agents; idempotent) through @looplane/db.
  * Imported lazily so `looplane --help` never loads Prisma.
  */
-export async function seed(options: { databaseUrl: string; adminPassword?: string; bootstrapToken?: string }): Promise<SeedSummary> {
+export async function seed(options: {
+  databaseUrl: string;
+  adminPassword?: string;
+  bootstrapToken?: string;
+  /** The demo's bare repository, when there is one: the `demo-repo` agent starts from it. */
+  demoRepositoryPath?: string;
+}): Promise<SeedSummary> {
   const { ADMIN_EMAIL, createDb, seedDatabase } = await import('@looplane/db');
   const db = createDb(options.databaseUrl, { poolSize: 2 });
   try {
     const result = await seedDatabase(db, {
       ...(options.adminPassword ? { adminPassword: options.adminPassword } : {}),
       ...(options.bootstrapToken ? { bootstrapToken: options.bootstrapToken } : {}),
+      ...(options.demoRepositoryPath ? { demoRepositoryPath: options.demoRepositoryPath } : {}),
     });
     return { adminEmail: ADMIN_EMAIL, ...result };
   } finally {

@@ -5,6 +5,7 @@ import type { Printer } from '../printer';
 import { appEnvironments } from './app-env';
 import type { ManagedChild } from './children';
 import { startEmbeddedPostgres } from './embedded-postgres';
+import { ensureDemoRepository } from './demo-repository';
 import { isPortFree } from './free-port';
 import { waitForHealth } from './health';
 import { acquireInstanceLock, type InstanceLock } from './instance-lock';
@@ -106,10 +107,20 @@ async function bringUp(env: CliEnv, printer: Printer, lifecycle: Lifecycle, lock
   printer.info('Applying database migrations…');
   await applyMigrations({ ...prismaOptions, databaseUrl });
   signal.throwIfAborted();
+  // Before the seed, which points the demo-repo agent at it (after the Prisma client exists: its
+  // files come from @looplane/db). A demo must not keep Looplane from starting.
+  const demoRepository = await ensureDemoRepository({ home, env: env.inherited, signal, logDir }).catch((error: unknown) => {
+    signal.throwIfAborted();
+    printer.warn(`the demo repository could not be made, so the demo-repo agent is left out: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  });
+  if (demoRepository?.created) printer.info(`Created the demo repository ${demoRepository.path} (the demo-repo agent fixes its failing test)`);
+  signal.throwIfAborted();
   const seeded = await seed({
     databaseUrl,
     ...(env.LOOPLANE_ADMIN_PASSWORD ? { adminPassword: env.LOOPLANE_ADMIN_PASSWORD } : {}),
     ...(env.LOOPLANE_BOOTSTRAP_TOKEN ? { bootstrapToken: env.LOOPLANE_BOOTSTRAP_TOKEN } : {}),
+    ...(demoRepository ? { demoRepositoryPath: demoRepository.path } : {}),
   });
   if (seeded.generatedPassword) {
     // Printed right away: should anything below fail, this password is still the only way in.

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +24,49 @@ afterAll(async () => {
   await rm(parent, { recursive: true, force: true });
 });
 
-const start = () => spawnCli(['start'], { LOOPLANE_HOME: home, PORT: String(port) });
+const token = `llp_start_${randomBytes(12).toString('hex')}`;
+const start = () => spawnCli(['start'], { LOOPLANE_HOME: home, PORT: String(port), LOOPLANE_BOOTSTRAP_TOKEN: token });
+const demoRepo = join(home, 'repos', 'demo-repo.git');
+
+/** git or node with no user configuration; returns the exit code and the output. */
+function run(command: string, args: string[], cwd = parent) {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: cwd, GIT_CONFIG_GLOBAL: '/dev/null' } });
+  return { code: result.status, output: `${result.stdout}${result.stderr}` };
+}
+const git = (...args: string[]) => run('git', args).output.trim();
+
+/** `npm test` of a fresh clone of the demo repository at `branch`: its exit code. */
+async function demoTestsAt(branch: string): Promise<number | null> {
+  const clone = await mkdtemp(join(parent, 'clone-'));
+  try {
+    expect(run('git', ['clone', '-q', '--branch', branch, `file://${demoRepo}`, clone]).code).toBe(0);
+    return run('npm', ['test'], clone).code;
+  } finally {
+    await rm(clone, { recursive: true, force: true });
+  }
+}
+
+/** The summary node's test runner prints (TAP `# tests 3`, or the spec reporter's `ℹ tests 3`). */
+const TESTS_RAN = /\S+ tests 3\n/;
+
+/** The REST API with the bootstrap token. */
+async function api<T>(path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`http://127.0.0.1:${port}/api/v1${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  expect(response.ok, `${path}: ${response.status} ${await response.clone().text()}`).toBe(true);
+  return (await response.json()) as T;
+}
+
+async function poll<T>(what: string, read: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 300))) {
+    const value = await read();
+    if (value !== undefined) return value;
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
 
 /** The local addresses of the TCP sockets listening on `port`, from /proc/net/tcp and tcp6. */
 function listeningAddresses(port: number): string[] {
@@ -79,6 +123,35 @@ describe('looplane start (fully embedded)', () => {
     expect(names).toContain(join('apps', 'worker', 'dist', 'main.mjs'));
     expect(tree.length).toBeGreaterThanOrEqual(4);
 
+    // The demo repository, with its failing test; the demo-repo agent fixes it through the real
+    // worker and bwrap, and its push to fix/slugify waits for an approver under the demo policy.
+    expect(running.output()).toContain(`Created the demo repository ${demoRepo}`);
+    const main = git('-C', demoRepo, 'rev-parse', 'main');
+    expect(await demoTestsAt('main')).not.toBe(0);
+    const { runId } = await api<{ runId: string }>('/runs', { agentName: 'demo-repo', goal: 'Make the tests pass' });
+    const approval = await poll('the push to wait for an approver', async () => {
+      const { items } = await api<{ items: Array<{ id: string; tool: string | null }> }>(`/approvals?status=pending&runId=${runId}`);
+      return items[0];
+    });
+    expect(approval.tool).toBe('publish_branch');
+    expect(git('-C', demoRepo, 'branch', '--list', 'fix/slugify')).toBe('');
+    await api(`/approvals/${approval.id}/decision`, { decision: 'approve' });
+    const finished = await poll('the run to end', async () => {
+      const runNow = await api<{ status: string; error: string | null }>(`/runs/${runId}`);
+      return ['succeeded', 'failed', 'cancelled'].includes(runNow.status) ? runNow : undefined;
+    });
+    expect(finished.status, finished.error ?? '').toBe('succeeded');
+    expect(git('-C', demoRepo, 'log', '-1', '--format=%s%n%P', 'fix/slugify').split('\n')).toEqual(['Fix slugify', main]);
+    expect(await demoTestsAt('fix/slugify')).toBe(0);
+    // Seeded from the repository, and npm test ran inside the sandbox: failing, then passing.
+    const { events } = await api<{ events: Array<{ type: string; payload: { url?: string; ok?: boolean; output?: string } }> }>(
+      `/runs/${runId}/events?limit=1000`,
+    );
+    expect(events.find((e) => e.type === 'workspace.seeded')?.payload.url).toBe(`file://${demoRepo}`);
+    const outputs = events.filter((e) => e.type === 'tool.finished').map((e) => e.payload.output ?? '');
+    expect(outputs.find((o) => TESTS_RAN.test(o))).toMatch(/pass 1\n\S+ fail 2/);
+    expect(outputs.filter((o) => TESTS_RAN.test(o)).at(-1)).toMatch(/pass 3\n\S+ fail 0/);
+
     running.child.kill('SIGINT');
     expect(await running.exited).toBe(0);
     expect(running.output()).toContain('Looplane stopped.');
@@ -96,6 +169,9 @@ describe('looplane start (fully embedded)', () => {
     const running = start();
     await waitForOutput(running, /Looplane is running at http:\/\/localhost:\d+ — sign in as admin@looplane\.local\n {2}password: the one set/, 120_000);
     expect(running.output()).not.toContain('Building the dashboard');
+    // The demo repository is kept as it is, with what the demo agent pushed.
+    expect(running.output()).not.toContain('Created the demo repository');
+    expect(git('-C', demoRepo, 'log', '-1', '--format=%s', 'fix/slugify')).toBe('Fix slugify');
 
     // The web and the worker are restarted when they die (supervision.int.test.ts); Redis is not.
     const tree = descendants(running.child.pid!);
