@@ -22,3 +22,6 @@ export * from './uploads/index';
 export * from './triggers/index';
 export * from './skills/index';
 export * from './schedules/index';
+export { continueFinishedRun, continueForPendingMessages } from './runs/run-continue.repository';
+export { recordWaitingAnswer } from './runs/persistent-answer.repository';
+export { mailboxForDelivery } from './runs/persistent-mailbox.repository';

@@ -22,6 +22,8 @@ export interface FauxAgentSeed {
   tools: unknown[];
   /** Where a run's files come from when it names none (`AgentTemplate.workspace`). */
   workspace?: Record<string, unknown>;
+  /** A final answer waits for the next message instead of finishing the run. */
+  persistent?: boolean;
 }
 
 /** A demo's faux endpoint and its agent, each created (with its audit row) when missing. */
@@ -50,6 +52,7 @@ export async function seedFauxAgent(tx: Tx, teamId: string, seed: { endpoint: Fa
       busyPolicy: 'enqueue',
       slashCommands: [] as Prisma.InputJsonValue,
       ...(seed.agent.workspace ? { workspace: seed.agent.workspace as Prisma.InputJsonValue } : {}),
+      ...(seed.agent.persistent ? { persistent: true } : {}),
     },
   });
   await appendAudit(tx, { teamId, actor: SYSTEM, action: 'agent.created', targetType: 'agent', targetId: agent.id, data: { name: agent.name } });

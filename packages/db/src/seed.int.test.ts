@@ -5,6 +5,8 @@ import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
 import { seedDatabase, ADMIN_EMAIL } from './seed';
 import { verifyPassword } from './crypto/password';
 import { hashApiToken } from './crypto/api-token';
+import { SecretBox } from './crypto/secret-box';
+import { randomBytes } from 'node:crypto';
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -24,6 +26,7 @@ describe('seedDatabase', () => {
     expect(team.endpoints.map((e) => e.name).sort()).toEqual([
       'faux',
       'faux-cleanup',
+      'faux-inbox',
       'faux-script-cleanup',
       'faux-steps',
       'faux-steps-alt',
@@ -35,6 +38,7 @@ describe('seedDatabase', () => {
     expect((await t.db.agentTemplate.findMany({ where: { teamId: team.id } })).map((a) => a.name).sort()).toEqual([
       'demo',
       'demo-cleanup',
+      'demo-inbox',
       'demo-script-cleanup',
       'demo-steps',
       'swarm-coder',
@@ -46,8 +50,8 @@ describe('seedDatabase', () => {
     const again = await seedDatabase(t.db, { adminPassword: 'another password' });
     expect(again).toEqual({ adminCreated: false, generatedPassword: null, bootstrapTokenCreated: false });
     expect(await t.db.team.count()).toBe(1);
-    expect(await t.db.modelEndpoint.count()).toBe(9);
-    expect(await t.db.agentTemplate.count()).toBe(8);
+    expect(await t.db.modelEndpoint.count()).toBe(10);
+    expect(await t.db.agentTemplate.count()).toBe(9);
     expect(await t.db.swarmGraph.count()).toBe(1);
   });
 
@@ -114,6 +118,35 @@ describe('seedDatabase', () => {
       });
       expect(evaluate(document, { tool: 'shell', args: { command: 'npm test' } }).outcome).toBe('allow');
       expect(await fresh.db.auditLog.count({ where: { teamId: team.id, action: 'policy.saved' } })).toBe(1);
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  it('the always-on demo: a persistent demo-inbox agent, its trigger (secret sealed with the key) and its 30-minute schedule (paused), once', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      // Without a key there is nothing to seal a trigger secret with: agent and schedule only.
+      await seedDatabase(fresh.db);
+      expect(await fresh.db.trigger.count()).toBe(0);
+      const key = randomBytes(32).toString('base64');
+      await seedDatabase(fresh.db, { encryptionKey: key });
+      await seedDatabase(fresh.db, { encryptionKey: key });
+
+      const agent = await fresh.db.agentTemplate.findFirstOrThrow({ where: { name: 'demo-inbox' }, include: { endpoint: true } });
+      expect(agent).toMatchObject({ persistent: true });
+      expect((agent.endpoint.config as { finalText: string }).finalText).toContain('{{lastUserMessage}}');
+      const trigger = await fresh.db.trigger.findFirstOrThrow({ where: { name: 'demo-inbox-mail' } });
+      expect(trigger).toMatchObject({ target: 'start_run', agentId: agent.id, auth: 'standard_webhooks', enabled: true });
+      expect(new SecretBox(key).open(trigger.secretCiphertext)).toMatch(/^whsec_/);
+      const admin = await fresh.db.user.findUniqueOrThrow({ where: { email: ADMIN_EMAIL } });
+      expect(trigger.createdById).toBe(admin.id);
+      const schedule = await fresh.db.schedule.findFirstOrThrow({ where: { name: 'demo-inbox-sweep' } });
+      // Seeded paused: a fresh instance starts no work by itself.
+      expect(schedule).toMatchObject({ agentId: agent.id, everySeconds: 1800, enabled: false, nextFireAt: null, catchUp: 'none', createdById: admin.id });
+      expect(await fresh.db.trigger.count()).toBe(1);
+      expect(await fresh.db.schedule.count()).toBe(1);
+      expect(await fresh.db.auditLog.count({ where: { action: { in: ['trigger.created', 'schedule.created'] } } })).toBe(2);
     } finally {
       await fresh.drop();
     }

@@ -4,6 +4,7 @@ import { displayPrefix, hashApiToken } from './crypto/api-token';
 import { generatePassword, hashPassword } from './crypto/password';
 import { seedApprovalDemo } from './seed-approval-demo';
 import { seedEffectDemo } from './seed-effect-demo';
+import { seedInboxDemo } from './seed-inbox-demo';
 import { seedDemoContent } from './seed-demo';
 
 export const ADMIN_EMAIL = 'admin@looplane.local';
@@ -22,6 +23,11 @@ export interface SeedOptions {
    * had a policy, one that lets runs use the repositories in its directory (see seed-repo-demo.ts).
    */
   demoRepositoryPath?: string;
+  /**
+   * The instance's LOOPLANE_ENCRYPTION_KEY: when set, the always-on demo's trigger is seeded (its
+   * secret sealed with it); without it the demo has its agent and schedule only.
+   */
+  encryptionKey?: string;
 }
 
 export interface SeedResult {
@@ -82,6 +88,7 @@ export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<S
       if (faux) await seedDemoContent(tx, team.id, faux.id);
       await seedApprovalDemo(tx, team.id);
       await seedEffectDemo(tx, team.id);
+      await seedInboxDemo(tx, team.id, admin.id, options.encryptionKey);
       if (repoDemo) await repoDemo.seedRepoDemo(tx, team.id, repoDemo.path);
 
       let bootstrapTokenCreated = false;

@@ -1,4 +1,13 @@
-import { claimSessions, failSession, loadSessionContexts, loadSessionEvents, reopenForRestores, type ClaimedSession, type SessionContext } from '@looplane/db';
+import {
+  claimSessions,
+  continueForPendingMessages,
+  failSession,
+  loadSessionContexts,
+  loadSessionEvents,
+  reopenForRestores,
+  type ClaimedSession,
+  type SessionContext,
+} from '@looplane/db';
 import { AppError } from '@looplane/shared';
 import { fold, next } from '@looplane/engine';
 import { QUEUES, type SessionJob } from '@looplane/queue';
@@ -48,7 +57,8 @@ export class SessionJobs {
     let end: SessionEnd | null = null;
     try {
       const context = await this.contexts.get(data.sessionId);
-      if (!context || FINISHED.has(context.status)) return;
+      if (!context) return;
+      if (FINISHED.has(context.status)) return await this.continueIfMessaged(context, data);
       // A graph run's `process` node runs on its own worker process (swarm/isolation).
       if (context.graphRun && (await routeSwarmJob(context, data))) return;
       if (context.status === 'waiting' && !context.cancelRequestedAt && !(await this.hasWakeUp(context))) return;
@@ -77,6 +87,17 @@ export class SessionJobs {
     if (teamId) this.deps.live.runStatus(teamId, context.runId, 'failed');
     this.deps.logger.error({ err: error, runId: context.runId, sessionId: context.sessionId }, 'run failed: it cannot be continued');
     return { kind: 'finished' };
+  }
+
+  /**
+   * A message that reached a finished run's inbox after the sender saw it running (the run
+   * finished meanwhile): the run continues with it, as a message to a finished run does.
+   */
+  private async continueIfMessaged(context: SessionContext, data: SessionJob): Promise<void> {
+    if (data.reason !== 'message' || !context.inboxPending || !context.isMain) return;
+    if (!(await continueForPendingMessages(this.deps.pool, context.sessionId))) return;
+    this.deps.live.runStatus(context.teamId, context.runId, 'queued');
+    await this.deps.enqueue({ runId: context.runId, sessionId: context.sessionId, reason: 'resume' });
   }
 
   /** A job for a session this process is already working on is handed to that job. */
@@ -130,6 +151,11 @@ export class SessionJobs {
       // Seen by the releasing statement itself, so a cancel or message that raced the release is never lost.
       if (release.cancelRequested) await this.deps.enqueue({ ...job, reason: 'cancel' });
       else if (release.inboxPending) await this.deps.enqueue({ ...job, reason: 'message' });
+    } else if (end.kind === 'finished' && (await continueForPendingMessages(this.deps.pool, context.sessionId))) {
+      // A message sent while this job finished the run found it still running: the run continues
+      // with it (as a message to a finished run does), in a job of its own.
+      this.deps.live.runStatus(context.teamId, context.runId, 'queued');
+      await this.deps.enqueue({ ...job, reason: 'resume' });
     } else if (end.kind === 'finished' && (await reopenForRestores(this.deps.pool, context.sessionId))) {
       // A restore requested while this job finished the session found it still running, and a
       // finished log takes no more events: reopened now (as `sessions.restore` reopens a finished

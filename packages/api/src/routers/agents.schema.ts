@@ -58,6 +58,8 @@ const templateFields = {
   /** The files every run of the agent starts from unless the run names its own (null: an empty workspace). */
   workspace: workspaceSourceSchema.nullable(),
   skills: agentSkillsSchema,
+  /** A persistent agent's run never finishes on a final answer: it waits (free) for the next message. */
+  persistent: z.boolean(),
 };
 
 export const createAgentInput = z.object({
@@ -72,6 +74,7 @@ export const createAgentInput = z.object({
   maxConcurrentRuns: templateFields.maxConcurrentRuns.default(null),
   workspace: templateFields.workspace.optional(),
   skills: templateFields.skills.default([]),
+  persistent: templateFields.persistent.default(false),
 });
 export type CreateAgentInput = z.infer<typeof createAgentInput>;
 
@@ -90,5 +93,6 @@ export const updateAgentInput = z.object({
   maxConcurrentRuns: templateFields.maxConcurrentRuns.optional(),
   workspace: templateFields.workspace.optional(),
   skills: templateFields.skills.optional(),
+  persistent: templateFields.persistent.optional(),
 });
 export type UpdateAgentInput = z.infer<typeof updateAgentInput>;

@@ -33,6 +33,8 @@ export interface AgentView {
   workspace: WorkspaceSource | null;
   /** Names of the team skills its runs may load. */
   skills: string[];
+  /** Its runs never finish on a final answer: each waits (free) for the next message. */
+  persistent: boolean;
   version: number;
   createdAt: Date;
   updatedAt: Date;
@@ -58,6 +60,7 @@ function viewOf(row: AgentRow): AgentView {
     maxConcurrentRuns: row.maxConcurrentRuns,
     workspace: storedWorkspace(row.workspace),
     skills: parsedOr(agentSkillsSchema, row.skills, []),
+    persistent: row.persistent,
     version: row.version,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
@@ -130,6 +133,7 @@ export async function createAgent(
         maxConcurrentRuns: input.maxConcurrentRuns,
         ...(input.workspace ? { workspace: input.workspace as Prisma.InputJsonValue } : {}),
         skills: input.skills,
+        persistent: input.persistent,
         createdById: actor.userId,
       },
       include: agentInclude,
@@ -148,6 +152,7 @@ export async function createAgent(
         busyPolicy: row.busyPolicy,
         ...(input.workspace ? { workspace: sourceKindOf(input.workspace) } : {}),
         ...(input.skills.length > 0 ? { skills: input.skills } : {}),
+        ...(input.persistent ? { persistent: true } : {}),
       },
     });
     return viewOf(row);
@@ -166,6 +171,7 @@ const EDITABLE = [
   'maxConcurrentRuns',
   'workspace',
   'skills',
+  'persistent',
 ] as const;
 type Editable = (typeof EDITABLE)[number];
 
@@ -209,6 +215,7 @@ export async function updateAgent(db: Db, actor: AuditActor, teamId: string, inp
         // null clears the default (the column's SQL NULL, not a JSON null).
         ...(patch.workspace !== undefined ? { workspace: patch.workspace === null ? Prisma.DbNull : (patch.workspace as Prisma.InputJsonValue) } : {}),
         ...(patch.skills !== undefined ? { skills: patch.skills } : {}),
+        ...(patch.persistent !== undefined ? { persistent: patch.persistent } : {}),
         version: { increment: 1 },
       },
     });

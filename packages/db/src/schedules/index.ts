@@ -23,4 +23,5 @@ export {
   type TickOutcome,
   type ScheduleTickRecord,
 } from './schedule-ticks.repository';
+export { earliestScheduleFireAt } from './schedule-wakeup.repository';
 export { settleScheduleFailures, emitSchedulePaused, type SelfPausedSchedule } from './schedule-failures.repository';

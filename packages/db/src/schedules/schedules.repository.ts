@@ -11,32 +11,6 @@ import { namedQuery, param, rowsOf } from '../sql/named-query';
 export type ScheduleOverlap = 'skip' | 'queue' | 'cancel_previous';
 export type ScheduleCatchUp = 'none' | 'latest';
 
-/** A schedule as stored. */
-export interface ScheduleRecord {
-  id: string;
-  teamId: string;
-  name: string;
-  agentId: string | null;
-  graphId: string | null;
-  cron: string | null;
-  everySeconds: number | null;
-  timezone: string;
-  goal: string;
-  budget: Record<string, unknown>;
-  workspace: unknown;
-  overlap: ScheduleOverlap;
-  catchUp: ScheduleCatchUp;
-  enabled: boolean;
-  pauseAfterFailures: number;
-  consecutiveFailures: number;
-  pausedReason: string | null;
-  nextFireAt: Date | null;
-  lastFiredAt: Date | null;
-  createdById: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
 /** The columns a create or an update writes (the counters and timestamps are the store's). */
 export interface ScheduleFields {
   name: string;
@@ -53,6 +27,18 @@ export interface ScheduleFields {
   enabled: boolean;
   pauseAfterFailures: number;
   nextFireAt: Date | null;
+}
+
+/** A schedule as stored: the written fields plus what the store keeps itself. */
+export interface ScheduleRecord extends ScheduleFields {
+  id: string;
+  teamId: string;
+  consecutiveFailures: number;
+  pausedReason: string | null;
+  lastFiredAt: Date | null;
+  createdById: string | null;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 const epoch = z.number().transform((ms) => new Date(ms));

@@ -9,19 +9,7 @@ import { namedQuery, param } from '../sql/named-query';
  * concurrent deliveries with one id, exactly one inserts the receipt and starts the run.
  */
 
-/** One delivery as the trigger's page lists it. */
-export interface TriggerDeliveryRecord {
-  id: string;
-  triggerId: string;
-  webhookId: string | null;
-  status: number;
-  accepted: boolean;
-  reason: string | null;
-  runId: string | null;
-  bytes: number;
-  createdAt: Date;
-}
-
+/** One delivery as recorded when it is answered. */
 export interface NewTriggerDelivery {
   id: string;
   triggerId: string;
@@ -31,6 +19,11 @@ export interface NewTriggerDelivery {
   reason: string | null;
   runId: string | null;
   bytes: number;
+}
+
+/** One delivery as the trigger's page lists it. */
+export interface TriggerDeliveryRecord extends NewTriggerDelivery {
+  createdAt: Date;
 }
 
 const deliverySchema = z

@@ -144,7 +144,8 @@ export const runRoutes: RestRoute[] = [
     path: '/runs/{runId}/messages',
     operationId: 'sendRunMessage',
     summary: 'Send a message to a run',
-    description: 'A message to the run’s main session, delivered per the agent’s busy policy (a finished run continues with it).',
+    description:
+      'A message to the run’s main session, delivered per the agent’s busy policy. A succeeded or failed run continues with it: it is queued again on its main session, takes the message as its next user turn and spends from the same budget. A cancelled run takes no messages (412): fork or resume its session instead.',
     tag: 'runs',
     procedure: 'runs.sendMessage',
     params: runIdParams,

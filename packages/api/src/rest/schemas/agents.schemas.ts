@@ -32,6 +32,7 @@ export const agent = z
     maxConcurrentRuns: z.int().nullable(),
     workspace: workspaceSource.nullable().meta({ description: 'The files its runs start from unless a run names its own; null: an empty workspace' }),
     skills: z.array(z.string()).meta({ description: 'Names of the team skills its runs may load' }),
+    persistent: z.boolean().meta({ description: 'Its runs never finish on a final answer: each waits (free) for the next message' }),
     version: z.int(),
     createdAt: timestamp,
     updatedAt: timestamp,

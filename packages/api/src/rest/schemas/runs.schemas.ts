@@ -188,7 +188,10 @@ export const messageSent = z
   .strictObject({
     messageId: id,
     createdAt: timestamp,
-    delivered: z.enum(['wake', 'inbox']).meta({ description: 'wake: the session was woken with it; inbox: a running session reads it at its next step' }),
+    delivered: z.enum(['wake', 'inbox']).meta({
+      description:
+        'wake: the session was woken with it (a succeeded or failed run continues: it is queued again and runs with the message); inbox: a running session reads it at its next step. A cancelled run refuses messages (412).',
+    }),
   })
   .meta({ id: 'MessageSent' });
 
