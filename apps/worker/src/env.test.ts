@@ -50,6 +50,18 @@ describe('loadWorkerEnv', () => {
     );
   });
 
+  it('scheduler: wakes at least every LOOPLANE_SCHEDULER_POLL_MS; ticks count against the web app’s run-start limits', () => {
+    expect(loadWorkerEnv(base)).toMatchObject({ LOOPLANE_SCHEDULER_POLL_MS: 1000, LOOPLANE_RUNS_PER_MINUTE: 120, LOOPLANE_MAX_QUEUED_RUNS: 1000 });
+    expect(loadWorkerEnv({ ...base, LOOPLANE_SCHEDULER_POLL_MS: '250', LOOPLANE_RUNS_PER_MINUTE: '0', LOOPLANE_MAX_QUEUED_RUNS: '50' })).toMatchObject({
+      LOOPLANE_SCHEDULER_POLL_MS: 250,
+      LOOPLANE_RUNS_PER_MINUTE: 0,
+      LOOPLANE_MAX_QUEUED_RUNS: 50,
+    });
+    expect(() => loadWorkerEnv({ ...base, LOOPLANE_SCHEDULER_POLL_MS: '10' })).toThrow(
+      'Invalid environment: LOOPLANE_SCHEDULER_POLL_MS must be a whole number between 50 and 60000',
+    );
+  });
+
   it('accepts explicit values', () => {
     const key = Buffer.alloc(32, 7).toString('base64');
     const env = loadWorkerEnv({ ...base, WORKER_CONCURRENCY: '8', LOG_LEVEL: 'debug', LOOPLANE_ENCRYPTION_KEY: key });

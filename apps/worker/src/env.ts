@@ -116,6 +116,15 @@ const schema = z
     LOOPLANE_OTEL_ENDPOINT: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
     OTEL_EXPORTER_OTLP_ENDPOINT: optional.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
     LOG_LEVEL: optional.pipe(z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).optional()).transform((level) => level ?? 'info'),
+    /**
+     * The longest the scheduler sleeps between looks at the schedules (it wakes at the next tick
+     * when that is sooner): how soon a new or changed schedule's first tick can be seen.
+     */
+    LOOPLANE_SCHEDULER_POLL_MS: wholeNumber(50, 60_000, 1000),
+    /** Run starts one team may make per rolling minute, scheduled ticks included, as in the web app (0: no limit). */
+    LOOPLANE_RUNS_PER_MINUTE: wholeNumber(0, 1_000_000, 120),
+    /** Queued runs one team may have; a scheduled tick beyond it is recorded as failed (0: no limit). */
+    LOOPLANE_MAX_QUEUED_RUNS: wholeNumber(0, 10_000_000, 1000),
     /** Deliver webhooks to private, loopback, link-local (…) addresses too; default: public addresses only. */
     LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: optional.pipe(z.enum(['true', 'false'], 'must be true or false').optional()).transform((value) => value === 'true'),
     /**

@@ -24,6 +24,7 @@ import { createWorkspaceStore } from '@looplane/workspaces';
 import { Shutdown } from './shutdown';
 import type { ToolRegistry } from './tools/tool-registry';
 import { startWebhooks } from './webhooks/start-webhooks';
+import { startScheduler } from './schedules/start-scheduler';
 
 export interface WorkerProcessOptions {
   /** Registers the tools this worker executes (the sandbox tools, via `registerBuiltinTools`). */
@@ -180,6 +181,20 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
       logger,
     });
     shutdown.register('stop-intake', 'webhook outbox', () => webhooks.stopIntake());
+    // Schedules: every worker fires what is due; Postgres makes each tick happen once.
+    const scheduler = startScheduler({
+      pool,
+      redis,
+      publisher,
+      subscriber,
+      queuePrefix: env.QUEUE_PREFIX,
+      maxSleepMs: env.LOOPLANE_SCHEDULER_POLL_MS,
+      // At most half the pool at a tick's peak: the session loops keep the rest.
+      parallel: Math.max(1, Math.floor(env.DATABASE_POOL_SIZE / 4)),
+      runLimits: { perMinute: env.LOOPLANE_RUNS_PER_MINUTE, maxQueued: env.LOOPLANE_MAX_QUEUED_RUNS },
+      logger,
+    });
+    shutdown.register('stop-intake', 'scheduler', () => scheduler.stop());
     await observability.attach(runtime);
     await maybeStartTracing({ env, pool, logger, shutdown });
     shutdown.register('close', 'session loops', () => runtime.close());

@@ -41,6 +41,8 @@ export async function renderGeneratedFiles(): Promise<Record<GeneratedFile, stri
   const json = `${JSON.stringify(document, null, 2)}\n`;
   // The JSON text, not the object: openapi-typescript's bundler may change what it is given.
   const nodes = await openapiTS(json, {
+    // A request field with a default may be left out (the server fills it in), so it is optional.
+    defaultNonNullable: false,
     transform: (_schema, { path }) => (path === JSON_VALUE_PATH ? ts.factory.createTypeReferenceNode('JsonValue') : undefined),
   });
   const alias = document.components?.schemas?.JsonValue ? JSON_VALUE_ALIAS : '';

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SecretBox } from '@looplane/db';
 import { restTestbed } from '@looplane/api/testing/rest-testbed';
 import { craftedTar } from '@looplane/workspaces/testing';
 import { createLooplaneClient, downloadSessionPatch, ProblemError, unwrap, uploadArchive, type LooplaneClient } from '../src/index';
@@ -13,7 +15,8 @@ import { recordingFetch, type Exchange } from './recorder';
  * 2020-12 validator, not by the zod schemas the document was generated from. An operation added
  * to the document without a call here fails the file.
  */
-const rest = restTestbed();
+// A key, so triggers (whose secrets are sealed) can be created.
+const rest = restTestbed({ deps: { secretBox: new SecretBox(randomBytes(32).toString('base64')) } });
 const fixtures = contractFixtures(rest);
 const document = loadDocument();
 const operations = operationsOf(document);
@@ -164,6 +167,80 @@ describe('skills', () => {
     expect((await unwrap(as('viewer').GET('/skills', { params: { query: { archived: 'true' } } }))).map((s) => s.id)).toContain(skillId);
     const restored = await unwrap(as('operator').POST('/skills/{skillId}/archive', { params: { path: { skillId } }, body: { archived: false } }));
     expect(restored.archivedAt).toBeNull();
+  });
+});
+
+describe('schedules', () => {
+  it('create, list, read with its ticks, change, pause, resume, run now and delete', async () => {
+    const created = await unwrap(
+      as('operator').POST('/schedules', {
+        body: {
+          name: 'weekday-triage',
+          agentId: rest.tb.agent.agentId,
+          cron: '0 6 * * 1-5',
+          timezone: 'Europe/Berlin',
+          goal: 'Triage at {{scheduledAt}}',
+          overlap: 'skip',
+          catchUp: 'latest',
+          enabled: true,
+          pauseAfterFailures: 3,
+        },
+      }),
+    );
+    expect(created).toMatchObject({ name: 'weekday-triage', enabled: true, overlap: 'skip', catchUp: 'latest' });
+    const scheduleId = created.id;
+    expect((await unwrap(as('viewer').GET('/schedules'))).map((s) => s.id)).toContain(scheduleId);
+    const read = await unwrap(as('viewer').GET('/schedules/{scheduleId}', { params: { path: { scheduleId }, query: { ticks: 10 } } }));
+    expect(read).toMatchObject({ id: scheduleId, ticks: [] });
+    const changed = await unwrap(
+      as('operator').PATCH('/schedules/{scheduleId}', { params: { path: { scheduleId } }, body: { cron: null, everySeconds: 3600 } }),
+    );
+    expect(changed).toMatchObject({ cron: null, everySeconds: 3600 });
+    expect(await unwrap(as('operator').POST('/schedules/{scheduleId}/pause', { params: { path: { scheduleId } } }))).toMatchObject({
+      enabled: false,
+      nextFireAt: null,
+    });
+    expect((await unwrap(as('operator').POST('/schedules/{scheduleId}/resume', { params: { path: { scheduleId } } }))).enabled).toBe(true);
+    const { runId } = await unwrap(as('operator').POST('/schedules/{scheduleId}/run', { params: { path: { scheduleId } } }));
+    expect((await rest.tb.db.run.findUniqueOrThrow({ where: { id: runId } })).scheduleId).toBe(scheduleId);
+    expect(await unwrap(as('operator').DELETE('/schedules/{scheduleId}', { params: { path: { scheduleId } } }))).toEqual({ id: scheduleId, deleted: true });
+  });
+});
+
+describe('triggers', () => {
+  it('create (the secret once), list, read, change, rotate the secret, list deliveries, delete', async () => {
+    const created = await unwrap(
+      as('admin').POST('/triggers', {
+        body: {
+          name: 'purchasing-inbox',
+          target: {
+            type: 'start_run',
+            agentId: rest.tb.agent.agentId,
+            goalTemplate: 'Draft a quote for {{payload.mail.subject}}',
+            budget: { tokens: 5000, onExceed: 'wait' },
+          },
+          auth: 'standard_webhooks',
+          rateLimitPerMinute: 600,
+          enabled: true,
+        },
+      }),
+    );
+    expect(created.secret).toMatch(/^whsec_/);
+    const triggerId = created.trigger.id;
+    expect(created.trigger).toMatchObject({ path: `/api/hooks/${triggerId}`, auth: 'standard_webhooks', enabled: true });
+    expect((await unwrap(as('viewer').GET('/triggers'))).map((t) => t.id)).toContain(triggerId);
+    expect(await unwrap(as('viewer').GET('/triggers/{triggerId}', { params: { path: { triggerId } } }))).toEqual(created.trigger);
+    const changed = await unwrap(
+      as('admin').PATCH('/triggers/{triggerId}', { params: { path: { triggerId } }, body: { rateLimitPerMinute: 30, workspace: null, enabled: false } }),
+    );
+    expect(changed).toMatchObject({ rateLimitPerMinute: 30, enabled: false });
+    const rotated = await unwrap(as('admin').POST('/triggers/{triggerId}/rotate-secret', { params: { path: { triggerId } } }));
+    expect(rotated.secret).not.toBe(created.secret);
+    // A refused delivery, as the public hook records it (the contract server does not serve /api/hooks).
+    await rest.tb.db.triggerDelivery.create({ data: { triggerId, status: 409, accepted: false, reason: 'The trigger is disabled', bytes: 2 } });
+    const page = await unwrap(as('viewer').GET('/triggers/{triggerId}/deliveries', { params: { path: { triggerId }, query: { limit: 10 } } }));
+    expect(page).toMatchObject({ items: [{ status: 409, accepted: false, runId: null, webhookId: null }], nextCursor: null });
+    expect(await unwrap(as('admin').DELETE('/triggers/{triggerId}', { params: { path: { triggerId } } }))).toEqual({ id: triggerId, deleted: true });
   });
 });
 

@@ -6,7 +6,6 @@ import {
   cancelRequest,
   loadSessionEvents,
   pendingInbox,
-  releaseSession,
   type ClaimedSession,
   type FlushBatcher,
   type PgPool,
@@ -24,31 +23,26 @@ import {
   next,
   type Clock,
   type DriveOutcome,
-  type EnginePorts,
-  type ModelPort,
   type NewEvent,
-  type PolicyPort,
   type RunState,
   type RunStartedEvents,
 } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import type { Logger } from 'pino';
 import { WorkspaceUnavailableError } from '../sessions/workspace-unavailable';
-import { failingModel, type ModelFactory } from '../ports/model-factory';
-import { sessionPorts } from '../ports/session-ports';
-import type { SessionPolicy, TeamPolicies } from '../ports/team-policy';
+import type { ModelFactory } from '../ports/model-factory';
+import type { TeamPolicies } from '../ports/team-policy';
 import type { ToolRegistry } from '../tools/tool-registry';
 import type { SessionHandle } from './active-sessions';
 import type { ApprovalGate } from './approval-gate';
 import type { LeaseKeeper } from './lease-keeper';
 import type { LiveEvents } from './live-events';
-import { resolveWait, type Wait } from './wake-ups';
-import { withEdgeApprovals } from '../swarm/edge-policy';
-import { replayRecording, replayTools } from './replay-recording';
-import { withBreakers, type BreakerDeps } from '../breakers/session-breakers';
+import { resolveWait } from './wake-ups';
+import type { BreakerDeps } from '../breakers/session-breakers';
 import { WorkspaceRestores } from './workspace-restores';
 import { seedSession } from './session-seeding';
-import { teamSkills } from '../skills/team-skills';
+import { SessionEnginePorts } from './session-engine-ports';
+import { SessionRelease, type SessionEnd } from './session-release';
 
 export interface SessionRunDeps {
   pool: PgPool;
@@ -71,8 +65,7 @@ export interface SessionRunDeps {
   runStarted: RunStartedEvents;
 }
 
-/** How a claimed session was left: finished, parked on a wait, handed to another worker, or lost. */
-export type SessionEnd = { kind: 'finished' } | { kind: 'waiting'; reason: Wait['reason'] } | { kind: 'handoff' } | { kind: 'lost' };
+export type { SessionEnd } from './session-release';
 
 export interface SessionRunResult {
   end: SessionEnd;
@@ -97,7 +90,8 @@ export class SessionRun {
   private readonly budget: PgBudgetLedger;
   private logger: Logger | null = null;
   private state: RunState | null = null;
-  private ports: EnginePorts | null = null;
+  private readonly ports: SessionEnginePorts;
+  private readonly releases: SessionRelease;
   private cancelChecked = false;
   /** Whether the inbox may hold messages or restore requests (from the context read; then from notices). */
   private inboxFlagged: boolean;
@@ -129,6 +123,16 @@ export class SessionRun {
       restorer,
       log: () => this.log,
     });
+    this.ports = new SessionEnginePorts({
+      deps,
+      context,
+      unit: this.unit,
+      store: this.store,
+      budget: this.budget,
+      state: () => this.state,
+      log: () => this.log,
+    });
+    this.releases = new SessionRelease(deps, this.lease, context, () => this.log);
     this.fresh = claim.lastSeq === 0 && !claim.parentId;
   }
 
@@ -161,8 +165,7 @@ export class SessionRun {
         this.log.warn({ err: error }, 'lost the session lease; another worker continues it');
         return { end: { kind: 'lost' }, release: null };
       }
-      // Leave it resumable: the job is retried (here or elsewhere) and claims it again at once.
-      await releaseSession(this.deps.pool, this.lease, { status: 'running', waitReason: null, runStatus: null }).catch(() => undefined);
+      await this.releases.forRetry();
       throw error;
     } finally {
       this.deps.keeper.untrack(this.handle);
@@ -190,7 +193,7 @@ export class SessionRun {
           state,
           clock: this.deps.clock,
           approvals: this.deps.approvals,
-          policy: this.teamPolicy(),
+          policy: this.ports.teamPolicy(),
         });
         if (!events) return { kind: 'waiting', reason: action.reason };
         await this.append(state, events);
@@ -220,7 +223,7 @@ export class SessionRun {
   }
 
   private async drive(state: RunState): Promise<DriveOutcome> {
-    const ports = this.enginePorts(state);
+    const ports = this.ports.forDrive(state);
     const { signal, stopSignal } = this.handle.beginDrive();
     try {
       const result = await drive({ ports, state, signal, stopSignal });
@@ -324,88 +327,9 @@ export class SessionRun {
     for (const event of stored) apply(state, event);
   }
 
-  private enginePorts(state: RunState): EnginePorts {
-    if (this.ports) return this.ports;
-    const { context, deps } = this;
-    let model: ModelPort;
-    try {
-      model = deps.models.forEndpoint(context.endpoint);
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      model = failingModel('bad_request', error.message);
-    }
-    // The team policy may stop allowing the endpoint mid-run: checked before every model call.
-    if (context.endpoint) model = deps.policies.gateModel(context.teamId, context.endpoint.name, model);
-    const startedAt = state.startedAt ? Date.parse(state.startedAt) : (context.startedAt?.getTime() ?? deps.clock.now());
-    const wallMs = typeof context.budget.wallMs === 'number' ? context.budget.wallMs : null;
-    const runner = deps.tools.runnerFor({
-      runId: context.runId,
-      sessionId: context.sessionId,
-      teamId: context.teamId,
-      agentId: context.agentId,
-      sandbox: state.config?.sandbox,
-    });
-    this.ports = sessionPorts({
-      store: this.store,
-      budget: this.budget,
-      unit: this.unit,
-      model,
-      tools: replayTools(state, () => this.unit.flush(), runner),
-      policy: this.policyPort(),
-      policyRecorded: (callId) => this.teamPolicy().recorded(callId),
-      clock: deps.clock,
-      deadline: wallMs === null ? null : startedAt + wallMs,
-      // In a graph run every call is counted on the path's ledgers (edges have call limits of their own).
-      limitCalls: context.graphRun ? (context.limitCalls ?? Number.MAX_SAFE_INTEGER) : context.limitCalls,
-      limitedSpend: context.limitedSpend || context.graphRun,
-      // The tool's own metadata (the sandbox tools say which are idempotent) wins over the catalogue.
-      idempotent: (tool) => deps.tools.idempotent(tool) ?? state.config?.tools.some((t) => t.name === tool && t.idempotent) ?? false,
-      skills: teamSkills({ pool: this.unit.reader, teamId: context.teamId, tools: runner, log: this.log }),
-    });
-    if (state.replay) this.ports = { ...this.ports, replay: replayRecording(this.unit.reader, state.replay) };
-    return this.ports;
-  }
-
-  /** The team's policy; a graph node's adds its edges' approval rules (swarm/edge-policy.ts); then the breakers. */
-  private policyPort(): PolicyPort {
-    const team = this.teamPolicy();
-    const { context } = this;
-    const policy = context.graphRun ? withEdgeApprovals(team, context) : team;
-    return withBreakers(policy, this.deps.breakers, {
-      subject: { runId: context.runId, sessionId: context.sessionId, teamId: context.teamId, agentId: context.agentId },
-      graphRun: context.graphRun,
-      state: () => this.state,
-      db: { query: (statement) => this.unit.checked(statement) },
-      decidedUnder: (callId) => team.decidedUnder(callId),
-    });
-  }
-
-  private teamPolicyPort: SessionPolicy | null = null;
-
-  private teamPolicy(): SessionPolicy {
-    const { context } = this;
-    this.teamPolicyPort ??= this.deps.policies.portFor({
-      runId: context.runId,
-      sessionId: context.sessionId,
-      teamId: context.teamId,
-      agentId: context.agentId,
-      // The engine appends a call's policy.decided right after the state's last event (drive mutates this.state).
-      nextSeq: () => (this.state ? this.state.lastSeq + 1 : null),
-    });
-    return this.teamPolicyPort;
-  }
-
   private async release(end: SessionEnd): Promise<ReleaseOutcome | null> {
     // The flush that finished the session released its lease already.
     if (end.kind === 'finished' && this.state && TERMINAL.has(this.state.status)) return null;
-    const waiting = end.kind === 'waiting';
-    const outcome = await releaseSession(this.deps.pool, this.lease, {
-      status: waiting ? 'waiting' : 'running',
-      waitReason: waiting ? end.reason : null,
-      runStatus: waiting ? 'waiting' : null,
-    });
-    if (waiting && this.context.isMain && outcome.released) this.deps.live.runStatus(this.context.teamId, this.lease.runId, 'waiting', end.reason);
-    if (this.deps.logger.isLevelEnabled('debug')) this.log.debug({ end, release: outcome }, 'session released');
-    return outcome;
+    return this.releases.leaveOpen(end, this.state);
   }
 }

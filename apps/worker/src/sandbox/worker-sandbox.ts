@@ -1,6 +1,4 @@
-import { createHash } from 'node:crypto';
-import { chmod, mkdir, mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EgressRecord, ToolArgs, ToolInvocation, ToolResult } from '@looplane/engine';
 import {
@@ -11,11 +9,9 @@ import {
   createSandboxTools,
   probeDrivers,
   readHostCaps,
-  startEgressProxy,
   type DriverName,
   type EffectGate,
   type DriverProbe,
-  type EgressProxy,
   type HostCaps,
   type KeptCommit,
   type SandboxDriver,
@@ -23,13 +19,11 @@ import {
   type SandboxTool,
   type WorkspaceOwners,
 } from '@looplane/sandbox';
-import type { PolicyDocument } from '@looplane/policy';
 import type { Logger } from 'pino';
 import type { FilesRestore, ToolContext } from '../tools/tool-registry';
 import { WorkspaceUnavailableError } from '../sessions/workspace-unavailable';
 import { lookupAccount, untraversable } from './host-checks';
-import { planEgress, refusalFor, secretRefsFor, type EgressPlan } from './egress-plan';
-import { egressRules } from './egress-rules';
+import { SessionEgressProxies } from './session-egress-proxies';
 import { gateSandbox } from './sandbox-policy-gate';
 import type { EgressSource } from './team-egress';
 import type { SessionWorkspaces } from '../sessions/session-workspaces';
@@ -76,19 +70,8 @@ export interface WorkerSandboxOptions {
   logger: Logger;
 }
 
-interface SessionEgress {
-  /** The proxy, once started (per session job; null when the run allows no egress). */
-  proxy: Promise<EgressProxy | null>;
-  /** Decision buffers of the calls in flight; each decision goes to every one. */
-  collectors: Set<EgressRecord[]>;
-  /** A hash of the plan the proxy runs with: a changed policy or secret restarts it between calls. */
-  fingerprint: string;
-}
-
 const DRIVERS: DriverName[] = ['bwrap', 'podman', 'dangerous-none'];
 const REAL_SANDBOXES = new Set<DriverName>(['bwrap', 'podman']);
-/** Unix socket paths are limited to 107 bytes on Linux. */
-const MAX_SOCKET_PATH = 100;
 
 /**
  * The worker's sandbox: the configured driver (probed at start), the session workspaces and the
@@ -110,8 +93,8 @@ export class WorkerSandbox {
   /** Told when a session's workspace comes into use and when its job ends (the local cache). */
   onPrepared: ((sessionId: string) => void) | null = null;
   onEnded: ((sessionId: string) => void) | null = null;
-  private readonly egress = new Map<string, SessionEgress>();
-  private socketDir: Promise<string> | null = null;
+  /** The sessions' egress proxies (one per session job that may use the network). */
+  private readonly proxies: SessionEgressProxies;
   private everyProbe: Promise<DriverProbe[]> | null = null;
 
   private constructor(
@@ -126,6 +109,7 @@ export class WorkerSandbox {
     /** The most one sandbox may hold on this host: every call's limits are lowered to it. */
     readonly hostCaps: HostCaps,
   ) {
+    this.proxies = new SessionEgressProxies(options);
     this.tools = createSandboxTools({ driver, workspaces, ...(options.limits ? { limits: options.limits } : {}) });
     const egress = options.egress;
     const policy = egress ? (teamId: string) => egress.policy(teamId) : null;
@@ -237,7 +221,7 @@ export class WorkerSandbox {
     // Throws WorkspaceUnavailableError when the session's files cannot be had: the session then fails with the reason.
     await this.ensureWorkspace(context.sessionId);
     const collector: EgressRecord[] = [];
-    const egress = await this.egressFor(context, collector, policy?.document ?? null);
+    const egress = await this.proxies.acquire(context, collector, policy?.document ?? null);
     try {
       const result = await tool.run(args, {
         sessionId: context.sessionId,
@@ -250,7 +234,7 @@ export class WorkerSandbox {
       // No secret the proxy injects reaches an event or the model, whatever the tool read it from.
       return { ...result, output: egress ? egress.redactor.redactText(result.output) : result.output, ...(collector.length ? { egress: [...collector] } : {}) };
     } finally {
-      this.egress.get(context.sessionId)?.collectors.delete(collector);
+      this.proxies.release(context.sessionId, collector);
     }
   }
 
@@ -287,16 +271,12 @@ export class WorkerSandbox {
     this.ready.delete(sessionId);
     this.options.sessionWorkspaces?.forget(sessionId);
     this.onEnded?.(sessionId);
-    const entry = this.egress.get(sessionId);
-    if (!entry) return;
-    this.egress.delete(sessionId);
-    const proxy = await entry.proxy.catch(() => null);
-    await proxy?.close().catch((error: unknown) => this.options.logger.warn({ err: error, sessionId }, 'could not stop the egress proxy'));
+    await this.proxies.stop(sessionId);
   }
 
   /** Stops every egress proxy (worker shutdown). */
   async close(): Promise<void> {
-    await Promise.all([...this.egress.keys()].map((sessionId) => this.endSession(sessionId)));
+    await Promise.all(this.proxies.sessions().map((sessionId) => this.endSession(sessionId)));
   }
 
   /** Whether a job on this worker is using the session's workspace. */
@@ -306,7 +286,7 @@ export class WorkerSandbox {
 
   /** Whether an egress proxy is running for the session (tests). */
   hasEgressProxy(sessionId: string): boolean {
-    return this.egress.has(sessionId);
+    return this.proxies.has(sessionId);
   }
 
   /** Makes sure the session's workspace is here, at the commit its log last recorded (once per job). */
@@ -317,97 +297,4 @@ export class WorkerSandbox {
     this.ready.add(sessionId);
     this.onPrepared?.(sessionId);
   }
-
-  /**
-   * The session's egress proxy, started on first use with the plan from the team's policy and the
-   * template (see {@link planEgress}), `document` being the policy this call was read under. A
-   * changed plan (new policy version, secret changed) replaces the proxy before the call, once no
-   * call of the session is using the old one.
-   */
-  private async egressFor(context: ToolContext, collector: EgressRecord[], document: PolicyDocument | null): Promise<EgressProxy | null> {
-    const config = context.sandbox;
-    const source = this.options.egress;
-    // The template decides whether the agent has network at all; the policy decides where.
-    if (config?.network !== 'egress' || !source || !document) return null;
-    const secrets = await source.secrets(context.teamId, secretRefsFor(document, config.egressHosts));
-    const plan = planEgress(document, config.egressHosts, secrets);
-    const fingerprint = fingerprintOf(plan);
-    let entry = this.egress.get(context.sessionId);
-    if (entry && entry.fingerprint !== fingerprint && entry.collectors.size === 0) {
-      this.egress.delete(context.sessionId);
-      const old = await entry.proxy.catch(() => null);
-      await old?.close().catch((error: unknown) => this.options.logger.warn({ err: error, sessionId: context.sessionId }, 'could not stop the egress proxy'));
-      // Another call of the session may have started the new proxy meanwhile (same socket path): use it.
-      entry = this.egress.get(context.sessionId);
-    }
-    if (!entry) {
-      const collectors = new Set<EgressRecord[]>();
-      if (plan.ignored.length)
-        this.options.logger.warn({ sessionId: context.sessionId, ignored: plan.ignored }, 'egress hosts ignored (not host or host:port)');
-      // Only names and reasons are logged, never the plan's credential values.
-      if (plan.refusals.length)
-        this.options.logger.warn({ sessionId: context.sessionId, refusals: plan.refusals }, 'egress entries refused: their credential cannot be injected');
-      // A proxy with refusals only still runs, so a refused request gets its 403 and its event.
-      const proxy =
-        plan.allow.length === 0 && plan.refusals.length === 0 ? Promise.resolve(null) : this.startProxy(context.sessionId, context.teamId, plan, collectors);
-      entry = { proxy, collectors, fingerprint };
-      // A proxy that failed to start fails this call (an infrastructure failure); the next call tries again.
-      const started = entry;
-      proxy.catch(() => {
-        if (this.egress.get(context.sessionId) === started) this.egress.delete(context.sessionId);
-      });
-      this.egress.set(context.sessionId, entry);
-    }
-    entry.collectors.add(collector);
-    return entry.proxy;
-  }
-
-  private async startProxy(sessionId: string, teamId: string, plan: EgressPlan, collectors: Set<EgressRecord[]>): Promise<EgressProxy> {
-    const dir = await this.egressDir();
-    const name = createHash('sha256').update(sessionId).digest('hex').slice(0, 16);
-    const source = this.options.egress;
-    return startEgressProxy({
-      socketPath: join(dir, `${name}.sock`),
-      // The allowlist is the boundary; then the policy's rules decide each request from the
-      // sandbox. The worker's own socket (http_request, MCP over HTTP) serves calls already decided.
-      workerSocketPath: join(dir, `${name}.w.sock`),
-      ...(source ? { decideRequest: egressRules(source, teamId) } : {}),
-      policy: { allow: plan.allow, credentials: plan.credentials },
-      ...(this.options.egressTrustedCertificates ? { trustedCertificates: this.options.egressTrustedCertificates } : {}),
-      onDecision: (decision) => {
-        // A host taken off the list for its credential is recorded with that reason, not as "not on the list".
-        const refused = decision.allowed ? null : refusalFor(plan, decision.host, decision.port);
-        const record: EgressRecord = {
-          kind: decision.kind,
-          method: decision.method,
-          host: decision.host,
-          port: decision.port,
-          allowed: decision.allowed,
-          reason: refused ? `refused: ${refused}` : decision.reason,
-          injectedHeaders: decision.injectedHeaders,
-        };
-        for (const buffer of collectors) buffer.push(record);
-        if (!decision.allowed) this.options.logger.info({ sessionId, host: decision.host, port: decision.port, reason: record.reason }, 'egress denied');
-      },
-    });
-  }
-
-  /** A directory for the proxies' sockets, traversable by sandbox uids, short enough for a socket path. */
-  private egressDir(): Promise<string> {
-    this.socketDir ??= (async () => {
-      const preferred = join(this.options.workspaceRoot, '.sandbox', 'egress');
-      const dir = preferred.length + 24 <= MAX_SOCKET_PATH ? preferred : await mkdtemp(join(tmpdir(), 'looplane-egress-'));
-      await mkdir(dir, { recursive: true, mode: 0o711 });
-      await chmod(dir, 0o711);
-      return dir;
-    })();
-    return this.socketDir;
-  }
-}
-
-/** A digest of what a proxy runs with (credential values included, so a rotated secret restarts it). */
-function fingerprintOf(plan: EgressPlan): string {
-  return createHash('sha256')
-    .update(JSON.stringify([plan.allow, plan.credentials, plan.refusals]))
-    .digest('hex');
 }

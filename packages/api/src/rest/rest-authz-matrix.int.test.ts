@@ -16,6 +16,8 @@ import { restRoutes } from './routes';
 import { approvalPage } from './schemas/approvals.schemas';
 import { runPage } from './schemas/runs.schemas';
 import { skillName, skillOf } from '../routers/skills.fixtures';
+import { scheduleOf } from '../routers/schedules.fixtures';
+import { triggerName, triggerOf } from '../routers/triggers.fixtures';
 
 /**
  * The REST authorization matrix: every route of `/api/v1` × every kind of caller, over real HTTP.
@@ -85,6 +87,39 @@ const matrix: Record<string, Entry> = {
   getSkill: { role: 'viewer', request: async (r) => ({ params: { skillId: await skillOf(rest.tb.db, r.teamId) } }) },
   updateSkill: { role: 'operator', request: async (r) => ({ params: { skillId: await skillOf(rest.tb.db, r.teamId) }, body: { description: 'Edited.' } }) },
   archiveSkill: { role: 'operator', request: async (r) => ({ params: { skillId: await skillOf(rest.tb.db, r.teamId) }, body: {} }) },
+  listSchedules: { role: 'viewer', request: () => ({}) },
+  createSchedule: {
+    role: 'operator',
+    request: (r) => ({ body: { name: `matrix-schedule-new-${n++}`, agentId: r.agent.agentId, everySeconds: 3600, goal: 'matrix tick' } }),
+  },
+  getSchedule: {
+    role: 'viewer',
+    request: async (r) => ({ params: { scheduleId: await scheduleOf(rest.tb.db, r.teamId, r.agent.agentId) }, query: { ticks: 5 } }),
+  },
+  updateSchedule: {
+    role: 'operator',
+    request: async (r) => ({ params: { scheduleId: await scheduleOf(rest.tb.db, r.teamId, r.agent.agentId) }, body: { goal: `edit ${n++}` } }),
+  },
+  deleteSchedule: { role: 'operator', request: async (r) => ({ params: { scheduleId: await scheduleOf(rest.tb.db, r.teamId, r.agent.agentId) } }) },
+  pauseSchedule: { role: 'operator', request: async (r) => ({ params: { scheduleId: await scheduleOf(rest.tb.db, r.teamId, r.agent.agentId) } }) },
+  resumeSchedule: { role: 'operator', request: async (r) => ({ params: { scheduleId: await scheduleOf(rest.tb.db, r.teamId, r.agent.agentId) } }) },
+  runScheduleNow: { role: 'operator', request: async (r) => ({ params: { scheduleId: await scheduleOf(rest.tb.db, r.teamId, r.agent.agentId) } }) },
+  listTriggers: { role: 'viewer', request: () => ({}) },
+  createTrigger: {
+    role: 'admin',
+    request: (r) => ({ body: { name: triggerName(), target: { type: 'start_run', agentId: r.agent.agentId, goalTemplate: 'Handle {{payload.text}}' } } }),
+  },
+  getTrigger: { role: 'viewer', request: async (r) => ({ params: { triggerId: await triggerOf(rest.tb.db, r.teamId, r.agent.agentId) } }) },
+  updateTrigger: {
+    role: 'admin',
+    request: async (r) => ({ params: { triggerId: await triggerOf(rest.tb.db, r.teamId, r.agent.agentId) }, body: { enabled: false } }),
+  },
+  deleteTrigger: { role: 'admin', request: async (r) => ({ params: { triggerId: await triggerOf(rest.tb.db, r.teamId, r.agent.agentId) } }) },
+  rotateTriggerSecret: { role: 'admin', request: async (r) => ({ params: { triggerId: await triggerOf(rest.tb.db, r.teamId, r.agent.agentId) } }) },
+  listTriggerDeliveries: {
+    role: 'viewer',
+    request: async (r) => ({ params: { triggerId: await triggerOf(rest.tb.db, r.teamId, r.agent.agentId) }, query: { limit: 5 } }),
+  },
 };
 
 type BadToken = 'malformed' | 'empty' | 'unknown' | 'revoked' | 'expired' | 'basic';
@@ -185,7 +220,10 @@ function client(who: Who): { api: ReturnType<typeof restClient>; actorId: string
 
 /** Whether a request names one of a team's resources (another team's token must then get 404). */
 function namesResource(request: RestRequest): boolean {
-  const keys = [...Object.keys(request.params ?? {}), ...Object.keys(request.query ?? {}), ...Object.keys((request.body as object | undefined) ?? {})];
+  // Body keys at any depth: a trigger's target names its agent inside `target`.
+  const bodyKeys = (value: unknown): string[] =>
+    value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value).flatMap(([key, inner]) => [key, ...bodyKeys(inner)]) : [];
+  const keys = [...Object.keys(request.params ?? {}), ...Object.keys(request.query ?? {}), ...bodyKeys(request.body)];
   return keys.some((key) => key.endsWith('Id'));
 }
 

@@ -86,9 +86,57 @@ const tables: Record<string, Table> = {
     optional: ['description', 'expectedVersion'],
   },
   archiveSkill: { valid: () => ({ params: { skillId: NO_SUCH_ID }, body: { archived: true } }), optional: ['archived'] },
+  createSchedule: {
+    valid: () => ({
+      body: {
+        name: 'nightly',
+        agentId: r.agent.agentId,
+        everySeconds: 3600,
+        timezone: 'Europe/Berlin',
+        goal: 'Triage at {{scheduledAt}}',
+        budget: { tokens: 1000 },
+        workspace: { git: { url: 'https://git.example.test/a.git' } },
+        overlap: 'skip',
+        catchUp: 'latest',
+        enabled: true,
+        pauseAfterFailures: 5,
+      },
+    }),
+    // everySeconds may give way to cron (a case of its own in rest-schedules.int.test.ts).
+    optional: ['everySeconds', 'timezone', 'budget', 'workspace', 'overlap', 'catchUp', 'enabled', 'pauseAfterFailures'],
+  },
+  getSchedule: { valid: () => ({ params: { scheduleId: NO_SUCH_ID }, query: { ticks: 10 } }), optional: ['ticks'] },
+  updateSchedule: {
+    valid: () => ({ params: { scheduleId: NO_SUCH_ID }, body: { goal: 'Triage again', everySeconds: 600 } }),
+    optional: ['goal', 'everySeconds'],
+  },
+  deleteSchedule: { valid: () => ({ params: { scheduleId: NO_SUCH_ID } }) },
+  pauseSchedule: { valid: () => ({ params: { scheduleId: NO_SUCH_ID } }) },
+  resumeSchedule: { valid: () => ({ params: { scheduleId: NO_SUCH_ID } }) },
+  runScheduleNow: { valid: () => ({ params: { scheduleId: NO_SUCH_ID } }) },
+  createTrigger: {
+    valid: () => ({
+      body: {
+        name: 'inbox',
+        target: { type: 'start_run', agentId: r.agent.agentId, goalTemplate: 'Quote for {{payload.mail.subject}}' },
+        auth: 'bearer',
+        rateLimitPerMinute: 60,
+        enabled: true,
+      },
+    }),
+    optional: ['auth', 'rateLimitPerMinute', 'enabled'],
+  },
+  getTrigger: { valid: () => ({ params: { triggerId: NO_SUCH_ID } }) },
+  updateTrigger: {
+    valid: () => ({ params: { triggerId: NO_SUCH_ID }, body: { goalTemplate: 'Quote {{payload}}', rateLimitPerMinute: 30, enabled: false } }),
+    optional: ['goalTemplate', 'rateLimitPerMinute', 'enabled'],
+  },
+  deleteTrigger: { valid: () => ({ params: { triggerId: NO_SUCH_ID } }) },
+  rotateTriggerSecret: { valid: () => ({ params: { triggerId: NO_SUCH_ID } }) },
+  listTriggerDeliveries: { valid: () => ({ params: { triggerId: NO_SUCH_ID }, query: { cursor: NO_SUCH_ID, limit: 20 } }), optional: ['cursor', 'limit'] },
 };
 /** Routes that take no path parameter, query or body. */
-const noInput = new Set(['getMe', 'listAgents', 'listGraphs', 'exportAudit', 'listTokens', 'listMcpServers']);
+const noInput = new Set(['getMe', 'listAgents', 'listGraphs', 'exportAudit', 'listTokens', 'listMcpServers', 'listSchedules', 'listTriggers']);
 
 type Part = 'path' | 'query' | 'body';
 interface Variant {

@@ -24,6 +24,8 @@ export const REST_TAGS = {
   mcpServers: 'MCP servers the team’s agents may use',
   uploads: 'Archives that seed a run’s workspace',
   skills: 'The team’s skill library',
+  schedules: 'Runs on a cron or an interval',
+  triggers: 'Inbound triggers: signed URLs that start runs or message them',
 } as const;
 type RestTag = keyof typeof REST_TAGS;
 

@@ -4,7 +4,7 @@ import type { TeamFixture } from '../testing/fixtures';
 let made = 0;
 
 /** A schedule of the team, straight in the database (enabled, every hour, never due in a test). */
-async function scheduleOf(db: Db, teamId: string, agentId: string): Promise<string> {
+export async function scheduleOf(db: Db, teamId: string, agentId: string): Promise<string> {
   const row = await db.schedule.create({
     data: { teamId, name: `matrix-schedule-${made++}`, agentId, everySeconds: 3600, goal: 'matrix tick', nextFireAt: new Date(Date.now() + 3600_000) },
   });

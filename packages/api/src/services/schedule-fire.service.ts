@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import {
   advanceSchedule,
   appendAudit,
   dueScheduleIds,
   emitSchedulePaused,
   lockDueSchedule,
+  mailboxForDelivery,
   recordScheduleTick,
   runForTick,
   settleScheduleFailures,
@@ -14,12 +16,13 @@ import {
 } from '@looplane/db';
 import { AppError } from '@looplane/shared';
 import type { PrincipalActor } from '../trpc';
-import { cancelRun } from './run-control.service';
+import { cancelRun, sendRunMessage } from './run-control.service';
 import { createRun } from './run-create';
 import { createGraphRun } from './graph-run';
 import { newId } from './ids';
 import type { RunDeps } from './runs.service';
 import { queryableOf } from './sessions-ancestry';
+import { renderScheduledGoal } from './schedule-timing';
 import { scheduleRunInput, timingOf } from './schedule-run-input';
 import { DEFAULT_GRACE_MS, planTick } from './schedule-timing';
 
@@ -70,11 +73,42 @@ export async function createTickRun(
 }
 
 /**
+ * The message id of a tick's message to a mailbox: the same for every try of the tick, so a worker
+ * killed after the message committed but before the tick did sends nothing twice.
+ */
+const tickMessageId = (scheduleId: string, at: Date) => `tick_${createHash('sha256').update(`${scheduleId}|${at.toISOString()}`).digest('hex').slice(0, 40)}`;
+
+/**
+ * A tick of a persistent agent's schedule: its goal is the next message to the agent's mailbox run
+ * (which continues it if it had finished), through runs.sendMessage's service.
+ */
+async function messageMailbox(
+  deps: RunDeps,
+  schedule: ScheduleRecord,
+  at: Date,
+  actor: PrincipalActor,
+  auditActor: AuditActor,
+  runId: string,
+): Promise<TickResult> {
+  try {
+    await sendRunMessage(deps, actor, schedule.teamId, runId, renderScheduledGoal(schedule.goal, at), null, {
+      messageId: tickMessageId(schedule.id, at),
+      auditActor,
+      auditData: { scheduleId: schedule.id, scheduledAt: at.toISOString() },
+    });
+    return { outcome: 'started', reason: `sent as a message to the agent's persistent run ${runId}`, runId };
+  } catch (error) {
+    return { outcome: 'failed', reason: reasonOf(error), runId };
+  }
+}
+
+/**
  * Makes the run of one tick through the same services as runs.create (agent or graph: budget,
  * workspace, policy, run-start limits, audit, queueing), keyed `(scheduleId, scheduledAt)`. A run
  * the tick already has (made by a worker killed before it advanced the schedule) is the tick's run.
  * With `overlap`, an unfinished previous run makes the tick skip (skip) or is cancelled first
- * (cancel_previous, through runs.cancel's service); queue starts it anyway.
+ * (cancel_previous, through runs.cancel's service); queue starts it anyway. A persistent agent's
+ * tick is a message to its mailbox run when it has one (overlap does not apply).
  */
 async function startScheduledRun(deps: RunDeps, schedule: ScheduleRecord, at: Date, auditActor: AuditActor, overlap: boolean): Promise<TickResult> {
   const q = queryableOf(deps.db);
@@ -82,6 +116,8 @@ async function startScheduledRun(deps: RunDeps, schedule: ScheduleRecord, at: Da
   if (existing) return { outcome: 'started', reason: null, runId: existing };
   const actor = creatorOf(schedule);
   if (!actor) return { outcome: 'failed', reason: 'the schedule has no creator to run as; edit it to take it over', runId: null };
+  const mailbox = await mailboxForDelivery(q, schedule.teamId, schedule.agentId);
+  if (mailbox) return messageMailbox(deps, schedule, at, actor, auditActor, mailbox);
   if (overlap && schedule.overlap !== 'queue') {
     const unfinished = await unfinishedScheduleRuns(q, schedule.id);
     const previous = unfinished[0];

@@ -9,6 +9,7 @@ import { patchCommand } from './patch';
 import { rejectCommand } from './reject';
 import { replayCommand } from './replay';
 import { runCommand } from './run';
+import { scheduleCommand } from './schedule';
 import { startCommand } from './start';
 import { tailCommand } from './tail';
 import { tokenCommand } from './token';
@@ -24,6 +25,7 @@ export const commands: readonly Command[] = [
   forkCommand,
   replayCommand,
   patchCommand,
+  scheduleCommand,
   approveCommand,
   rejectCommand,
   auditCommand,

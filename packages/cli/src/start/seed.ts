@@ -17,6 +17,8 @@ export async function seed(options: {
   bootstrapToken?: string;
   /** The demo's bare repository, when there is one: the `demo-repo` agent starts from it. */
   demoRepositoryPath?: string;
+  /** Seals the always-on demo's trigger secret (LOOPLANE_ENCRYPTION_KEY). */
+  encryptionKey?: string;
 }): Promise<SeedSummary> {
   const { ADMIN_EMAIL, createDb, seedDatabase } = await import('@looplane/db');
   const db = createDb(options.databaseUrl, { poolSize: 2 });
@@ -25,6 +27,7 @@ export async function seed(options: {
       ...(options.adminPassword ? { adminPassword: options.adminPassword } : {}),
       ...(options.bootstrapToken ? { bootstrapToken: options.bootstrapToken } : {}),
       ...(options.demoRepositoryPath ? { demoRepositoryPath: options.demoRepositoryPath } : {}),
+      ...(options.encryptionKey ? { encryptionKey: options.encryptionKey } : {}),
     });
     return { adminEmail: ADMIN_EMAIL, ...result };
   } finally {

@@ -116,8 +116,10 @@ async function bringUp(env: CliEnv, printer: Printer, lifecycle: Lifecycle, lock
   });
   if (demoRepository?.created) printer.info(`Created the demo repository ${demoRepository.path} (the demo-repo agent fixes its failing test)`);
   signal.throwIfAborted();
+  const encryptionKey = env.LOOPLANE_ENCRYPTION_KEY ?? (await secrets.get('encryptionKey'));
   const seeded = await seed({
     databaseUrl,
+    encryptionKey,
     ...(env.LOOPLANE_ADMIN_PASSWORD ? { adminPassword: env.LOOPLANE_ADMIN_PASSWORD } : {}),
     ...(env.LOOPLANE_BOOTSTRAP_TOKEN ? { bootstrapToken: env.LOOPLANE_BOOTSTRAP_TOKEN } : {}),
     ...(demoRepository ? { demoRepositoryPath: demoRepository.path } : {}),
@@ -138,7 +140,7 @@ async function bringUp(env: CliEnv, printer: Printer, lifecycle: Lifecycle, lock
     databaseUrl,
     redisUrl,
     nextauthSecret: env.NEXTAUTH_SECRET ?? (await secrets.get('nextauthSecret')),
-    encryptionKey: env.LOOPLANE_ENCRYPTION_KEY ?? (await secrets.get('encryptionKey')),
+    encryptionKey,
     supervisorState: state.file,
   });
   const supervise = async (name: 'web' | 'worker', spawn: () => Promise<ManagedChild>, stop: (child: ManagedChild) => Promise<void>) => {

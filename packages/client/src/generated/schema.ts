@@ -112,7 +112,7 @@ export interface paths {
         put?: never;
         /**
          * Send a message to a run
-         * @description A message to the run’s main session, delivered per the agent’s busy policy (a finished run continues with it).
+         * @description A message to the run’s main session, delivered per the agent’s busy policy. A succeeded or failed run continues with it: it is queued again on its main session, takes the message as its next user turn and spends from the same budget. A cancelled run takes no messages (412): fork or resume its session instead.
          *
          *     Requires the **operator** role (tRPC `runs.sendMessage`).
          */
@@ -747,6 +747,240 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List schedules
+         * @description The team’s schedules, each with its next fire time (null while paused).
+         *
+         *     Requires the **viewer** role (tRPC `schedules.list`).
+         */
+        get: operations["listSchedules"];
+        put?: never;
+        /**
+         * Create a schedule
+         * @description Runs an agent (`agentId`) or a swarm graph (`graphId`) on a `cron` (5 fields, or 6 with seconds first, read in the IANA `timezone`) or `everySeconds`, with a goal that may use `{{scheduledAt}}`, and the `budget` and `workspace` of `POST /runs`. The workers fire each tick exactly once. `overlap` says what a tick does while the previous run is unfinished (skip, queue, cancel_previous); `catchUp` what ticks missed while no worker ran do (none, or the latest one); `pauseAfterFailures` failed runs in a row pause it. An unknown agent or graph is 404; a name the team already uses is 409.
+         *
+         *     Requires the **operator** role (tRPC `schedules.create`).
+         */
+        post: operations["createSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/{scheduleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a schedule and its ticks
+         * @description The schedule and its latest ticks, newest first: each run started (with its status now), tick skipped or tick failed, and why.
+         *
+         *     Requires the **viewer** role (tRPC `schedules.get`).
+         */
+        get: operations["getSchedule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a schedule
+         * @description The schedule and its ticks go; its runs stay, no longer linked to it.
+         *
+         *     Requires the **operator** role (tRPC `schedules.delete`).
+         */
+        delete: operations["deleteSchedule"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a schedule
+         * @description Changes the given fields; `null` clears `cron`, `everySeconds`, `agentId`, `graphId` or `workspace` to switch to the other. A new timing starts from the next tick after now. Pausing and resuming have routes of their own.
+         *
+         *     Requires the **operator** role (tRPC `schedules.update`).
+         */
+        patch: operations["updateSchedule"];
+        trace?: never;
+    };
+    "/schedules/{scheduleId}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a schedule
+         * @description Waits for a tick in progress, then stops: once it answers, no further run of the schedule starts. Pausing a paused schedule changes nothing.
+         *
+         *     Requires the **operator** role (tRPC `schedules.pause`).
+         */
+        post: operations["pauseSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/{scheduleId}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a schedule
+         * @description Fires again from the next tick after now (ticks missed while paused are not made up) and clears the failure streak.
+         *
+         *     Requires the **operator** role (tRPC `schedules.resume`).
+         */
+        post: operations["resumeSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schedules/{scheduleId}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a schedule now
+         * @description Starts the schedule’s run now, as you (paused or not, whatever its overlap); its next tick stays as it was. Refused as `POST /runs` would refuse it: an archived agent, the policy, the team’s limits (429 with `Retry-After`).
+         *
+         *     Requires the **operator** role (tRPC `schedules.runNow`).
+         */
+        post: operations["runScheduleNow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/triggers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List triggers
+         * @description The team’s inbound triggers: public URLs (`POST /api/hooks/{triggerId}`) that start a run or message one for a signed delivery.
+         *
+         *     Requires the **viewer** role (tRPC `triggers.list`).
+         */
+        get: operations["listTriggers"];
+        put?: never;
+        /**
+         * Create a trigger
+         * @description A name, a target (`start_run` of an agent or graph with a goal template, or `message_run` to a run of the team) and how deliveries authenticate (`standard_webhooks`, the default, or `bearer`). Templates may use `{{payload.a.b}}` paths only. The secret is in this answer only. Deliveries start runs in the creating admin’s name.
+         *
+         *     Requires the **admin** role (tRPC `triggers.create`).
+         */
+        post: operations["createTrigger"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/triggers/{triggerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a trigger
+         * @description Get a trigger
+         *
+         *     Requires the **viewer** role (tRPC `triggers.get`).
+         */
+        get: operations["getTrigger"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a trigger
+         * @description Its URL answers 404 from now on; its deliveries are deleted with it, the runs it started stay.
+         *
+         *     Requires the **admin** role (tRPC `triggers.delete`).
+         */
+        delete: operations["deleteTrigger"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a trigger
+         * @description Changes the given fields: name, enabled, rate limit, and the target’s template (`goalTemplate` or `messageTemplate`), budget and workspace (null clears it). The target’s kind, agent, graph and run stay.
+         *
+         *     Requires the **admin** role (tRPC `triggers.update`).
+         */
+        patch: operations["updateTrigger"];
+        trace?: never;
+    };
+    "/triggers/{triggerId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a trigger’s secret
+         * @description The old secret stops working at once; the new one is in this answer only.
+         *
+         *     Requires the **admin** role (tRPC `triggers.rotateSecret`).
+         */
+        post: operations["rotateTriggerSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/triggers/{triggerId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a trigger’s deliveries
+         * @description Every delivery, accepted or refused, newest first: when, the status answered, why, and the run (`nextCursor`, also a `Link: rel="next"`).
+         *
+         *     Requires the **viewer** role (tRPC `triggers.deliveries`).
+         */
+        get: operations["listTriggerDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -766,7 +1000,7 @@ export interface components {
                  * @default wait
                  * @enum {string}
                  */
-                onExceed: "wait" | "fail";
+                onExceed?: "wait" | "fail";
             };
             /** @description Where the run’s files come from (default: the agent’s own default, else an empty workspace) */
             workspace?: components["schemas"]["WorkspaceSource"];
@@ -848,11 +1082,11 @@ export interface components {
                  *       "properties": {}
                  *     }
                  */
-                parameters: {
+                parameters?: {
                     [key: string]: components["schemas"]["JsonValue"];
                 };
                 /** @default false */
-                idempotent: boolean;
+                idempotent?: boolean;
             }[];
             sandbox?: {
                 /** @enum {string} */
@@ -868,15 +1102,15 @@ export interface components {
             slashCommands?: {
                 name: string;
                 /** @default  */
-                description: string;
+                description?: string;
                 goalTemplate: string;
                 /** @default [] */
-                args: {
+                args?: {
                     name: string;
                     /** @default false */
-                    required: boolean;
+                    required?: boolean;
                     /** @default  */
-                    description: string;
+                    description?: string;
                 }[];
                 skill?: string;
             }[];
@@ -886,6 +1120,7 @@ export interface components {
             /** @description The files every run of the agent starts from unless the run names its own; null removes the default */
             workspace?: components["schemas"]["WorkspaceSource"] | null;
             skills?: string[];
+            persistent?: boolean;
         };
         GraphRunRequest: {
             goal: string;
@@ -898,7 +1133,7 @@ export interface components {
                  * @default wait
                  * @enum {string}
                  */
-                onExceed: "wait" | "fail";
+                onExceed?: "wait" | "fail";
             };
             /** @description Where the root session’s files come from (default: the root node’s, else its agent’s) */
             workspace?: components["schemas"]["WorkspaceSource"];
@@ -958,7 +1193,7 @@ export interface components {
             description: string;
             instructions: string;
             /** @default [] */
-            files: {
+            files?: {
                 path: string;
                 content: string;
             }[];
@@ -975,7 +1210,188 @@ export interface components {
         };
         ArchiveSkillRequest: {
             /** @default true */
-            archived: boolean;
+            archived?: boolean;
+        };
+        CreateScheduleRequest: {
+            name: string;
+            agentId?: string;
+            graphId?: string;
+            cron?: string;
+            everySeconds?: number;
+            /** @default UTC */
+            timezone?: string;
+            goal: string;
+            budget?: {
+                tokens?: number;
+                costMicros?: number;
+                toolCalls?: number;
+                wallMs?: number;
+                /**
+                 * @default wait
+                 * @enum {string}
+                 */
+                onExceed?: "wait" | "fail";
+            };
+            workspace?: {
+                git: {
+                    url: string;
+                    ref?: string;
+                    secretRef?: string;
+                    depth?: number;
+                };
+            } | {
+                archive: {
+                    uploadId: string;
+                };
+            } | {
+                session: {
+                    sessionId: string;
+                    atEvent?: number;
+                };
+            };
+            /**
+             * @default skip
+             * @enum {string}
+             */
+            overlap?: "skip" | "queue" | "cancel_previous";
+            /**
+             * @default latest
+             * @enum {string}
+             */
+            catchUp?: "none" | "latest";
+            /** @default true */
+            enabled?: boolean;
+            /** @default 5 */
+            pauseAfterFailures?: number;
+        };
+        UpdateScheduleRequest: {
+            name?: string;
+            agentId?: string | null;
+            graphId?: string | null;
+            cron?: string | null;
+            everySeconds?: number | null;
+            timezone?: string;
+            goal?: string;
+            budget?: {
+                tokens?: number;
+                costMicros?: number;
+                toolCalls?: number;
+                wallMs?: number;
+                /**
+                 * @default wait
+                 * @enum {string}
+                 */
+                onExceed?: "wait" | "fail";
+            };
+            workspace?: ({
+                git: {
+                    url: string;
+                    ref?: string;
+                    secretRef?: string;
+                    depth?: number;
+                };
+            } | {
+                archive: {
+                    uploadId: string;
+                };
+            } | {
+                session: {
+                    sessionId: string;
+                    atEvent?: number;
+                };
+            }) | null;
+            /** @enum {string} */
+            overlap?: "skip" | "queue" | "cancel_previous";
+            /** @enum {string} */
+            catchUp?: "none" | "latest";
+            pauseAfterFailures?: number;
+        };
+        CreateTriggerRequest: {
+            name: string;
+            target: {
+                /** @constant */
+                type: "start_run";
+                agentId?: string;
+                graphId?: string;
+                goalTemplate: string;
+                budget?: {
+                    tokens?: number;
+                    costMicros?: number;
+                    toolCalls?: number;
+                    wallMs?: number;
+                    /**
+                     * @default wait
+                     * @enum {string}
+                     */
+                    onExceed?: "wait" | "fail";
+                };
+                workspace?: {
+                    git: {
+                        url: string;
+                        ref?: string;
+                        secretRef?: string;
+                        depth?: number;
+                    };
+                } | {
+                    archive: {
+                        uploadId: string;
+                    };
+                } | {
+                    session: {
+                        sessionId: string;
+                        atEvent?: number;
+                    };
+                };
+            } | {
+                /** @constant */
+                type: "message_run";
+                runId: string;
+                messageTemplate?: string;
+            };
+            /**
+             * @default standard_webhooks
+             * @enum {string}
+             */
+            auth?: "standard_webhooks" | "bearer";
+            /** @default 600 */
+            rateLimitPerMinute?: number;
+            /** @default true */
+            enabled?: boolean;
+        };
+        UpdateTriggerRequest: {
+            name?: string;
+            enabled?: boolean;
+            goalTemplate?: string;
+            messageTemplate?: string;
+            budget?: {
+                tokens?: number;
+                costMicros?: number;
+                toolCalls?: number;
+                wallMs?: number;
+                /**
+                 * @default wait
+                 * @enum {string}
+                 */
+                onExceed?: "wait" | "fail";
+            };
+            workspace?: ({
+                git: {
+                    url: string;
+                    ref?: string;
+                    secretRef?: string;
+                    depth?: number;
+                };
+            } | {
+                archive: {
+                    uploadId: string;
+                };
+            } | {
+                session: {
+                    sessionId: string;
+                    atEvent?: number;
+                };
+            }) | null;
+            rateLimitPerMinute?: number;
         };
         Me: {
             /** @description The person the token acts for (its creator) */
@@ -1132,7 +1548,7 @@ export interface components {
             messageId: string;
             createdAt: components["schemas"]["Timestamp"];
             /**
-             * @description wake: the session was woken with it; inbox: a running session reads it at its next step
+             * @description wake: the session was woken with it (a succeeded or failed run continues: it is queued again and runs with the message); inbox: a running session reads it at its next step. A cancelled run refuses messages (412).
              * @enum {string}
              */
             delivered: "wake" | "inbox";
@@ -1329,6 +1745,8 @@ export interface components {
             workspace: components["schemas"]["WorkspaceSource"] | null;
             /** @description Names of the team skills its runs may load */
             skills: string[];
+            /** @description Its runs never finish on a final answer: each waits (free) for the next message */
+            persistent: boolean;
             version: number;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
@@ -1565,6 +1983,203 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
             archivedAt: components["schemas"]["Timestamp"] | null;
+        };
+        /** @description The team’s schedules, by name */
+        ScheduleList: components["schemas"]["Schedule"][];
+        Schedule: {
+            id: string;
+            teamId: string;
+            name: string;
+            /** @description The agent each tick runs (or graphId) */
+            agentId: string | null;
+            /** @description The swarm graph each tick runs (or agentId) */
+            graphId: string | null;
+            /** @description 5 fields (minute first) or 6 (seconds first), read in `timezone`; or everySeconds */
+            cron: string | null;
+            /** @description A tick every this many seconds (aligned to the Unix epoch); or cron */
+            everySeconds: number | null;
+            /** @description The IANA time zone the cron is read in */
+            timezone: string;
+            /** @description The runs’ goal; `{{scheduledAt}}` becomes the tick’s time (ISO, UTC) */
+            goal: string;
+            budget: components["schemas"]["ScheduleBudget"];
+            /** @description Where each run’s files come from; null: the agent’s default */
+            workspace: components["schemas"]["WorkspaceSource"] | null;
+            overlap: components["schemas"]["ScheduleOverlap"];
+            catchUp: components["schemas"]["ScheduleCatchUp"];
+            /** @description false: paused (no tick fires) */
+            enabled: boolean;
+            /** @description This many failed runs in a row pause the schedule (webhook `schedule.paused`) */
+            pauseAfterFailures: number;
+            consecutiveFailures: number;
+            /** @description Why it paused itself (failed runs in a row); null when a person paused it or it runs */
+            pausedReason: string | null;
+            /** @description The next tick; null while paused */
+            nextFireAt: components["schemas"]["Timestamp"] | null;
+            /** @description The latest tick that started a run */
+            lastFiredAt: components["schemas"]["Timestamp"] | null;
+            createdById: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        ScheduleBudget: {
+            tokens?: number;
+            costMicros?: number;
+            toolCalls?: number;
+            wallMs?: number;
+            /** @enum {string} */
+            onExceed?: "wait" | "fail";
+        };
+        /**
+         * @description A tick while the previous run is unfinished: skip it, start anyway (queue), or cancel the previous run first
+         * @enum {string}
+         */
+        ScheduleOverlap: "skip" | "queue" | "cancel_previous";
+        /**
+         * @description Ticks missed while no worker ran: none, or only the latest one
+         * @enum {string}
+         */
+        ScheduleCatchUp: "none" | "latest";
+        ScheduleDetail: {
+            id: string;
+            teamId: string;
+            name: string;
+            /** @description The agent each tick runs (or graphId) */
+            agentId: string | null;
+            /** @description The swarm graph each tick runs (or agentId) */
+            graphId: string | null;
+            /** @description 5 fields (minute first) or 6 (seconds first), read in `timezone`; or everySeconds */
+            cron: string | null;
+            /** @description A tick every this many seconds (aligned to the Unix epoch); or cron */
+            everySeconds: number | null;
+            /** @description The IANA time zone the cron is read in */
+            timezone: string;
+            /** @description The runs’ goal; `{{scheduledAt}}` becomes the tick’s time (ISO, UTC) */
+            goal: string;
+            budget: components["schemas"]["ScheduleBudget"];
+            /** @description Where each run’s files come from; null: the agent’s default */
+            workspace: components["schemas"]["WorkspaceSource"] | null;
+            overlap: components["schemas"]["ScheduleOverlap"];
+            catchUp: components["schemas"]["ScheduleCatchUp"];
+            /** @description false: paused (no tick fires) */
+            enabled: boolean;
+            /** @description This many failed runs in a row pause the schedule (webhook `schedule.paused`) */
+            pauseAfterFailures: number;
+            consecutiveFailures: number;
+            /** @description Why it paused itself (failed runs in a row); null when a person paused it or it runs */
+            pausedReason: string | null;
+            /** @description The next tick; null while paused */
+            nextFireAt: components["schemas"]["Timestamp"] | null;
+            /** @description The latest tick that started a run */
+            lastFiredAt: components["schemas"]["Timestamp"] | null;
+            createdById: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            /** @description Its latest ticks, newest first: runs started, skips, failures */
+            ticks: components["schemas"]["ScheduleTick"][];
+        };
+        ScheduleTick: {
+            id: string;
+            /** @description The tick’s time */
+            scheduledAt: components["schemas"]["Timestamp"];
+            /** @enum {string} */
+            outcome: "started" | "skipped" | "failed";
+            /** @description Why it was skipped or failed (or `run now`) */
+            reason: string | null;
+            runId: string | null;
+            /** @description The status of the tick’s run now */
+            runStatus: components["schemas"]["RunStatus"] | null;
+        };
+        /** @description The schedule and its ticks are gone; its runs stay, no longer linked */
+        ScheduleDeleted: {
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        ScheduleRunStarted: {
+            runId: string;
+        };
+        /** @description The team’s triggers, oldest first */
+        TriggerList: components["schemas"]["Trigger"][];
+        Trigger: {
+            id: string;
+            teamId: string;
+            name: string;
+            /** @description Where deliveries are POSTed, below the server’s URL: /api/hooks/{id} */
+            path: string;
+            target: components["schemas"]["TriggerTarget"];
+            auth: components["schemas"]["TriggerAuth"];
+            rateLimitPerMinute: number;
+            enabled: boolean;
+            /** @description Whose runs the deliveries start (its creator, while an operator or above of the team) */
+            createdById: string | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+        };
+        TriggerTarget: components["schemas"]["TriggerStartRun"] | components["schemas"]["TriggerMessageRun"];
+        /** @description Each delivery starts a run of the agent or graph */
+        TriggerStartRun: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "start_run";
+            agentId: string | null;
+            graphId: string | null;
+            /** @description The goal; each `{{payload.a.b}}` becomes that value of the delivery, as delimited data */
+            goalTemplate: string;
+            budget: components["schemas"]["TriggerBudget"];
+            workspace: components["schemas"]["WorkspaceSource"] | null;
+        };
+        TriggerBudget: {
+            tokens?: number;
+            costMicros?: number;
+            toolCalls?: number;
+            wallMs?: number;
+            /** @enum {string} */
+            onExceed?: "wait" | "fail";
+        };
+        /** @description Each delivery is a message to the run (a finished run continues with it) */
+        TriggerMessageRun: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "message_run";
+            runId: string;
+            /** @description null: the trigger’s name and the whole payload, as delimited data */
+            messageTemplate: string | null;
+        };
+        /**
+         * @description standard_webhooks: a signed request; bearer: Authorization: Bearer <secret>
+         * @enum {string}
+         */
+        TriggerAuth: "standard_webhooks" | "bearer";
+        TriggerWithSecret: {
+            trigger: components["schemas"]["Trigger"];
+            /** @description Shown this once: `whsec_…` (Standard Webhooks signing secret) or the bearer secret */
+            secret: string;
+        };
+        TriggerDeleted: {
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        TriggerDeliveryPage: {
+            items: components["schemas"]["TriggerDelivery"][];
+            nextCursor: string | null;
+        };
+        TriggerDelivery: {
+            id: string;
+            webhookId: string | null;
+            /** @description The HTTP status the delivery was answered with */
+            status: number;
+            accepted: boolean;
+            /** @description Why it was refused (or that it repeated an accepted webhook-id) */
+            reason: string | null;
+            runId: string | null;
+            bytes: number;
+            createdAt: components["schemas"]["Timestamp"];
         };
         JsonValue: JsonValue;
     };
@@ -4548,6 +5163,1087 @@ export interface operations {
             };
             /** @description The body is JSON but not valid for this operation (`errors` names each field), or its `Idempotency-Key` was used with another body */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedules, by name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleList"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "nightly-triage",
+                 *       "agentId": "cmexampleagent0000000000",
+                 *       "cron": "0 6 * * 1-5",
+                 *       "timezone": "Europe/Berlin",
+                 *       "goal": "Triage the inbox"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description The schedule, with its first tick in `nextFireAt` */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict: it already exists or was changed meanwhile, or a request with this `Idempotency-Key` is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1048576 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is JSON but not valid for this operation (`errors` names each field), or its `Idempotency-Key` was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSchedule: {
+        parameters: {
+            query?: {
+                /** @description Its latest ticks to list, newest first (default 100) */
+                ticks?: number;
+            };
+            header?: never;
+            path: {
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule and its latest ticks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleDetail"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule was deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleDeleted"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "cron": "0 7 * * 1-5"
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed schedule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict: it already exists or was changed meanwhile, or a request with this `Idempotency-Key` is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1048576 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is JSON but not valid for this operation (`errors` names each field), or its `Idempotency-Key` was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    pauseSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule, paused (`enabled: false`, `nextFireAt: null`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resumeSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule, enabled, with its next tick */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Schedule"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    runScheduleNow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                scheduleId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run was created (queued) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduleRunStarted"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not possible in the resource’s current state (`detail` says why) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The team started too much work; `Retry-After` says how many seconds to wait */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "retry-after": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTriggers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The triggers, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriggerList"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createTrigger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "purchasing-inbox",
+                 *       "target": {
+                 *         "type": "start_run",
+                 *         "agentId": "cmexampleagent0000000000",
+                 *         "goalTemplate": "Draft a quote for {{payload.mail.subject}}"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateTriggerRequest"];
+            };
+        };
+        responses: {
+            /** @description The trigger and its secret (shown this once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriggerWithSecret"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict: it already exists or was changed meanwhile, or a request with this `Idempotency-Key` is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not possible in the resource’s current state (`detail` says why) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1048576 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is JSON but not valid for this operation (`errors` names each field), or its `Idempotency-Key` was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTrigger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                triggerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trigger (never its secret) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trigger"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteTrigger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                triggerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trigger was deleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriggerDeleted"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateTrigger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                triggerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpdateTriggerRequest"];
+            };
+        };
+        responses: {
+            /** @description The changed trigger */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trigger"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A conflict: it already exists or was changed meanwhile, or a request with this `Idempotency-Key` is still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than 1048576 bytes */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is JSON but not valid for this operation (`errors` names each field), or its `Idempotency-Key` was used with another body */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateTriggerSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                triggerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The trigger and its new secret (shown this once) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriggerWithSecret"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not possible in the resource’s current state (`detail` says why) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTriggerDeliveries: {
+        parameters: {
+            query?: {
+                /** @description `nextCursor` of the previous page */
+                cursor?: string;
+                /** @description Deliveries per page (default 20) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                triggerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of deliveries */
+            200: {
+                headers: {
+                    /** @description `rel="next"`: the next page, when there is one */
+                    link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TriggerDeliveryPage"];
+                };
+            };
+            /** @description Bad request: malformed JSON, or a bad or unknown path or query parameter (`errors` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No valid team API token: send `Authorization: Bearer llp_…` (a session cookie does not count) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token’s role is too low for this, or its creator is no longer in the team */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource in the token’s team */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -6,9 +6,11 @@ import { graphRoutes } from './graphs.routes';
 import { mcpServerRoutes } from './mcp-servers.routes';
 import { meRoutes } from './me.routes';
 import { runRoutes } from './runs.routes';
+import { scheduleRoutes } from './schedules.routes';
 import { sessionRoutes } from './sessions.routes';
 import { skillRoutes } from './skills.routes';
 import { tokenRoutes } from './tokens.routes';
+import { triggerRoutes } from './triggers.routes';
 import { uploadRoutes } from './uploads.routes';
 
 /**
@@ -27,4 +29,6 @@ export const restRoutes: readonly RestRoute[] = [
   ...mcpServerRoutes,
   ...uploadRoutes,
   ...skillRoutes,
+  ...scheduleRoutes,
+  ...triggerRoutes,
 ];
