@@ -28,6 +28,7 @@ import { webhookCrossTeam, webhookMatrix } from './routers/webhooks.fixtures';
 import { uploadCrossTeam, uploadMatrix } from './routers/uploads.fixtures';
 import { skillCrossTeam, skillMatrix } from './routers/skills.fixtures';
 import { scheduleCrossTeam, scheduleMatrix } from './routers/schedules.fixtures';
+import { triggerCrossTeam, triggerMatrix } from './routers/triggers.fixtures';
 import { policyMatrix } from './routers/policies.fixtures';
 import { appendCommittedCall, appendSeed, beginSessionLog, finishSessionLog, openApproval } from './routers/sessions.fixtures';
 
@@ -216,6 +217,10 @@ const matrix: Record<string, Entry> = {
     () => db.db,
     () => agent.agentId,
   ),
+  ...triggerMatrix(
+    () => db.db,
+    () => agent.agentId,
+  ),
 };
 /** The team's graph, one run of it and its edge (made once, by the admin). */
 const ownGraph = (fx: TeamFixture) => graphFixture(deps, fx.teamId, fx.members.admin.id, agent.agentId);
@@ -390,6 +395,10 @@ const crossTeam: Record<string, (fx: TeamFixture) => unknown> = {
   ...uploadCrossTeam(() => db.db),
   ...skillCrossTeam(() => db.db),
   ...scheduleCrossTeam(
+    () => db.db,
+    () => foreign.agentId,
+  ),
+  ...triggerCrossTeam(
     () => db.db,
     () => foreign.agentId,
   ),

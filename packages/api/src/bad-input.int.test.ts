@@ -188,6 +188,20 @@ const validInputs: Record<string, () => Record<string, unknown>> = {
   'schedules.resume': () => ({ teamId: fx.teamId, scheduleId: 'sch-missing' }),
   'schedules.delete': () => ({ teamId: fx.teamId, scheduleId: 'sch-missing' }),
   'schedules.runNow': () => ({ teamId: fx.teamId, scheduleId: 'sch-missing' }),
+  'triggers.list': () => ({ teamId: fx.teamId }),
+  'triggers.get': () => ({ teamId: fx.teamId, triggerId: 'trg-missing' }),
+  'triggers.create': () => ({
+    teamId: fx.teamId,
+    name: 'inbox',
+    target: { type: 'start_run', agentId: 'agt-missing', goalTemplate: 'Quote for {{payload.mail.subject}}' },
+    auth: 'bearer',
+    rateLimitPerMinute: 60,
+    enabled: true,
+  }),
+  'triggers.update': () => ({ teamId: fx.teamId, triggerId: 'trg-missing', goalTemplate: 'Quote {{payload}}', rateLimitPerMinute: 30, enabled: false }),
+  'triggers.rotateSecret': () => ({ teamId: fx.teamId, triggerId: 'trg-missing' }),
+  'triggers.delete': () => ({ teamId: fx.teamId, triggerId: 'trg-missing' }),
+  'triggers.deliveries': () => ({ teamId: fx.teamId, triggerId: 'trg-missing', cursor: 'dlv-missing', limit: 20 }),
 };
 const noInput = new Set(['me', 'teams.list', 'invitations.mine']);
 /** Keys a procedure accepts without (so "missing" is not an error for them). */
@@ -230,6 +244,9 @@ const optionalKeys: Record<string, string[]> = {
   'skills.archive': ['archived'],
   'schedules.get': ['ticks'],
   'schedules.update': ['goal'],
+  'triggers.create': ['auth', 'rateLimitPerMinute', 'enabled'],
+  'triggers.update': ['goalTemplate', 'rateLimitPerMinute', 'enabled'],
+  'triggers.deliveries': ['cursor', 'limit'],
 };
 
 function variants(valid: Record<string, unknown>, optional: string[]): [string, unknown][] {

@@ -20,3 +20,5 @@ export { buildOpenApiDocument, type OpenApiDocument, type OpenApiOptions } from 
 export { restRoutes } from './rest/routes';
 export type { RestRoute, HttpMethod } from './rest/rest-route';
 export { fireDueSchedules, settleScheduleStreaks, type ScheduleFireDeps } from './services/schedule-fire.service';
+export { handleTriggerHook, MAX_HOOK_BODY_BYTES, type TriggerHookOptions } from './hooks/trigger-hook';
+export { TriggerRateLimiter } from './hooks/trigger-rate-limit';

@@ -19,6 +19,7 @@ import { sessionsRouter } from './routers/sessions.router';
 import { systemRouter } from './routers/system.router';
 import { teamsRouter } from './routers/teams.router';
 import { tokensRouter } from './routers/tokens.router';
+import { triggersRouter } from './routers/triggers.router';
 import { uploadsRouter } from './routers/uploads.router';
 import { webhooksRouter } from './routers/webhooks.router';
 
@@ -45,6 +46,7 @@ export const appRouter = createRouter({
   uploads: uploadsRouter,
   skills: skillsRouter,
   schedules: schedulesRouter,
+  triggers: triggersRouter,
 });
 
 export type AppRouter = typeof appRouter;

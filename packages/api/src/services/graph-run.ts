@@ -14,7 +14,7 @@ import { AppError } from '@looplane/shared';
 import type { CreateRunInput, RunBudget } from '../routers/runs.schema';
 import type { PrincipalActor } from '../trpc';
 import { newId } from './ids';
-import type { RunScheduleTick } from './run-create';
+import { originAuditData, type RunOrigin } from './run-create';
 import { buildRunConfig, resolveGoal } from './run-config';
 import { mcpToolSpecs } from '../mcp/mcp-catalog';
 import { assertEndpointsAllowed } from './policy-gates';
@@ -68,7 +68,7 @@ function snapshotOf(graphId: string, version: VersionRow, budget: RunBudget, mcp
 
 async function insertRun(
   tx: Tx,
-  ids: { runId: string; sessionId: string; schedule?: RunScheduleTick | undefined },
+  ids: { runId: string; sessionId: string; origin?: RunOrigin | undefined },
   teamId: string,
   actor: PrincipalActor,
   goal: string,
@@ -96,7 +96,8 @@ async function insertRun(
       ...(workspace ? { workspace: workspace as Prisma.InputJsonValue } : {}),
       rootSessionId: ids.sessionId,
       mainSessionId: ids.sessionId,
-      ...(ids.schedule ? { scheduleId: ids.schedule.scheduleId, scheduledAt: ids.schedule.scheduledAt } : {}),
+      ...(ids.origin && 'scheduleId' in ids.origin ? { scheduleId: ids.origin.scheduleId, scheduledAt: ids.origin.scheduledAt } : {}),
+      ...(ids.origin && 'triggerId' in ids.origin ? { triggerId: ids.origin.triggerId } : {}),
     },
   });
   await tx.session.create({
@@ -148,12 +149,12 @@ export async function createGraphRun(
   teamId: string,
   input: CreateRunInput,
   ip: string | null,
-  schedule?: RunScheduleTick,
+  origin?: RunOrigin,
 ): Promise<{ runId: string }> {
   const graphId = input.graphId;
   if (!graphId) throw new AppError('BAD_REQUEST', 'give the graph to run (graphId)');
   const db: Db = deps.db;
-  const ids = { runId: newId(), sessionId: newId(), schedule };
+  const ids = { runId: newId(), sessionId: newId(), origin };
   // Every node sees the team's MCP tools, like a single-agent run (read before the transaction).
   const mcpTools = await mcpToolSpecs(db, teamId);
   await db.$transaction(async (tx) => {
@@ -180,7 +181,7 @@ export async function createGraphRun(
     await insertRun(tx, ids, teamId, actor, goal, budget, swarm, rootAgent.busyPolicy, workspace);
     await appendAudit(tx, {
       teamId,
-      actor: schedule?.auditActor ?? actor,
+      actor: origin?.auditActor ?? actor,
       ip,
       action: 'run.created',
       targetType: 'run',
@@ -195,7 +196,7 @@ export async function createGraphRun(
         command: command?.name ?? null,
         budget,
         ...(workspace ? { workspace: sourceKindOf(workspace) } : {}),
-        ...(schedule ? { scheduleId: schedule.scheduleId, scheduledAt: schedule.scheduledAt.toISOString() } : {}),
+        ...(origin ? originAuditData(origin) : {}),
       },
     });
   });

@@ -19,6 +19,7 @@ async function insertRuns(tx: Tx, runs: readonly PreparedRun[]): Promise<void> {
       createdById: r.createdById,
       createdByTokenId: r.createdByTokenId,
       busyPolicy: r.busyPolicy,
+      persistent: r.persistent,
       budget: r.budget,
       workspace: r.workspace,
       config: r.config,
@@ -28,19 +29,21 @@ async function insertRuns(tx: Tx, runs: readonly PreparedRun[]): Promise<void> {
       limitCalls: r.budget.toolCalls ?? null,
       scheduleId: r.schedule?.scheduleId ?? null,
       scheduledAt: r.schedule?.scheduledAt.toISOString() ?? null,
+      triggerId: r.triggerId ?? null,
     })),
   );
   const inserted = await tx.$executeRaw`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${input}::jsonb) AS i(
         "runId" text, "sessionId" text, "ledgerId" text, "teamId" text, "agentId" text, "endpointId" text, goal text,
-        "createdById" text, "createdByTokenId" text, "busyPolicy" text, budget jsonb, workspace jsonb, config jsonb, title text,
-        "limitTokens" int8, "limitCostMicros" int8, "limitCalls" int4, "scheduleId" text, "scheduledAt" timestamptz)
+        "createdById" text, "createdByTokenId" text, "busyPolicy" text, persistent boolean, budget jsonb, workspace jsonb, config jsonb, title text,
+        "limitTokens" int8, "limitCostMicros" int8, "limitCalls" int4, "scheduleId" text, "scheduledAt" timestamptz,
+        "triggerId" text)
     ), run AS (
-      INSERT INTO "Run" (id, "teamId", "agentId", goal, status, "createdById", "createdByTokenId", "busyPolicy", budget, workspace,
-                         "rootSessionId", "mainSessionId", "updatedAt", "scheduleId", "scheduledAt")
-      SELECT "runId", "teamId", "agentId", goal, 'queued'::"RunStatus", "createdById", "createdByTokenId", "busyPolicy", budget, workspace,
-             "sessionId", "sessionId", now(), "scheduleId", "scheduledAt" AT TIME ZONE 'UTC'
+      INSERT INTO "Run" (id, "teamId", "agentId", goal, status, "createdById", "createdByTokenId", "busyPolicy", persistent, budget, workspace,
+                         "rootSessionId", "mainSessionId", "updatedAt", "scheduleId", "scheduledAt", "triggerId")
+      SELECT "runId", "teamId", "agentId", goal, 'queued'::"RunStatus", "createdById", "createdByTokenId", "busyPolicy", persistent, budget, workspace,
+             "sessionId", "sessionId", now(), "scheduleId", "scheduledAt" AT TIME ZONE 'UTC', "triggerId"
       FROM input
       RETURNING id
     ), session AS (

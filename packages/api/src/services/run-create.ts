@@ -24,6 +24,8 @@ export interface PreparedRun {
   createdById: string;
   createdByTokenId: string | null;
   busyPolicy: string;
+  /** Copied from the agent: a final answer waits for the next message instead of finishing the run. */
+  persistent: boolean;
   budget: RunBudget;
   /** Where the root session's files come from (the run's own, else the agent's default); null: empty. */
   workspace: StoredWorkspace | null;
@@ -34,13 +36,35 @@ export interface PreparedRun {
   audit: AuditEntry;
   /** The schedule tick that made the run (unique together: one run per tick), if one did. */
   schedule?: RunScheduleTick;
+  /** The inbound trigger whose delivery made the run, if one did. */
+  triggerId?: string;
 }
 
 /** A schedule's tick a run is made for, and who the audit row names (the system, for a tick). */
-export interface RunScheduleTick {
+interface RunScheduleTick {
   scheduleId: string;
   scheduledAt: Date;
   auditActor: AuditActor;
+}
+
+/** A delivery to an inbound trigger a run is made for, and who the audit row names (the system). */
+export interface RunTriggerDelivery {
+  triggerId: string;
+  auditActor: AuditActor;
+}
+
+/** What made a run that no person started directly: a schedule's tick or a trigger's delivery. */
+export type RunOrigin = RunScheduleTick | RunTriggerDelivery;
+
+/** What the `run.created` audit row says about the run's origin. */
+export function originAuditData(origin: RunOrigin): Record<string, unknown> {
+  return 'scheduleId' in origin ? { scheduleId: origin.scheduleId, scheduledAt: origin.scheduledAt.toISOString() } : { triggerId: origin.triggerId };
+}
+
+/** The prepared run linked to its origin, its audit row naming the origin's actor. */
+function withOrigin(run: PreparedRun, origin: RunOrigin): PreparedRun {
+  const audit = { ...run.audit, actor: origin.auditActor, data: { ...run.audit.data, ...originAuditData(origin) } };
+  return 'scheduleId' in origin ? { ...run, schedule: origin, audit } : { ...run, triggerId: origin.triggerId, audit };
 }
 
 /**
@@ -68,7 +92,9 @@ export async function prepareRun(db: Db, actor: PrincipalActor, teamId: string, 
   const workspace = source ? await resolveWorkspaceSource(db, teamId, source) : null;
   const { goal, command, skill } = resolveGoal(agent, input.goal);
   const budget: RunBudget = input.budget ?? { onExceed: 'wait' };
-  const config = buildRunConfig(agent, budget, mcpTools, await runSkillsOf(db, teamId, agent.skills, skill));
+  const built = buildRunConfig(agent, budget, mcpTools, await runSkillsOf(db, teamId, agent.skills, skill));
+  // Only a persistent agent's config says so, so the configs of other runs stay as they were.
+  const config = agent.persistent ? { ...built, persistent: true } : built;
   // Ids are made here so the run can name its root session up front.
   const runId = newId();
   const sessionId = newId();
@@ -83,6 +109,7 @@ export async function prepareRun(db: Db, actor: PrincipalActor, teamId: string, 
     createdById: actor.userId,
     createdByTokenId: actor.type === 'token' ? actor.tokenId : null,
     busyPolicy: agent.busyPolicy,
+    persistent: agent.persistent,
     budget,
     workspace,
     config,
@@ -122,20 +149,10 @@ export async function createRun(
   teamId: string,
   input: CreateRunInput,
   ip: string | null,
-  schedule?: RunScheduleTick,
+  origin?: RunOrigin,
 ): Promise<{ runId: string }> {
   const base = await prepareRun(deps.db, actor, teamId, input, ip);
-  const prepared = schedule
-    ? {
-        ...base,
-        schedule,
-        audit: {
-          ...base.audit,
-          actor: schedule.auditActor,
-          data: { ...base.audit.data, scheduleId: schedule.scheduleId, scheduledAt: schedule.scheduledAt.toISOString() },
-        },
-      }
-    : base;
+  const prepared = origin ? withOrigin(base, origin) : base;
   await runCreateBatcher(deps.db).submit(prepared, deps.dispatch, runLimitsOf(deps));
   return { runId: prepared.runId };
 }

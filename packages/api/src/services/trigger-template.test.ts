@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_VALUE_CHARS, renderGoal, renderMessage, UNTRUSTED_NOTE } from './trigger-template';
+import { MAX_VALUE_CHARS, renderGoal, renderMessage, templateProblem, UNTRUSTED_NOTE } from './trigger-template';
 
 describe('renderGoal', () => {
   it('inserts values as JSON inside data delimiters, and says what they are', () => {
@@ -41,5 +41,20 @@ describe('renderMessage', () => {
     const text = renderMessage('inbox', { from: 'a@example.test' });
     expect(text).toContain('"inbox"');
     expect(text).toContain('<untrusted-data path="payload">{"from":"a@example.test"}</untrusted-data>');
+  });
+});
+
+describe('templateProblem', () => {
+  it('accepts payload paths and plain text', () => {
+    expect(templateProblem('Quote for {{payload.mail.subject}} and {{ payload }} ({{payload.a-b.c_d}})')).toBeNull();
+    expect(templateProblem('Check the inbox; { braces } are fine')).toBeNull();
+  });
+
+  it('names a placeholder that is not a payload path, and an unclosed one', () => {
+    expect(templateProblem('At {{scheduledAt}}')).toMatch(/^\{\{scheduledAt\}\} is not a payload path/);
+    expect(templateProblem('{{payload.a b}}')).toMatch(/is not a payload path/);
+    expect(templateProblem('{{payload..a}}')).toMatch(/is not a payload path/);
+    expect(templateProblem('{{payload["a"]}}')).toMatch(/is not a payload path/);
+    expect(templateProblem('Check {{payload.a')).toBe('a {{ is not closed with }}');
   });
 });

@@ -8,6 +8,8 @@ import { handleRestRequest } from '../rest/rest-http';
 import { handleRunStream, type StreamDeps } from '../streams/run-stream';
 import { handleTeamActivityStream } from '../streams/team-stream';
 import { handleWorkspaceDownload } from '../streams/workspace-download';
+import { handleTriggerHook } from '../hooks/trigger-hook';
+import type { TriggerRateLimiter } from '../hooks/trigger-rate-limit';
 
 export interface ServedApi {
   url: string;
@@ -21,11 +23,11 @@ export interface ServedApi {
 /**
  * The API's HTTP surface on a plain Node server, routed like the Next app (`/api/trpc/*`,
  * `/api/runs/{id}/stream`, `/api/teams/{id}/activity`, `/api/sessions/{id}/workspace.tar.gz`,
- * `/api/v1/*` with every REST response checked against its schema, `/api/openapi.json`),
- * Bearer tokens only. For tests, the CLI's tests and the benchmarks: the same handlers the Next
- * route handlers call, without Next.
+ * `/api/v1/*` with every REST response checked against its schema, `/api/openapi.json`, and
+ * `/api/hooks/{id}` when given a trigger rate limiter), Bearer tokens only. For tests, the CLI's
+ * tests and the benchmarks: the same handlers the Next route handlers call, without Next.
  */
-export async function serveApi(deps: ApiDeps, streams: StreamDeps, port = 0): Promise<ServedApi> {
+export async function serveApi(deps: ApiDeps, streams: StreamDeps, port = 0, hooks?: { limiter: TriggerRateLimiter }): Promise<ServedApi> {
   const restErrors: unknown[] = [];
   const onRestError = (error: unknown) => restErrors.push(error);
   const sockets = new Set<Socket>();
@@ -53,19 +55,23 @@ export async function serveApi(deps: ApiDeps, streams: StreamDeps, port = 0): Pr
     const run = /^\/api\/runs\/([^/]+)\/stream$/.exec(url.pathname);
     const team = /^\/api\/teams\/([^/]+)\/activity$/.exec(url.pathname);
     const download = /^\/api\/sessions\/([^/]+)\/workspace\.tar\.gz$/.exec(url.pathname);
-    const response = run
-      ? await handleRunStream(request, decodeURIComponent(run[1]!), streams, { session: null })
-      : team
-        ? await handleTeamActivityStream(request, decodeURIComponent(team[1]!), streams, { session: null })
-        : download
-          ? await handleWorkspaceDownload(request, decodeURIComponent(download[1]!), deps, { session: null })
-          : url.pathname.startsWith('/api/trpc/')
-            ? await handleTrpcRequest(request, { deps, endpoint: '/api/trpc', session: null, ip: req.socket.remoteAddress ?? null })
-            : url.pathname === '/api/v1' || url.pathname.startsWith('/api/v1/')
-              ? await handleRestRequest(request, { deps, ip: req.socket.remoteAddress ?? null, checkResponses: true, onInternalError: onRestError })
-              : url.pathname === '/api/openapi.json'
-                ? Response.json(buildOpenApiDocument())
-                : new Response('not found', { status: 404 });
+    const hook = hooks ? /^\/api\/hooks\/([^/]+)$/.exec(url.pathname) : null;
+    const response =
+      hook && hooks
+        ? await handleTriggerHook(request, decodeURIComponent(hook[1]!), { deps, limiter: hooks.limiter, ip: req.socket.remoteAddress ?? null })
+        : run
+          ? await handleRunStream(request, decodeURIComponent(run[1]!), streams, { session: null })
+          : team
+            ? await handleTeamActivityStream(request, decodeURIComponent(team[1]!), streams, { session: null })
+            : download
+              ? await handleWorkspaceDownload(request, decodeURIComponent(download[1]!), deps, { session: null })
+              : url.pathname.startsWith('/api/trpc/')
+                ? await handleTrpcRequest(request, { deps, endpoint: '/api/trpc', session: null, ip: req.socket.remoteAddress ?? null })
+                : url.pathname === '/api/v1' || url.pathname.startsWith('/api/v1/')
+                  ? await handleRestRequest(request, { deps, ip: req.socket.remoteAddress ?? null, checkResponses: true, onInternalError: onRestError })
+                  : url.pathname === '/api/openapi.json'
+                    ? Response.json(buildOpenApiDocument())
+                    : new Response('not found', { status: 404 });
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (!response.body) return void res.end();
     const reader = response.body.getReader();
