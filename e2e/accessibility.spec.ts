@@ -69,6 +69,29 @@ const SCREENS: Screen[] = [
   { name: 'agents', path: () => `${team}/agents`, ready: (p) => p.getByTestId('agent-row').first() },
   { name: 'new agent', path: () => `${team}/agents/new`, ready: (p) => p.getByTestId('agent-name') },
   { name: 'agent', path: (d) => `${team}/agents/${d.agentId}`, ready: (p) => p.getByTestId('agent-name') },
+  { name: 'skills', path: () => `${team}/skills`, ready: (p) => p.getByTestId('skill-row').first() },
+  { name: 'new skill', path: () => `${team}/skills/new`, ready: (p) => p.getByTestId('skill-instructions-preview') },
+  { name: 'skill', path: (d) => `${team}/skills/${d.skillId}`, ready: (p) => p.getByTestId('skill-file').first() },
+  { name: 'schedules', path: () => `${team}/schedules`, ready: (p) => p.getByTestId('schedule-row-last-outcome').first() },
+  {
+    name: 'new schedule',
+    path: () => `${team}/schedules`,
+    ready: (p) => p.getByTestId('schedule-form'),
+    open: async (p) => {
+      await p.getByTestId('schedule-new').click();
+    },
+  },
+  { name: 'schedule', path: (d) => `${team}/schedules/${d.scheduleId}`, ready: (p) => p.getByTestId('schedule-tick').first() },
+  { name: 'triggers', path: () => `${team}/triggers`, ready: (p) => p.getByTestId('trigger-row').first() },
+  {
+    name: 'new trigger',
+    path: () => `${team}/triggers`,
+    ready: (p) => p.getByTestId('trigger-form'),
+    open: async (p) => {
+      await p.getByTestId('trigger-new').click();
+    },
+  },
+  { name: 'trigger', path: (d) => `${team}/triggers/${d.triggerId}`, ready: (p) => p.getByTestId('trigger-delivery').first() },
   { name: 'graphs', path: () => `${team}/graphs`, ready: (p) => p.getByTestId('graph-row').first() },
   { name: 'new graph', path: () => `${team}/graphs/new`, ready: (p) => p.getByTestId('graph-canvas') },
   { name: 'graph', path: (d) => `${team}/graphs/${d.graphId}`, ready: (p) => p.getByTestId('graph-canvas').locator('.react-flow__node').first() },

@@ -17,6 +17,10 @@ export interface ScreenData {
   graphId: string;
   agentId: string;
   webhookId: string;
+  /** A skill of the library, a schedule with a tick (its run started now) and a trigger with a refused delivery. */
+  skillId: string;
+  scheduleId: string;
+  triggerId: string;
   /** The code of a pending invitation (the invite landing page). */
   invitationCode: string;
   /** Someone who was removed from the team and is invited again: the "No teams yet" page. */
@@ -80,6 +84,8 @@ export async function putDataOnScreen(request: APIRequestContext): Promise<Scree
   const waiting = await trpcMutation<{ runId: string }>(request, 'runs.create', token, { teamId, agentId: cleanup.id, goal: 'Clean the build directory' });
   const graphRun = await trpcMutation<{ runId: string }>(request, 'runs.create', token, { teamId, graphId: graph.id, goal: 'Ship dark mode' });
 
+  const alwaysOn = await putAlwaysOnOnScreen(request, teamId, byName(agents, 'demo', 'agent').id);
+
   await expect.poll(() => runStatus(request, teamId, finished.runId), { timeout: RUN_TIMEOUT }).toBe('succeeded');
   await expect.poll(() => runStatus(request, teamId, waiting.runId), { timeout: RUN_TIMEOUT }).toBe('waiting/approval');
 
@@ -91,6 +97,7 @@ export async function putDataOnScreen(request: APIRequestContext): Promise<Scree
     graphId: graph.id,
     agentId: steps.id,
     webhookId: webhook.webhook.id,
+    ...alwaysOn,
     invitationCode: invited.code,
     teamless,
   };
@@ -104,4 +111,45 @@ export async function takeDataOffScreen(request: APIRequestContext, data: Screen
     if (!['succeeded', 'failed', 'cancelled'].includes(status)) await trpcMutation(request, 'runs.cancel', token, { teamId: data.teamId, runId });
   }
   await trpcMutation(request, 'webhooks.delete', token, { teamId: data.teamId, webhookId: data.webhookId });
+  await trpcMutation(request, 'schedules.delete', token, { teamId: data.teamId, scheduleId: data.scheduleId });
+  await trpcMutation(request, 'triggers.delete', token, { teamId: data.teamId, triggerId: data.triggerId });
+  await trpcMutation(request, 'skills.archive', token, { teamId: data.teamId, skillId: data.skillId });
+}
+
+/**
+ * The always-on pages' data: a skill with Markdown and a file, a schedule that fires once a year
+ * with one tick (run now, an agent that answers at once), and a trigger with one delivery refused
+ * for a wrong secret (nothing starts).
+ */
+async function putAlwaysOnOnScreen(
+  request: APIRequestContext,
+  teamId: string,
+  agentId: string,
+): Promise<Pick<ScreenData, 'skillId' | 'scheduleId' | 'triggerId'>> {
+  const token = stack.bootstrapToken;
+  const skill = await trpcMutation<{ id: string }>(request, 'skills.create', token, {
+    teamId,
+    name: unique('a11y-skill').toLowerCase(),
+    description: 'Drafts a quote from the catalogue',
+    instructions: '# Quotes\n\n- look up **prices**\n- apply `rules.md`\n\n```\ntotal = sum(items)\n```\n',
+    files: [{ path: 'rules.md', content: '10% above 100 units' }],
+  });
+  const schedule = await trpcMutation<{ id: string }>(request, 'schedules.create', token, {
+    teamId,
+    name: unique('e2e a11y schedule'),
+    agentId,
+    cron: '0 3 1 1 *',
+    timezone: 'Europe/Berlin',
+    goal: 'Summarise the inbox as of {{scheduledAt}}',
+  });
+  await trpcMutation(request, 'schedules.runNow', token, { teamId, scheduleId: schedule.id });
+  const trigger = await trpcMutation<{ trigger: { id: string; path: string } }>(request, 'triggers.create', token, {
+    teamId,
+    name: unique('e2e a11y trigger'),
+    target: { type: 'start_run', agentId, goalTemplate: 'Answer {{payload.text}}' },
+    auth: 'bearer',
+  });
+  const refused = await request.post(trigger.trigger.path, { headers: { Authorization: 'Bearer lltr_wrong' }, data: { text: 'hello' } });
+  expect(refused.status()).toBe(401);
+  return { skillId: skill.id, scheduleId: schedule.id, triggerId: trigger.trigger.id };
 }

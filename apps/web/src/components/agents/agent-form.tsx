@@ -13,6 +13,7 @@ import { Field, Input, Select, Textarea } from '@/components/ui/field';
 import { InlineError } from '@/components/ui/inline-error';
 import type { AgentView } from '@/lib/api-types';
 import { useTRPC } from '@/trpc/client';
+import { AgentSkillsField, skillsChanged } from './agent-skills-field';
 import { AgentWorkspaceField, repositoryDraftOf, workspaceToSave } from './agent-workspace-field';
 import { type FieldRejection, JsonField, useJsonField } from './json-field';
 
@@ -53,6 +54,7 @@ export function AgentForm({ agent }: { agent?: AgentView }) {
   const [localError, setLocalError] = useState<Error | null>(null);
   const [saved, setSaved] = useState(false);
   const [repository, setRepository] = useState(() => repositoryDraftOf(agent?.workspace));
+  const [skills, setSkills] = useState<string[]>(() => agent?.skills ?? []);
   const onSuccess = async () => {
     await queryClient.invalidateQueries(trpc.agents.pathFilter());
   };
@@ -109,7 +111,9 @@ export function AgentForm({ agent }: { agent?: AgentView }) {
         sandbox: (parseJson('Sandbox', text('sandbox')) ?? {}) as never,
         busyPolicy: text('busyPolicy') as 'reject' | 'enqueue' | 'interrupt',
         maxConcurrentRuns: text('maxConcurrentRuns').trim() === '' ? null : Number(text('maxConcurrentRuns')),
+        persistent: form.get('persistent') === 'on',
       };
+      if (skillsChanged(skills, agent?.skills)) fields.skills = skills;
       const workspace = workspaceToSave(repository, agent?.workspace);
       if (workspace !== undefined) fields.workspace = workspace;
     } catch (error) {
@@ -208,6 +212,16 @@ export function AgentForm({ agent }: { agent?: AgentView }) {
           </Field>
         </div>
         <AgentWorkspaceField value={repository} onChange={setRepository} stored={agent?.workspace} />
+        <AgentSkillsField selected={skills} onChange={setSkills} />
+        <label className="flex items-start gap-2 text-[13px]">
+          <input type="checkbox" name="persistent" className="mt-1" defaultChecked={agent?.persistent ?? false} data-testid="agent-persistent" />
+          <span>
+            Persistent
+            <span className="block text-xs text-muted">
+              Waits for the next message after answering instead of finishing: one run, its history and files serve every message (waiting costs nothing).
+            </span>
+          </span>
+        </label>
         <InlineError error={localError ?? create.error ?? update.error} testId="agent-form-error" />
         <div className="flex items-center gap-3">
           <Button type="submit" variant="primary" disabled={pending || blocked} data-testid="agent-save">

@@ -1,4 +1,19 @@
-import { Activity, Bot, CircleDollarSign, Inbox, LayoutDashboard, Network, Plug, ScrollText, Settings, ShieldCheck, type LucideIcon } from 'lucide-react';
+import {
+  Activity,
+  BookOpen,
+  Bot,
+  CalendarClock,
+  CircleDollarSign,
+  Inbox,
+  LayoutDashboard,
+  Network,
+  Plug,
+  ScrollText,
+  Settings,
+  ShieldCheck,
+  Webhook,
+  type LucideIcon,
+} from 'lucide-react';
 
 export interface NavItem {
   id: string;
@@ -14,8 +29,11 @@ export const NAV_ITEMS: NavItem[] = [
   { id: 'overview', label: 'Overview', icon: LayoutDashboard, path: '', shortcut: 'o' },
   { id: 'runs', label: 'Runs', icon: Activity, path: '/runs', shortcut: 'r' },
   { id: 'agents', label: 'Agents', icon: Bot, path: '/agents', shortcut: 'a' },
+  { id: 'skills', label: 'Skills', icon: BookOpen, path: '/skills', shortcut: 's' },
   { id: 'approvals', label: 'Approvals', icon: Inbox, path: '/approvals' },
   { id: 'graphs', label: 'Graphs', icon: Network, path: '/graphs' },
+  { id: 'schedules', label: 'Schedules', icon: CalendarClock, path: '/schedules', shortcut: 'c' },
+  { id: 'triggers', label: 'Triggers', icon: Webhook, path: '/triggers', shortcut: 'h' },
   { id: 'policies', label: 'Policies', icon: ShieldCheck, path: '/policies' },
   { id: 'endpoints', label: 'Endpoints', icon: Plug, path: '/endpoints' },
   { id: 'costs', label: 'Costs', icon: CircleDollarSign, path: '/costs' },
