@@ -38,6 +38,22 @@ export const BENCHES: Bench[] = [
     full: [],
     quick: ['--quick'],
   },
+  // 32 senders POST signed deliveries to an inbound trigger of the API server (its own process); each 202 is a new run.
+  {
+    name: 'trigger-throughput',
+    title: 'inbound triggers: signed deliveries → run started (202)',
+    script: 'bench/always-on/trigger-throughput.ts',
+    full: [],
+    quick: ['--quick'],
+  },
+  // 1,000 schedules every minute fired by one real worker (the bundle), 1 warm-up + 5 measured ticks: about 7 minutes.
+  {
+    name: 'schedule-lateness',
+    title: 'schedule tick lateness: 1,000 schedules every minute',
+    script: 'bench/always-on/schedule-lateness.ts',
+    full: [],
+    quick: ['--quick'],
+  },
   // Starts the product (`looplane start`, which builds the dashboard first if it has no build) and opens the page in Chromium.
   { name: 'run-page', title: 'run page of a 10,000-event run (Chromium)', script: 'bench/web/run-page.ts', full: [], quick: ['--quick', '--events', '2000'] },
   // Exits 1 when out of its bounds (the last thousand turns within 1.2× of the first, memory flat, context bounded).

@@ -4,11 +4,12 @@
 // Run: `npx tsx bench/sse/create-throughput.ts [--quick] [--clients N] [--seconds N] [--repeat N]`; against a
 // running server instead of the bundled API server: `--url URL --token T --team ID --agent ID`.
 // What it measures is described in bench/sse/README.md.
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { stat } from '../compare/stats';
 import type { FigureInput } from '../report/schema';
 import { fmt, percentile, startBench, type Bench } from './harness';
+import { loadPhase, postJson } from './load-phase';
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -32,26 +33,7 @@ if (option('url')) {
 // One keep-alive connection per client, like 32 API clients each with its own connection.
 const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
 
-function post(path: string, payload: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${target.url}${path}`,
-      {
-        method: 'POST',
-        agent,
-        headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+const post = (path: string, payload: string) => postJson(`${target.url}${path}`, agent, payload, { authorization: `Bearer ${target.token}` });
 const body = (i: number) => JSON.stringify({ json: { teamId: target.teamId, agentId: target.agentId, goal: `throughput run ${i}` } });
 let counter = 0;
 
@@ -72,15 +54,7 @@ async function client(until: number, latencies: number[] | null, errors: Map<str
   return ok;
 }
 
-async function phase(seconds: number, record: boolean) {
-  const latencies: number[] = [];
-  const errors = new Map<string, number>();
-  const start = performance.now();
-  const until = start + seconds * 1000;
-  const counts = await Promise.all(Array.from({ length: CLIENTS }, () => client(until, record ? latencies : null, errors)));
-  const elapsed = (performance.now() - start) / 1000;
-  return { accepted: counts.reduce((a, b) => a + b, 0), elapsed, latencies: latencies.sort((a, b) => a - b), errors };
-}
+const phase = (seconds: number, record: boolean) => loadPhase(CLIENTS, seconds, record, (_i, until, latencies, errors) => client(until, latencies, errors));
 
 await phase(WARMUP_SECONDS, false);
 // --repeat measured windows (5; 1 at --quick) back to back on the same server, each reported alone.

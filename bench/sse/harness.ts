@@ -30,9 +30,13 @@ export interface ApiServer {
 
 /**
  * The API server (server.ts) in a process of its own on `databaseUrl`; with `queuePrefix`, the
- * runs it creates are enqueued where a worker of the benchmark takes them.
+ * runs it creates are enqueued where a worker of the benchmark takes them; `env` adds to its
+ * environment (LOOPLANE_ENCRYPTION_KEY: it serves inbound triggers too).
  */
-export async function startApiServer(databaseUrl: string, options: { poolSize?: number; queuePrefix?: string } = {}): Promise<ApiServer> {
+export async function startApiServer(
+  databaseUrl: string,
+  options: { poolSize?: number; queuePrefix?: string; env?: Record<string, string> } = {},
+): Promise<ApiServer> {
   // BENCH_PROFILE=dir writes a V8 CPU profile of the server there (for finding where time goes).
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   // Plain JavaScript, like the worker: no TypeScript loader in the process being measured.
@@ -42,6 +46,7 @@ export async function startApiServer(databaseUrl: string, options: { poolSize?: 
       DATABASE_URL: databaseUrl,
       BENCH_POOL_SIZE: String(options.poolSize ?? 10),
       ...(options.queuePrefix ? { QUEUE_PREFIX: options.queuePrefix } : {}),
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
