@@ -14,7 +14,7 @@ export interface ScheduleLoopOptions {
   maxSleepMs: number;
   /** How often failure streaks are settled (default 5 s). */
   settleEveryMs?: number;
-  /** Schedules fired at once (each holds one connection while its run takes another; default 2). */
+  /** Batches of due schedules fired at once (each holds one connection while its runs take others; default 2). */
   parallel?: number;
   /** Default: a timer; tests pass their own. */
   sleep?: Sleep;

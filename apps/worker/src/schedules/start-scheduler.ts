@@ -16,7 +16,7 @@ export interface SchedulerOptions {
   queuePrefix: string;
   /** LOOPLANE_SCHEDULER_POLL_MS. */
   maxSleepMs: number;
-  /** Schedules fired at once; each holds two of the pool's connections while its run is made. */
+  /** Batches of due schedules fired at once; each holds one of the pool's connections while its runs are made on others. */
   parallel: number;
   /** The team run-start limits a tick's run counts against (as the web app's). */
   runLimits: { perMinute: number; maxQueued: number };

@@ -1,17 +1,18 @@
 import { createHash } from 'node:crypto';
 import {
-  advanceSchedule,
+  advanceSchedules,
   appendAudit,
-  dueScheduleIds,
   emitSchedulePaused,
-  lockDueSchedule,
+  lockDueSchedules,
   mailboxForDelivery,
-  recordScheduleTick,
+  recordScheduleTicks,
   runForTick,
   settleScheduleFailures,
   unfinishedScheduleRuns,
   type AuditActor,
   type ScheduleRecord,
+  type ScheduleStep,
+  type ScheduleTickRow,
   type TickOutcome,
 } from '@looplane/db';
 import { AppError } from '@looplane/shared';
@@ -142,61 +143,108 @@ async function startScheduledRun(deps: RunDeps, schedule: ScheduleRecord, at: Da
   }
 }
 
+/** A schedule's step, to be written with the batch's: its tick records and where it moves to. */
+interface ScheduleStepResult {
+  ticks: ScheduleTickRow[];
+  step: ScheduleStep;
+}
+
 /**
- * One due schedule's step, under its row's lock (FOR NO KEY UPDATE SKIP LOCKED: a schedule another
- * worker is firing is left to it): plan the tick per catchUp, start or skip it, record it, advance
- * `nextFireAt`, commit. Returns whether it did anything. A pause waits for the lock, so once it
- * returns no tick of the schedule is in progress and none follows.
+ * Plans a locked due schedule's tick per catchUp and starts or skips it (the run is made on
+ * another connection); what it did is written by the caller, in the lock's transaction.
  */
-async function fireOne(deps: ScheduleFireDeps, id: string): Promise<boolean> {
+async function stepSchedule(deps: ScheduleFireDeps, schedule: ScheduleRecord, nextFireAt: Date, now: Date): Promise<ScheduleStepResult> {
+  const id = schedule.id;
+  const plan = planTick(timingOf(schedule), nextFireAt, now, schedule.catchUp, deps.graceMs ?? DEFAULT_GRACE_MS);
+  const ticks: ScheduleTickRow[] = [];
+  if (plan.missedFrom) {
+    const reason = plan.fire
+      ? `ticks missed while no worker ran; catchUp latest starts only the latest (${plan.fire.toISOString()})`
+      : 'ticks missed while no worker ran; catchUp none drops them';
+    ticks.push({ id: newId(), scheduleId: id, scheduledAt: plan.missedFrom, outcome: 'skipped', reason, runId: null });
+  }
+  let fired: Date | null = null;
+  if (plan.fire) {
+    const result = await startScheduledRun(deps, schedule, plan.fire, SCHEDULER_ACTOR, true);
+    ticks.push({ id: newId(), scheduleId: id, scheduledAt: plan.fire, ...result });
+    if (result.outcome === 'started') fired = plan.fire;
+  }
+  return { ticks, step: { id, next: plan.next, firedAt: fired } };
+}
+
+/** Schedules one transaction locks and fires at once (by default). */
+const DEFAULT_BATCH_SIZE = 100;
+
+/**
+ * One batch: locks up to `size` due schedules in one statement (FOR NO KEY UPDATE SKIP LOCKED: a
+ * schedule another worker is firing is left to it; those in `seen` were stepped in this pass),
+ * starts all their ticks at once (so runs.create's group commit writes their runs in a few
+ * transactions), records every tick and advances every schedule, and commits. A schedule whose
+ * step threw (not a run that could not be made: that is a failed tick) is left as it was for the
+ * next pass; the others go on. A pause waits for the row lock, so once it returns no tick of the
+ * schedule is in progress and none follows. Returns how many it locked and how many it stepped.
+ */
+async function fireBatch(deps: ScheduleFireDeps, size: number, seen: Set<string>): Promise<{ locked: number; stepped: number }> {
   return deps.db.$transaction(
     async (tx) => {
       const q = queryableOf(tx);
       const now = new Date(deps.clock.now());
-      const schedule = await lockDueSchedule(q, id, now);
-      if (!schedule?.nextFireAt) return false;
-      const plan = planTick(timingOf(schedule), schedule.nextFireAt, now, schedule.catchUp, deps.graceMs ?? DEFAULT_GRACE_MS);
-      if (plan.missedFrom) {
-        const reason = plan.fire
-          ? `ticks missed while no worker ran; catchUp latest starts only the latest (${plan.fire.toISOString()})`
-          : 'ticks missed while no worker ran; catchUp none drops them';
-        await recordScheduleTick(q, { id: newId(), scheduleId: id, scheduledAt: plan.missedFrom, outcome: 'skipped', reason, runId: null });
-      }
-      let fired: Date | null = null;
-      if (plan.fire) {
-        const result = await startScheduledRun(deps, schedule, plan.fire, SCHEDULER_ACTOR, true);
-        await recordScheduleTick(q, { id: newId(), scheduleId: id, scheduledAt: plan.fire, ...result });
-        if (result.outcome === 'started') fired = plan.fire;
-      }
-      await advanceSchedule(q, id, plan.next, fired);
-      return true;
+      const schedules = await lockDueSchedules(q, now, size, [...seen]);
+      for (const schedule of schedules) seen.add(schedule.id);
+      const outcomes = await Promise.allSettled(
+        schedules.map((schedule) => (schedule.nextFireAt ? stepSchedule(deps, schedule, schedule.nextFireAt, now) : Promise.resolve(null))),
+      );
+      const done: ScheduleStepResult[] = [];
+      outcomes.forEach((outcome, i) => {
+        if (outcome.status === 'rejected') deps.onError?.(outcome.reason, `fire schedule ${schedules[i]!.id}`);
+        else if (outcome.value) done.push(outcome.value);
+      });
+      await recordScheduleTicks(
+        q,
+        done.flatMap((d) => d.ticks),
+      );
+      await advanceSchedules(
+        q,
+        done.map((d) => d.step),
+      );
+      return { locked: schedules.length, stepped: done.length };
     },
-    // The run is made on another connection while this one holds the lock: allow it a while.
-    { timeout: 60_000, maxWait: 10_000 },
+    // The runs are made on other connections while this one holds the locks: allow them a while.
+    { timeout: 120_000, maxWait: 10_000 },
   );
 }
 
 /**
- * Fires what is due now: up to `limit` schedules, `parallel` at once (each holds one connection
- * while its run is made on another, so keep it well under the pool's size). Returns how many
- * schedules took a step; the caller passes again at once while that is non-zero (a schedule more
- * than one tick behind takes one step per pass).
+ * Fires what is due now: up to `limit` schedules, in batches of `batchSize` (each batch one
+ * transaction), `parallel` batches at once. Each batch holds one connection while its runs are
+ * made on others, so keep `parallel` well under the pool's size. Returns how many schedules took a
+ * step; the caller passes again at once while that is non-zero (a schedule more than one tick
+ * behind takes one step per pass).
  */
-export async function fireDueSchedules(deps: ScheduleFireDeps, options: { limit?: number; parallel?: number } = {}): Promise<number> {
-  const ids = await dueScheduleIds(queryableOf(deps.db), new Date(deps.clock.now()), options.limit ?? 200);
-  let next = 0;
+export async function fireDueSchedules(deps: ScheduleFireDeps, options: { limit?: number; parallel?: number; batchSize?: number } = {}): Promise<number> {
+  const limit = options.limit ?? 500;
+  const batchSize = Math.max(1, options.batchSize ?? DEFAULT_BATCH_SIZE);
+  const lanes = Math.max(1, Math.min(options.parallel ?? 2, Math.ceil(limit / batchSize)));
+  const seen = new Set<string>();
+  let claimed = 0;
   let stepped = 0;
   const lane = async () => {
-    while (next < ids.length) {
-      const id = ids[next++]!;
+    while (claimed < limit) {
+      const size = Math.min(batchSize, limit - claimed);
+      claimed += size;
       try {
-        if (await fireOne(deps, id)) stepped++;
+        const batch = await fireBatch(deps, size, seen);
+        stepped += batch.stepped;
+        // Fewer than asked for: nothing more is due that this worker may take.
+        claimed -= size - batch.locked;
+        if (batch.locked < size) return;
       } catch (error) {
-        deps.onError?.(error, `fire schedule ${id}`);
+        deps.onError?.(error, `fire a batch of up to ${size} schedules`);
+        return;
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, options.parallel ?? 4) }, lane));
+  await Promise.all(Array.from({ length: lanes }, lane));
   return stepped;
 }
 

@@ -12,16 +12,20 @@ export {
   type ScheduleCatchUp,
 } from './schedules.repository';
 export {
-  dueScheduleIds,
-  lockDueSchedule,
   lockSchedule,
   runForTick,
   unfinishedScheduleRuns,
   recordScheduleTick,
-  advanceSchedule,
   listScheduleTicks,
   type TickOutcome,
   type ScheduleTickRecord,
 } from './schedule-ticks.repository';
+export {
+  lockDueSchedules,
+  recordScheduleTicks,
+  advanceSchedules,
+  type ScheduleTickRow,
+  type ScheduleStep,
+} from './schedule-batch.repository';
 export { earliestScheduleFireAt } from './schedule-wakeup.repository';
 export { settleScheduleFailures, emitSchedulePaused, type SelfPausedSchedule } from './schedule-failures.repository';

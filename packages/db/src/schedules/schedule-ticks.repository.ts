@@ -4,44 +4,14 @@ import { namedQuery, param, rowsOf } from '../sql/named-query';
 import { AT, SCHEDULE_COLUMNS, parseSchedule, type ScheduleRecord } from './schedules.repository';
 
 /**
- * Firing schedules. Postgres is the truth: a worker locks a due schedule's row (FOR NO KEY UPDATE
- * SKIP LOCKED, so two workers never work on one schedule at once and neither waits), makes the
+ * Firing schedules. Postgres is the truth: a worker locks due schedules' rows (FOR NO KEY UPDATE
+ * SKIP LOCKED, so two workers never work on one schedule at once and neither waits; the batch
+ * statements are in schedule-batch.repository.ts), makes the
  * tick's run (keyed unique on `(scheduleId, scheduledAt)`), records the tick and advances
  * `nextFireAt` before it commits. A worker killed in between leaves the row unlocked and
  * `nextFireAt` where it was: the next one finds the tick's run by its key instead of making another.
  * The lock is NO KEY so the run's foreign key check (KEY SHARE) on the row is not blocked by it.
  */
-
-const DUE_SQL = namedQuery({
-  name: 'looplane_schedule_due_v1',
-  params: { now_ms: param.bigint, limit: param.int },
-  text: `
-SELECT id FROM "Schedule" WHERE enabled AND "nextFireAt" <= ${AT('now_ms')}
-ORDER BY "nextFireAt" LIMIT :limit`,
-}).returns<{ id: string }>();
-
-/** Ids of enabled schedules due at `now`, most overdue first. */
-export async function dueScheduleIds(db: Queryable, now: Date, limit: number): Promise<string[]> {
-  return rowsOf(DUE_SQL, await db.query(DUE_SQL.bind({ now_ms: now.getTime(), limit }))).map((r) => r.id);
-}
-
-const LOCK_DUE_SQL = namedQuery({
-  name: 'looplane_schedule_lock_due_v1',
-  params: { id: param.text, now_ms: param.bigint },
-  text: `
-SELECT ${SCHEDULE_COLUMNS} FROM "Schedule"
-WHERE id = :id AND enabled AND "nextFireAt" <= ${AT('now_ms')}
-FOR NO KEY UPDATE SKIP LOCKED`,
-});
-
-/**
- * Locks a schedule for its tick until the transaction `db` is in ends; null when it is not due any
- * more (another worker advanced it, it was paused) or another worker holds it.
- */
-export async function lockDueSchedule(db: Queryable, id: string, now: Date): Promise<ScheduleRecord | null> {
-  const row = (await db.query(LOCK_DUE_SQL.bind({ id, now_ms: now.getTime() }))).rows[0];
-  return row === undefined ? null : parseSchedule(row);
-}
 
 const LOCK_SQL = namedQuery({
   name: 'looplane_schedule_lock_v1',
@@ -106,20 +76,6 @@ export async function recordScheduleTick(
       run_id: tick.runId,
     }),
   );
-}
-
-const ADVANCE_SQL = namedQuery({
-  name: 'looplane_schedule_advance_v1',
-  params: { id: param.text, next_ms: param.bigint, fired_ms: { sql: 'bigint', nullable: true } as const },
-  text: `
-UPDATE "Schedule" SET "nextFireAt" = ${AT('next_ms')},
-  "lastFiredAt" = COALESCE(${AT('fired_ms')}, "lastFiredAt"), "updatedAt" = (statement_timestamp() AT TIME ZONE 'UTC')
-WHERE id = :id AND enabled`,
-});
-
-/** Moves a locked schedule to its next tick (`firedAt`: the tick that made a run, if one did). */
-export async function advanceSchedule(db: Queryable, id: string, next: Date, firedAt: Date | null): Promise<void> {
-  await db.query(ADVANCE_SQL.bind({ id, next_ms: next.getTime(), fired_ms: firedAt?.getTime() ?? null }));
 }
 
 const ticksSchema = z.object({
