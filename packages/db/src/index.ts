@@ -25,3 +25,5 @@ export * from './schedules/index';
 export { continueFinishedRun, continueForPendingMessages } from './runs/run-continue.repository';
 export { recordWaitingAnswer } from './runs/persistent-answer.repository';
 export { mailboxForDelivery } from './runs/persistent-mailbox.repository';
+export { newId } from './vocabulary/ids';
+export * from './vocabulary/index';

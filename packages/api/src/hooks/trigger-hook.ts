@@ -4,7 +4,7 @@ import type { ApiDeps } from '../context';
 import { readBounded } from '../http';
 import { errorResponse, RestProblem } from '../rest/rest-problem';
 import { idSchema } from '../schemas';
-import { newId } from '../services/ids';
+import { newId } from '@looplane/db';
 import { queryableOf } from '../services/sessions-ancestry';
 import { deliverOnce, refused, repeatOf, type DeliveryOutcome } from './trigger-delivery';
 import type { TriggerRateLimiter } from './trigger-rate-limit';

@@ -13,7 +13,7 @@ import { parseRunConfig, sourceKindOf, type StoredWorkspace, type ToolSpec } fro
 import { AppError } from '@looplane/shared';
 import type { CreateRunInput, RunBudget } from '../routers/runs.schema';
 import type { PrincipalActor } from '../trpc';
-import { newId } from './ids';
+import { newId } from '@looplane/db';
 import { originAuditData, type RunOrigin } from './run-create';
 import { buildRunConfig, resolveGoal } from './run-config';
 import { mcpToolSpecs } from '../mcp/mcp-catalog';

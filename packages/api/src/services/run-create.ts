@@ -3,7 +3,7 @@ import { sourceKindOf, type StoredWorkspace } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import type { PrincipalActor } from '../trpc';
 import type { CreateRunInput, RunBudget } from '../routers/runs.schema';
-import { newId } from './ids';
+import { newId } from '@looplane/db';
 import { resolveWorkspaceSource, storedWorkspace } from './run-workspace';
 import { agentLookup } from './run-agent-lookup';
 import { runCreateBatcher } from './run-create-batch';

@@ -20,7 +20,7 @@ import type { PrincipalActor } from '../trpc';
 import { cancelRun, sendRunMessage } from './run-control.service';
 import { createRun } from './run-create';
 import { createGraphRun } from './graph-run';
-import { newId } from './ids';
+import { newId } from '@looplane/db';
 import type { RunDeps } from './runs.service';
 import { queryableOf } from './sessions-ancestry';
 import { renderScheduledGoal } from './schedule-timing';

@@ -20,7 +20,7 @@ import { AppError } from '@looplane/shared';
 import type { PrincipalActor } from '../trpc';
 import { scheduleChoicesSchema, type CreateScheduleInput, type UpdateScheduleInput } from '../routers/schedules.schema';
 import { getGraph } from './graphs.service';
-import { newId } from './ids';
+import { newId } from '@looplane/db';
 import { agentLookup } from './run-agent-lookup';
 import { checkWorkspaceDefault } from './run-workspace';
 import type { RunDeps } from './runs.service';

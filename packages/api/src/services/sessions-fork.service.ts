@@ -4,7 +4,7 @@ import { modelLimitsOf } from '@looplane/models';
 import { AppError } from '@looplane/shared';
 import type { ForkSessionInput } from '../routers/sessions.schema';
 import type { PrincipalActor } from '../trpc';
-import { newId } from './ids';
+import { newId } from '@looplane/db';
 import { admitRunStart } from './run-start-limits';
 import { runLimitsOf, type RunDeps } from './runs.service';
 import { commitAt, findTeamSession, sessionLog, TERMINAL_SESSION, type SessionRow } from './sessions-ancestry';

@@ -15,7 +15,7 @@ import { AppError } from '@looplane/shared';
 import type { ArchiveSkillInput, CreateSkillInput, UpdateSkillInput } from '../routers/skills.schema';
 import { agentSkillsSchema } from '../routers/agents.schema';
 import type { RunSkills } from './run-config';
-import { newId } from './ids';
+import { newId } from '@looplane/db';
 import { queryableOf } from './sessions-ancestry';
 
 /** A skill as the API shows it. */

@@ -22,7 +22,7 @@ import { generateSigningSecret } from '@looplane/webhooks';
 import type { PrincipalActor } from '../trpc';
 import type { RunBudget } from '../routers/runs.schema';
 import type { CreateTriggerInput, ListTriggerDeliveriesInput, UpdateTriggerInput } from '../routers/triggers.schema';
-import { newId } from './ids';
+import { newId } from '@looplane/db';
 import { checkWorkspaceDefault } from './run-workspace';
 import { queryableOf } from './sessions-ancestry';
 

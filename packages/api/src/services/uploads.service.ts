@@ -3,7 +3,7 @@ import { appendAudit, insertUpload, uploadForTeam, type Db, type UploadRecord } 
 import { AppError } from '@looplane/shared';
 import { inspectArchive } from '@looplane/workspaces';
 import type { PrincipalActor } from '../trpc';
-import { newId } from './ids';
+import { newId } from '@looplane/db';
 import { queryableOf } from './sessions-ancestry';
 import { UPLOAD_TTL_MS, type UploadLimits } from './upload-limits';
 

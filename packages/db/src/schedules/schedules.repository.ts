@@ -98,7 +98,7 @@ const fieldParams = {
   agent_id: param.nullableText,
   graph_id: param.nullableText,
   cron: param.nullableText,
-  every_seconds: { sql: 'int', nullable: true } as const,
+  every_seconds: param.nullableInt,
   timezone: param.text,
   goal: param.text,
   budget: param.jsonb,
@@ -107,7 +107,7 @@ const fieldParams = {
   catch_up: param.text,
   enabled: param.boolean,
   pause_after_failures: param.int,
-  next_fire_at_ms: { sql: 'bigint', nullable: true } as const,
+  next_fire_at_ms: param.nullableBigint,
 };
 const bindFields = (f: ScheduleFields) => ({
   name: f.name,

@@ -52,4 +52,16 @@ FROM t WHERE owner =  E'o''brien \\\\ x'::text AND note IS NOT DISTINCT FROM NUL
     // @ts-expect-error b is bytes
     expect(() => bytes.inline({ b: '01ff' })).toThrow('parameter :b must be bytes');
   });
+
+  it('writes times and text arrays as typed literals, and refuses values of the wrong kind', () => {
+    const q = namedQuery({ name: 'q', text: 'SELECT :at, :ids, :maybe', params: { at: param.timestamptz, ids: param.textArray, maybe: param.nullableInt } });
+    expect(q.text).toBe('SELECT $1::timestamptz, $2::text[], $3::int');
+    const at = new Date('2026-03-29T01:30:00.123Z');
+    expect(q.inline({ at, ids: ["a'b", 'c'], maybe: null })).toBe("SELECT '2026-03-29T01:30:00.123Z'::timestamptz, ARRAY['a''b','c']::text[], NULL::int");
+    expect(q.inline({ at, ids: [], maybe: 3 })).toBe("SELECT '2026-03-29T01:30:00.123Z'::timestamptz, '{}'::text[], 3::int");
+    expect(q.bind({ at, ids: ['x'], maybe: 1 }).values).toEqual([at, ['x'], 1]);
+    expect(() => q.inline({ at: new Date(Number.NaN), ids: [], maybe: null })).toThrow('parameter :at must be a valid Date');
+    // @ts-expect-error ids are strings
+    expect(() => q.inline({ at, ids: [1], maybe: null })).toThrow('parameter :ids must be an array of strings');
+  });
 });

@@ -11,6 +11,8 @@ const SQL_TYPES = {
   boolean: 'boolean',
   jsonb: 'jsonb',
   bytea: 'bytea',
+  timestamptz: 'timestamptz',
+  textArray: 'text[]',
 } as const;
 type SqlTypeName = keyof typeof SQL_TYPES;
 
@@ -21,15 +23,19 @@ interface TsTypes {
   boolean: boolean;
   jsonb: string;
   bytea: Uint8Array;
+  timestamptz: Date;
+  textArray: readonly string[];
 }
 
 export interface ParamType<T extends SqlTypeName = SqlTypeName, Nullable extends boolean = boolean> {
-  readonly sql: T;
+  readonly type: T;
+  /** The cast every occurrence of the parameter gets. */
+  readonly sql: (typeof SQL_TYPES)[T];
   readonly nullable: Nullable;
 }
 
-const type = <T extends SqlTypeName>(sql: T) => ({ sql, nullable: false }) as ParamType<T, false>;
-const nullable = <T extends SqlTypeName>(sql: T) => ({ sql, nullable: true }) as ParamType<T, true>;
+const type = <T extends SqlTypeName>(name: T) => ({ type: name, sql: SQL_TYPES[name], nullable: false }) as ParamType<T, false>;
+const nullable = <T extends SqlTypeName>(name: T) => ({ type: name, sql: SQL_TYPES[name], nullable: true }) as ParamType<T, true>;
 
 /** The parameter types a {@link namedQuery} declares. */
 export const param = {
@@ -39,8 +45,15 @@ export const param = {
   boolean: type('boolean'),
   jsonb: type('jsonb'),
   bytea: type('bytea'),
+  /** A `Date`; `timestamp(3)` columns (as Prisma stores them, UTC) take `:at AT TIME ZONE 'UTC'`. */
+  timestamptz: type('timestamptz'),
+  textArray: type('textArray'),
   nullableText: nullable('text'),
   nullableJsonb: nullable('jsonb'),
+  nullableInt: nullable('int'),
+  nullableBigint: nullable('bigint'),
+  nullableBoolean: nullable('boolean'),
+  nullableTimestamptz: nullable('timestamptz'),
 };
 
 type ParamSpec = Record<string, ParamType>;
@@ -113,7 +126,7 @@ function literal(name: string, declared: ParamType, value: unknown): string {
     if (!declared.nullable) throw new Error(`parameter :${name} is null but not nullable`);
     return 'NULL';
   }
-  switch (declared.sql) {
+  switch (declared.type) {
     case 'text':
     case 'jsonb':
       if (typeof value !== 'string') throw new Error(`parameter :${name} must be a string, got ${typeof value}`);
@@ -128,6 +141,12 @@ function literal(name: string, declared: ParamType, value: unknown): string {
     case 'bytea':
       if (!(value instanceof Uint8Array)) throw new Error(`parameter :${name} must be bytes (a Uint8Array)`);
       return quoteLiteral(`\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`);
+    case 'timestamptz':
+      if (!(value instanceof Date) || Number.isNaN(value.getTime())) throw new Error(`parameter :${name} must be a valid Date`);
+      return quoteLiteral(value.toISOString());
+    case 'textArray':
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new Error(`parameter :${name} must be an array of strings`);
+      return value.length === 0 ? `'{}'` : `ARRAY[${value.map((v: string) => quoteLiteral(v)).join(',')}]`;
   }
 }
 
