@@ -1,6 +1,7 @@
+import { isTerminalRunStatus, type RunStatus } from '@looplane/db/vocabulary';
 import type { BadgeTone } from '@/components/ui/badge';
 
-export type RunStatus = 'queued' | 'running' | 'waiting' | 'paused' | 'succeeded' | 'failed' | 'cancelled';
+export type { RunStatus };
 
 export const STATUS_TONE: Record<RunStatus, BadgeTone> = {
   queued: 'neutral',
@@ -13,7 +14,7 @@ export const STATUS_TONE: Record<RunStatus, BadgeTone> = {
 };
 
 export function isTerminal(status: RunStatus): boolean {
-  return status === 'succeeded' || status === 'failed' || status === 'cancelled';
+  return isTerminalRunStatus(status);
 }
 
 /** Micro-dollars as money: "$0", "$0.000018", "$0.0042", "$1.25", "$1,204". */

@@ -1,6 +1,6 @@
 import { createDispatch, type ApiDeps } from '@looplane/api';
 import { callerAs, createTeamFixture, type TeamFixture } from '@looplane/api/testing';
-import { createPgPool, type PgPool } from '@looplane/db';
+import { createPgPool, TERMINAL_RUN_STATUSES, type PgPool } from '@looplane/db';
 import { createTestAgent, createTestRun } from '@looplane/db/testing';
 import type { RunConfigInput, ScriptTurn } from '@looplane/engine';
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
@@ -187,7 +187,7 @@ export async function driveRuns(ctx: HostLossContext, count: number, randomLosse
     runs.push(await createTestRun(t.db, agent, { config: { tools: FILE_TOOLS, toolLoading: 'eager' } }));
   }
   const ids = runs.map((r) => r.runId);
-  const unfinished = () => t.db.run.count({ where: { id: { in: ids }, status: { notIn: ['succeeded', 'failed', 'cancelled'] } } });
+  const unfinished = () => t.db.run.count({ where: { id: { in: ids }, status: { notIn: [...TERMINAL_RUN_STATUSES] } } });
   const approver = await callerAs(ctx.deps, { userId: fx.members.approver.id });
   const approvedAfterHostLoss = new Set<string>();
   let losses = 0;

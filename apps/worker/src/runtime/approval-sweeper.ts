@@ -1,4 +1,4 @@
-import { appendAudit, type Db } from '@looplane/db';
+import { appendAudit, TERMINAL_RUN_STATUSES, type Db } from '@looplane/db';
 import type { Clock } from '@looplane/engine';
 import type { SessionJob } from '@looplane/queue';
 import type { Logger } from 'pino';
@@ -23,7 +23,6 @@ export interface SweepResult {
 }
 
 const SYSTEM = { type: 'system', name: 'approval-sweeper' } as const;
-const TERMINAL_RUNS = ['succeeded', 'failed', 'cancelled'] as const;
 
 /**
  * Applies time to pending approvals: after `escalateAt` the required role becomes `escalateToRole`;
@@ -138,11 +137,11 @@ export class ApprovalSweeper {
   }
 
   private async closeEnded(now: Date, teams: Set<string>): Promise<number> {
-    const ids = await this.due({ status: 'pending', run: { status: { in: [...TERMINAL_RUNS] } } });
+    const ids = await this.due({ status: 'pending', run: { status: { in: [...TERMINAL_RUN_STATUSES] } } });
     if (ids.length === 0) return 0;
     return this.options.db.$transaction(async (tx) => {
       const rows = await tx.approval.updateManyAndReturn({
-        where: { id: { in: ids }, status: 'pending', run: { status: { in: [...TERMINAL_RUNS] } } },
+        where: { id: { in: ids }, status: 'pending', run: { status: { in: [...TERMINAL_RUN_STATUSES] } } },
         data: { status: 'cancelled', decidedAt: now, comment: 'the run ended before a decision' },
         select: { id: true, teamId: true, runId: true },
       });

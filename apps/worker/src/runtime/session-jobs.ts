@@ -1,4 +1,5 @@
 import {
+  isTerminalSessionStatus,
   claimSessions,
   continueForPendingMessages,
   failSession,
@@ -26,8 +27,6 @@ export interface SessionJobsDeps extends SessionRunDeps {
   /** Delay before a job over a concurrency limit is tried again (default 500-1500 ms, jittered). */
   deferMs?: () => number;
 }
-
-const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
 
 /**
  * The processor of the sessions queue. A job only says "look at this session now": the truth is
@@ -58,7 +57,7 @@ export class SessionJobs {
     try {
       const context = await this.contexts.get(data.sessionId);
       if (!context) return;
-      if (FINISHED.has(context.status)) return await this.continueIfMessaged(context, data);
+      if (isTerminalSessionStatus(context.status)) return await this.continueIfMessaged(context, data);
       // A graph run's `process` node runs on its own worker process (swarm/isolation).
       if (context.graphRun && (await routeSwarmJob(context, data))) return;
       if (context.status === 'waiting' && !context.cancelRequestedAt && !(await this.hasWakeUp(context))) return;

@@ -1,4 +1,5 @@
 import {
+  isTerminalRunStatus,
   PgBudgetLedger,
   PgPathLedger,
   PgEventStore,
@@ -73,7 +74,6 @@ export interface SessionRunResult {
   release: ReleaseOutcome | null;
 }
 
-const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 /** Wake-ups resolved within one job before it yields (a guard against a resolver that never settles). */
 const MAX_ROUNDS = 1000;
 
@@ -181,7 +181,7 @@ export class SessionRun {
       if (await this.cancelIfRequested(state)) return { kind: 'finished' };
       if (round === 0 && (await this.openBranch(state)) === 'refinished') return { kind: 'finished' };
       if (state.status === 'new') await this.start(state);
-      if (TERMINAL.has(state.status)) return { kind: 'finished' };
+      if (isTerminalRunStatus(state.status)) return { kind: 'finished' };
       await this.consumeInbox(state);
       const action = next(state);
       if (action.kind === 'done') return { kind: 'finished' };
@@ -241,7 +241,7 @@ export class SessionRun {
     if (!flagged && (this.cancelChecked || !this.context.cancelRequestedAt)) return false;
     this.cancelChecked = true;
     const request = await cancelRequest(this.unit.reader, this.lease.runId);
-    if (!request || TERMINAL.has(state.status)) return false;
+    if (!request || isTerminalRunStatus(state.status)) return false;
     const reason = request.byUserId ? `cancelled by user ${request.byUserId}` : 'cancelled on request';
     if (state.status === 'new') await this.append(state, [createEvent('run.finished', { status: 'cancelled', error: reason }, this.deps.clock)]);
     else await cancelRun({ store: this.store, budget: this.budget, clock: this.deps.clock }, state, reason);
@@ -267,7 +267,7 @@ export class SessionRun {
       const own = config !== null && typeof config === 'object' && Object.keys(config).length > 0 ? { config: config as never } : {};
       const replay = this.context.replay ? { replay: this.context.replay as never } : {};
       await this.append(state, [createEvent('session.forked', { parentSessionId: parentId, atSeq: forkSeq, ...own, ...replay }, this.deps.clock)]);
-    } else if (TERMINAL.has(state.status)) {
+    } else if (isTerminalRunStatus(state.status)) {
       if (this.context.restorePending && !this.context.inboxPending) {
         await this.restores.apply(state, { refinish: true });
         return 'refinished';
@@ -329,7 +329,7 @@ export class SessionRun {
 
   private async release(end: SessionEnd): Promise<ReleaseOutcome | null> {
     // The flush that finished the session released its lease already.
-    if (end.kind === 'finished' && this.state && TERMINAL.has(this.state.status)) return null;
+    if (end.kind === 'finished' && this.state && isTerminalRunStatus(this.state.status)) return null;
     return this.releases.leaveOpen(end, this.state);
   }
 }

@@ -1,4 +1,4 @@
-import { pendingRestores, settleRestoresStatement, type PgEventStore, type SettledRestore, type WriteUnit } from '@looplane/db';
+import { isTerminalRunStatus, pendingRestores, settleRestoresStatement, type PgEventStore, type SettledRestore, type WriteUnit } from '@looplane/db';
 import { apply, createEvent, type Clock, type NewEvent, type RunState } from '@looplane/engine';
 import type { Logger } from 'pino';
 import { WorkspaceUnavailableError } from '../sessions/workspace-unavailable';
@@ -13,8 +13,6 @@ export interface WorkspaceRestoresDeps {
   restorer: FilesRestorer | null;
   log: () => Logger;
 }
-
-const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 
 /**
  * Restore requests (`sessions.restore`), applied by the worker that holds the session, at a step
@@ -44,7 +42,7 @@ export class WorkspaceRestores {
   async apply(state: RunState, options: { refinish?: boolean } = {}): Promise<number> {
     const { deps } = this;
     const requests = await pendingRestores(deps.unit.reader, deps.sessionId);
-    const outcome = options.refinish && TERMINAL.has(state.status) ? finishedAgain(state, deps.clock) : null;
+    const outcome = options.refinish && isTerminalRunStatus(state.status) ? finishedAgain(state, deps.clock) : null;
     const settled: SettledRestore[] = [];
     for (const request of requests) {
       const paths = request.paths.length > 0 ? request.paths : null;

@@ -1,9 +1,7 @@
-import { delegatedChildren, recordReturn, returnedDelegations, spawnDelegation, type Db } from '@looplane/db';
+import { delegatedChildren, isTerminalRunStatus, recordReturn, returnedDelegations, spawnDelegation, type Db } from '@looplane/db';
 import { createEvent, DELEGATE, type NewEvent } from '@looplane/engine';
 import type { Wait, WakeContext } from '../runtime/wake-ups';
 import { swarmDeps, type SwarmDeps } from './swarm-deps';
-
-const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
 
 /**
  * Starts the children of the delegate calls the session waits on that have none yet (each once:
@@ -28,7 +26,7 @@ async function spawnPending(deps: SwarmDeps, wait: Wait, context: WakeContext): 
     if (outcome.kind === 'spawned') await deps.enqueue({ runId: context.runId, sessionId: outcome.childSessionId, reason: 'start' });
   }
   // A child that finished while its return notice was lost is recorded here (idempotent).
-  for (const child of existing) if (FINISHED.has(child.status)) await recordReturn(deps.db, child.id, { pid: process.pid });
+  for (const child of existing) if (isTerminalRunStatus(child.status)) await recordReturn(deps.db, child.id, { pid: process.pid });
 }
 
 /** `delegation.returned` for every call the session waits on whose result crossed back. */

@@ -1,4 +1,4 @@
-import { createPgPool, type Db } from '@looplane/db';
+import { createPgPool, isTerminalRunStatus, type Db } from '@looplane/db';
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestClient, startTestWorker, uniquePrefix, waitFor, type TestClient, type TestWorker, type TestWorkerOptions } from './test-runtime';
@@ -33,14 +33,12 @@ export function setUpRuntimeSuite(label: string, options: Partial<Omit<TestWorke
   return suite;
 }
 
-const TERMINAL = ['succeeded', 'failed', 'cancelled'];
-
 /** Waits for a run to reach a status (default: any terminal one) and returns its row. */
 export function waitForRun(db: Db, runId: string, status?: string, timeoutMs = 20_000) {
   return waitFor(
     async () => {
       const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
-      return (status ? run.status === status : TERMINAL.includes(run.status)) ? run : undefined;
+      return (status ? run.status === status : isTerminalRunStatus(run.status)) ? run : undefined;
     },
     timeoutMs,
     `run ${runId} to be ${status ?? 'finished'}`,

@@ -1,3 +1,4 @@
+import { RUN_STATUSES } from '@looplane/db/vocabulary';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { workspaceSourceSchema } from '@looplane/engine';
@@ -48,7 +49,7 @@ export function registerMcpTools(server: McpServer, ctx: McpToolContext): void {
     {
       description: 'List the team’s runs, newest first (viewer role).',
       inputSchema: {
-        status: z.array(z.enum(['queued', 'running', 'waiting', 'paused', 'succeeded', 'failed', 'cancelled'])).optional(),
+        status: z.array(z.enum(RUN_STATUSES)).optional(),
         text: z.string().max(200).optional().describe('Substring of the goal'),
         limit: z.int().min(1).max(200).optional(),
         cursor: z.string().max(200).optional().describe('nextCursor of the previous page'),

@@ -1,13 +1,12 @@
+import { RUN_STATUSES, type RunStatus, TERMINAL_RUN_STATUSES, WAIT_REASONS } from '@looplane/db/vocabulary';
 import { workspaceSourceSchema } from '@looplane/engine';
 import { z } from 'zod';
 import { idSchema } from '../schemas';
 
-const RUN_STATUSES = ['queued', 'running', 'waiting', 'paused', 'succeeded', 'failed', 'cancelled'] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
+export type { RunStatus };
 const runStatusSchema = z.enum(RUN_STATUSES);
-const WAIT_REASONS = ['approval', 'child', 'budget', 'message'] as const;
 /** A run in one of these is finished: it cannot be cancelled or have its budget raised. */
-export const TERMINAL_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled'];
+export const TERMINAL_STATUSES: readonly RunStatus[] = TERMINAL_RUN_STATUSES;
 
 /** Bounds that keep a number well inside Postgres and JavaScript integer ranges. */
 const MAX_TOKENS = 10_000_000_000;

@@ -1,4 +1,4 @@
-import { appendAudit, type AuditEntry, type Prisma, type Tx } from '@looplane/db';
+import { appendAudit, TERMINAL_RUN_STATUSES, type AuditEntry, type Prisma, type Tx } from '@looplane/db';
 import { AppError } from '@looplane/shared';
 import { z } from 'zod';
 import type { PrincipalActor } from '../trpc';
@@ -120,7 +120,7 @@ export async function markBreakerCancel(
   runId: string,
 ): Promise<{ mainSessionId: string | null; status: string } | null> {
   const { count } = await tx.run.updateMany({
-    where: { id: runId, teamId, cancelRequestedAt: null, status: { notIn: ['succeeded', 'failed', 'cancelled'] } },
+    where: { id: runId, teamId, cancelRequestedAt: null, status: { notIn: [...TERMINAL_RUN_STATUSES] } },
     data: { cancelRequestedAt: new Date(), cancelledById: actor.userId },
   });
   if (count === 0) return null;

@@ -1,10 +1,9 @@
-import { appendAudit, parseSwarm, type Db } from '@looplane/db';
+import { appendAudit, isTerminalRunStatus, parseSwarm, type Db } from '@looplane/db';
 import { AppError } from '@looplane/shared';
 import type { RaiseEdgeBudgetInput } from '../routers/graphs.schema';
 import type { PrincipalActor } from '../trpc';
 import type { RunDeps } from './runs.service';
 
-const TERMINAL = ['succeeded', 'failed', 'cancelled'];
 const numberOrNull = (value: bigint | number | null) => (value === null ? null : Number(value));
 
 /**
@@ -18,7 +17,7 @@ export async function raiseEdgeBudget(deps: RunDeps, actor: PrincipalActor, team
     const run = await tx.run.findFirst({ where: { id: runId, teamId }, select: { status: true, graphId: true } });
     if (!run) throw new AppError('NOT_FOUND', 'No such run in this team');
     if (!run.graphId) throw new AppError('BAD_REQUEST', 'The run is not a graph run; raise its budget with runs.raiseBudget');
-    if (TERMINAL.includes(run.status)) throw new AppError('PRECONDITION_FAILED', `The run already finished (${run.status})`);
+    if (isTerminalRunStatus(run.status)) throw new AppError('PRECONDITION_FAILED', `The run already finished (${run.status})`);
     const current = await tx.budgetLedger.findUnique({ where: { runId_scope_scopeId: { runId, scope: 'edge', scopeId: edgeId } }, select: { id: true } });
     if (!current) throw new AppError('NOT_FOUND', 'No such edge in this run');
     const ledger = await tx.budgetLedger.update({

@@ -1,4 +1,5 @@
 import { unwrap } from '@looplane/client';
+import { isTerminalRunStatus } from '@looplane/db/vocabulary';
 import { decodeWireEvent, parseWireEvent, type ClientEvent } from '@looplane/events';
 import { EXIT } from '../command';
 import type { Printer } from '../printer';
@@ -6,8 +7,6 @@ import type { ApiClient, Remote } from './client';
 import { approvalHint } from './approval-hint';
 import { formatEvent } from './format-event';
 import { SseParser } from './sse-parser';
-
-const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 
 export interface FollowOptions {
   remote: Remote;
@@ -69,7 +68,7 @@ export async function followRun(options: FollowOptions): Promise<number> {
 
   const finishedNow = async (): Promise<number | null> => {
     run = await getRun();
-    if (!TERMINAL.has(run.status) || lastEventId < run.lastEventNo) return null;
+    if (!isTerminalRunStatus(run.status) || lastEventId < run.lastEventNo) return null;
     if (!options.json) printer.info(`Run ${runId} ${run.status}${run.error ? `: ${run.error}` : ''}.`);
     return exitCodeFor(run.status);
   };
@@ -133,7 +132,7 @@ export async function followRun(options: FollowOptions): Promise<number> {
           if (event.type === 'run.finished' && event.sessionId === run.mainSessionId) check = true;
         }
         // A run that was already finished ends once its backlog is printed.
-        if (check || (TERMINAL.has(run.status) && lastEventId >= run.lastEventNo)) {
+        if (check || (isTerminalRunStatus(run.status) && lastEventId >= run.lastEventNo)) {
           const code = await finishedNow();
           if (code !== null) return code;
         }

@@ -2,8 +2,8 @@ import { appendAudit } from '../audit/audit.repository';
 import type { Db } from '../client';
 import { filterCrossing } from './crossing-filter';
 import { parseSwarm } from './delegation-spawn';
+import { isTerminalRunStatus } from '../vocabulary/statuses';
 
-const FINISHED = new Set(['succeeded', 'failed', 'cancelled']);
 const WORKER = { type: 'system', name: 'worker' } as const;
 
 /** A delegated child's result as it crossed back (filtered), keyed by the parent's call. */
@@ -42,7 +42,7 @@ export async function recordReturn(db: Db, childSessionId: string, actedBy: { pi
       run: { select: { teamId: true, swarm: true } },
     },
   });
-  if (!child?.parentId || !child.callId || !child.edgeId || !FINISHED.has(child.status)) return null;
+  if (!child?.parentId || !child.callId || !child.edgeId || !isTerminalRunStatus(child.status)) return null;
   const { parentId, callId, edgeId } = child;
   const swarm = parseSwarm(child.run.swarm);
   const edge = swarm?.edges.find((e) => e.id === edgeId);

@@ -1,5 +1,7 @@
 'use client';
 
+import { isTerminalRunStatus } from '@looplane/db/vocabulary';
+
 import '@xyflow/react/dist/style.css';
 import { roleAtLeast } from '@looplane/shared';
 import { useMutation, useQuery } from '@tanstack/react-query';
@@ -77,7 +79,7 @@ export function GraphRunLive({ runId }: { runId: string }) {
     animated: (e.ledger?.concurrent ?? 0) > 0,
     label: e.ledger ? `${e.ledger.calls}${e.ledger.limitCalls !== null ? `/${e.ledger.limitCalls}` : ''} calls · ${e.ledger.spentCostMicros} µ$` : '',
   }));
-  const canRaise = roleAtLeast(role, 'approver') && !['succeeded', 'failed', 'cancelled'].includes(data.status);
+  const canRaise = roleAtLeast(role, 'approver') && !isTerminalRunStatus(data.status);
   return (
     <div className="flex flex-col gap-4">
       <Card>

@@ -1,11 +1,12 @@
+import { RUN_STATUSES, SESSION_STATUSES } from '@looplane/db/vocabulary';
 import { z } from 'zod';
 import { createRunInput, listRunsInput, raiseBudgetInput, sendMessageInput, MAX_EVENT_NO } from '../../routers/runs.schema';
 import { bigCount, id, intQuery, timestamp, userRef } from './common.schemas';
 import { workspaceSource } from './workspace.schemas';
 
-export const runStatus = z.enum(['queued', 'running', 'waiting', 'paused', 'succeeded', 'failed', 'cancelled']).meta({ id: 'RunStatus' });
+export const runStatus = z.enum(RUN_STATUSES).meta({ id: 'RunStatus' });
 export const waitReason = z.enum(['approval', 'child', 'budget', 'message']).meta({ id: 'WaitReason' });
-const sessionStatus = z.enum(['idle', 'running', 'waiting', 'succeeded', 'failed', 'cancelled']).meta({ id: 'SessionStatus' });
+const sessionStatus = z.enum(SESSION_STATUSES).meta({ id: 'SessionStatus' });
 const agentRef = z.strictObject({ id, name: z.string() }).meta({ id: 'AgentRef' });
 
 // ---- requests (the tRPC inputs' own field schemas, in strict objects) ----
