@@ -1,4 +1,5 @@
 import type { Queryable } from './pg-pool';
+import { FINISHED_STATUSES_SQL as FINISHED } from '../vocabulary/statuses';
 
 /**
  * Session leases: one worker at a time drives a session. A claim is a compare-and-set that bumps
@@ -136,16 +137,16 @@ WITH s AS (
   UPDATE "Session" SET
     "leaseOwner" = NULL,
     "leaseExpiresAt" = NULL,
-    "status" = CASE WHEN "status" IN ('succeeded', 'failed', 'cancelled') THEN "status" ELSE $4::text::"SessionStatus" END,
-    "waitReason" = CASE WHEN "status" IN ('succeeded', 'failed', 'cancelled') THEN NULL ELSE $5::text::"WaitReason" END,
+    "status" = CASE WHEN "status" IN ${FINISHED} THEN "status" ELSE $4::text::"SessionStatus" END,
+    "waitReason" = CASE WHEN "status" IN ${FINISHED} THEN NULL ELSE $5::text::"WaitReason" END,
     "updatedAt" = statement_timestamp()
   WHERE id = $1::text AND "leaseOwner" = $2::text AND "leaseVersion" = $3::int
   RETURNING "runId", "status"
 ), r AS (
   UPDATE "Run" SET "status" = $6::text::"RunStatus", "waitReason" = $5::text::"WaitReason", "updatedAt" = statement_timestamp()
   FROM s WHERE "Run".id = s."runId" AND "Run"."mainSessionId" = $1::text AND $6::text IS NOT NULL
-    AND s.status NOT IN ('succeeded', 'failed', 'cancelled')
-    AND "Run".status NOT IN ('succeeded', 'failed', 'cancelled')
+    AND s.status NOT IN ${FINISHED}
+    AND "Run".status NOT IN ${FINISHED}
   RETURNING "Run".id
 )
 SELECT (SELECT count(*) FROM s)::int AS released, s.status, run."teamId",
@@ -205,11 +206,11 @@ const FAIL_SQL = `
 WITH s AS (
   UPDATE "Session" SET status = 'failed', error = $2, "finishedAt" = statement_timestamp(), "waitReason" = NULL,
     "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = statement_timestamp()
-  WHERE id = $1 AND status NOT IN ('succeeded', 'failed', 'cancelled')
+  WHERE id = $1 AND status NOT IN ${FINISHED}
   RETURNING "runId"
 )
 UPDATE "Run" SET status = 'failed', error = $2, "finishedAt" = statement_timestamp(), "waitReason" = NULL, "updatedAt" = statement_timestamp()
-FROM s WHERE "Run".id = s."runId" AND "Run"."mainSessionId" = $1 AND "Run".status NOT IN ('succeeded', 'failed', 'cancelled')
+FROM s WHERE "Run".id = s."runId" AND "Run"."mainSessionId" = $1 AND "Run".status NOT IN ${FINISHED}
 RETURNING "Run"."teamId"`;
 
 /**

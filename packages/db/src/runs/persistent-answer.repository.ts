@@ -1,5 +1,6 @@
 import type { Queryable } from './pg-pool';
 import { namedQuery, param } from '../sql/named-query';
+import { FINISHED_STATUSES_SQL as FINISHED } from '../vocabulary/statuses';
 
 /**
  * A persistent agent's run never finishes on its answer: it waits for the next message. Its latest
@@ -17,7 +18,7 @@ WITH s AS (
   RETURNING "runId"
 )
 UPDATE "Run" r SET result = :result, "updatedAt" = statement_timestamp()
-FROM s WHERE r.id = s."runId" AND r."mainSessionId" = :session_id AND r.status NOT IN ('succeeded', 'failed', 'cancelled')`,
+FROM s WHERE r.id = s."runId" AND r."mainSessionId" = :session_id AND r.status NOT IN ${FINISHED}`,
 });
 
 /** Records the answer a persistent session waits after (no-op when the lease was lost). */

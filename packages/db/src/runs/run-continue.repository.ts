@@ -1,5 +1,6 @@
 import type { Queryable } from './pg-pool';
 import { namedQuery, param, rowsOf } from '../sql/named-query';
+import { FINISHED_STATUSES_SQL as FINISHED } from '../vocabulary/statuses';
 
 /**
  * A message to a finished run continues it: its main session becomes claimable again (`idle`, as
@@ -32,7 +33,7 @@ WITH main AS (
   RETURNING r."mainSessionId"
 ), ses AS (
   UPDATE "Session" s SET ${REOPEN_SESSION_SET}
-  FROM run WHERE s.id = run."mainSessionId" AND s.status IN ('succeeded', 'failed', 'cancelled')
+  FROM run WHERE s.id = run."mainSessionId" AND s.status IN ${FINISHED}
   RETURNING s.id
 )
 SELECT (SELECT id FROM main) AS "sessionId", (SELECT count(*) FROM run)::int AS reopened`,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Queryable } from '../runs/pg-pool';
 import { namedQuery, param, rowsOf } from '../sql/named-query';
 import { AT, SCHEDULE_COLUMNS, parseSchedule, type ScheduleRecord } from './schedules.repository';
+import { FINISHED_STATUSES_SQL as FINISHED } from '../vocabulary/statuses';
 
 /**
  * Firing schedules. Postgres is the truth: a worker locks due schedules' rows (FOR NO KEY UPDATE
@@ -41,7 +42,7 @@ const UNFINISHED_SQL = namedQuery({
   params: { schedule_id: param.text },
   text: `
 SELECT id, status::text AS status FROM "Run"
-WHERE "scheduleId" = :schedule_id AND status NOT IN ('succeeded', 'failed', 'cancelled')
+WHERE "scheduleId" = :schedule_id AND status NOT IN ${FINISHED}
 ORDER BY "scheduledAt" DESC LIMIT 20`,
 }).returns<{ id: string; status: string }>();
 

@@ -30,3 +30,6 @@ export function sqlList(statuses: readonly string[]): string {
   for (const status of statuses) if (!/^[a-z_]+$/.test(status)) throw new Error(`not a status: ${status}`);
   return `(${statuses.map((s) => `'${s}'`).join(', ')})`;
 }
+
+/** Runs and sessions share their finished statuses: the list for a statement's `IN`. */
+export const FINISHED_STATUSES_SQL = sqlList(TERMINAL_RUN_STATUSES);

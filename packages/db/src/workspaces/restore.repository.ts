@@ -1,6 +1,7 @@
 import type { Queryable } from '../runs/pg-pool';
 import type { Statement } from '../runs/write-unit';
 import { namedQuery, param, rowsOf } from '../sql/named-query';
+import { FINISHED_STATUSES_SQL as FINISHED } from '../vocabulary/statuses';
 
 /** A restore request the worker has not settled yet (`sessions.restore`). */
 export interface PendingRestore {
@@ -57,7 +58,7 @@ const REOPEN_SQL = namedQuery({
   params: { session_id: param.text },
   text: `
 UPDATE "Session" s SET status = 'idle', "updatedAt" = statement_timestamp()
-WHERE s.id = :session_id AND s.status IN ('succeeded', 'failed', 'cancelled') AND s."leaseOwner" IS NULL
+WHERE s.id = :session_id AND s.status IN ${FINISHED} AND s."leaseOwner" IS NULL
   AND EXISTS (SELECT 1 FROM "WorkspaceRestore" r WHERE r."sessionId" = s.id AND r."appliedAt" IS NULL)
 RETURNING s."runId"`,
 }).returns<{ runId: string }>();
