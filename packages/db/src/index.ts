@@ -27,3 +27,5 @@ export { recordWaitingAnswer } from './runs/persistent-answer.repository';
 export { mailboxForDelivery } from './runs/persistent-mailbox.repository';
 export { newId } from './vocabulary/ids';
 export * from './vocabulary/index';
+export * from './telemetry/index';
+export * from './system/index';

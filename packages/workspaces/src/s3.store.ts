@@ -1,7 +1,14 @@
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import type { PgPool } from '@looplane/db';
+import {
+  hasWorkspacePack,
+  insertWorkspacePack,
+  removeRunWorkspace,
+  runsWithExpiredWorkspaces,
+  workspacePackChain,
+  workspaceRemoval,
+  type PgPool,
+} from '@looplane/db';
 import { AppError } from '@looplane/shared';
-import { expiredRuns, hasPack, insertPack, packChain, removeRunPacks, runRemoval } from './pack-index';
 import type { PackEntry, RemovalNote, WorkspaceStore } from './workspace-store';
 
 /** Where and how the s3 driver reaches its bucket (built from the env by `createWorkspaceStore`). */
@@ -23,7 +30,7 @@ const DELETE_BATCH = 1000;
 
 /**
  * `LOOPLANE_WORKSPACE_STORE=s3`: pack bytes in an S3-compatible bucket, one object per commit at
- * `${prefix}runs/${runId}/packs/${commit}.pack`; the index stays in Postgres (pack-index.ts) so
+ * `${prefix}runs/${runId}/packs/${commit}.pack`; the index stays in Postgres (@looplane/db's pack index) so
  * chains and retention are queries, not listings.
  *
  * Durability comes from the order of writes: the index row is inserted only after PutObject has
@@ -53,7 +60,7 @@ export class S3WorkspaceStore implements WorkspaceStore {
 
   async put(entry: Omit<PackEntry, 'bytes'>, pack: Buffer): Promise<void> {
     // Already indexed means already durable: skip the upload (a retried tool call re-saves).
-    if (await hasPack(this.pool, entry.runId, entry.commit)) return;
+    if (await hasWorkspacePack(this.pool, entry.runId, entry.commit)) return;
     const key = this.packKey(entry.runId, entry.commit);
     try {
       await this.client.send(
@@ -71,17 +78,17 @@ export class S3WorkspaceStore implements WorkspaceStore {
       });
     }
     // Only now may the commit be named. If a concurrent put of this commit indexed first, its row
-    // stays (insertPack does nothing) and both wrote the same key; should the two packs differ in
+    // stays (insertWorkspacePack does nothing) and both wrote the same key; should the two packs differ in
     // size, read's length check reports it rather than applying a mismatched pack.
-    await insertPack(this.pool, { ...entry, bytes: pack.length }, this.driver);
+    await insertWorkspacePack(this.pool, { ...entry, bytes: pack.length }, this.driver);
   }
 
   chain(runId: string, commit: string): Promise<PackEntry[]> {
-    return packChain(this.pool, runId, commit);
+    return workspacePackChain(this.pool, runId, commit);
   }
 
   has(runId: string, commit: string): Promise<boolean> {
-    return hasPack(this.pool, runId, commit);
+    return hasWorkspacePack(this.pool, runId, commit);
   }
 
   async read(entry: PackEntry): Promise<Buffer> {
@@ -108,7 +115,7 @@ export class S3WorkspaceStore implements WorkspaceStore {
     // Index first: once the rows are gone no reader looks for the objects, so deleting them next
     // cannot break a restore; a crash in between leaves only unreferenced objects (a later
     // removeRun of the run, being idempotent, still lists and deletes them).
-    await removeRunPacks(this.pool, runId, reason);
+    await removeRunWorkspace(this.pool, runId, reason);
     const prefix = `${this.options.prefix}runs/${runId}/`;
     let token: string | undefined;
     do {
@@ -123,11 +130,11 @@ export class S3WorkspaceStore implements WorkspaceStore {
   }
 
   removal(runId: string): Promise<RemovalNote | null> {
-    return runRemoval(this.pool, runId);
+    return workspaceRemoval(this.pool, runId);
   }
 
   expiredRuns(endedBefore: Date, limit: number): Promise<string[]> {
-    return expiredRuns(this.pool, endedBefore, limit);
+    return runsWithExpiredWorkspaces(this.pool, endedBefore, limit);
   }
 
   /** Closes the client's sockets (for tests and shutdown; the store is unusable after). */

@@ -1,4 +1,5 @@
 import 'server-only';
+import { pingDatabase } from '@looplane/db';
 import { db } from './db';
 import { logger } from './logger';
 import { redis } from './redis';
@@ -26,6 +27,6 @@ async function probe(name: string, check: () => Promise<unknown>): Promise<Probe
 
 /** Probes Postgres and Redis in parallel. */
 export async function checkHealth(): Promise<{ database: Probe; redis: Probe }> {
-  const [database, cache] = await Promise.all([probe('database', () => db().$queryRaw`SELECT 1`), probe('redis', () => redis().ping())]);
+  const [database, cache] = await Promise.all([probe('database', () => pingDatabase(db())), probe('redis', () => redis().ping())]);
   return { database, redis: cache };
 }

@@ -1,20 +1,14 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Queryable } from '@looplane/db';
+import { sessionsPastRetention, type Queryable } from '@looplane/db';
 import type { Clock } from '@looplane/engine';
 import type { WorkspaceManager } from '@looplane/sandbox';
 import type { WorkspaceStore } from '@looplane/workspaces';
 import type { Logger } from 'pino';
 
 const DAY_MS = 24 * 3600_000;
-const TERMINAL = ['succeeded', 'failed', 'cancelled'];
 /** Runs removed from the store per sweep (the next sweep takes the rest). */
 const BATCH = 200;
-/** Local copies whose run ended long ago or whose files were removed from the store. */
-const LOCAL_SQL = `
-SELECT s.id FROM "Session" s JOIN "Run" r ON r.id = s."runId"
-WHERE s.id = ANY($1::text[])
-  AND ((r.status::text = ANY($2::text[]) AND r."finishedAt" < $3) OR EXISTS (SELECT 1 FROM "WorkspaceRemoval" w WHERE w."runId" = r.id))`;
 
 export interface WorkspaceRetentionOptions {
   pool: Queryable;
@@ -92,9 +86,9 @@ export class WorkspaceRetention {
   private async sweepLocal(cutoff: Date): Promise<string[]> {
     const candidates = await this.workspaceDirs();
     if (candidates.length === 0) return [];
-    const found = await this.options.pool.query({ name: 'looplane_workspace_retention_v2', text: LOCAL_SQL, values: [candidates, TERMINAL, cutoff] });
+    const expired = await sessionsPastRetention(this.options.pool, candidates, cutoff);
     const removed: string[] = [];
-    for (const { id } of found.rows as { id: string }[]) {
+    for (const id of expired) {
       // The session's lock: no tool call of it is half-way through its workspace meanwhile.
       await this.options.workspaces.withLock(id, () => this.options.workspaces.remove(id));
       removed.push(id);

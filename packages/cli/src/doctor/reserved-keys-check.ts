@@ -1,23 +1,6 @@
+import { scanStoredJson } from '@looplane/db/system';
 import pg from 'pg';
 import { escapeReservedKey, wireTransformer } from '@looplane/shared/wire';
-
-/**
- * The JSON columns whose content comes from outside (a model's tool calls and what they led to,
- * remote MCP catalogues, what people typed), with the SQL that names a row in the report.
- */
-const STORED_JSON_COLUMNS: ReadonlyArray<{ table: string; column: string; rowKey: string }> = [
-  { table: 'Event', column: 'payload', rowKey: 'id::text' },
-  { table: 'Approval', column: 'args', rowKey: 'id' },
-  { table: 'Approval', column: 'editedArgs', rowKey: 'id' },
-  { table: 'Approval', column: 'held', rowKey: 'id' },
-  { table: 'AuditLog', column: 'data', rowKey: 'id::text' },
-  { table: 'MemoryEntry', column: 'value', rowKey: `"runId" || ' ' || key || ' v' || version` },
-  { table: 'McpServer', column: 'tools', rowKey: 'id' },
-  { table: 'McpServer', column: 'args', rowKey: 'id' },
-  { table: 'ModelEndpoint', column: 'config', rowKey: 'id' },
-  { table: 'AgentTemplate', column: 'tools', rowKey: 'id' },
-  { table: 'PolicyVersion', column: 'document', rowKey: 'id' },
-];
 
 /** A quick text filter before the exact check: a reserved name (escaped or not) written as a key. */
 const CANDIDATE = '"~*(__proto__|constructor|prototype)"\\s*:';
@@ -78,13 +61,9 @@ export async function checkReservedKeys(databaseUrl: string): Promise<ReservedKe
   await client.connect();
   try {
     const report: ReservedKeysReport = { rowsWithReservedKeys: {}, unreadable: [] };
-    for (const { table, column, rowKey } of STORED_JSON_COLUMNS) {
-      const rows = await client.query<{ id: string; json: string }>(
-        `SELECT ${rowKey} AS id, "${column}"::text AS json FROM "${table}" WHERE "${column}"::text ~ $1 ORDER BY 1`,
-        [CANDIDATE],
-      );
+    for await (const { table, column, rows } of scanStoredJson(client, CANDIDATE)) {
       let count = 0;
-      for (const row of rows.rows) {
+      for (const row of rows) {
         const value: unknown = JSON.parse(row.json);
         if (!hasReservedKey(value)) continue;
         count++;

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ensureDatabase } from '@looplane/db/system';
 import pg from 'pg';
 import { describeExit, spawnChild, type ManagedChild } from './children';
 import { findFreePort } from './free-port';
@@ -67,7 +68,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   try {
     const admin = { host: '127.0.0.1', port, user: 'postgres', password: options.password };
     await waitForPostgres(child, { ...admin, database: 'postgres' });
-    await ensureDatabase({ ...admin, database: 'postgres' });
+    await createLooplaneDatabase({ ...admin, database: 'postgres' });
   } catch (error) {
     await stop();
     throw error;
@@ -102,12 +103,12 @@ async function waitForPostgres(child: ManagedChild, config: pg.ClientConfig): Pr
   }
 }
 
-async function ensureDatabase(config: pg.ClientConfig): Promise<void> {
+/** Creates the `looplane` database when the cluster lacks it. */
+async function createLooplaneDatabase(config: pg.ClientConfig): Promise<void> {
   const client = new pg.Client(config);
   await client.connect();
   try {
-    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
-    if (found.rowCount === 0) await client.query(`CREATE DATABASE ${client.escapeIdentifier(DATABASE)}`);
+    await ensureDatabase(client, DATABASE);
   } finally {
     await client.end();
   }

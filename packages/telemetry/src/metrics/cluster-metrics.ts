@@ -1,4 +1,4 @@
-import type { Db } from '@looplane/db';
+import { approvalDecisionTotals, type Db } from '@looplane/db';
 import { Counter, Gauge, Summary, type Registry } from 'prom-client';
 
 /** Where cluster-wide numbers come from: Postgres (the source of truth) and the queue. */
@@ -98,17 +98,11 @@ function registerDecisionLatency(registry: Registry, db: Db): void {
     percentiles: [],
     registers: [registry],
   });
-  const read = async () => {
-    const rows = await db.$queryRaw<Array<{ n: bigint; total: number | null }>>`
-      SELECT count(*) AS n, sum(extract(epoch FROM ("decidedAt" - "createdAt")))::float8 AS total
-      FROM "Approval" WHERE "decidedAt" IS NOT NULL`;
-    return { count: Number(rows[0]?.n ?? 0n), sum: rows[0]?.total ?? 0 };
-  };
   // prom-client summaries aggregate observations; the database already did, so report its totals.
   const original = summary.get.bind(summary);
   summary.get = async () => {
     const metric = await original();
-    const { count, sum } = await read();
+    const { count, sum } = await approvalDecisionTotals(db);
     return {
       ...metric,
       values: [
