@@ -9,7 +9,7 @@ export { appendAudit, recordAudit, type AuditActor, type AuditEntry, type Tx } f
 export { appendAuditBatch, appendAuditBatchPg, lockAuditChains, type AuditTails } from './audit/append-batch';
 export { verifyAuditExport, type ChainResult, type ExportVerification } from './audit/chain-verify';
 export { verifyTeamAudit, exportTeamAudit } from './audit/audit-walk';
-export { lockTokenAsParent, lockTokenForRevoke, revokeTokenDescendants } from './tokens/token-tree.repository';
+export * from './tokens/index';
 export { seedDatabase, ADMIN_EMAIL, DEMO_TEAM_SLUG, type SeedOptions, type SeedResult } from './seed';
 export { DEMO_REPOSITORY_FILES } from './seed-repo-demo-files';
 export * from './runs/index';
@@ -22,6 +22,8 @@ export * from './uploads/index';
 export * from './triggers/index';
 export * from './skills/index';
 export * from './schedules/index';
+export * from './sessions/index';
+export * from './teams/index';
 export { continueFinishedRun, continueForPendingMessages } from './runs/run-continue.repository';
 export { recordWaitingAnswer } from './runs/persistent-answer.repository';
 export { mailboxForDelivery } from './runs/persistent-mailbox.repository';

@@ -19,7 +19,7 @@ import { sendRunMessage } from '../services/run-control.service';
 import { createRun, type RunTriggerDelivery } from '../services/run-create';
 import { retryAfterOf } from '../services/run-start-limits';
 import type { RunDeps } from '../services/runs.service';
-import { queryableOf } from '../services/sessions-ancestry';
+import { queryableOf } from '@looplane/db';
 import { renderGoal, renderMessage } from '../services/trigger-template';
 
 /** The audit actor of what a delivery does: the trigger, on behalf of its creator. */

@@ -5,7 +5,7 @@ import { readBounded } from '../http';
 import { errorResponse, RestProblem } from '../rest/rest-problem';
 import { idSchema } from '../schemas';
 import { newId } from '@looplane/db';
-import { queryableOf } from '../services/sessions-ancestry';
+import { queryableOf } from '@looplane/db';
 import { deliverOnce, refused, repeatOf, type DeliveryOutcome } from './trigger-delivery';
 import type { TriggerRateLimiter } from './trigger-rate-limit';
 

@@ -2,7 +2,8 @@ import { runSeed, type Db } from '@looplane/db';
 import { heldEffectSchema, workspaceSeededSchema, type HeldEffect } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import type { WorkspaceReader } from '@looplane/workspaces';
-import { ancestry, findTeamSession, queryableOf } from './sessions-ancestry';
+import { queryableOf } from '@looplane/db';
+import { ancestry, findTeamSession } from './sessions-ancestry';
 import { commitAtEvent } from './sessions-commits';
 
 /** A held result's diff larger than this is cut (with `truncated`). */

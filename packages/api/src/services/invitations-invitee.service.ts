@@ -1,7 +1,6 @@
-import { appendAudit, hashPassword, type Db, type Tx } from '@looplane/db';
+import { appendAudit, hashPassword, lockTeamMembership, type Db, type Tx } from '@looplane/db';
 import { AppError, type Role } from '@looplane/shared';
 import { hashInvitationCode } from './invitation-code';
-import { lockTeam } from './teams.service';
 
 /** The invitee: a signed-in person (never a token: tokens are team-bound and accept nothing). */
 export interface Invitee {
@@ -46,7 +45,7 @@ async function answer(tx: Tx, invitationId: string, status: 'accepted' | 'declin
 
 /** Makes the invitee a member with the invited role (a member already keeps the role they have). */
 async function join(tx: Tx, invitation: { id: string; teamId: string; role: Role }, userId: string) {
-  await lockTeam(tx, invitation.teamId);
+  await lockTeamMembership(tx, invitation.teamId);
   const existing = await tx.membership.findUnique({ where: { teamId_userId: { teamId: invitation.teamId, userId } }, select: { role: true } });
   if (!existing) await tx.membership.create({ data: { teamId: invitation.teamId, userId, role: invitation.role } });
   await answer(tx, invitation.id, 'accepted', userId);

@@ -1,7 +1,6 @@
-import { appendAudit, type AuditActor, type Db } from '@looplane/db';
+import { appendAudit, lockTeamMembership, type AuditActor, type Db } from '@looplane/db';
 import { AppError, type Role } from '@looplane/shared';
 import { generateInvitationCode, hashInvitationCode, INVITATION_TTL_DAYS, invitationPath, invitationStatus } from './invitation-code';
-import { lockTeam } from './teams.service';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -21,7 +20,7 @@ export async function inviteMember(db: Db, actor: Actor, teamId: string, input: 
   const code = generateInvitationCode();
   const expiresAt = new Date(Date.now() + INVITATION_TTL_DAYS * DAY_MS);
   const invitation = await db.$transaction(async (tx) => {
-    await lockTeam(tx, teamId);
+    await lockTeamMembership(tx, teamId);
     const member = await tx.membership.findFirst({ where: { teamId, user: { email: input.email } }, select: { id: true } });
     if (member) throw new AppError('CONFLICT', `${input.email} is already a member of this team`);
     const replaced = await tx.teamInvitation.findMany({ where: { teamId, email: input.email, status: 'pending' }, select: { id: true } });

@@ -3,7 +3,7 @@ import { AppError } from '@looplane/shared';
 import type { PrincipalActor } from '../trpc';
 import { TERMINAL_STATUSES, type RaiseBudgetInput, type RunStatus } from '../routers/runs.schema';
 import type { RunDeps } from './runs.service';
-import { queryableOf } from './sessions-ancestry';
+import { queryableOf } from '@looplane/db';
 import { clearSettledCancel } from './sessions-fork.service';
 
 const isTerminal = (status: RunStatus) => TERMINAL_STATUSES.includes(status);

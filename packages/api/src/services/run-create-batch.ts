@@ -1,61 +1,9 @@
-import { appendAuditBatch, type Db, type Tx } from '@looplane/db';
+import { appendAuditBatch, insertQueuedRuns, type Db } from '@looplane/db';
 import type { SessionJob } from '@looplane/queue';
 import type { Dispatch } from '../dispatch';
 import type { PreparedRun } from './run-create';
 import { admitRunStarts, type RunStartLimits } from './run-start-limits';
 import { BatchQueue } from '@looplane/shared';
-
-/** Inserts the runs, root sessions and run ledgers of a batch in one statement. */
-async function insertRuns(tx: Tx, runs: readonly PreparedRun[]): Promise<void> {
-  const input = JSON.stringify(
-    runs.map((r) => ({
-      runId: r.runId,
-      sessionId: r.sessionId,
-      ledgerId: r.ledgerId,
-      teamId: r.teamId,
-      agentId: r.agentId,
-      endpointId: r.endpointId,
-      goal: r.goal,
-      createdById: r.createdById,
-      createdByTokenId: r.createdByTokenId,
-      busyPolicy: r.busyPolicy,
-      persistent: r.persistent,
-      budget: r.budget,
-      workspace: r.workspace,
-      config: r.config,
-      title: r.title,
-      limitTokens: r.budget.tokens ?? null,
-      limitCostMicros: r.budget.costMicros ?? null,
-      limitCalls: r.budget.toolCalls ?? null,
-      scheduleId: r.schedule?.scheduleId ?? null,
-      scheduledAt: r.schedule?.scheduledAt.toISOString() ?? null,
-      triggerId: r.triggerId ?? null,
-    })),
-  );
-  const inserted = await tx.$executeRaw`
-    WITH input AS (
-      SELECT * FROM jsonb_to_recordset(${input}::jsonb) AS i(
-        "runId" text, "sessionId" text, "ledgerId" text, "teamId" text, "agentId" text, "endpointId" text, goal text,
-        "createdById" text, "createdByTokenId" text, "busyPolicy" text, persistent boolean, budget jsonb, workspace jsonb, config jsonb, title text,
-        "limitTokens" int8, "limitCostMicros" int8, "limitCalls" int4, "scheduleId" text, "scheduledAt" timestamptz,
-        "triggerId" text)
-    ), run AS (
-      INSERT INTO "Run" (id, "teamId", "agentId", goal, status, "createdById", "createdByTokenId", "busyPolicy", persistent, budget, workspace,
-                         "rootSessionId", "mainSessionId", "updatedAt", "scheduleId", "scheduledAt", "triggerId")
-      SELECT "runId", "teamId", "agentId", goal, 'queued'::"RunStatus", "createdById", "createdByTokenId", "busyPolicy", persistent, budget, workspace,
-             "sessionId", "sessionId", now(), "scheduleId", "scheduledAt" AT TIME ZONE 'UTC', "triggerId"
-      FROM input
-      RETURNING id
-    ), session AS (
-      INSERT INTO "Session" (id, "runId", "agentId", "endpointId", status, config, title, "createdById", "updatedAt")
-      SELECT i."sessionId", run.id, i."agentId", i."endpointId", 'idle'::"SessionStatus", i.config, i.title, i."createdById", now()
-      FROM input i JOIN run ON run.id = i."runId"
-    )
-    INSERT INTO "BudgetLedger" (id, "runId", scope, "scopeId", "limitTokens", "limitCostMicros", "limitCalls", "updatedAt")
-    SELECT i."ledgerId", run.id, 'run'::"LedgerScope", '', i."limitTokens", i."limitCostMicros", i."limitCalls", now()
-    FROM input i JOIN run ON run.id = i."runId"`;
-  if (inserted !== runs.length) throw new Error(`run batch inserted ${inserted} of ${runs.length} ledgers`);
-}
 
 /**
  * Commits a batch: the creates its teams' run-start limits admit (checked under the teams' chain
@@ -70,7 +18,7 @@ async function commitRuns(db: Db, batch: readonly Pending[]): Promise<Map<Pendin
     );
     const admitted = batch.filter((_, i) => !verdicts[i]).map((p) => p.run);
     if (admitted.length > 0) {
-      await insertRuns(tx, admitted);
+      await insertQueuedRuns(tx, admitted);
       await appendAuditBatch(
         tx,
         admitted.map((r) => r.audit),

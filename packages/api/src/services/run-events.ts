@@ -1,4 +1,4 @@
-import { Prisma, type Db } from '@looplane/db';
+import { queryableOf, readEventFrameRows, type Db, type EventFrameRow } from '@looplane/db';
 import { upcastStored } from '@looplane/events';
 
 /**
@@ -37,21 +37,6 @@ export interface EventFrame {
   json: string;
 }
 
-/** A row as the SSE reads select it: `createdAt` already ISO-8601 UTC text. */
-export interface EventFrameRow {
-  eventNo: number;
-  sessionId: string;
-  seq: number;
-  type: string;
-  version: number;
-  payload: unknown;
-  createdAt: string;
-}
-
-/** The SSE columns of `"Event"` (alias `e`), in the order of {@link EventFrameRow}. */
-export const EVENT_FRAME_COLUMNS = Prisma.sql`e."eventNo"::float8 AS "eventNo", e."sessionId", e.seq, e.type, e.version, e.payload,
-  to_char(e."createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"`;
-
 /** A row's frame: the same fields as {@link RunEventView}, the payload through the engine's codec. */
 export function eventFrame(row: EventFrameRow): EventFrame {
   const event = upcastStored(row);
@@ -72,11 +57,5 @@ export function eventFrame(row: EventFrameRow): EventFrame {
  * `createdAt`, the engine's codec reads the payload (as every client then does again).
  */
 export async function readEventFramesAfter(db: Db, runId: string, after: number, limit: number): Promise<EventFrame[]> {
-  const rows = await db.$queryRaw<EventFrameRow[]>`
-    SELECT ${EVENT_FRAME_COLUMNS}
-    FROM "Event" e
-    WHERE e."runId" = ${runId} AND e."eventNo" > ${after}
-    ORDER BY e."eventNo"
-    LIMIT ${limit}`;
-  return rows.map(eventFrame);
+  return (await readEventFrameRows(queryableOf(db), runId, after, limit)).map(eventFrame);
 }

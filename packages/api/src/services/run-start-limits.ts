@@ -1,4 +1,4 @@
-import { lockAuditChains, Prisma, type Tx } from '@looplane/db';
+import { lockAuditChains, queryableOf, teamRunStartUsage, type Tx } from '@looplane/db';
 import { AppError } from '@looplane/shared';
 
 /**
@@ -13,9 +13,6 @@ export interface RunStartLimits {
 }
 
 export const DEFAULT_RUN_START_LIMITS: RunStartLimits = { perMinute: 120, maxQueued: 1000 };
-
-/** What counts as a start: the audit actions of every way a person starts agent work. */
-const RUN_START_ACTIONS = ['run.created', 'session.forked', 'session.replayed', 'session.resumed'] as const;
 
 const WINDOW_MS = 60_000;
 /** The hint a full queue gives: it drains as the team's runs start, at no predictable time. */
@@ -44,27 +41,6 @@ export function retryAfterOf(error: unknown): number | null {
   return null;
 }
 
-interface TeamUsage {
-  started: number;
-  /** When the oldest start of the window was recorded (ms), if any. */
-  oldestMs: number | null;
-  queued: number;
-}
-
-async function teamUsage(tx: Tx, teamId: string, nowMs: number): Promise<TeamUsage> {
-  // Audit rows are stamped by the writer's clock, in UTC wall time without zone.
-  const since = new Date(nowMs - WINDOW_MS).toISOString();
-  const [row] = await tx.$queryRaw<Array<{ started: number; oldest: number | null; queued: number }>>`
-    SELECT s.started, s.oldest, (SELECT count(*)::int FROM "Run" WHERE "teamId" = ${teamId} AND status = 'queued') AS queued
-    FROM (
-      SELECT count(*)::int AS started, (extract(epoch FROM min("createdAt")) * 1000)::float8 AS oldest
-      FROM "AuditLog"
-      WHERE "teamId" = ${teamId} AND action IN (${Prisma.join([...RUN_START_ACTIONS])})
-        AND "createdAt" > (${since}::timestamptz AT TIME ZONE 'UTC')
-    ) s`;
-  return { started: row?.started ?? 0, oldestMs: row?.oldest ?? null, queued: row?.queued ?? 0 };
-}
-
 /**
  * Decides, in order, which of `starts` fit their team's limits, inside the transaction that
  * records them; returns the refusal of each start that does not fit (null: admitted). Every start
@@ -81,7 +57,7 @@ export async function admitRunStarts(tx: Tx, starts: readonly RunStart[], nowMs 
   for (const teamId of teams) {
     const mine = starts.flatMap((start, i) => (start.teamId === teamId ? [i] : []));
     const { perMinute, maxQueued } = starts[mine[0]!]!.limits;
-    const usage = await teamUsage(tx, teamId, nowMs);
+    const usage = await teamRunStartUsage(queryableOf(tx), teamId, new Date(nowMs - WINDOW_MS));
     let { started, queued } = usage;
     for (const i of mine) {
       if (perMinute > 0 && started >= perMinute) {

@@ -3,7 +3,7 @@ import { Prisma } from '@looplane/db';
 import { listRunsInput, type ListRunsInput } from '../routers/runs.schema';
 import { appendTestEvents, createAgentFixture, type AgentFixture } from '../testing/fixtures';
 import { apiTestbed } from '../testing/testbed';
-import { runsPageSql } from './runs-query.service';
+import { runsPageStatement } from './runs-query.service';
 
 const BULK = 100_000;
 const tb = apiTestbed();
@@ -117,8 +117,8 @@ function nodesOf(plan: PlanNode): PlanNode[] {
 }
 
 async function planOf(input: Partial<ListRunsInput>): Promise<PlanNode[]> {
-  const sql = runsPageSql(tb.fx.teamId, listRunsInput.parse(input));
-  const rows = await tb.db.$queryRaw<Array<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>>`EXPLAIN (FORMAT JSON) ${sql}`;
+  const page = runsPageStatement(tb.fx.teamId, listRunsInput.parse(input));
+  const rows = await tb.db.$queryRawUnsafe<Array<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>>(`EXPLAIN (FORMAT JSON) ${page.text}`, ...page.values);
   return nodesOf(rows[0]!['QUERY PLAN'][0]!.Plan);
 }
 

@@ -1,4 +1,4 @@
-import { Prisma, type Db } from '@looplane/db';
+import { listRunsPage, queryableOf, runsPageQuery, type Db, type RunsPage, type RunsPageStatement } from '@looplane/db';
 import { AppError } from '@looplane/shared';
 import type { ListRunsInput, RunBudget, RunStatus } from '../routers/runs.schema';
 import { decodeRunCursor, encodeRunCursor } from './run-cursor';
@@ -76,57 +76,30 @@ export async function getRun(db: Db, teamId: string, runId: string) {
   };
 }
 
-interface RunListRow {
-  id: string;
-  goal: string;
-  status: RunStatus;
-  waitReason: string | null;
-  agentId: string | null;
-  agentName: string | null;
-  createdById: string | null;
-  creatorEmail: string | null;
-  createdByTokenId: string | null;
-  spentTokens: bigint;
-  spentCostMicros: bigint;
-  toolCalls: number;
-  createdAt: Date;
-  updatedAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
+/** The page `input` asks for: one row more than its limit, which tells whether another page follows. */
+function pageOf(input: ListRunsInput): RunsPage {
+  return {
+    sort: input.sort,
+    statuses: input.status,
+    waitReasons: input.waitReason,
+    agentId: input.agentId,
+    graphId: input.graphId,
+    finishedSince: input.finishedSince,
+    createdById: input.createdById,
+    goalContains: input.text,
+    after: input.cursor ? decodeRunCursor(input.cursor, input.sort) : undefined,
+    limit: input.limit + 1,
+  };
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-
-/** The SQL for one page of runs: keyset on (sort time, id), both descending, so every page is an index range. */
-export function runsPageSql(teamId: string, input: ListRunsInput): Prisma.Sql {
-  const column = input.sort === 'updated' ? Prisma.raw('r."updatedAt"') : Prisma.raw('r."createdAt"');
-  const where: Prisma.Sql[] = [Prisma.sql`r."teamId" = ${teamId}`];
-  if (input.status) where.push(Prisma.sql`r.status IN (${Prisma.join(input.status.map((s) => Prisma.sql`${s}::"RunStatus"`))})`);
-  if (input.waitReason) where.push(Prisma.sql`r."waitReason" IN (${Prisma.join(input.waitReason.map((w) => Prisma.sql`${w}::"WaitReason"`))})`);
-  if (input.agentId) where.push(Prisma.sql`r."agentId" = ${input.agentId}`);
-  if (input.graphId) where.push(Prisma.sql`r."graphId" = ${input.graphId}`);
-  if (input.finishedSince) where.push(Prisma.sql`r."finishedAt" >= ${input.finishedSince.toISOString()}::timestamp(3)`);
-  if (input.createdById) where.push(Prisma.sql`r."createdById" = ${input.createdById}`);
-  if (input.text) where.push(Prisma.sql`r.goal ILIKE ${`%${escapeLike(input.text)}%`}`);
-  if (input.cursor) {
-    const cursor = decodeRunCursor(input.cursor, input.sort);
-    where.push(Prisma.sql`(${column}, r.id) < (${cursor.at.toISOString()}::timestamp(3), ${cursor.id})`);
-  }
-  return Prisma.sql`
-    SELECT r.id, left(r.goal, 300) AS goal, r.status::text AS status, r."waitReason"::text AS "waitReason",
-           r."agentId", a.name AS "agentName", r."createdById", u.email AS "creatorEmail", r."createdByTokenId",
-           r."spentTokens", r."spentCostMicros", r."toolCalls", r."createdAt", r."updatedAt", r."startedAt", r."finishedAt"
-    FROM "Run" r
-    LEFT JOIN "AgentTemplate" a ON a.id = r."agentId"
-    LEFT JOIN "User" u ON u.id = r."createdById"
-    WHERE ${Prisma.join(where, ' AND ')}
-    ORDER BY ${column} DESC, r.id DESC
-    LIMIT ${input.limit + 1}`;
+/** The statement of one page of runs (the plan tests EXPLAIN it). */
+export function runsPageStatement(teamId: string, input: ListRunsInput): RunsPageStatement {
+  return runsPageQuery(teamId, pageOf(input));
 }
 
 /** A page of the team's runs, newest first (by creation or last update), with filters. */
 export async function listRuns(db: Db, teamId: string, input: ListRunsInput) {
-  const rows = await db.$queryRaw<RunListRow[]>(runsPageSql(teamId, input));
+  const rows = await listRunsPage(queryableOf(db), teamId, pageOf(input));
   const page = rows.slice(0, input.limit);
   const last = page[page.length - 1];
   const nextCursor =
@@ -142,8 +115,8 @@ export async function listRuns(db: Db, teamId: string, input: ListRunsInput) {
       agent: r.agentId ? { id: r.agentId, name: r.agentName ?? '(deleted)' } : null,
       createdBy: r.createdById ? { id: r.createdById, email: r.creatorEmail ?? '' } : null,
       viaToken: r.createdByTokenId !== null,
-      spentTokens: num(r.spentTokens),
-      spentCostMicros: num(r.spentCostMicros),
+      spentTokens: r.spentTokens,
+      spentCostMicros: r.spentCostMicros,
       toolCalls: r.toolCalls,
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,

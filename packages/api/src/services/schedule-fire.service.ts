@@ -22,7 +22,7 @@ import { createRun } from './run-create';
 import { createGraphRun } from './graph-run';
 import { newId } from '@looplane/db';
 import type { RunDeps } from './runs.service';
-import { queryableOf } from './sessions-ancestry';
+import { queryableOf } from '@looplane/db';
 import { renderScheduledGoal } from './schedule-timing';
 import { scheduleRunInput, timingOf } from './schedule-run-input';
 import { DEFAULT_GRACE_MS, planTick } from './schedule-timing';

@@ -27,7 +27,7 @@ import type { RunDeps } from './runs.service';
 import { createTickRun } from './schedule-fire.service';
 import { timingOf } from './schedule-run-input';
 import { nextFireAfter } from './schedule-timing';
-import { queryableOf } from './sessions-ancestry';
+import { queryableOf } from '@looplane/db';
 
 /**
  * A team's schedules: the API side (create, read, edit, pause, resume, delete, run now). Every

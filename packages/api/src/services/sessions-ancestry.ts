@@ -1,4 +1,4 @@
-import { loadSessionEvents, type Db, type Queryable, type Tx } from '@looplane/db';
+import { loadSessionEvents, queryableOf, type Db, type LogLink, type SessionStatus, type Tx } from '@looplane/db';
 import { workspaceCommitOf, type EngineEvent } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 
@@ -11,14 +11,12 @@ export interface SessionRow {
   parentId: string | null;
   forkSeq: number | null;
   lastSeq: number;
-  status: 'idle' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled';
+  status: SessionStatus;
   agentId: string | null;
   endpointId: string | null;
   title: string;
   workspaceCommit: string | null;
 }
-
-export const TERMINAL_SESSION = ['succeeded', 'failed', 'cancelled'] as const;
 
 const sessionSelect = {
   id: true,
@@ -44,11 +42,7 @@ export async function findTeamSession(db: Client, teamId: string, sessionId: str
  * One link of a session's log: events `(from, upTo]` of `sessionId`. A session's log is its
  * chain from the root, each ancestor contributing its own events up to where the next one forked.
  */
-export interface ChainLink {
-  sessionId: string;
-  from: number;
-  upTo: number;
-}
+export type ChainLink = LogLink;
 
 /**
  * The ancestry of a session, root first, with the seq range each link contributes (the same
@@ -81,18 +75,8 @@ export function sharedPrefix(a: readonly ChainLink[], b: readonly ChainLink[]): 
   return shared;
 }
 
-/**
- * The node-postgres shape over a Prisma client, so the API reads a log with the very function the
- * worker replays from (`loadSessionEvents`): a fork's state is computed exactly as the worker will.
- */
-export function queryableOf(db: Client): Queryable {
-  return {
-    async query(config) {
-      const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(config.text, ...(config.values ?? []));
-      return { rows, rowCount: rows.length, command: 'SELECT', oid: 0, fields: [] };
-    },
-  };
-}
+// The services adapt their Prisma client to the repositories' `Queryable` with this (it lives with
+// the repositories, in @looplane/db).
 
 /** A session's whole log as the engine sees it (inherited events first), decoded. */
 export function sessionLog(db: Client, sessionId: string): Promise<EngineEvent[]> {

@@ -1,7 +1,8 @@
 import { commitEventCount, commitEvents, type CommitEventRow, type Db } from '@looplane/db';
 import { AppError } from '@looplane/shared';
 import type { WorkspaceReader } from '@looplane/workspaces';
-import { ancestry, findTeamSession, queryableOf } from './sessions-ancestry';
+import { queryableOf } from '@looplane/db';
+import { ancestry, findTeamSession } from './sessions-ancestry';
 import { commitAtEvent } from './sessions-commits';
 
 /** Committing calls read per branch (oldest first); the rest is counted (`more`), not sent. */

@@ -1,7 +1,8 @@
 import { lastCommitIn, type Db, type Tx } from '@looplane/db';
 import { AppError } from '@looplane/shared';
 import type { WorkspaceReader } from '@looplane/workspaces';
-import { ancestry, queryableOf, type ChainLink, type SessionRow } from './sessions-ancestry';
+import { queryableOf } from '@looplane/db';
+import { ancestry, type ChainLink, type SessionRow } from './sessions-ancestry';
 
 type Client = Db | Tx;
 

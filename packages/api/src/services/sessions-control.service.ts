@@ -1,13 +1,11 @@
-import { appendAudit } from '@looplane/db';
+import { appendAudit, isTerminalSessionStatus } from '@looplane/db';
 import { AppError } from '@looplane/shared';
 import type { ResumeSessionInput } from '../routers/sessions.schema';
 import type { PrincipalActor } from '../trpc';
 import { admitRunStart } from './run-start-limits';
 import { runLimitsOf, type RunDeps } from './runs.service';
-import { findTeamSession, TERMINAL_SESSION } from './sessions-ancestry';
+import { findTeamSession } from './sessions-ancestry';
 import { clearSettledCancel } from './sessions-fork.service';
-
-const isTerminal = (status: string) => (TERMINAL_SESSION as readonly string[]).includes(status);
 
 /**
  * Continues a finished, failed or cancelled branch with a new instruction: the row becomes
@@ -18,7 +16,7 @@ const isTerminal = (status: string) => (TERMINAL_SESSION as readonly string[]).i
 export async function resumeSession(deps: RunDeps, actor: PrincipalActor, teamId: string, input: ResumeSessionInput, ip: string | null) {
   const outcome = await deps.db.$transaction(async (tx) => {
     const session = await findTeamSession(tx, teamId, input.sessionId);
-    if (!isTerminal(session.status)) {
+    if (!isTerminalSessionStatus(session.status)) {
       throw new AppError(
         'PRECONDITION_FAILED',
         `The branch is ${session.status}; only a finished, failed or cancelled branch can be resumed (send a running one a message instead)`,

@@ -1,4 +1,4 @@
-import { appendAudit, type Prisma, type Tx } from '@looplane/db';
+import { appendAudit, TERMINAL_SESSION_STATUSES, type Prisma, type Tx } from '@looplane/db';
 import { forkBlocker, foldUntil, parseRunConfig, type CallStatus, type ReplayMarker, type ReplayMode, type RunConfig, type RunState } from '@looplane/engine';
 import { modelLimitsOf } from '@looplane/models';
 import { AppError } from '@looplane/shared';
@@ -7,7 +7,7 @@ import type { PrincipalActor } from '../trpc';
 import { newId } from '@looplane/db';
 import { admitRunStart } from './run-start-limits';
 import { runLimitsOf, type RunDeps } from './runs.service';
-import { commitAt, findTeamSession, sessionLog, TERMINAL_SESSION, type SessionRow } from './sessions-ancestry';
+import { commitAt, findTeamSession, sessionLog, type SessionRow } from './sessions-ancestry';
 
 /**
  * Why a fork may not start at this state besides the engine's own reasons: a call waiting for a
@@ -38,7 +38,7 @@ function replayBlocker(state: RunState): string | null {
 export async function clearSettledCancel(tx: Tx, runId: string): Promise<void> {
   const run = await tx.run.findUniqueOrThrow({ where: { id: runId }, select: { cancelRequestedAt: true } });
   if (!run.cancelRequestedAt) return;
-  const live = await tx.session.count({ where: { runId, status: { notIn: [...TERMINAL_SESSION] } } });
+  const live = await tx.session.count({ where: { runId, status: { notIn: [...TERMINAL_SESSION_STATUSES] } } });
   if (live > 0) throw new AppError('PRECONDITION_FAILED', 'The run is being cancelled; wait until its branches have stopped');
   await tx.run.updateMany({ where: { id: runId, cancelRequestedAt: run.cancelRequestedAt }, data: { cancelRequestedAt: null, cancelledById: null } });
 }

@@ -2,7 +2,8 @@ import { runSeed, type Db } from '@looplane/db';
 import { workspaceSeededSchema } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import type { WorkspaceReader } from '@looplane/workspaces';
-import { ancestry, findTeamSession, queryableOf, type ChainLink } from './sessions-ancestry';
+import { queryableOf } from '@looplane/db';
+import { ancestry, findTeamSession, type ChainLink } from './sessions-ancestry';
 import { commitAtEvent, headCommit, requireReader } from './sessions-commits';
 
 /** What `sessions.patch` sends at most of a series (the REST download sends it whole). */

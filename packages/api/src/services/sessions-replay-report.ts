@@ -1,4 +1,4 @@
-import { Prisma, type Db } from '@looplane/db';
+import { modelSpendAfter, queryableOf, type Db, type ModelSpend } from '@looplane/db';
 import { replayMarkerSchema, type ReplayDiverged, type ReplayMarker } from '@looplane/engine';
 import type { ChainLink } from './sessions-ancestry';
 
@@ -7,30 +7,6 @@ export function replayMarkerOf(value: unknown): ReplayMarker | null {
   if (value === null || value === undefined) return null;
   const parsed = replayMarkerSchema.safeParse(value);
   return parsed.success ? parsed.data : null;
-}
-
-/** What a branch spent on the model after `after` (its own turns, and inherited ones past the shared prefix). */
-export interface BranchSpend {
-  inputTokens: number;
-  outputTokens: number;
-  costMicros: number;
-  modelCalls: number;
-}
-
-async function spendAfter(db: Db, chain: readonly ChainLink[], after: number): Promise<BranchSpend> {
-  const links = chain.map((l) => Prisma.sql`(e."sessionId" = ${l.sessionId} AND e.seq > ${Math.max(l.from, after)} AND e.seq <= ${l.upTo})`);
-  const rows = await db.$queryRaw<{ input: bigint | null; output: bigint | null; cost: bigint | null; calls: bigint }[]>`
-    SELECT sum((e.payload->'usage'->>'inputTokens')::bigint) AS input, sum((e.payload->'usage'->>'outputTokens')::bigint) AS output,
-      sum(COALESCE((e.payload->>'costMicros')::bigint, 0)) AS cost, count(*) FILTER (WHERE e.type = 'model.responded') AS calls
-    FROM "Event" e
-    WHERE e.type IN ('model.responded', 'model.failed', 'compaction.applied') AND (${Prisma.join(links, ' OR ')})`;
-  const row = rows[0];
-  return {
-    inputTokens: Number(row?.input ?? 0),
-    outputTokens: Number(row?.output ?? 0),
-    costMicros: Number(row?.cost ?? 0),
-    modelCalls: Number(row?.calls ?? 0),
-  };
 }
 
 /** A replay branch's progress: turns that agreed (and results served from the log) and the divergence report, if any. */
@@ -56,9 +32,12 @@ export async function replaySide(
   sessionId: string,
   chain: readonly ChainLink[],
   after: number,
-): Promise<{ spend: BranchSpend; replay: ReplayReport | null }> {
+): Promise<{ spend: ModelSpend; replay: ReplayReport | null }> {
   const row = await db.session.findUniqueOrThrow({ where: { id: sessionId }, select: { replay: true } });
   const marker = replayMarkerOf(row.replay);
-  const [spend, replay] = await Promise.all([spendAfter(db, chain, after), marker ? replayReport(db, sessionId, marker) : Promise.resolve(null)]);
+  const [spend, replay] = await Promise.all([
+    modelSpendAfter(queryableOf(db), chain, after),
+    marker ? replayReport(db, sessionId, marker) : Promise.resolve(null),
+  ]);
   return { spend, replay };
 }

@@ -1,12 +1,10 @@
-import { appendAudit } from '@looplane/db';
+import { appendAudit, isTerminalRunStatus, isTerminalSessionStatus } from '@looplane/db';
 import { AppError } from '@looplane/shared';
 import type { RestoreSessionInput } from '../routers/sessions.schema';
 import type { PrincipalActor } from '../trpc';
 import type { RunDeps } from './runs.service';
-import { findTeamSession, TERMINAL_SESSION } from './sessions-ancestry';
+import { findTeamSession } from './sessions-ancestry';
 import { workspacePoint } from './sessions-commits';
-
-const isTerminal = (status: string) => (TERMINAL_SESSION as readonly string[]).includes(status);
 
 /**
  * Records a request to put a branch's files back as they were at event `atEvent` of its log
@@ -32,9 +30,9 @@ export async function restoreSession(deps: RunDeps, actor: PrincipalActor, teamI
       );
     }
     const run = await tx.run.findUniqueOrThrow({ where: { id: session.runId }, select: { status: true, cancelRequestedAt: true } });
-    if (run.cancelRequestedAt && !isTerminal(run.status))
+    if (run.cancelRequestedAt && !isTerminalRunStatus(run.status))
       throw new AppError('PRECONDITION_FAILED', 'The run is being cancelled; restore its files once it has stopped');
-    const reopened = isTerminal(session.status);
+    const reopened = isTerminalSessionStatus(session.status);
     if (reopened) {
       const { count } = await tx.session.updateMany({ where: { id: session.id, status: session.status }, data: { status: 'idle' } });
       if (count === 0) throw new AppError('CONFLICT', 'The branch changed meanwhile; reload and try again');

@@ -16,7 +16,7 @@ import type { ArchiveSkillInput, CreateSkillInput, UpdateSkillInput } from '../r
 import { agentSkillsSchema } from '../routers/agents.schema';
 import type { RunSkills } from './run-config';
 import { newId } from '@looplane/db';
-import { queryableOf } from './sessions-ancestry';
+import { queryableOf } from '@looplane/db';
 
 /** A skill as the API shows it. */
 export type SkillView = SkillRecord;

@@ -1,4 +1,4 @@
-import { appendAudit, type AuditActor, type Db, type Tx } from '@looplane/db';
+import { appendAudit, lockTeamMembership, type AuditActor, type Db, type Tx } from '@looplane/db';
 import { AppError, type Role } from '@looplane/shared';
 import { endAllSessions } from '../auth/session-version';
 
@@ -46,15 +46,9 @@ async function assertAdminRemains(tx: Tx, teamId: string, userId: string): Promi
   if (otherAdmins === 0) throw new AppError('PRECONDITION_FAILED', 'A team must keep at least one admin');
 }
 
-/** Serialises membership changes of one team (inside `tx`). */
-export async function lockTeam(tx: Tx, teamId: string): Promise<void> {
-  // Membership changes of one team are serialised so the last-admin check cannot race.
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`team:${teamId}`}, 0))`;
-}
-
 export async function setMemberRole(db: Db, actor: AuditActor, teamId: string, userId: string, role: Role, ip: string | null) {
   return db.$transaction(async (tx) => {
-    await lockTeam(tx, teamId);
+    await lockTeamMembership(tx, teamId);
     const membership = await tx.membership.findUnique({ where: { teamId_userId: { teamId, userId } } });
     if (!membership) throw new AppError('NOT_FOUND', 'That user is not a member of this team');
     if (membership.role === role) return { userId, role };
@@ -76,7 +70,7 @@ export async function setMemberRole(db: Db, actor: AuditActor, teamId: string, u
 /** Removes a member and revokes the tokens they hold in this team. */
 export async function removeMember(db: Db, actor: AuditActor, teamId: string, userId: string, ip: string | null) {
   return db.$transaction(async (tx) => {
-    await lockTeam(tx, teamId);
+    await lockTeamMembership(tx, teamId);
     const membership = await tx.membership.findUnique({ where: { teamId_userId: { teamId, userId } } });
     if (!membership) throw new AppError('NOT_FOUND', 'That user is not a member of this team');
     if (membership.role === 'admin') await assertAdminRemains(tx, teamId, userId);

@@ -24,7 +24,7 @@ import type { RunBudget } from '../routers/runs.schema';
 import type { CreateTriggerInput, ListTriggerDeliveriesInput, UpdateTriggerInput } from '../routers/triggers.schema';
 import { newId } from '@looplane/db';
 import { checkWorkspaceDefault } from './run-workspace';
-import { queryableOf } from './sessions-ancestry';
+import { queryableOf } from '@looplane/db';
 
 /**
  * A team's inbound triggers: the API side (create, read, edit, rotate the secret, delete, list

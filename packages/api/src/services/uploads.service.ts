@@ -4,7 +4,7 @@ import { AppError } from '@looplane/shared';
 import { inspectArchive } from '@looplane/workspaces';
 import type { PrincipalActor } from '../trpc';
 import { newId } from '@looplane/db';
-import { queryableOf } from './sessions-ancestry';
+import { queryableOf } from '@looplane/db';
 import { UPLOAD_TTL_MS, type UploadLimits } from './upload-limits';
 
 /** What the API shows of an upload. */

@@ -1,6 +1,6 @@
-import type { Db } from '@looplane/db';
+import { queryableOf, readEventFrameRowsOfRuns, type Db } from '@looplane/db';
 import { BatchQueue } from '@looplane/shared';
-import { EVENT_FRAME_COLUMNS, eventFrame, type EventFrame, type EventFrameRow } from '../services/run-events';
+import { eventFrame, type EventFrame } from '../services/run-events';
 
 interface Pending {
   runId: string;
@@ -10,23 +10,11 @@ interface Pending {
 }
 
 /**
- * One read for many streams: `eventNo > after` of several runs in one statement (a LATERAL index
- * range scan per run), each row framed as in `readEventFramesAfter` (the payload through the
- * engine's codec).
+ * One read for many streams: `eventNo > after` of several runs in one statement, each row framed as
+ * in `readEventFramesAfter` (the payload through the engine's codec).
  */
 async function readFramesOfRuns(db: Db, cursors: ReadonlyArray<{ runId: string; after: number }>, limit: number): Promise<EventFrame[][]> {
-  const input = JSON.stringify(cursors.map((c, k) => ({ k, r: c.runId, a: c.after })));
-  const rows = await db.$queryRaw<Array<EventFrameRow & { k: number }>>`
-    SELECT c.k, ${EVENT_FRAME_COLUMNS}
-    FROM jsonb_to_recordset(${input}::jsonb) AS c(k int, r text, a int8)
-    CROSS JOIN LATERAL (
-      SELECT "eventNo", "sessionId", seq, type, version, payload, "createdAt"
-      FROM "Event" WHERE "runId" = c.r AND "eventNo" > c.a ORDER BY "eventNo" LIMIT ${limit}
-    ) e
-    ORDER BY c.k, e."eventNo"`;
-  const frames: EventFrame[][] = cursors.map(() => []);
-  for (const row of rows) frames[row.k]!.push(eventFrame(row));
-  return frames;
+  return (await readEventFrameRowsOfRuns(queryableOf(db), cursors, limit)).map((rows) => rows.map(eventFrame));
 }
 
 /**

@@ -8,3 +8,8 @@ export { claimSessions, renewLeases, releaseSession, findReconcilable, failSessi
 export { admitAndClaim, type AdmissionCandidate, type AdmissionVerdict } from './admission.repository';
 export { PgBudgetLedger, ledgerHasRoom } from './budget-ledger';
 export { loadSessionContexts, pendingInbox, cancelRequest, type SessionContext, type EndpointRow } from './session-context.repository';
+export { queryableOf } from './prisma-queryable';
+export { insertQueuedRuns, type QueuedRunInsert } from './run-create-batch.repository';
+export { teamRunStartUsage, type RunStartUsage } from './run-start-usage.repository';
+export { listRunsPage, runsPageQuery, type RunsPage, type RunsPageRow, type RunsPageStatement } from './runs-page.repository';
+export { readEventFrameRows, readEventFrameRowsOfRuns, type EventFrameRow } from './event-frames.repository';
