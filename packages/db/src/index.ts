@@ -15,6 +15,8 @@ export { DEMO_REPOSITORY_FILES } from './seed-repo-demo-files';
 export * from './runs/index';
 export * from './swarm/index';
 export * from './policy/index';
+export * from './costs/index';
+export * from './overview/index';
 export * from './approvals/index';
 export * from './workspaces/index';
 export * from './secrets/index';

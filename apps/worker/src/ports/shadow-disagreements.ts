@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { appendAudit, canonicalJson, type Db } from '@looplane/db';
+import { appendAudit, canonicalJson, insertShadowDisagreement, type Db } from '@looplane/db';
 import type { ToolInvocation } from '@looplane/engine';
 import type { Decision } from '@looplane/policy';
 import type { Logger } from 'pino';
@@ -72,13 +72,23 @@ export class ShadowDisagreements {
   async record(d: Disagreement): Promise<void> {
     try {
       const written = await this.options.db.$transaction(async (tx) => {
-        const inserted = await tx.$executeRaw`
-          INSERT INTO "PolicyShadowDisagreement" (id, "teamId", "shadowId", "callKey", "runId", "sessionId", "callId", seq, tool,
-            "activeVersion", "activeOutcome", "activeRuleId", "shadowVersion", "shadowOutcome", "shadowRuleId")
-          VALUES (gen_random_uuid()::text, ${d.teamId}, ${d.shadowId}, ${callKey(d.sessionId, d.call)}, ${d.runId}, ${d.sessionId}, ${d.call.callId}, ${d.seq}, ${d.call.name},
-            ${d.active.version}, ${d.active.decision.outcome}, ${d.active.decision.ruleId}, ${d.shadow.version}, ${d.shadow.decision.outcome}, ${d.shadow.decision.ruleId})
-          ON CONFLICT ("callKey") DO NOTHING`;
-        if (inserted === 0) return false;
+        const inserted = await insertShadowDisagreement(tx, {
+          teamId: d.teamId,
+          shadowId: d.shadowId,
+          callKey: callKey(d.sessionId, d.call),
+          runId: d.runId,
+          sessionId: d.sessionId,
+          callId: d.call.callId,
+          seq: d.seq,
+          tool: d.call.name,
+          activeVersion: d.active.version,
+          activeOutcome: d.active.decision.outcome,
+          activeRuleId: d.active.decision.ruleId,
+          shadowVersion: d.shadow.version,
+          shadowOutcome: d.shadow.decision.outcome,
+          shadowRuleId: d.shadow.decision.ruleId,
+        });
+        if (!inserted) return false;
         const args = JSON.stringify(d.call.args);
         await appendAudit(tx, {
           teamId: d.teamId,

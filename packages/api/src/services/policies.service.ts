@@ -1,4 +1,4 @@
-import { appendAudit, type AuditActor, type Db, type Prisma } from '@looplane/db';
+import { appendAudit, lockTeamPolicy, type AuditActor, type Db, type Prisma } from '@looplane/db';
 import { defaultPolicy, diffDocuments, parsePolicyDocument, validatePolicyDocument, type PolicyDocument } from '@looplane/policy';
 import { AppError } from '@looplane/shared';
 import { recentToolCalls, redecideRecent } from './policies-redecide';
@@ -88,7 +88,7 @@ export async function savePolicy(
 ) {
   const saved = await db.$transaction(async (tx) => {
     // Two admins saving at once get consecutive versions, never the same number.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`policy:${teamId}`}, 0))`;
+    await lockTeamPolicy(tx, teamId);
     const policy =
       (await teamPolicy(tx, teamId)) ??
       (await tx.policy.create({ data: { teamId, name: TEAM_POLICY_NAME, activeVersion: 0 }, select: { id: true, activeVersion: true } }));

@@ -1,6 +1,7 @@
-import type { Db } from '@looplane/db';
+import { callArguments, countRecordedDecisions, recordedDecisionPage, type Db, type Queryable, type RecordedDecisionRow } from '@looplane/db';
 import { OUTCOMES, APPROVER_ROLES, type ApproverRole, type Outcome, type RecordedDecision } from '@looplane/policy';
 import { isRecord } from './policies-redecide';
+import { queryableOf } from '@looplane/db';
 
 /**
  * A tool call as the worker decided it, read from its `policy.decided` audit row (actor the run,
@@ -24,57 +25,9 @@ export interface CallWindow {
   until: Date;
 }
 
-interface Row {
-  id: bigint;
-  at: Date;
-  runId: string | null;
-  sessionId: string | null;
-  callId: string | null;
-  tool: string | null;
-  args: unknown;
-  outcome: string | null;
-  ruleId: string | null;
-  approverRole: string | null;
-}
-
-/**
- * Only the worker's decisions count (targetType run): an approver's edited call is decided by
- * the API too (targetType approval), but it is a check of the edit, and the worker decides the
- * edited call again before it runs, in a row of its own.
- */
-const DECIDED = `a."teamId" = $1 AND a.action = 'policy.decided' AND a."targetType" = 'run' AND a."createdAt" >= $2 AND a."createdAt" < $3`;
-
-const PAGE_SQL = `
-SELECT a.id, a."createdAt" AS at, a."targetId" AS "runId",
-  a.data->>'sessionId' AS "sessionId", a.data->>'callId' AS "callId", a.data->>'tool' AS tool, a.data->'args' AS args,
-  a.data->>'outcome' AS outcome, a.data->>'ruleId' AS "ruleId", a.data->>'approverRole' AS "approverRole"
-FROM "AuditLog" a
-WHERE ${DECIDED} AND (a."createdAt", a.id) > ($4, $5)
-ORDER BY a."createdAt", a.id
-LIMIT $6`;
-
-/**
- * Audit rows keep at most 4 KiB of arguments (longer ones as a cut JSON string); the call's
- * events keep them whole: the model's `tool.requested`, or an approver's `editedArgs`.
- */
-const FULL_ARGS_SQL = `
-SELECT e."sessionId", e.payload->>'callId' AS "callId", e.type,
-  CASE WHEN e.type = 'tool.requested' THEN e.payload->'args' ELSE e.payload->'editedArgs' END AS args
-FROM "Event" e
-JOIN unnest($1::text[], $2::text[], $3::text[]) AS x(run, session, call)
-  ON e."runId" = x.run AND e."sessionId" = x.session AND e.payload->>'callId' = x.call
-WHERE e.type IN ('tool.requested', 'approval.decided')
-ORDER BY e.seq`;
-
 /** Rows in the window, for progress. Reads the (teamId, action, createdAt) index range. */
 export async function countRecordedCalls(db: Db, window: CallWindow): Promise<number> {
-  const rows = await db.$queryRawUnsafe<Array<{ n: bigint }>>(
-    `SELECT count(*) AS n FROM "AuditLog" a WHERE ${DECIDED}`,
-    window.teamId,
-    window.since,
-    window.until,
-  );
-  return Number(rows[0]?.n ?? 0);
+  return countRecordedDecisions(queryableOf(db), window);
 }
 
 function isOutcome(value: string | null): value is Outcome {
@@ -94,17 +47,12 @@ function pickFull(cut: string, candidates: Array<{ type: string; args: unknown }
 }
 
 /** Full arguments for the rows whose audit copy was cut, in one query per batch. */
-async function fullArgs(db: Db, rows: Row[]): Promise<Map<string, Array<{ type: string; args: unknown }>>> {
-  const cut = rows.filter((r) => typeof r.args === 'string' && r.runId && r.sessionId && r.callId);
-  const found = new Map<string, Array<{ type: string; args: unknown }>>();
-  if (cut.length === 0) return found;
-  const events = await db.$queryRawUnsafe<Array<{ sessionId: string; callId: string; type: string; args: unknown }>>(
-    FULL_ARGS_SQL,
-    cut.map((r) => r.runId),
-    cut.map((r) => r.sessionId),
-    cut.map((r) => r.callId),
+async function fullArgs(db: Queryable, rows: RecordedDecisionRow[]): Promise<Map<string, Array<{ type: string; args: unknown }>>> {
+  const cut = rows.flatMap((r) =>
+    typeof r.args === 'string' && r.runId && r.sessionId && r.callId ? [{ runId: r.runId, sessionId: r.sessionId, callId: r.callId }] : [],
   );
-  for (const e of events) {
+  const found = new Map<string, Array<{ type: string; args: unknown }>>();
+  for (const e of await callArguments(db, cut)) {
     const key = `${e.sessionId}\u0000${e.callId}`;
     found.set(key, [...(found.get(key) ?? []), { type: e.type, args: e.args }]);
   }
@@ -125,14 +73,15 @@ export interface RecordedPage {
  * as skipped, never guessed at.
  */
 export async function* recordedCallPages(db: Db, window: CallWindow, batchSize: number, signal?: AbortSignal): AsyncGenerator<RecordedPage> {
+  const q = queryableOf(db);
   let cursor: { at: Date; id: bigint } = { at: window.since, id: -1n };
   for (;;) {
     signal?.throwIfAborted();
-    const rows = await db.$queryRawUnsafe<Row[]>(PAGE_SQL, window.teamId, window.since, window.until, cursor.at, cursor.id, batchSize);
+    const rows = await recordedDecisionPage(q, window, cursor, batchSize);
     if (rows.length === 0) return;
     const last = rows[rows.length - 1]!;
-    cursor = { at: last.at, id: last.id };
-    const full = await fullArgs(db, rows);
+    cursor = { at: last.at, id: last.auditId };
+    const full = await fullArgs(q, rows);
     const calls: RecordedCall[] = [];
     for (const row of rows) {
       const args = typeof row.args === 'string' ? pickFull(row.args, full.get(`${row.sessionId}\u0000${row.callId}`) ?? []) : row.args;
@@ -142,7 +91,7 @@ export async function* recordedCallPages(db: Db, window: CallWindow, batchSize: 
         ruleId: row.ruleId ?? 'default',
         ...(row.outcome === 'require_approval' && isApproverRole(row.approverRole) ? { approverRole: row.approverRole } : {}),
       };
-      calls.push({ auditId: row.id, at: row.at, runId: row.runId, sessionId: row.sessionId, callId: row.callId, tool: row.tool, args, recorded });
+      calls.push({ auditId: row.auditId, at: row.at, runId: row.runId, sessionId: row.sessionId, callId: row.callId, tool: row.tool, args, recorded });
     }
     yield { calls, rows: rows.length, skipped: rows.length - calls.length };
     if (rows.length < batchSize) return;

@@ -1,7 +1,8 @@
-import type { Db } from '@looplane/db';
+import { decisionSeqs, type Db } from '@looplane/db';
 import { OUTCOMES, redecideCall, type Outcome, type PolicyDocument } from '@looplane/policy';
 import { AppError } from '@looplane/shared';
 import { countRecordedCalls, recordedCallPages, type RecordedCall } from './policy-backtest-calls';
+import { queryableOf } from '@looplane/db';
 
 /** Rows read per query: what one page holds in memory, whatever the window's length. */
 export const BACKTEST_BATCH = 1000;
@@ -116,18 +117,7 @@ class Matrix {
 /** seq of each example's decision event, in one query over the (runId, type) index. */
 async function exampleSeqs(db: Db, examples: Array<{ runId: string; sessionId: string; callId: string }>): Promise<Map<string, number>> {
   const seqs = new Map<string, number>();
-  if (examples.length === 0) return seqs;
-  const rows = await db.$queryRawUnsafe<Array<{ sessionId: string; callId: string; seq: number | null }>>(
-    `SELECT e."sessionId", e.payload->>'callId' AS "callId",
-       COALESCE(min(e.seq) FILTER (WHERE e.type = 'policy.decided'), min(e.seq) FILTER (WHERE e.type = 'tool.requested')) AS seq
-     FROM "Event" e
-     JOIN unnest($1::text[], $2::text[], $3::text[]) AS x(run, session, call)
-       ON e."runId" = x.run AND e.type IN ('policy.decided', 'tool.requested') AND e."sessionId" = x.session AND e.payload->>'callId' = x.call
-     GROUP BY 1, 2`,
-    examples.map((e) => e.runId),
-    examples.map((e) => e.sessionId),
-    examples.map((e) => e.callId),
-  );
+  const rows = await decisionSeqs(queryableOf(db), examples);
   for (const row of rows) if (row.seq !== null) seqs.set(`${row.sessionId}\u0000${row.callId}`, Number(row.seq));
   return seqs;
 }

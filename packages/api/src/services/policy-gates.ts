@@ -1,7 +1,8 @@
-import type { Db, Tx } from '@looplane/db';
+import { activePolicyRow, type Db, type Tx } from '@looplane/db';
 import { defaultPolicy, isEndpointAllowed, policyDocumentSchema, type PolicyDocument } from '@looplane/policy';
 import { AppError } from '@looplane/shared';
 import { TEAM_POLICY_NAME } from './policies.service';
+import { queryableOf } from '@looplane/db';
 
 /** One agent a run would start, and the model endpoint it calls. */
 export interface EndpointUse {
@@ -23,11 +24,7 @@ export interface ActivePolicyVersion {
  * document that no longer validates allows nothing, as in the worker.
  */
 export async function activePolicyVersion(db: Db | Tx, teamId: string): Promise<ActivePolicyVersion> {
-  const rows = await db.$queryRaw<{ id: string; version: number; document: unknown }[]>`
-    SELECT pv.id, pv.version, pv.document FROM "Policy" p
-    JOIN "PolicyVersion" pv ON pv."policyId" = p.id AND pv.version = p."activeVersion"
-    WHERE p."teamId" = ${teamId} AND p.name = ${TEAM_POLICY_NAME}`;
-  const row = rows[0];
+  const row = await activePolicyRow(queryableOf(db), teamId, TEAM_POLICY_NAME);
   if (!row) return { document: defaultPolicy, versionId: null, version: null };
   const parsed = policyDocumentSchema.safeParse(row.document);
   return { document: parsed.success ? parsed.data : null, versionId: row.id, version: row.version };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { appendAudit, type AuditActor, type Db, type Prisma } from '@looplane/db';
+import { appendAudit, lockTeamPolicy, type AuditActor, type Db, type Prisma } from '@looplane/db';
 import { defaultPolicy, diffDocuments, parsePolicyDocument, type PolicyDocument } from '@looplane/policy';
 import { AppError } from '@looplane/shared';
 import { recentToolCalls, redecideRecent } from './policies-redecide';
@@ -20,7 +20,7 @@ type Person = AuditActor & { userId: string };
  * A team that never saved a policy has none (and only version 0, which is then active).
  */
 async function lockedPolicy(tx: Tx, teamId: string) {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`policy:${teamId}`}, 0))`;
+  await lockTeamPolicy(tx, teamId);
   return tx.policy.findUnique({ where: { teamId_name: { teamId, name: TEAM_POLICY_NAME } } });
 }
 
