@@ -24,6 +24,7 @@ export * from './uploads/index';
 export * from './triggers/index';
 export * from './skills/index';
 export * from './schedules/index';
+export * from './wakeups/index';
 export * from './sessions/index';
 export * from './teams/index';
 export { continueFinishedRun, continueForPendingMessages } from './runs/run-continue.repository';

@@ -1,4 +1,4 @@
-import type { Queryable } from '@looplane/db';
+import { readApprovalDecision, type ApprovalDecisionRow, type Queryable } from '@looplane/db';
 import { createEvent, type Clock, type EventPayload, type NewEvent, type RunState, type ToolArgs } from '@looplane/engine';
 import type { Role } from '@looplane/shared';
 
@@ -21,38 +21,6 @@ export interface EditedDecision {
   deciderRole: Role | null;
 }
 
-// The session's latest approval.requested event, and the latest row opened for the call, with who decided.
-const DECISION_SQL = `
-WITH req AS (
-  SELECT seq, payload FROM "Event" WHERE "sessionId" = $1 AND type = 'approval.requested' ORDER BY seq DESC LIMIT 1
-)
-SELECT (SELECT seq FROM req) AS "requestSeq", (SELECT payload FROM req) AS payload, a."requestSeq" AS "rowSeq", a.status,
-  a."editedArgs", a.comment, a."expiryOutcome", COALESCE(u.email, a."decidedById") AS "decidedBy",
-  a.id AS "approvalId", a."teamId", a.kind::text AS kind, a.tool, a."decidedById", m.role::text AS "deciderRole"
-FROM (SELECT 1) AS one
-LEFT JOIN LATERAL (
-  SELECT * FROM "Approval" WHERE "sessionId" = $1 AND "toolCallId" = $2 ORDER BY "requestSeq" DESC LIMIT 1
-) a ON true
-LEFT JOIN "User" u ON u.id = a."decidedById"
-LEFT JOIN "Membership" m ON m."userId" = a."decidedById" AND m."teamId" = a."teamId"`;
-
-interface DecisionRow {
-  requestSeq: number | null;
-  payload: { callId?: unknown } | null;
-  rowSeq: number | null;
-  status: 'pending' | 'approved' | 'rejected' | 'expired' | 'cancelled' | null;
-  editedArgs: Record<string, unknown> | null;
-  comment: string | null;
-  expiryOutcome: string;
-  decidedBy: string | null;
-  approvalId: string | null;
-  teamId: string | null;
-  kind: string | null;
-  tool: string | null;
-  decidedById: string | null;
-  deciderRole: Role | null;
-}
-
 /**
  * A request that is not in this session's own events (a fork taken while its parent waited) is
  * rebuilt from the state: the call as the engine holds it, an approver to decide.
@@ -69,7 +37,7 @@ function fromState(state: RunState, callId: string): EventPayload<'approval.requ
  * cancels the run: the session a breaker paused never goes on unasked. The API asks the whole run
  * to cancel when a person rejects; this ends the paused session whichever way it was refused.
  */
-function decidedEvents(row: DecisionRow, callId: string, clock: Clock): NewEvent[] {
+function decidedEvents(row: ApprovalDecisionRow, callId: string, clock: Clock): NewEvent[] {
   const events = decisionEvents(row, callId, clock);
   const approved = events[0]?.type === 'approval.decided' && events[0].payload.approved;
   if (row.kind !== 'breaker' || approved || events.some((e) => e.type === 'run.finished')) return events;
@@ -77,7 +45,7 @@ function decidedEvents(row: DecisionRow, callId: string, clock: Clock): NewEvent
   return [...events, createEvent('run.finished', { status: 'cancelled', error: `a breaker paused the session and resuming it was refused${by}` }, clock)];
 }
 
-function decisionEvents(row: DecisionRow, callId: string, clock: Clock): NewEvent[] {
+function decisionEvents(row: ApprovalDecisionRow, callId: string, clock: Clock): NewEvent[] {
   const by = row.decidedBy ?? undefined;
   const comment = row.comment ?? undefined;
   switch (row.status) {
@@ -105,8 +73,7 @@ function decisionEvents(row: DecisionRow, callId: string, clock: Clock): NewEven
  * call and the state cannot stand in for it (the wait then only ends by cancellation).
  */
 export async function approvalDecision(db: Queryable, sessionId: string, callId: string, state: RunState, clock: Clock): Promise<ApprovalStanding | null> {
-  const found = await db.query({ name: 'looplane_approval_decision_v3', text: DECISION_SQL, values: [sessionId, callId] });
-  const row = found.rows[0] as DecisionRow;
+  const row = await readApprovalDecision(db, sessionId, callId);
   // The engine wrote (and the store validated) the request: its payload is the call to approve.
   const requested = row.requestSeq !== null && row.payload?.callId === callId;
   // For a request in the log, only the row opened for that very event counts (a call asked about
@@ -122,7 +89,7 @@ export async function approvalDecision(db: Queryable, sessionId: string, callId:
 }
 
 /** The edited call of an approved tool approval (an effect's held result runs as recorded, never edited). */
-function editedOf(row: DecisionRow, callId: string): EditedDecision | null {
+function editedOf(row: ApprovalDecisionRow, callId: string): EditedDecision | null {
   if (row.status !== 'approved' || !row.editedArgs || row.kind !== 'tool' || !row.approvalId || !row.teamId) return null;
   return {
     approvalId: row.approvalId,

@@ -1,4 +1,4 @@
-import { pathHasRoom, type Queryable } from '@looplane/db';
+import { lastRefusedReservation, pathHasRoom, type Queryable } from '@looplane/db';
 import { createEvent, type Clock, type NewEvent, type RunState } from '@looplane/engine';
 import type { ApprovalGate } from './approval-gate';
 import type { SessionPolicy } from '../ports/team-policy';
@@ -33,17 +33,13 @@ export interface WakeContext {
  */
 type WakeResolver = (wait: Wait, context: WakeContext) => Promise<NewEvent[] | null>;
 
-const LAST_EXCEEDED_SQL = `
-SELECT payload FROM "Event" WHERE "runId" = $1 AND "sessionId" = $2 AND type = 'budget.exceeded' ORDER BY seq DESC LIMIT 1`;
-
 /**
  * A budget wait ends once every ledger on the session's path has room for the refused reservation:
  * the run's (`runs.raiseBudget`) and, in a graph run, each edge's crossed to reach the session
  * (`graphs.raiseEdgeBudget`).
  */
 const budget: WakeResolver = async (_wait, { db, runId, sessionId, clock }) => {
-  const found = await db.query({ name: 'looplane_last_exceeded_v1', text: LAST_EXCEEDED_SQL, values: [runId, sessionId] });
-  const refused = (found.rows[0] as { payload: { tokens: number; costMicros: number } } | undefined)?.payload;
+  const refused = await lastRefusedReservation(db, runId, sessionId);
   if (refused && !(await pathHasRoom(db, runId, sessionId, refused))) return null;
   return [createEvent('run.resumed', { reason: 'budget', note: 'the run budget was raised' }, clock)];
 };

@@ -1,4 +1,4 @@
-import { appendAuditBatch, type AuditEntry } from '@looplane/db';
+import { appendAuditBatch, decidePendingApprovals, type AuditEntry } from '@looplane/db';
 import type { DecideManyInput } from '../routers/approvals.schema';
 import type { PrincipalActor } from '../trpc';
 import { decideBlocker, pendingCount, type Viewer } from './approvals-query.service';
@@ -55,16 +55,14 @@ export async function decideManyApprovals(deps: RunDeps, actor: PrincipalActor, 
       return [row];
     });
     if (candidates.length === 0) return [];
-    // decidedAt as Prisma stores timestamps: UTC wall time in a column without zone.
-    const updated = await tx.$queryRawUnsafe<Array<{ id: string }>>(
-      `UPDATE "Approval" SET status = $1::"ApprovalStatus", "decidedById" = $2, "decidedAt" = (now() AT TIME ZONE 'UTC'), comment = $3
-       WHERE id = ANY($4::text[]) AND status = 'pending' RETURNING id`,
+    // Only rows still pending are decided: a concurrent decision or the sweeper's expiry wins cleanly.
+    const updated = await decidePendingApprovals(tx, {
       status,
-      actor.userId,
-      input.comment || null,
-      candidates.map((row) => row.id),
-    );
-    const won = new Set(updated.map((row) => row.id));
+      decidedById: actor.userId,
+      comment: input.comment || null,
+      ids: candidates.map((row) => row.id),
+    });
+    const won = new Set(updated);
     const rowsDecided = candidates.filter((row) => {
       if (!won.has(row.id)) refused.set(row.id, 'The approval was decided by someone else (or expired) a moment ago');
       return won.has(row.id);

@@ -15,3 +15,4 @@ export {
 export { memoryGet, memoryList, memorySet, type MemoryValue } from './memory-store';
 export { MEMORY_TOOLS, memoryToolSpecs } from './memory-tools';
 export { seedDemoGraph, DEMO_GRAPH_NAME } from '../seed-demo-graph';
+export { graphRunTrips, graphRunSpend, graphRunDelegationsInFlight, type GraphRunTrip } from './graph-run-measures.repository';
