@@ -70,8 +70,8 @@ export { apply, fold, foldUntil } from './state/fold';
 export { initialState, type RunState, type ContextItem, type ToolCallState, type CallStatus, type ModelCycle, type Wait } from './state/run-state';
 
 // Breakers (what the policy's breakers measure, folded from the log)
-export { BREAKER_MAX_WINDOW_TURNS, SPEND_WINDOW_MS, repeatCount, recentSpend, type BreakerWindows } from './breakers/breaker-windows';
-export { breakerTripSchema, type BreakerTrip } from './breakers/breaker-trip';
+export { BREAKER_MAX_WINDOW_TURNS, SPEND_WINDOW_MS, repeatCount, recentSpend, type BreakerWindows } from './state/breaker-windows';
+export { breakerTripSchema, type BreakerTrip } from './events/breaker-trip';
 
 // Loop
 export { next } from './loop/next';
@@ -81,11 +81,12 @@ export { cancelRun } from './loop/cancel';
 export { forkBlocker } from './loop/fork';
 
 // Replay (`sessions.replay`): a branch that serves its recording's results while the new model agrees
-export { recordingOf, recordingFrom, type RecordedTurn, type ReplayRecording } from './replay/recording';
-export { REPLAY_MODES, replayMarkerSchema, type ReplayMarker, type ReplayMode, type ReplayDiverged } from './replay/replay-schemas';
+export { recordingOf, recordingFrom } from './replay/recording';
+export type { RecordedTurn, ReplayRecording } from './ports/replay-port';
+export { REPLAY_MODES, replayMarkerSchema, type ReplayMarker, type ReplayMode, type ReplayDiverged } from './events/replay-schemas';
 
 // Prompt, tokens, money
-export { buildTurnRequest } from './prompt/build-request';
+export { buildTurnRequest } from './state/build-request';
 export { estimateTokens, estimatePromptTokens, promptBytes } from './prompt/tokens';
 export { costMicros } from './budget/cost';
 export { MODEL_OUTPUT_MAX_BYTES, DELTA_LOG_MAX_CHARS, capModelResult, cutToBytes, outputCapReason } from './model/output-cap';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEvent } from '../events/create-event';
 import { drive } from '../loop/drive';
-import { buildTurnRequest, nextPromptBytes } from '../prompt/build-request';
+import { buildTurnRequest, nextPromptBytes } from '../state/build-request';
 import { estimatePromptTokens, promptBytes } from '../prompt/tokens';
 import { apply, fold, foldUntil } from '../state/fold';
 import { initialState } from '../state/run-state';

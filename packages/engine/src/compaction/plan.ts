@@ -1,4 +1,4 @@
-import { nextPromptTokens } from '../prompt/build-request';
+import { nextPromptTokens } from '../state/build-request';
 import type { ContextItem, RunState } from '../state/run-state';
 
 /** What to compact: every unpinned item up to `throughItem`, all older than the turns kept verbatim. */

@@ -1,6 +1,6 @@
 import { AppError } from '@looplane/shared';
 import type { z } from 'zod';
-import type { Clock } from '../ports/clock';
+import type { Clock } from './clock';
 import { eventVersion } from './event-codec';
 import type { EventPayload, EventType, NewEvent } from './event-types';
 import { payloadSchemas } from './payloads';

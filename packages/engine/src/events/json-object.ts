@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import type { JsonValue, ToolArgs } from '../ports/tool-port';
+
+/** Any JSON value. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** JSON object arguments of a tool call. */
+export type ToolArgs = { [key: string]: JsonValue };
 
 function isPlainObject(value: object): value is Record<string, unknown> {
   const prototype: unknown = Object.getPrototypeOf(value);

@@ -1,11 +1,11 @@
 import { roleSchema } from '@looplane/shared';
 import { z } from 'zod';
 import { runConfigSchema } from '../config/run-config';
-import { breakerTripSchema } from '../breakers/breaker-trip';
+import { breakerTripSchema } from './breaker-trip';
 import { heldEffectSchema } from './workspace-effect';
 import { repositoryContextSchema, workspaceSeededSchema } from './workspace-seeded';
 import { jsonObjectSchema } from './json-object';
-import { replayDivergedSchema, replayedResult, replayMarkerSchema, replayMatchedSchema } from '../replay/replay-schemas';
+import { replayDivergedSchema, replayedResult, replayMarkerSchema, replayMatchedSchema } from './replay-schemas';
 
 const id = z.string().min(1);
 const count = z.int().nonnegative();

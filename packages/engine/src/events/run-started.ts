@@ -1,5 +1,5 @@
 import type { RunConfig } from '../config/run-config';
-import type { Clock } from '../ports/clock';
+import type { Clock } from './clock';
 import { createEvent, draft } from './create-event';
 import type { NewEvent } from './event-types';
 import type { RepositoryContext } from './workspace-seeded';

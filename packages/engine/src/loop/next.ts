@@ -1,13 +1,13 @@
 import { worstCase } from '../budget/cost';
 import { planCompaction } from '../compaction/plan';
 import { summaryRequest } from '../compaction/summarize';
-import { nextPromptTokens } from '../prompt/build-request';
+import { nextPromptTokens } from '../state/build-request';
 import { estimatePromptTokens } from '../prompt/tokens';
 import { requireConfig } from '../state/require';
 import type { RunState } from '../state/run-state';
 import type { Action } from './actions';
 import { nextCallAction } from './next-call';
-import { nextReplayAction } from '../replay/next-replay';
+import { nextReplayAction } from './next-replay';
 
 /**
  * The next action for a state. Pure and cheap (O(calls in the turn), plus a context scan only when

@@ -4,7 +4,7 @@ import { deterministicSummary, summaryRequest } from '../compaction/summarize';
 import type { NewEvent } from '../events/event-types';
 import type { BudgetAmount } from '../ports/budget-port';
 import type { ModelRequest, ModelResult } from '../ports/model-port';
-import { buildTurnRequest, nextPromptBytes, nextPromptTokens } from '../prompt/build-request';
+import { buildTurnRequest, nextPromptBytes, nextPromptTokens } from '../state/build-request';
 import { estimatePromptTokens, estimateTokens, messageTokens } from '../prompt/tokens';
 import { summaryMessage } from '../state/context';
 import { requireConfig, requireCycle } from '../state/require';

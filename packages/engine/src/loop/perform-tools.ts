@@ -1,5 +1,5 @@
 import { AppError } from '@looplane/shared';
-import type { BreakerTrip } from '../breakers/breaker-trip';
+import type { BreakerTrip } from '../events/breaker-trip';
 import type { NewEvent } from '../events/event-types';
 import { describeEffect } from '../events/workspace-effect';
 import type { ToolResult } from '../ports/tool-port';

@@ -2,7 +2,7 @@ import type { Action } from './actions';
 import { callModel, compact, reserve, settle } from './perform-model';
 import { applyHeld, askAboutInterrupted, delegate, evaluatePolicy, interruptTool, loadTools, rejectCall, runTool } from './perform-tools';
 import type { StepContext } from './step-context';
-import { compareReplay, serveRecorded } from '../replay/perform-replay';
+import { compareReplay, serveRecorded } from './perform-replay';
 import { loadSkill, skillAlreadyLoaded } from './perform-skills';
 
 /**

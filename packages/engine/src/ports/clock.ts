@@ -1,4 +1,3 @@
-/** Wall time, in epoch milliseconds. Only event timestamps read it, so replay never depends on it. */
-export interface Clock {
-  now(): number;
-}
+// The clock stamps events, so it is declared with them (a layer below the ports); the engine's
+// ports are still all found here.
+export type { Clock } from '../events/clock';

@@ -4,7 +4,7 @@ import type { EventStore } from './event-store';
 import type { ModelPort } from './model-port';
 import type { PolicyPort } from './policy-port';
 import type { ToolRunner } from './tool-port';
-import type { ReplayRecording } from '../replay/recording';
+import type { ReplayRecording } from './replay-port';
 import type { SkillPort } from './skill-port';
 
 /** Everything the engine reaches outside itself. It imports no IO module; these are passed in. */

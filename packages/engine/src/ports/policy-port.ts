@@ -1,5 +1,5 @@
 import type { Role } from '@looplane/shared';
-import type { BreakerTrip } from '../breakers/breaker-trip';
+import type { BreakerTrip } from '../events/breaker-trip';
 import type { ToolInvocation } from './tool-port';
 
 export type PolicyDecision =

@@ -1,11 +1,9 @@
 import type { Role } from '@looplane/shared';
+import type { JsonValue, ToolArgs } from '../events/json-object';
 import type { HeldEffect } from '../events/workspace-effect';
 
-/** Any JSON value. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-
-/** JSON object arguments of a tool call. */
-export type ToolArgs = { [key: string]: JsonValue };
+// Declared with the events that carry them (a layer below the ports).
+export type { JsonValue, ToolArgs };
 
 export interface ToolInvocation {
   callId: string;

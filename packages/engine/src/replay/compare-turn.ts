@@ -1,7 +1,7 @@
-import { canonicalJson } from '../breakers/canonical-call';
+import { canonicalJson } from '../state/canonical-call';
 import type { ToolCallState } from '../state/run-state';
-import type { RecordedTurn } from './recording';
-import type { DIVERGENCE_REASONS } from './replay-schemas';
+import type { RecordedTurn } from '../ports/replay-port';
+import type { DIVERGENCE_REASONS } from '../events/replay-schemas';
 
 export type TurnComparison = { same: true } | { same: false; reason: (typeof DIVERGENCE_REASONS)[number]; detail: string; callIndex: number | null };
 

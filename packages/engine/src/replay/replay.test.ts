@@ -10,7 +10,7 @@ import { allowAllPolicy, fixedClock, toolRunner, unlimitedBudget } from '../test
 import { runToEnd } from '../testing/harness';
 import { compareTurn } from './compare-turn';
 import { recordingFrom, recordingOf } from './recording';
-import type { ReplayMode } from './replay-schemas';
+import type { ReplayMode } from '../events/replay-schemas';
 
 const clock = fixedClock();
 const config = parseRunConfig({

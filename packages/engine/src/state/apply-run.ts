@@ -6,7 +6,7 @@ import { jsonBytes, messageTokens, toolDefinitionTokens } from '../prompt/tokens
 import { compactContext, pushExternalMessage, pushItem } from './context';
 import type { HandlerGroup } from './handlers';
 import type { RunState } from './run-state';
-import { startReplay } from '../replay/replay-state';
+import { startReplay } from './replay-state';
 
 interface ToolDefsOf {
   toolDefs: ToolDefinition[];

@@ -1,10 +1,10 @@
 import { AppError } from '@looplane/shared';
 import type { EngineEvent, EventType } from '../events/event-types';
-import { breakerHandlers, observeBreakers } from '../breakers/breaker-windows';
+import { breakerHandlers, observeBreakers } from './breaker-windows';
 import { modelHandlers } from './apply-model';
 import { runHandlers } from './apply-run';
 import { toolHandlers } from './apply-tools';
-import { replayHandlers } from '../replay/apply-replay';
+import { replayHandlers } from './apply-replay';
 import { workspaceHandlers } from './apply-workspace';
 import { skillHandlers } from './apply-skills';
 import type { Handler } from './handlers';

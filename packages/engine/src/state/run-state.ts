@@ -3,8 +3,8 @@ import type { RunConfig } from '../config/run-config';
 import type { PromptMessage, ToolDefinition } from '../ports/model-port';
 import type { BudgetAmount } from '../ports/budget-port';
 import type { ToolArgs } from '../ports/tool-port';
-import { initialBreakerWindows, type BreakerWindows } from '../breakers/breaker-windows';
-import type { ReplayState } from '../replay/replay-state';
+import { initialBreakerWindows, type BreakerWindows } from './breaker-windows';
+import type { ReplayState } from './replay-state';
 import type { RepositorySkill } from '../skills/skill-schemas';
 
 /**
@@ -128,7 +128,7 @@ export interface RunState {
   error: string | null;
   totals: { inputTokens: number; outputTokens: number; costMicros: number; modelCalls: number; toolRuns: number; compactions: number };
   memory: Record<string, { version: number; value: unknown }>;
-  /** What the policy's breakers measure, folded from the log (see `breakers/breaker-windows.ts`). */
+  /** What the policy's breakers measure, folded from the log (see `breaker-windows.ts`). */
   breakers: BreakerWindows;
   /** Set on a replay branch (`session.forked` with `replay`): how far it agrees with its recording. */
   replay: ReplayState | null;

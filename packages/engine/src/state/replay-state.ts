@@ -1,4 +1,4 @@
-import type { ReplayMarker, ReplayMode } from './replay-schemas';
+import type { ReplayMarker, ReplayMode } from '../events/replay-schemas';
 
 /** A replay branch's progress against its recording, folded from its log. */
 export interface ReplayState {

@@ -1,5 +1,5 @@
 import type { ModelRequest } from '../ports/model-port';
-import type { RunState } from '../state/run-state';
+import type { RunState } from './run-state';
 
 /**
  * The model request for the next turn: the context as it stands (pinned items, any summary, recent

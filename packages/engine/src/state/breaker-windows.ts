@@ -1,10 +1,9 @@
+import type { BREAKERS } from '../events/breaker-trip';
 import type { EngineEvent } from '../events/event-types';
-import type { HandlerGroup } from '../state/handlers';
-import type { RunState } from '../state/run-state';
 import { callFingerprint } from './canonical-call';
+import type { HandlerGroup } from './handlers';
+import type { RunState } from './run-state';
 
-/** The breakers a policy can set (see `@looplane/policy`'s `breakers` section). */
-export const BREAKERS = ['repeatCall', 'noProgress', 'spendRate', 'fanOut'] as const;
 type BreakerName = (typeof BREAKERS)[number];
 
 /** The longest repeatCall window a policy may ask for; the fold keeps no more turns than this. */

@@ -1,4 +1,4 @@
-import type { HandlerGroup } from '../state/handlers';
+import type { HandlerGroup } from './handlers';
 
 /** The replay's own events: a turn that agreed (its calls to serve), the first divergence. */
 export const replayHandlers: HandlerGroup<'replay.matched' | 'replay.diverged'> = {

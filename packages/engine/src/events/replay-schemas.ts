@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonObjectSchema } from '../events/json-object';
+import { jsonObjectSchema } from './json-object';
 
 const id = z.string().min(1);
 const count = z.int().nonnegative();

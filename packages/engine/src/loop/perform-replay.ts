@@ -1,10 +1,10 @@
 import { AppError } from '@looplane/shared';
-import type { StepContext } from '../loop/step-context';
+import type { ReplayRecording } from '../ports/replay-port';
+import { compareTurn } from '../replay/compare-turn';
+import type { ReplayState } from '../state/replay-state';
 import { requireConfig } from '../state/require';
-import { truncateUtf8 } from '../loop/perform-tools';
-import type { ReplayRecording } from './recording';
-import type { ReplayState } from './replay-state';
-import { compareTurn } from './compare-turn';
+import { truncateUtf8 } from './perform-tools';
+import type { StepContext } from './step-context';
 
 function replayOf(ctx: StepContext): { replay: ReplayState; recording: ReplayRecording } {
   const replay = ctx.state.replay;

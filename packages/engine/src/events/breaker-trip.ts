@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { BREAKERS } from './breaker-windows';
+
+/** The breakers a policy can set (see `@looplane/policy`'s `breakers` section). */
+export const BREAKERS = ['repeatCall', 'noProgress', 'spendRate', 'fanOut'] as const;
 
 /**
  * What a tripped breaker measured, for the approver and the audit: `observed` against `limit`, in

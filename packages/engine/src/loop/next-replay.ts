@@ -1,5 +1,5 @@
-import type { Action } from '../loop/actions';
 import type { RunState } from '../state/run-state';
+import type { Action } from './actions';
 
 /**
  * A replay's step between a model turn and its tool calls: compare the turn with the recording
