@@ -1,4 +1,4 @@
-import { createPgPool, type PgPool } from '@looplane/db';
+import { createPgPool, proveDatabaseConnection, type PgPool } from '@looplane/db';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 
@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 export async function connectDatabase(url: string, logger: Logger, max: number): Promise<PgPool> {
   const pool = createPgPool(url, { max, onError: (error) => logger.warn({ err: error }, 'postgres connection error') });
   try {
-    await pool.query('SELECT 1');
+    await proveDatabaseConnection(pool);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw error;

@@ -24,6 +24,8 @@ export * from './uploads/index';
 export * from './triggers/index';
 export * from './skills/index';
 export * from './schedules/index';
+export * from './webhooks/index';
+export * from './workers/index';
 export * from './wakeups/index';
 export * from './sessions/index';
 export * from './teams/index';

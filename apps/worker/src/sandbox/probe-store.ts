@@ -1,4 +1,4 @@
-import type { PgPool } from '@looplane/db';
+import { markSandboxProbeStopped, setSandboxProbeDrivers, touchSandboxProbe, upsertSandboxProbe, type PgPool } from '@looplane/db';
 import type { DriverName, DriverProbe } from '@looplane/sandbox';
 import type { Logger } from 'pino';
 
@@ -28,28 +28,9 @@ export interface ProbeStore {
  * capability check is for people, the worker runs without it.
  */
 export async function recordSandboxProbe(pool: PgPool, record: SandboxProbeRecord, logger: Logger, intervalMs = 30_000): Promise<ProbeStore> {
-  await pool
-    .query(
-      `INSERT INTO "WorkerSandboxProbe" ("workerId", hostname, pid, concurrency, "selectedDriver", available, reason, drivers, "probedAt", "lastSeenAt")
-       VALUES ($1, $2, $3, $8, $4, $5, $6, $7::jsonb, now(), now())
-       ON CONFLICT ("workerId") DO UPDATE SET hostname = EXCLUDED.hostname, pid = EXCLUDED.pid, concurrency = EXCLUDED.concurrency, "selectedDriver" = EXCLUDED."selectedDriver",
-         available = EXCLUDED.available, reason = EXCLUDED.reason, drivers = EXCLUDED.drivers, "probedAt" = now(), "lastSeenAt" = now(), "stoppedAt" = NULL`,
-      [
-        record.workerId,
-        record.hostname,
-        record.pid,
-        record.selectedDriver,
-        record.available,
-        record.reason,
-        JSON.stringify(record.drivers),
-        record.concurrency,
-      ],
-    )
-    .catch((error: unknown) => logger.warn({ err: error }, 'could not record the sandbox probe'));
+  await upsertSandboxProbe(pool, record).catch((error: unknown) => logger.warn({ err: error }, 'could not record the sandbox probe'));
   const timer = setInterval(() => {
-    pool
-      .query(`UPDATE "WorkerSandboxProbe" SET "lastSeenAt" = now() WHERE "workerId" = $1`, [record.workerId])
-      .catch((error: unknown) => logger.warn({ err: error }, 'could not refresh the sandbox probe'));
+    touchSandboxProbe(pool, record.workerId).catch((error: unknown) => logger.warn({ err: error }, 'could not refresh the sandbox probe'));
   }, intervalMs);
   timer.unref();
   let stopped = false;
@@ -57,14 +38,12 @@ export async function recordSandboxProbe(pool: PgPool, record: SandboxProbeRecor
     async update(drivers) {
       // A probe that finishes during shutdown is dropped: the pool may be gone.
       if (stopped) return;
-      await pool
-        .query(`UPDATE "WorkerSandboxProbe" SET drivers = $2::jsonb WHERE "workerId" = $1`, [record.workerId, JSON.stringify(drivers)])
-        .catch((error: unknown) => logger.warn({ err: error }, 'could not record the sandbox probe'));
+      await setSandboxProbeDrivers(pool, record.workerId, drivers).catch((error: unknown) => logger.warn({ err: error }, 'could not record the sandbox probe'));
     },
     async stop() {
       stopped = true;
       clearInterval(timer);
-      await pool.query(`UPDATE "WorkerSandboxProbe" SET "stoppedAt" = now() WHERE "workerId" = $1`, [record.workerId]).catch(() => undefined);
+      await markSandboxProbeStopped(pool, record.workerId).catch(() => undefined);
     },
   };
 }

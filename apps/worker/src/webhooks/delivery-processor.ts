@@ -1,10 +1,20 @@
-import type { Db, PgPool, SecretBox } from '@looplane/db';
+import {
+  claimWebhookDelivery,
+  disableWebhookEndpoint,
+  recordInterruptedWebhookAttempt,
+  recordWebhookAttemptOutcome,
+  skipWebhookDelivery,
+  type ClaimedWebhookDelivery,
+  type Db,
+  type PgPool,
+  type SecretBox,
+  type WebhookAttemptRecord,
+} from '@looplane/db';
 import { QUEUES, type WebhookJob } from '@looplane/queue';
 import { retryDelayMs, sendWebhook, signedHeaders, type WebhookAttemptOutcome } from '@looplane/webhooks';
 import { DelayedError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { claimDelivery, disableEndpoint, recordInterrupted, recordOutcome, skipDelivery, type AttemptRecord, type ClaimedDelivery } from './delivery-store';
 
 export interface DeliveryProcessorOptions {
   pool: PgPool;
@@ -86,14 +96,14 @@ export class DeliveryProcessor {
   private async process(job: Job<WebhookJob>, token: string | undefined): Promise<void> {
     const { deliveryId } = QUEUES.webhooks.schema.parse(job.data);
     const { pool } = this.options;
-    const claim = await claimDelivery(pool, deliveryId, this.options.attemptTimeoutMs + 5000);
+    const claim = await claimWebhookDelivery(pool, deliveryId, this.options.attemptTimeoutMs + 5000);
     if (claim.kind === 'done') return;
     if (claim.kind === 'later') return this.delay(job, token, claim.waitMs);
     const delivery = claim.delivery;
-    if (delivery.interrupted) await recordInterrupted(pool, delivery.id, delivery.interrupted.at);
-    if (delivery.disabled) return skipDelivery(pool, delivery.id);
+    if (delivery.interrupted) await recordInterruptedWebhookAttempt(pool, delivery.id, delivery.interrupted.at);
+    if (delivery.disabled) return skipWebhookDelivery(pool, delivery.id);
     const record = await this.attempt(delivery);
-    const recorded = await recordOutcome(pool, record);
+    const recorded = await recordWebhookAttemptOutcome(pool, record);
     const log = this.options.logger.child({ deliveryId: delivery.id, teamId: delivery.teamId, webhookId: delivery.endpointId });
     if (record.next.kind !== 'delivered') log.info({ statusCode: record.statusCode, error: record.error, next: record.next }, 'webhook attempt failed');
     if (record.judgesEndpoint && record.next.kind !== 'delivered' && recorded) {
@@ -103,7 +113,7 @@ export class DeliveryProcessor {
           ? 'the endpoint answered 410 Gone'
           : `every attempt failed for ${duration(this.options.disableAfterMs)} (since ${recorded.failingSince}), the last: ${record.error}`;
         if (
-          await disableEndpoint(this.options.db, { id: delivery.endpointId, teamId: delivery.teamId }, reason, {
+          await disableWebhookEndpoint(this.options.db, { id: delivery.endpointId, teamId: delivery.teamId }, reason, {
             failingSince: recorded.failingSince,
             deliveryId: delivery.id,
           })
@@ -123,7 +133,7 @@ export class DeliveryProcessor {
   }
 
   /** Signs and sends one attempt; says what comes next. */
-  private async attempt(delivery: ClaimedDelivery): Promise<AttemptRecord> {
+  private async attempt(delivery: ClaimedWebhookDelivery): Promise<WebhookAttemptRecord> {
     const startedAt = new Date();
     let secret: string | null = null;
     let openError: string | null = null;
@@ -157,7 +167,7 @@ export class DeliveryProcessor {
     }
     const step = delivery.scheduleStep + 1;
     const retryInMs = retryDelayMs(step, this.options.retryScale);
-    const next: AttemptRecord['next'] = outcome.delivered
+    const next: WebhookAttemptRecord['next'] = outcome.delivered
       ? { kind: 'delivered' }
       : outcome.aborted
         ? { kind: 'interrupted' }

@@ -1,16 +1,7 @@
-import type { PgPool } from '@looplane/db';
+import { overdueWebhookDeliveries, type PgPool } from '@looplane/db';
 import { ensureWebhookJob, type WebhookJob } from '@looplane/queue';
 import type { Queue } from 'bullmq';
 import type { Logger } from 'pino';
-
-// Pending deliveries that had a job, are overdue by more than the grace, and are not being
-// attempted: their job may be gone (Redis lost it, a processor failed it for good).
-const OVERDUE_SQL = `
-SELECT id FROM "WebhookDelivery"
-WHERE status = 'pending' AND "enqueuedAt" IS NOT NULL
-  AND "nextAttemptAt" < timezone('UTC', now()) - $1::int * interval '1 millisecond'
-  AND ("leaseUntil" IS NULL OR "leaseUntil" < timezone('UTC', now()))
-ORDER BY "nextAttemptAt" LIMIT $2`;
 
 export interface DeliverySweepOptions {
   pool: PgPool;
@@ -32,10 +23,9 @@ export class DeliverySweep {
   /** One pass; returns how many jobs were added back. */
   async pass(): Promise<number> {
     const { pool, queue, logger } = this.options;
-    const overdue = (await pool.query({ name: 'looplane_webhook_overdue_v1', text: OVERDUE_SQL, values: [this.options.graceMs, this.options.batch ?? 500] }))
-      .rows as { id: string }[];
+    const overdue = await overdueWebhookDeliveries(pool, this.options.graceMs, this.options.batch ?? 500);
     let added = 0;
-    for (const { id } of overdue) if (await ensureWebhookJob(queue, id)) added++;
+    for (const id of overdue) if (await ensureWebhookJob(queue, id)) added++;
     if (added > 0) logger.info({ deliveries: added }, 'webhook sweep re-enqueued deliveries whose job was missing');
     return added;
   }

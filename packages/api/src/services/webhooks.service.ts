@@ -121,6 +121,9 @@ export async function createWebhook(
 /**
  * Changes the given fields. `enabled: false` disables the endpoint (its pending deliveries are
  * skipped); `enabled: true` re-enables it, forgetting why it was disabled and how long it failed.
+ *
+ * Lock order: the endpoint row (its update) before its delivery rows (the skip), the order every
+ * writer of both takes them in (the worker's attempt outcome and disable, the delete's cascade).
  */
 export async function updateWebhook(db: Db, settings: WebhookSettings, actor: Actor, teamId: string, input: UpdateWebhookInput, ip: string | null) {
   const { webhookId, enabled, teamId: _teamId, ...fields } = input as UpdateWebhookInput & { teamId?: string };
@@ -159,7 +162,10 @@ async function skipPending(tx: Tx, webhookId: string): Promise<number> {
   return count;
 }
 
-/** Deletes an endpoint with its delivery log (the audit rows keep what it was). */
+/**
+ * Deletes an endpoint with its delivery log (the audit rows keep what it was). Lock order: the
+ * endpoint row, then its deliveries (the foreign key's cascade), as every writer of both.
+ */
 export async function deleteWebhook(db: Db, actor: Actor, teamId: string, webhookId: string, ip: string | null) {
   return db.$transaction(async (tx) => {
     const current = await teamWebhook(tx, teamId, webhookId);

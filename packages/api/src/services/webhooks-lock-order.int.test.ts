@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
+import { createDb, createPgPool, recordWebhookAttemptOutcome, SecretBox, type Db, type PgPool, type WebhookAttemptRecord } from '@looplane/db';
+import { newDeliveryId } from '@looplane/webhooks';
+import { createTeamFixture, type TeamFixture } from '../testing/fixtures';
+import { deleteWebhook, rotateWebhookSecret, updateWebhook } from './webhooks.service';
+
+/**
+ * The worker's attempt outcomes racing an admin disabling, editing, rotating and deleting their
+ * endpoint. Both sides take the endpoint row before its deliveries; when the outcome took its
+ * delivery first, the two deadlocked and an outcome chosen as the victim went unrecorded.
+ */
+const ITERATIONS = 200;
+const DELIVERIES_PER_ENDPOINT = 3;
+
+let testDb: TestDatabase;
+let db: Db;
+let pool: PgPool;
+let fx: TeamFixture;
+const settings = { allowPrivate: true };
+const box = new SecretBox(randomBytes(32).toString('base64'));
+const actor = () => ({ type: 'user' as const, userId: fx.members.admin.id });
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  db = createDb(testDb.url, { poolSize: 4 });
+  pool = createPgPool(testDb.url, { max: DELIVERIES_PER_ENDPOINT + 2 });
+  fx = await createTeamFixture(db);
+});
+afterAll(async () => {
+  await pool?.end();
+  await db?.$disconnect();
+  await testDb?.drop();
+});
+
+/** An endpoint with pending deliveries, each leased as the worker's claim leaves it. */
+async function endpointWithDeliveries(): Promise<{ webhookId: string; deliveryIds: string[] }> {
+  const endpoint = await db.webhookEndpoint.create({
+    data: { teamId: fx.teamId, url: 'http://127.0.0.1:9/race', events: ['run.finished'], secretCiphertext: 'v1.sealed-elsewhere' },
+  });
+  const deliveryIds = Array.from({ length: DELIVERIES_PER_ENDPOINT }, () => newDeliveryId());
+  const now = new Date();
+  await db.webhookDelivery.createMany({
+    data: deliveryIds.map((id) => ({
+      id,
+      teamId: fx.teamId,
+      endpointId: endpoint.id,
+      eventType: 'run.finished',
+      body: '{}',
+      nextAttemptAt: now,
+      leaseUntil: new Date(now.getTime() + 60_000),
+    })),
+  });
+  return { webhookId: endpoint.id, deliveryIds };
+}
+
+/** A failed attempt that judges the endpoint (sets its failing-since). */
+const failedAttempt = (id: string): WebhookAttemptRecord => ({
+  id,
+  startedAt: new Date(),
+  statusCode: 500,
+  latencyMs: 3,
+  responseExcerpt: 'down',
+  error: 'HTTP 500',
+  next: { kind: 'retry', retryInMs: 60_000, step: 1 },
+  judgesEndpoint: true,
+});
+
+/** Waits a random 0–2 ms, so the racers interleave differently each iteration. */
+const jitter = () => new Promise<void>((resolve) => setTimeout(resolve, Math.floor(Math.random() * 3)));
+
+const outcomes = (deliveryIds: string[]) => deliveryIds.map((id) => jitter().then(() => recordWebhookAttemptOutcome(pool, failedAttempt(id))));
+
+describe('webhook endpoint writes racing attempt outcomes', () => {
+  it('disabling (with an edit) and rotating: no deadlock, every attempt recorded, every pending delivery skipped', async () => {
+    for (let i = 0; i < ITERATIONS; i++) {
+      const { webhookId, deliveryIds } = await endpointWithDeliveries();
+      const [updated, , ...recorded] = await Promise.all([
+        jitter().then(() => updateWebhook(db, settings, actor(), fx.teamId, { webhookId, enabled: false, description: `race ${i}` }, null)),
+        jitter().then(() => rotateWebhookSecret(db, box, actor(), fx.teamId, webhookId, null)),
+        ...outcomes(deliveryIds),
+      ]);
+      expect(updated).toMatchObject({ enabled: false });
+      expect(recorded.every((row) => row !== null)).toBe(true);
+      const rows = await db.webhookDelivery.findMany({
+        where: { endpointId: webhookId },
+        select: { status: true, attempts: true, leaseUntil: true, _count: { select: { attemptsLog: true } } },
+      });
+      expect(rows.map((row) => [row.status, row.attempts, row._count.attemptsLog, row.leaseUntil])).toEqual(deliveryIds.map(() => ['skipped', 1, 1, null]));
+    }
+  });
+
+  it('deleting: no deadlock; an outcome records its attempt or finds the delivery gone', async () => {
+    for (let i = 0; i < ITERATIONS; i++) {
+      const { webhookId, deliveryIds } = await endpointWithDeliveries();
+      const [deleted, ...recorded] = await Promise.all([jitter().then(() => deleteWebhook(db, actor(), fx.teamId, webhookId, null)), ...outcomes(deliveryIds)]);
+      expect(deleted).toEqual({ id: webhookId, deleted: true });
+      expect(recorded.every((row) => row === null || row.status === 'pending')).toBe(true);
+      expect(await db.webhookDelivery.count({ where: { endpointId: webhookId } })).toBe(0);
+    }
+  });
+});
