@@ -1,5 +1,9 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkFile, checkRepository, importsOf, type Workspace } from './import-rules';
+import { checkFile, checkRepository, checkSqlPlacement, importsOf, type Workspace } from './import-rules';
+import { sqlFindings } from './sql-rules';
 import { repoRoot } from './paths';
 
 const names = new Set(['@looplane/engine', '@looplane/shared', '@looplane/db', '@looplane/api', '@looplane/web', '@looplane/events']);
@@ -44,5 +48,45 @@ describe('import rules', () => {
     expect(check(ws('@looplane/client', ['@looplane/api']), `import x from '@looplane/api';`)).toContain('@looplane/client never imports @looplane/api');
     expect(check(ws('@looplane/api'), `import x from '@looplane/db';`)).toContain(`@looplane/db is not declared in @looplane/api's package.json`);
     expect(check(ws('@looplane/api'), `import x from '../../db/src/client';`)).toContain('relative import leaves its workspace');
+  });
+
+  it('the repository holds no SQL outside packages/db', () => {
+    expect(checkSqlPlacement(repoRoot)).toEqual([]);
+  });
+
+  it('finds SQL planted outside packages/db, and lets packages/db, tests and harnesses hold it', () => {
+    const root = mkdtempSync(join(tmpdir(), 'looplane-sql-rules-'));
+    const put = (path: string, text: string) => {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    };
+    try {
+      put('apps/worker/package.json', JSON.stringify({ name: '@looplane/worker' }));
+      put('packages/api/package.json', JSON.stringify({ name: '@looplane/api' }));
+      put('packages/db/package.json', JSON.stringify({ name: '@looplane/db' }));
+      put('apps/worker/src/runtime/planted.ts', `export const x = 1;\nconst RUN_SQL = \`SELECT id FROM "Run" WHERE id = $1\`;\n`);
+      put('packages/api/src/services/planted.ts', 'await db.$queryRaw`SELECT 1`;\nawait pool.query({ name: "q", text, values: [] });\n');
+      put('packages/db/src/runs/fine.ts', 'const Q = `SELECT id FROM "Run"`;\n');
+      put('packages/api/src/services/fine.test.ts', 'await db.$executeRaw`DELETE FROM "Run"`;\n');
+      put('apps/worker/src/testing/harness.ts', 'await pool.query(`TRUNCATE "Run"`);\n');
+      expect(checkSqlPlacement(root).sort()).toEqual([
+        'apps/worker/src/runtime/planted.ts:2 (SQL text outside packages/db)',
+        'apps/worker/src/runtime/planted.ts:2 (a SQL text constant outside packages/db)',
+        "packages/api/src/services/planted.ts:1 (Prisma's raw SQL outside packages/db)",
+        'packages/api/src/services/planted.ts:1 (SQL text outside packages/db)',
+        'packages/api/src/services/planted.ts:2 (a pg query with its text outside packages/db)',
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('tells SQL from prose, tRPC procedures and comments', () => {
+    expect(sqlFindings(`const tags = ['INPUT', 'TEXTAREA', 'SELECT'];`)).toEqual([]);
+    expect(sqlFindings(`export const list = procedure.query(async ({ ctx }) => ctx.db.run.findMany());`)).toEqual([]);
+    expect(sqlFindings(`// SELECT id FROM "Run" is what this replaces\n/* INSERT INTO "Run" */`)).toEqual([]);
+    expect(sqlFindings(`const text = 'Select an agent from the list';`)).toEqual([]);
+    expect(sqlFindings(`const q = "UPDATE \\"Run\\" SET status = 'failed'";`)).toEqual([{ line: 1, what: 'SQL text' }]);
+    expect(sqlFindings('await client.query(`LISTEN x`)')).toEqual([{ line: 1, what: 'a pg query with its text' }]);
   });
 });

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative, resolve, sep } from 'node:path';
+import { holdsNoSql, sqlFindings } from './sql-rules';
 
 /**
  * The import direction of the monorepo (DESIGN.md): apps → packages; the engine imports no other
@@ -162,4 +163,12 @@ export function checkRepository(root: string): string[] {
   const { workspaces, files } = loadWorkspaces(root);
   const names = new Set(workspaces.map((w) => w.name));
   return files.flatMap((file) => checkFile(file, names).map((v) => `${relative(root, v.file)}: ${v.specifier} (${v.rule})`));
+}
+
+/** Every statement outside packages/db, as `file:line (what)` lines relative to root (#31: one data layer). */
+export function checkSqlPlacement(root: string): string[] {
+  const { files } = loadWorkspaces(root);
+  return files
+    .filter((file) => holdsNoSql(file.workspace.name, file.path))
+    .flatMap((file) => sqlFindings(file.source).map((f) => `${relative(root, file.path)}:${f.line} (${f.what} outside packages/db)`));
 }
