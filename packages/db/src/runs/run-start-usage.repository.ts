@@ -4,7 +4,7 @@ import { quoteLiteral } from '../sql/literal';
 import { namedQuery, param } from '../sql/named-query';
 
 /** What counts as a start: the audit actions of every way a person starts agent work. */
-export const RUN_START_ACTIONS = ['run.created', 'session.forked', 'session.replayed', 'session.resumed'] as const;
+const RUN_START_ACTIONS = ['run.created', 'session.forked', 'session.replayed', 'session.resumed'] as const;
 
 // The actions are constants of the statement, written into its text once.
 const USAGE_SQL = namedQuery({

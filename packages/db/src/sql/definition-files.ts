@@ -31,7 +31,7 @@ export interface TriggerDefinition {
 export type SqlDefinition = FunctionDefinition | TriggerDefinition;
 
 /** packages/db/src, where the definition files live. */
-export const definitionsRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const definitionsRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 interface Statement {
   /** The statement without its comments and without the closing `;`. */
