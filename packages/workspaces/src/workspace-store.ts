@@ -1,3 +1,4 @@
+import type { WorkspacePackRow } from '@looplane/db';
 /**
  * The store of record for session files. A workspace is a git repository; every commit a tool call
  * makes is stored as one pack: the objects of `commit` that `base` does not reach (every object
@@ -8,17 +9,8 @@
  * commit right after (a crash between the two leaves an unreferenced pack, never an event that
  * points at files that exist nowhere).
  */
-export interface PackEntry {
-  runId: string;
-  commit: string;
-  /** The commit this pack is relative to; null: self-contained. */
-  base: string | null;
-  /** The session whose tool call made the commit. */
-  sessionId: string;
-  /** Packs between this one and a self-contained one. */
-  depth: number;
-  bytes: number;
-}
+/** One stored pack: the objects of `commit` that `base` (null: none) does not reach, as the index keeps it. */
+export type PackEntry = WorkspacePackRow;
 
 /** Why a run's files are gone (retention). */
 export interface RemovalNote {

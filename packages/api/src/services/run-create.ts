@@ -1,4 +1,4 @@
-import type { AuditActor, AuditEntry, Db } from '@looplane/db';
+import type { AuditActor, AuditEntry, Db, QueuedRunInsert } from '@looplane/db';
 import { sourceKindOf, type StoredWorkspace } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import type { PrincipalActor } from '../trpc';
@@ -12,32 +12,16 @@ import { createReads } from './run-create-reads';
 import { runSkillsOf } from './skills.service';
 import { runLimitsOf, type RunDeps } from './runs.service';
 
-/** A validated create: every row it will insert, made before it joins a batch. */
-export interface PreparedRun {
-  runId: string;
-  sessionId: string;
-  ledgerId: string;
-  teamId: string;
-  agentId: string;
-  endpointId: string;
-  goal: string;
-  createdById: string;
-  createdByTokenId: string | null;
-  busyPolicy: string;
-  /** Copied from the agent: a final answer waits for the next message instead of finishing the run. */
-  persistent: boolean;
+/**
+ * A validated create: every row it will insert, made before it joins a batch (the columns are the
+ * data layer's {@link QueuedRunInsert}), and the audit row that records it.
+ */
+export interface PreparedRun extends Omit<QueuedRunInsert, 'budget' | 'workspace' | 'schedule'> {
   budget: RunBudget;
   /** Where the root session's files come from (the run's own, else the agent's default); null: empty. */
   workspace: StoredWorkspace | null;
-  /** The engine's run config snapshotted on the root session. */
-  config: unknown;
-  /** The root session's title (the agent's name). */
-  title: string;
   audit: AuditEntry;
-  /** The schedule tick that made the run (unique together: one run per tick), if one did. */
   schedule?: RunScheduleTick;
-  /** The inbound trigger whose delivery made the run, if one did. */
-  triggerId?: string;
 }
 
 /** A schedule's tick a run is made for, and who the audit row names (the system, for a tick). */

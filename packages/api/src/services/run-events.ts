@@ -6,14 +6,7 @@ import { upcastStored } from '@looplane/events';
  * stream): `version` and `payload` as the engine's codec reads them (upcast, validated, defaults
  * applied), or as stored when the codec cannot read the row (see `upcastStored`).
  */
-export interface RunEventView {
-  /** Per-run monotonic number: the SSE `id:`, and the `after` cursor of `runs.events`. */
-  eventNo: number;
-  sessionId: string;
-  seq: number;
-  type: string;
-  version: number;
-  payload: unknown;
+export interface RunEventView extends Omit<EventFrameRow, 'createdAt'> {
   createdAt: Date;
 }
 

@@ -9,6 +9,7 @@ import { namedQuery, param, rowsOf } from '../sql/named-query';
 
 /** An event row as the stream frames it: `createdAt` already ISO-8601 UTC text. */
 export interface EventFrameRow {
+  /** Per-run monotonic number: the SSE `id:`, and the `after` cursor of `runs.events`. */
   eventNo: number;
   sessionId: string;
   seq: number;
