@@ -1,4 +1,4 @@
-import { auditRowContent, type AuditEntry, type Tx } from './audit.repository';
+import { AUDIT_LOCK_SQL, auditLockKey, auditRowContent, type AuditEntry, type Tx } from './audit.repository';
 import { GENESIS_HASH, chainHash, type AuditRowContent } from './chain';
 import { withClient, type PgPool } from '../runs/pg-pool';
 import { namedQuery, param, rowsOf } from '../sql/named-query';
@@ -46,7 +46,7 @@ export async function lockAuditChains(tx: Tx, teamIds: readonly string[]): Promi
 }
 
 async function lockChain(tx: Tx, teamId: string): Promise<void> {
-  const lock = LOCK_SQL.bind({ lock_key: lockKey(teamId) });
+  const lock = AUDIT_LOCK_SQL.bind({ lock_key: auditLockKey(teamId) });
   await tx.$executeRawUnsafe(lock.text, ...lock.values);
 }
 
@@ -87,7 +87,7 @@ export async function appendAuditBatchPg(pool: PgPool, entries: readonly AuditEn
     return await withClient(pool, async (client) => {
       // Simple queries of several statements, one round trip each: the parameters are written as
       // typed literals (the extended protocol carries one statement per round trip).
-      const locks = teams.map((teamId) => LOCK_SQL.inline({ lock_key: lockKey(teamId) }));
+      const locks = teams.map((teamId) => AUDIT_LOCK_SQL.inline({ lock_key: auditLockKey(teamId) }));
       const tailReads = teams.map((teamId) => TAIL_SQL.inline({ team_id: teamId }));
       for (let attempt = 0; attempt < 2 && expected && guarded; attempt++) {
         const checks = JSON.stringify([...expected].map(([teamId, tail]) => ({ teamId, seq: tail.seq, hash: tail.hash })));
@@ -119,17 +119,11 @@ export async function appendAuditBatchPg(pool: PgPool, entries: readonly AuditEn
 /** A tail read's result: the team's last row, or the chain's start when it has none. */
 const tailOf = (result: { rows: Tail[] }): Tail => rowsOf(TAIL_SQL, result)[0] ?? { seq: 0, hash: GENESIS_HASH };
 
-const LOCK_SQL = namedQuery({
-  name: 'looplane_audit_lock',
-  params: { lock_key: param.text },
-  text: 'SELECT pg_advisory_xact_lock(hashtextextended(:lock_key, 0))',
-});
 const TAIL_SQL = namedQuery({
   name: 'looplane_audit_tail',
   params: { team_id: param.text },
   text: 'SELECT seq, hash FROM "AuditLog" WHERE "teamId" = :team_id ORDER BY seq DESC LIMIT 1',
 }).returns<Tail>();
-const lockKey = (teamId: string) => `audit:${teamId}`;
 const teamsOf = (entries: readonly AuditEntry[]) => [...new Set(entries.map((e) => e.teamId))].sort();
 
 /** The rows of the batch, chained onto each team's tail in input order. */

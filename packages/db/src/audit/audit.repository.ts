@@ -1,6 +1,7 @@
 import type { Db } from '../client';
 import type { Prisma } from '../generated/prisma/client';
 import { GENESIS_HASH, chainHash, type AuditRowContent } from './chain';
+import { namedQuery, param } from '../sql/named-query';
 
 /** A Prisma transaction client (what `$transaction(async (tx) => …)` passes in). */
 export type Tx = Prisma.TransactionClient;
@@ -44,13 +45,22 @@ export function auditRowContent(entry: AuditEntry, seq: number): AuditRowContent
   };
 }
 
+/** The team's chain lock (the key every chain writer takes: `audit:<teamId>`), held until the transaction ends. */
+export const AUDIT_LOCK_SQL = namedQuery({
+  name: 'looplane_audit_lock',
+  params: { lock_key: param.text },
+  text: 'SELECT pg_advisory_xact_lock(hashtextextended(:lock_key, 0))',
+});
+export const auditLockKey = (teamId: string) => `audit:${teamId}`;
+
 /**
  * Appends one row to the team's hash chain inside the caller's transaction, so the audit row
  * commits or rolls back with the change it describes. A transaction-scoped advisory lock per
  * team serialises appends, which keeps `seq` gap-free and `prevHash` pointing at the true tail.
  */
 export async function appendAudit(tx: Tx, entry: AuditEntry): Promise<{ seq: number; hash: string }> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`audit:${entry.teamId}`}, 0))`;
+  const lock = AUDIT_LOCK_SQL.bind({ lock_key: auditLockKey(entry.teamId) });
+  await tx.$executeRawUnsafe(lock.text, ...lock.values);
   const tail = await tx.auditLog.findFirst({
     where: { teamId: entry.teamId },
     orderBy: { seq: 'desc' },

@@ -1,4 +1,5 @@
 import type { Queryable } from './pg-pool';
+import { namedQuery, param, rowsOf } from '../sql/named-query';
 import { FINISHED_STATUSES_SQL as FINISHED } from '../vocabulary/statuses';
 
 /**
@@ -51,19 +52,22 @@ export function claimUpdateSql(owner: string, ttlMs: string): string {
     prev."waitReason" AS "previousWaitReason", s."lastSeq", s."parentId"`;
 }
 
-const CLAIM_SQL = `
+const CLAIM_SQL = namedQuery({
+  name: 'looplane_claim_v2',
+  params: { session_ids: param.textArray, owner: param.text, ttl_ms: param.int },
+  text: `
 WITH prev AS (
   SELECT p.id, p.status, p."waitReason" FROM "Session" p
-  WHERE p.id = ANY($1::text[]) AND ${claimableSql('p', '$2::text')}
+  WHERE p.id = ANY(:session_ids) AND ${claimableSql('p', ':owner')}
   FOR UPDATE
 )
-${claimUpdateSql('$2::text', '$3::int')}`;
+${claimUpdateSql(':owner', ':ttl_ms')}`,
+}).returns<ClaimedSession>();
 
 /** Claims the given sessions that are claimable; returns the ones it got. */
 export async function claimSessions(db: Queryable, sessionIds: readonly string[], owner: string, ttlMs: number): Promise<ClaimedSession[]> {
   if (sessionIds.length === 0) return [];
-  const result = await db.query({ name: 'looplane_claim_v2', text: CLAIM_SQL, values: [sessionIds, owner, ttlMs] });
-  return result.rows as ClaimedSession[];
+  return rowsOf(CLAIM_SQL, await db.query(CLAIM_SQL.bind({ session_ids: sessionIds, owner, ttl_ms: ttlMs })));
 }
 
 export interface HeldLease {
@@ -85,32 +89,37 @@ export interface RenewalReport {
  * Renews many leases in one statement. Rows locked by their own session's open write unit are
  * skipped (that unit extends the lease itself when it appends) rather than waited for.
  */
-const RENEW_SQL = `
+const RENEW_SQL = namedQuery({
+  name: 'looplane_renew_v4',
+  params: { session_ids: param.textArray, versions: param.intArray, owner: param.text, ttl_ms: param.int },
+  text: `
 WITH held AS (
-  SELECT * FROM unnest($1::text[], $2::int[]) AS h(id, version)
+  SELECT * FROM unnest(:session_ids, :versions) AS h(id, version)
 ), locked AS (
   SELECT s.id FROM "Session" s JOIN held ON s.id = held.id AND s."leaseVersion" = held.version
-  WHERE s."leaseOwner" = $3::text FOR UPDATE OF s SKIP LOCKED
+  WHERE s."leaseOwner" = :owner FOR UPDATE OF s SKIP LOCKED
 ), renewed AS (
-  UPDATE "Session" s SET "leaseExpiresAt" = statement_timestamp() + $4::int * interval '1 millisecond'
+  UPDATE "Session" s SET "leaseExpiresAt" = statement_timestamp() + :ttl_ms * interval '1 millisecond'
   FROM locked WHERE s.id = locked.id
 )
 SELECT held.id AS "sessionId",
-  COALESCE(s."leaseOwner" = $3::text AND s."leaseVersion" = held.version, false) AS held,
+  COALESCE(s."leaseOwner" = :owner AND s."leaseVersion" = held.version, false) AS held,
   COALESCE(r."cancelRequestedAt" IS NOT NULL, false) AS "cancelRequested",
   (EXISTS (SELECT 1 FROM "InboxMessage" i WHERE i."sessionId" = held.id AND i."consumedAt" IS NULL)
     OR EXISTS (SELECT 1 FROM "WorkspaceRestore" w WHERE w."sessionId" = held.id AND w."appliedAt" IS NULL)) AS "inboxPending"
-FROM held LEFT JOIN "Session" s ON s.id = held.id LEFT JOIN "Run" r ON r.id = s."runId"`;
+FROM held LEFT JOIN "Session" s ON s.id = held.id LEFT JOIN "Run" r ON r.id = s."runId"`,
+}).returns<RenewalReport>();
 
 /** Renews the leases this owner holds and reports, per session, whether it still holds it and what is pending. */
 export async function renewLeases(db: Queryable, owner: string, leases: readonly HeldLease[], ttlMs: number): Promise<RenewalReport[]> {
   if (leases.length === 0) return [];
-  const result = await db.query({
-    name: 'looplane_renew_v2',
-    text: RENEW_SQL,
-    values: [leases.map((l) => l.sessionId), leases.map((l) => l.version), owner, ttlMs],
+  const query = RENEW_SQL.bind({
+    session_ids: leases.map((l) => l.sessionId),
+    versions: leases.map((l) => l.version),
+    owner,
+    ttl_ms: ttlMs,
   });
-  return result.rows as RenewalReport[];
+  return rowsOf(RENEW_SQL, await db.query(query));
 }
 
 export interface ReleaseOptions {
@@ -132,29 +141,40 @@ export interface ReleaseOutcome {
   inboxPending: boolean;
 }
 
-const RELEASE_SQL = `
+const RELEASE_SQL = namedQuery({
+  name: 'looplane_release_v3',
+  params: {
+    session_id: param.text,
+    owner: param.text,
+    version: param.int,
+    status: param.text,
+    wait_reason: param.nullableText,
+    run_status: param.nullableText,
+  },
+  text: `
 WITH s AS (
   UPDATE "Session" SET
     "leaseOwner" = NULL,
     "leaseExpiresAt" = NULL,
-    "status" = CASE WHEN "status" IN ${FINISHED} THEN "status" ELSE $4::text::"SessionStatus" END,
-    "waitReason" = CASE WHEN "status" IN ${FINISHED} THEN NULL ELSE $5::text::"WaitReason" END,
+    "status" = CASE WHEN "status" IN ${FINISHED} THEN "status" ELSE :status::"SessionStatus" END,
+    "waitReason" = CASE WHEN "status" IN ${FINISHED} THEN NULL ELSE :wait_reason::"WaitReason" END,
     "updatedAt" = statement_timestamp()
-  WHERE id = $1::text AND "leaseOwner" = $2::text AND "leaseVersion" = $3::int
+  WHERE id = :session_id AND "leaseOwner" = :owner AND "leaseVersion" = :version
   RETURNING "runId", "status"
 ), r AS (
-  UPDATE "Run" SET "status" = $6::text::"RunStatus", "waitReason" = $5::text::"WaitReason", "updatedAt" = statement_timestamp()
-  FROM s WHERE "Run".id = s."runId" AND "Run"."mainSessionId" = $1::text AND $6::text IS NOT NULL
+  UPDATE "Run" SET "status" = :run_status::"RunStatus", "waitReason" = :wait_reason::"WaitReason", "updatedAt" = statement_timestamp()
+  FROM s WHERE "Run".id = s."runId" AND "Run"."mainSessionId" = :session_id AND :run_status IS NOT NULL
     AND s.status NOT IN ${FINISHED}
     AND "Run".status NOT IN ${FINISHED}
   RETURNING "Run".id
 )
 SELECT (SELECT count(*) FROM s)::int AS released, s.status, run."teamId",
   run."cancelRequestedAt" IS NOT NULL AS "cancelRequested",
-  (EXISTS (SELECT 1 FROM "InboxMessage" i WHERE i."sessionId" = $1::text AND i."consumedAt" IS NULL)
-    OR EXISTS (SELECT 1 FROM "WorkspaceRestore" w WHERE w."sessionId" = $1::text AND w."appliedAt" IS NULL)) AS "inboxPending"
+  (EXISTS (SELECT 1 FROM "InboxMessage" i WHERE i."sessionId" = :session_id AND i."consumedAt" IS NULL)
+    OR EXISTS (SELECT 1 FROM "WorkspaceRestore" w WHERE w."sessionId" = :session_id AND w."appliedAt" IS NULL)) AS "inboxPending"
 FROM "Session" cur JOIN "Run" run ON run.id = cur."runId" LEFT JOIN s ON true
-WHERE cur.id = $1::text`;
+WHERE cur.id = :session_id`,
+}).returns<{ released: number; status: SessionStatusValue | null; teamId: string; cancelRequested: boolean; inboxPending: boolean }>();
 
 /** Releases a lease (fenced on owner and version). */
 export async function releaseSession(
@@ -162,14 +182,15 @@ export async function releaseSession(
   lease: { sessionId: string; owner: string; version: number },
   options: ReleaseOptions,
 ): Promise<ReleaseOutcome> {
-  const result = await db.query({
-    name: 'looplane_release_v2',
-    text: RELEASE_SQL,
-    values: [lease.sessionId, lease.owner, lease.version, options.status, options.waitReason, options.runStatus],
+  const query = RELEASE_SQL.bind({
+    session_id: lease.sessionId,
+    owner: lease.owner,
+    version: lease.version,
+    status: options.status,
+    wait_reason: options.waitReason,
+    run_status: options.runStatus,
   });
-  const row = result.rows[0] as
-    | { released: number; status: SessionStatusValue | null; teamId: string; cancelRequested: boolean; inboxPending: boolean }
-    | undefined;
+  const row = rowsOf(RELEASE_SQL, await db.query(query))[0];
   if (!row) return { released: false, teamId: null, status: null, cancelRequested: false, inboxPending: false };
   return { released: row.released > 0, teamId: row.teamId, status: row.status, cancelRequested: row.cancelRequested, inboxPending: row.inboxPending };
 }
@@ -187,31 +208,38 @@ export interface ReconcileCandidate {
  * idle (never claimed) for longer than `idleMs`, or waiting with a cancel request older than
  * `idleMs` and nobody holding them.
  */
-const RECONCILE_SQL = `
+const RECONCILE_SQL = namedQuery({
+  name: 'looplane_reconcile_v1',
+  params: { idle_ms: param.int, limit: param.int },
+  text: `
 SELECT s.id AS "sessionId", s."runId", s."leaseVersion", s.status, r."cancelRequestedAt" IS NOT NULL AS "cancelRequested"
 FROM "Session" s JOIN "Run" r ON r.id = s."runId"
 WHERE (s.status = 'running' AND (s."leaseExpiresAt" IS NULL OR s."leaseExpiresAt" < statement_timestamp()))
-   OR (s.status = 'idle' AND s."leaseOwner" IS NULL AND s."createdAt" < statement_timestamp() - $1::int * interval '1 millisecond')
-   OR (s.status = 'waiting' AND s."leaseOwner" IS NULL AND r."cancelRequestedAt" < statement_timestamp() - $1::int * interval '1 millisecond')
+   OR (s.status = 'idle' AND s."leaseOwner" IS NULL AND s."createdAt" < statement_timestamp() - :idle_ms * interval '1 millisecond')
+   OR (s.status = 'waiting' AND s."leaseOwner" IS NULL AND r."cancelRequestedAt" < statement_timestamp() - :idle_ms * interval '1 millisecond')
 ORDER BY s."updatedAt"
-LIMIT $2::int`;
+LIMIT :limit`,
+}).returns<ReconcileCandidate>();
 
 /** Finds up to `limit` sessions the reconciler should re-enqueue. */
 export async function findReconcilable(db: Queryable, idleMs: number, limit: number): Promise<ReconcileCandidate[]> {
-  const result = await db.query({ name: 'looplane_reconcile_v1', text: RECONCILE_SQL, values: [idleMs, limit] });
-  return result.rows as ReconcileCandidate[];
+  return rowsOf(RECONCILE_SQL, await db.query(RECONCILE_SQL.bind({ idle_ms: idleMs, limit })));
 }
 
-const FAIL_SQL = `
+const FAIL_SQL = namedQuery({
+  name: 'looplane_fail_session_v2',
+  params: { session_id: param.text, reason: param.text },
+  text: `
 WITH s AS (
-  UPDATE "Session" SET status = 'failed', error = $2, "finishedAt" = statement_timestamp(), "waitReason" = NULL,
+  UPDATE "Session" SET status = 'failed', error = :reason, "finishedAt" = statement_timestamp(), "waitReason" = NULL,
     "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = statement_timestamp()
-  WHERE id = $1 AND status NOT IN ${FINISHED}
+  WHERE id = :session_id AND status NOT IN ${FINISHED}
   RETURNING "runId"
 )
-UPDATE "Run" SET status = 'failed', error = $2, "finishedAt" = statement_timestamp(), "waitReason" = NULL, "updatedAt" = statement_timestamp()
-FROM s WHERE "Run".id = s."runId" AND "Run"."mainSessionId" = $1 AND "Run".status NOT IN ${FINISHED}
-RETURNING "Run"."teamId"`;
+UPDATE "Run" SET status = 'failed', error = :reason, "finishedAt" = statement_timestamp(), "waitReason" = NULL, "updatedAt" = statement_timestamp()
+FROM s WHERE "Run".id = s."runId" AND "Run"."mainSessionId" = :session_id AND "Run".status NOT IN ${FINISHED}
+RETURNING "Run"."teamId"`,
+}).returns<{ teamId: string }>();
 
 /**
  * The last resort for a session no worker can continue (its log cannot be read, every attempt
@@ -219,6 +247,5 @@ RETURNING "Run"."teamId"`;
  * without an event (appending needs a log that folds). Returns the team of a run it failed.
  */
 export async function failSession(db: Queryable, sessionId: string, reason: string): Promise<string | null> {
-  const result = await db.query({ name: 'looplane_fail_session_v1', text: FAIL_SQL, values: [sessionId, reason] });
-  return (result.rows[0] as { teamId: string } | undefined)?.teamId ?? null;
+  return rowsOf(FAIL_SQL, await db.query(FAIL_SQL.bind({ session_id: sessionId, reason })))[0]?.teamId ?? null;
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from './pg-pool';
+import { namedQuery, param, rowsOf } from '../sql/named-query';
 import type { SessionStatusValue, WaitReasonValue } from './lease.repository';
 
 type RunStatusValue = 'queued' | 'running' | 'waiting' | 'paused' | 'succeeded' | 'failed' | 'cancelled';
@@ -64,7 +65,11 @@ export interface SessionContext {
   endpoint: EndpointRow | null;
 }
 
-const CONTEXT_SQL = `
+// Prisma stores DateTime as UTC in `timestamp(3)` columns: read them back `AT TIME ZONE 'UTC'`.
+const CONTEXT_SQL = namedQuery({
+  name: 'looplane_session_context_v9',
+  params: { session_ids: param.textArray },
+  text: `
 SELECT s.id AS "sessionId", s."runId", r."teamId", COALESCE(s."agentId", r."agentId") AS "agentId", s.status, s."waitReason",
   s."lastSeq", s."parentId", s."forkSeq", s.config::text AS "configJson", r."mainSessionId" = s.id AS "isMain", COALESCE(s.goal, r.goal) AS goal, r.status AS "runStatus", r."waitReason" AS "runWaitReason",
   r."busyPolicy", r.budget, r."startedAt" AT TIME ZONE 'UTC' AS "startedAt",
@@ -82,17 +87,19 @@ FROM "Session" s
 JOIN "Run" r ON r.id = s."runId"
 LEFT JOIN "ModelEndpoint" e ON e.id = s."endpointId"
 LEFT JOIN "BudgetLedger" l ON l."runId" = r.id AND l.scope = 'run' AND l."scopeId" = ''
-WHERE s.id = ANY($1::text[])`;
+WHERE s.id = ANY(:session_ids)`,
+}).returns<ContextRow>();
 
-// Prisma stores DateTime as UTC in \`timestamp(3)\` columns: read them back \`AT TIME ZONE 'UTC'\`.
+/** A row of {@link CONTEXT_SQL}: the endpoint comes back as JSON, its times as text. */
+type ContextRow = Omit<SessionContext, 'endpoint'> & {
+  endpoint: (Omit<EndpointRow, 'updatedAt' | 'deletedAt'> & { updatedAt: string; deletedAt: string | null }) | null;
+};
 
 /** Reads the contexts of many sessions in one round trip (missing sessions are absent from the map). */
 export async function loadSessionContexts(db: Queryable, sessionIds: readonly string[]): Promise<Map<string, SessionContext>> {
-  const result = await db.query({ name: 'looplane_session_context_v9', text: CONTEXT_SQL, values: [sessionIds] });
+  const result = await db.query(CONTEXT_SQL.bind({ session_ids: sessionIds }));
   const contexts = new Map<string, SessionContext>();
-  for (const row of result.rows as (Omit<SessionContext, 'endpoint'> & {
-    endpoint: (Omit<EndpointRow, 'updatedAt' | 'deletedAt'> & { updatedAt: string; deletedAt: string | null }) | null;
-  })[]) {
+  for (const row of rowsOf(CONTEXT_SQL, result)) {
     const endpoint = row.endpoint
       ? { ...row.endpoint, updatedAt: new Date(row.endpoint.updatedAt), deletedAt: row.endpoint.deletedAt ? new Date(row.endpoint.deletedAt) : null }
       : null;
@@ -101,23 +108,25 @@ export async function loadSessionContexts(db: Queryable, sessionIds: readonly st
   return contexts;
 }
 
+const PENDING_INBOX_SQL = namedQuery({
+  name: 'looplane_inbox_pending_v2',
+  params: { session_id: param.text },
+  text: `SELECT id, text FROM "InboxMessage" WHERE "sessionId" = :session_id AND "consumedAt" IS NULL ORDER BY "createdAt", id`,
+}).returns<{ id: string; text: string }>();
+
 /** A session's unconsumed inbox messages, oldest first. */
 export async function pendingInbox(db: Queryable, sessionId: string): Promise<{ id: string; text: string }[]> {
-  const result = await db.query({
-    name: 'looplane_inbox_pending_v1',
-    text: `SELECT id, text FROM "InboxMessage" WHERE "sessionId" = $1 AND "consumedAt" IS NULL ORDER BY "createdAt", id`,
-    values: [sessionId],
-  });
-  return result.rows as { id: string; text: string }[];
+  return rowsOf(PENDING_INBOX_SQL, await db.query(PENDING_INBOX_SQL.bind({ session_id: sessionId })));
 }
+
+const CANCEL_REQUEST_SQL = namedQuery({
+  name: 'looplane_cancel_request_v2',
+  params: { run_id: param.text },
+  text: `SELECT "cancelRequestedAt" AT TIME ZONE 'UTC' AS "cancelRequestedAt", "cancelledById" FROM "Run" WHERE id = :run_id AND "cancelRequestedAt" IS NOT NULL`,
+}).returns<{ cancelRequestedAt: Date; cancelledById: string | null }>();
 
 /** Who asked to cancel the run, if anyone did. */
 export async function cancelRequest(db: Queryable, runId: string): Promise<{ requestedAt: Date; byUserId: string | null } | null> {
-  const result = await db.query({
-    name: 'looplane_cancel_request_v1',
-    text: `SELECT "cancelRequestedAt" AT TIME ZONE 'UTC' AS "cancelRequestedAt", "cancelledById" FROM "Run" WHERE id = $1 AND "cancelRequestedAt" IS NOT NULL`,
-    values: [runId],
-  });
-  const row = result.rows[0] as { cancelRequestedAt: Date; cancelledById: string | null } | undefined;
+  const row = rowsOf(CANCEL_REQUEST_SQL, await db.query(CANCEL_REQUEST_SQL.bind({ run_id: runId })))[0];
   return row ? { requestedAt: row.cancelRequestedAt, byUserId: row.cancelledById } : null;
 }

@@ -63,5 +63,9 @@ FROM t WHERE owner =  E'o''brien \\\\ x'::text AND note IS NOT DISTINCT FROM NUL
     expect(() => q.inline({ at: new Date(Number.NaN), ids: [], maybe: null })).toThrow('parameter :at must be a valid Date');
     // @ts-expect-error ids are strings
     expect(() => q.inline({ at, ids: [1], maybe: null })).toThrow('parameter :ids must be an array of strings');
+    const ints = namedQuery({ name: 'q', text: 'SELECT :v', params: { v: param.intArray } });
+    expect(ints.inline({ v: [1, -2] })).toBe('SELECT ARRAY[1,-2]::int[]');
+    expect(ints.inline({ v: [] })).toBe("SELECT '{}'::int[]");
+    expect(() => ints.inline({ v: [1.5] })).toThrow('parameter :v must be an array of integers');
   });
 });

@@ -13,6 +13,7 @@ const SQL_TYPES = {
   bytea: 'bytea',
   timestamptz: 'timestamptz',
   textArray: 'text[]',
+  intArray: 'int[]',
 } as const;
 type SqlTypeName = keyof typeof SQL_TYPES;
 
@@ -25,6 +26,7 @@ interface TsTypes {
   bytea: Uint8Array;
   timestamptz: Date;
   textArray: readonly string[];
+  intArray: readonly number[];
 }
 
 export interface ParamType<T extends SqlTypeName = SqlTypeName, Nullable extends boolean = boolean> {
@@ -48,6 +50,7 @@ export const param = {
   /** A `Date`; `timestamp(3)` columns (as Prisma stores them, UTC) take `:at AT TIME ZONE 'UTC'`. */
   timestamptz: type('timestamptz'),
   textArray: type('textArray'),
+  intArray: type('intArray'),
   nullableText: nullable('text'),
   nullableJsonb: nullable('jsonb'),
   nullableInt: nullable('int'),
@@ -147,6 +150,10 @@ function literal(name: string, declared: ParamType, value: unknown): string {
     case 'textArray':
       if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new Error(`parameter :${name} must be an array of strings`);
       return value.length === 0 ? `'{}'` : `ARRAY[${value.map((v: string) => quoteLiteral(v)).join(',')}]`;
+    case 'intArray':
+      if (!Array.isArray(value) || value.some((v) => typeof v !== 'number' || !Number.isSafeInteger(v)))
+        throw new Error(`parameter :${name} must be an array of integers`);
+      return value.length === 0 ? `'{}'` : `ARRAY[${value.join(',')}]`;
   }
 }
 
