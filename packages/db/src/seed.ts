@@ -6,6 +6,7 @@ import { seedApprovalDemo } from './seed-approval-demo';
 import { seedEffectDemo } from './seed-effect-demo';
 import { seedInboxDemo } from './seed-inbox-demo';
 import { seedDemoContent } from './seed-demo';
+import { namedQuery } from './sql/named-query';
 
 export const ADMIN_EMAIL = 'admin@looplane.local';
 export const DEMO_TEAM_SLUG = 'demo';
@@ -39,6 +40,13 @@ export interface SeedResult {
 
 const SYSTEM = { type: 'system', name: 'seed' } as const;
 
+/** The seeders' lock, held until the seeding transaction ends. */
+const SEED_LOCK_SQL = namedQuery({
+  name: 'looplane_seed_lock_v1',
+  params: {},
+  text: "SELECT pg_advisory_xact_lock(hashtextextended('looplane:seed', 0))",
+});
+
 /**
  * Seeds a fresh installation exactly once: an admin, the `demo` team and an offline faux model
  * endpoint, and the demo content (missing pieces are added on every call, so an older
@@ -55,7 +63,7 @@ export async function seedDatabase(db: Db, options: SeedOptions = {}): Promise<S
   return db.$transaction(
     async (tx) => {
       // Serialise concurrent seeders (two `start`s racing on one database).
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended('looplane:seed', 0))`;
+      await tx.$executeRawUnsafe(SEED_LOCK_SQL.bind({}).text);
       const existingAdmin = await tx.user.findUnique({ where: { email } });
       const admin = existingAdmin ?? (await tx.user.create({ data: { email, name: 'Admin', passwordHash } }));
 

@@ -2,26 +2,45 @@ import type { BudgetAmount, BudgetPort, ReserveOutcome } from '@looplane/engine'
 import { AppError } from '@looplane/shared';
 import type { Queryable } from './pg-pool';
 import type { WriteUnit } from './write-unit';
+import { namedQuery, param, rowsOf } from '../sql/named-query';
 
 /**
  * The lease fence and the run row lock every ledger statement starts with (the path ledgers of
- * swarm runs too): `$1` session, `$2` owner, `$3` lease version, `$4` run. A worker that lost its
- * lease cannot reserve, charge or count anything.
+ * swarm runs too), over {@link LEDGER_PARAMS}. A worker that lost its lease cannot reserve,
+ * charge or count anything.
  */
 export const LEDGER_FENCE_CTES = `
 WITH fence AS (
-  SELECT 1 FROM "Session" WHERE id = $1::text AND "leaseOwner" = $2::text AND "leaseVersion" = $3::int
+  SELECT 1 FROM "Session" WHERE id = :session_id AND "leaseOwner" = :lease_owner AND "leaseVersion" = :lease_version
     AND "leaseExpiresAt" > statement_timestamp() FOR UPDATE
 ), run_row AS (
-  SELECT 1 FROM "Run" WHERE id = $4::text AND EXISTS (SELECT 1 FROM fence) FOR UPDATE
+  SELECT 1 FROM "Run" WHERE id = :run_id AND EXISTS (SELECT 1 FROM fence) FOR UPDATE
 )`;
+
+/** The parameters of {@link LEDGER_FENCE_CTES}, and the key every ledger statement is made under. */
+export const LEDGER_PARAMS = {
+  session_id: param.text,
+  lease_owner: param.text,
+  lease_version: param.int,
+  run_id: param.text,
+  reservation_key: param.text,
+};
+
+/** {@link LEDGER_PARAMS} for a write unit's lease and a (session-prefixed) key. */
+export const ledgerParams = (lease: WriteUnit['lease'], reservationKey: string) => ({
+  session_id: lease.sessionId,
+  lease_owner: lease.owner,
+  lease_version: lease.version,
+  run_id: lease.runId,
+  reservation_key: reservationKey,
+});
 
 /**
  * Shared head of every run-ledger statement: the lease fence (Session row), then the Run row, then
  * the run's ledger, locked in the same order as appends so sessions of one run never deadlock.
  */
 const LEDGER_HEAD = `${LEDGER_FENCE_CTES}, led AS (
-  SELECT * FROM "BudgetLedger" WHERE "runId" = $4::text AND scope = 'run' AND "scopeId" = '' AND EXISTS (SELECT 1 FROM run_row) FOR UPDATE
+  SELECT * FROM "BudgetLedger" WHERE "runId" = :run_id AND scope = 'run' AND "scopeId" = '' AND EXISTS (SELECT 1 FROM run_row) FOR UPDATE
 )`;
 
 /**
@@ -33,45 +52,57 @@ const LEDGER_HEAD = `${LEDGER_FENCE_CTES}, led AS (
 const entry = (kind: string) => `
   SELECT 1 FROM (
     SELECT e.kind, e.reservation FROM "BudgetEntry" e WHERE e."ledgerId" = (SELECT id FROM led) ORDER BY e."createdAt" DESC LIMIT 256
-  ) recent WHERE recent.kind = '${kind}' AND recent.reservation = $5::text`;
+  ) recent WHERE recent.kind = '${kind}' AND recent.reservation = :reservation_key`;
 
 /**
  * Reserve: one UPDATE that succeeds only if reserved + spent + amount stays within every limit,
  * recorded as a `reserve` entry under the key; a key already reserved is granted again without
- * reserving twice (the engine repeats the last call after a crash).  $6 tokens  $7 micro-dollars
+ * reserving twice (the engine repeats the last call after a crash).
  */
-const RESERVE_SQL = `${LEDGER_HEAD}, prior AS (${entry('reserve')}
+const RESERVE_SQL = namedQuery({
+  name: 'looplane_ledger_reserve_v2',
+  params: { ...LEDGER_PARAMS, tokens: param.bigint, cost_micros: param.bigint },
+  text: `${LEDGER_HEAD}, prior AS (${entry('reserve')}
 ), upd AS (
   UPDATE "BudgetLedger" l SET
-    "reservedTokens" = l."reservedTokens" + $6::bigint,
-    "reservedCostMicros" = l."reservedCostMicros" + $7::bigint,
+    "reservedTokens" = l."reservedTokens" + :tokens,
+    "reservedCostMicros" = l."reservedCostMicros" + :cost_micros,
     "updatedAt" = statement_timestamp()
   FROM led WHERE l.id = led.id AND NOT EXISTS (SELECT 1 FROM prior)
-    AND (l."limitTokens" IS NULL OR l."reservedTokens" + l."spentTokens" + $6::bigint <= l."limitTokens")
-    AND (l."limitCostMicros" IS NULL OR l."reservedCostMicros" + l."spentCostMicros" + $7::bigint <= l."limitCostMicros")
+    AND (l."limitTokens" IS NULL OR l."reservedTokens" + l."spentTokens" + :tokens <= l."limitTokens")
+    AND (l."limitCostMicros" IS NULL OR l."reservedCostMicros" + l."spentCostMicros" + :cost_micros <= l."limitCostMicros")
   RETURNING l.id
 ), ins AS (
-  INSERT INTO "BudgetEntry" ("ledgerId", kind, tokens, "costMicros", reservation) SELECT id, 'reserve', $6::bigint, $7::bigint, $5::text FROM upd
+  INSERT INTO "BudgetEntry" ("ledgerId", kind, tokens, "costMicros", reservation) SELECT id, 'reserve', :tokens, :cost_micros, :reservation_key FROM upd
 )
 SELECT EXISTS (SELECT 1 FROM fence) AS leased, EXISTS (SELECT 1 FROM prior) AS prior, EXISTS (SELECT 1 FROM upd) AS granted,
-  (SELECT row_to_json(led) FROM led) AS ledger`;
+  (SELECT row_to_json(led) FROM led) AS ledger`,
+}).returns<{ leased: boolean; prior: boolean; granted: boolean; ledger: LedgerRow | null }>();
 
 /** Tool-call limit: count one call under the key, once, if `calls + 1 <= limitCalls`. */
-const COUNT_CALL_SQL = `${LEDGER_HEAD}, prior AS (${entry('call')}
+const COUNT_CALL_SQL = namedQuery({
+  name: 'looplane_ledger_call_v2',
+  params: LEDGER_PARAMS,
+  text: `${LEDGER_HEAD}, prior AS (${entry('call')}
 ), upd AS (
   UPDATE "BudgetLedger" l SET calls = l.calls + 1, "updatedAt" = statement_timestamp()
   FROM led WHERE l.id = led.id AND NOT EXISTS (SELECT 1 FROM prior) AND (l."limitCalls" IS NULL OR l.calls + 1 <= l."limitCalls")
   RETURNING l.id
 ), ins AS (
-  INSERT INTO "BudgetEntry" ("ledgerId", kind, calls, reservation) SELECT id, 'call', 1, $5::text FROM upd
+  INSERT INTO "BudgetEntry" ("ledgerId", kind, calls, reservation) SELECT id, 'call', 1, :reservation_key FROM upd
 )
 SELECT EXISTS (SELECT 1 FROM fence) AS leased, EXISTS (SELECT 1 FROM prior) OR EXISTS (SELECT 1 FROM upd) OR NOT EXISTS (SELECT 1 FROM led) AS granted,
-  (SELECT "limitCalls" FROM led) AS "limitCalls"`;
+  (SELECT "limitCalls" FROM led) AS "limitCalls"`,
+}).returns<{ leased: boolean; granted: boolean; limitCalls: number | null }>();
 
 /** Room left on the run ledger (null: unlimited), read without a lease (resume checks). */
-const ROOM_SQL = `
+const ROOM_SQL = namedQuery({
+  name: 'looplane_ledger_room_v2',
+  params: { run_id: param.text },
+  text: `
 SELECT "limitTokens" - "reservedTokens" - "spentTokens" AS tokens, "limitCostMicros" - "reservedCostMicros" - "spentCostMicros" AS "costMicros"
-FROM "BudgetLedger" WHERE "runId" = $1 AND scope = 'run' AND "scopeId" = ''`;
+FROM "BudgetLedger" WHERE "runId" = :run_id AND scope = 'run' AND "scopeId" = ''`,
+}).returns<{ tokens: string | null; costMicros: string | null }>();
 
 interface LedgerRow {
   limitTokens: number | string | null;
@@ -118,11 +149,6 @@ export class PgBudgetLedger implements BudgetPort {
     return `${this.unit.lease.sessionId}:${key}`;
   }
 
-  private values(key: string, ...amounts: number[]): unknown[] {
-    const { sessionId, owner, version, runId } = this.unit.lease;
-    return [sessionId, owner, version, runId, this.key(key), ...amounts];
-  }
-
   private lost(): AppError {
     return new AppError('CONFLICT', `lost the lease on session ${this.unit.lease.sessionId}: the ledger refused the write`);
   }
@@ -132,12 +158,8 @@ export class PgBudgetLedger implements BudgetPort {
       this.unit.changeLedger({ assumesUnlimited: true });
       return { granted: true };
     }
-    const result = await this.unit.checked({
-      name: 'looplane_ledger_reserve_v2',
-      text: RESERVE_SQL,
-      values: this.values(key, amount.tokens, amount.costMicros),
-    });
-    const row = result.rows[0] as { leased: boolean; prior: boolean; granted: boolean; ledger: LedgerRow | null };
+    const statement = RESERVE_SQL.bind({ ...ledgerParams(this.unit.lease, this.key(key)), tokens: amount.tokens, cost_micros: amount.costMicros });
+    const row = rowsOf(RESERVE_SQL, await this.unit.checked(statement))[0]!;
     if (!row.leased) throw this.lost();
     if (row.prior || row.granted || !row.ledger) return { granted: true };
     return { granted: false, reason: refusal(row.ledger, amount) };
@@ -170,8 +192,7 @@ export class PgBudgetLedger implements BudgetPort {
 
   /** Counts a tool call against the run's tool-call limit, once per key; false when the limit is used up. */
   async countToolCall(key: string): Promise<{ granted: boolean; limit: number | null }> {
-    const result = await this.unit.checked({ name: 'looplane_ledger_call_v2', text: COUNT_CALL_SQL, values: this.values(key) });
-    const row = result.rows[0] as { leased: boolean; granted: boolean; limitCalls: number | null };
+    const row = rowsOf(COUNT_CALL_SQL, await this.unit.checked(COUNT_CALL_SQL.bind(ledgerParams(this.unit.lease, this.key(key)))))[0]!;
     if (!row.leased) throw this.lost();
     return { granted: row.granted, limit: row.limitCalls };
   }
@@ -179,8 +200,7 @@ export class PgBudgetLedger implements BudgetPort {
 
 /** Whether the run ledger now has room for `amount` (a budget wait may resume). No ledger: unlimited. */
 export async function ledgerHasRoom(db: Queryable, runId: string, amount: BudgetAmount): Promise<boolean> {
-  const result = await db.query({ name: 'looplane_ledger_room_v1', text: ROOM_SQL, values: [runId] });
-  const row = result.rows[0] as { tokens: string | null; costMicros: string | null } | undefined;
+  const row = rowsOf(ROOM_SQL, await db.query(ROOM_SQL.bind({ run_id: runId })))[0];
   if (!row) return true;
   return (row.tokens === null || Number(row.tokens) >= amount.tokens) && (row.costMicros === null || Number(row.costMicros) >= amount.costMicros);
 }

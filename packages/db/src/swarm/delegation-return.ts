@@ -1,7 +1,8 @@
 import { appendAudit } from '../audit/audit.repository';
 import type { Db } from '../client';
 import { filterCrossing } from './crossing-filter';
-import { parseSwarm } from './delegation-spawn';
+import { lockRunRow, parseSwarm } from './delegation-spawn';
+import { namedQuery, param, rowsOf } from '../sql/named-query';
 import { isTerminalRunStatus } from '../vocabulary/statuses';
 
 const WORKER = { type: 'system', name: 'worker' } as const;
@@ -18,6 +19,49 @@ export interface RecordedReturn {
   runId: string;
   parentSessionId: string;
 }
+
+/** The return crossing, once per parent, call and direction (0 rows: already recorded). */
+const RETURN_CROSSING_SQL = namedQuery({
+  name: 'looplane_swarm_return_crossing_v1',
+  params: {
+    crossing_id: param.text,
+    run_id: param.text,
+    edge_id: param.text,
+    parent_session_id: param.text,
+    child_session_id: param.text,
+    call_id: param.text,
+    ok: param.boolean,
+    text: param.text,
+    bytes_out: param.int,
+    redactions: param.int,
+  },
+  text: `
+      INSERT INTO "SwarmCrossing" (id, "runId", "edgeId", direction, "parentSessionId", "childSessionId", "callId", ok, text, "bytesOut", redactions, "createdAt")
+      VALUES (:crossing_id, :run_id, :edge_id, 'back', :parent_session_id, :child_session_id, :call_id, :ok, :text, :bytes_out, :redactions, now())
+      ON CONFLICT ("parentSessionId", "callId", direction) DO NOTHING`,
+});
+
+/** The spend of a session's subtree: every `budget.charged` of it and its descendants. */
+const SUBTREE_SPEND_SQL = namedQuery({
+  name: 'looplane_swarm_subtree_spend_v1',
+  params: { session_id: param.text, run_id: param.text },
+  text: `
+      WITH RECURSIVE tree AS (
+        SELECT id, 0 AS depth FROM "Session" WHERE id = :session_id
+        UNION ALL SELECT s.id, t.depth + 1 FROM "Session" s JOIN tree t ON s."parentId" = t.id WHERE t.depth < 64
+      )
+      SELECT COALESCE(sum((payload->>'tokens')::bigint), 0)::bigint AS tokens, COALESCE(sum((payload->>'costMicros')::bigint), 0)::bigint AS "costMicros"
+      FROM "Event" WHERE "runId" = :run_id AND type = 'budget.charged' AND "sessionId" IN (SELECT id FROM tree)`,
+}).returns<{ tokens: bigint; costMicros: bigint }>();
+
+/** Gives the edge's fan-out slot back (the run row is locked first). */
+const RELEASE_FAN_OUT_SQL = namedQuery({
+  name: 'looplane_swarm_release_fan_out_v1',
+  params: { run_id: param.text, edge_id: param.text },
+  text: `
+      UPDATE "BudgetLedger" SET concurrent = GREATEST(0, concurrent - 1), "updatedAt" = now()
+      WHERE "runId" = :run_id AND scope = 'edge' AND "scopeId" = :edge_id`,
+});
 
 /**
  * Records a finished child's return crossing, once (unique per parent, call and direction), in one
@@ -50,26 +94,29 @@ export async function recordReturn(db: Db, childSessionId: string, actedBy: { pi
   const raw = ok ? (child.result ?? '') : (child.error ?? `the delegated session ${child.status}`);
   const filtered = filterCrossing(raw, edge?.data ?? { redact: [] }, 'out');
   await db.$transaction(async (tx) => {
-    const inserted = await tx.$executeRaw`
-      INSERT INTO "SwarmCrossing" (id, "runId", "edgeId", direction, "parentSessionId", "childSessionId", "callId", ok, text, "bytesOut", redactions, "createdAt")
-      VALUES (${`x${childSessionId}`}, ${child.runId}, ${edgeId}, 'back', ${parentId}, ${childSessionId}, ${callId}, ${ok}, ${filtered.text}, ${filtered.bytes}, ${filtered.redactions}, now())
-      ON CONFLICT ("parentSessionId", "callId", direction) DO NOTHING`;
+    const crossing = RETURN_CROSSING_SQL.bind({
+      crossing_id: `x${childSessionId}`,
+      run_id: child.runId,
+      edge_id: edgeId,
+      parent_session_id: parentId,
+      child_session_id: childSessionId,
+      call_id: callId,
+      ok,
+      text: filtered.text,
+      bytes_out: filtered.bytes,
+      redactions: filtered.redactions,
+    });
+    const inserted = await tx.$executeRawUnsafe(crossing.text, ...crossing.values);
     if (inserted === 0) return;
-    const [spend] = await tx.$queryRaw<{ tokens: bigint; costMicros: bigint }[]>`
-      WITH RECURSIVE tree AS (
-        SELECT id, 0 AS depth FROM "Session" WHERE id = ${childSessionId}
-        UNION ALL SELECT s.id, t.depth + 1 FROM "Session" s JOIN tree t ON s."parentId" = t.id WHERE t.depth < 64
-      )
-      SELECT COALESCE(sum((payload->>'tokens')::bigint), 0)::bigint AS tokens, COALESCE(sum((payload->>'costMicros')::bigint), 0)::bigint AS "costMicros"
-      FROM "Event" WHERE "runId" = ${child.runId} AND type = 'budget.charged' AND "sessionId" IN (SELECT id FROM tree)`;
+    const spendQuery = SUBTREE_SPEND_SQL.bind({ session_id: childSessionId, run_id: child.runId });
+    const [spend] = rowsOf(SUBTREE_SPEND_SQL, { rows: await tx.$queryRawUnsafe<unknown[]>(spendQuery.text, ...spendQuery.values) });
     const tokens = spend?.tokens ?? 0n;
     const costMicros = spend?.costMicros ?? 0n;
     await tx.swarmCrossing.update({ where: { id: `x${childSessionId}` }, data: { tokens, costMicros } });
     // Run row first, then the ledger: the order every writer takes them in.
-    await tx.$queryRaw`SELECT 1 FROM "Run" WHERE id = ${child.runId} FOR UPDATE`;
-    await tx.$executeRaw`
-      UPDATE "BudgetLedger" SET concurrent = GREATEST(0, concurrent - 1), "updatedAt" = now()
-      WHERE "runId" = ${child.runId} AND scope = 'edge' AND "scopeId" = ${edgeId}`;
+    await lockRunRow(tx, child.runId);
+    const release = RELEASE_FAN_OUT_SQL.bind({ run_id: child.runId, edge_id: edgeId });
+    await tx.$executeRawUnsafe(release.text, ...release.values);
     await appendAudit(tx, {
       teamId: child.run.teamId,
       actor: WORKER,

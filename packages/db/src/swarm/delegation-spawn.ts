@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { appendAudit, type Tx } from '../audit/audit.repository';
 import type { Db } from '../client';
 import { Prisma } from '../generated/prisma/client';
+import { namedQuery, param, rowsOf } from '../sql/named-query';
 import { filterCrossing } from './crossing-filter';
 import { swarmSnapshotSchema, type SwarmSnapshot, type SwarmSnapshotEdge } from './swarm-snapshot';
 
@@ -41,17 +42,38 @@ interface PathLedger {
   concurrent: number;
 }
 
+/** The run row's lock, taken before any ledger of the run (the order every writer uses). */
+export const RUN_ROW_LOCK_SQL = namedQuery({
+  name: 'looplane_swarm_run_lock_v1',
+  params: { run_id: param.text },
+  text: 'SELECT 1 FROM "Run" WHERE id = :run_id FOR UPDATE',
+});
+
+/** The ledgers of the parent's path plus the new edge, locked by id (after the run row). */
+const PATH_LEDGERS_LOCK_SQL = namedQuery({
+  name: 'looplane_swarm_path_ledgers_lock_v1',
+  params: { run_id: param.text, parent_session_id: param.text, edge_id: param.text },
+  text: `
+    WITH RECURSIVE chain AS (
+      SELECT id, "parentId", "edgeId", 0 AS depth FROM "Session" WHERE id = :parent_session_id
+      UNION ALL SELECT s.id, s."parentId", s."edgeId", c.depth + 1 FROM "Session" s JOIN chain c ON s.id = c."parentId" WHERE c.depth < 64
+    ), edges AS (SELECT "edgeId" AS id FROM chain WHERE "edgeId" IS NOT NULL UNION SELECT :edge_id)
+    SELECT id, scope::text AS scope, "scopeId", "limitCalls", "limitConcurrent", calls, concurrent FROM "BudgetLedger"
+    WHERE "runId" = :run_id AND ((scope = 'run' AND "scopeId" = '') OR (scope = 'edge' AND "scopeId" IN (SELECT id FROM edges)))
+    ORDER BY id FOR UPDATE`,
+}).returns<PathLedger>();
+
+/** Takes the run row's lock inside the caller's Prisma transaction. */
+export async function lockRunRow(tx: Tx, runId: string): Promise<void> {
+  const lock = RUN_ROW_LOCK_SQL.bind({ run_id: runId });
+  await tx.$queryRawUnsafe(lock.text, ...lock.values);
+}
+
 /** Locks the run row, then the ledgers of the parent's path plus the new edge (the order every writer uses). */
 async function lockPath(tx: Tx, runId: string, parentSessionId: string, edgeId: string): Promise<PathLedger[]> {
-  await tx.$queryRaw`SELECT 1 FROM "Run" WHERE id = ${runId} FOR UPDATE`;
-  return tx.$queryRaw<PathLedger[]>`
-    WITH RECURSIVE chain AS (
-      SELECT id, "parentId", "edgeId", 0 AS depth FROM "Session" WHERE id = ${parentSessionId}
-      UNION ALL SELECT s.id, s."parentId", s."edgeId", c.depth + 1 FROM "Session" s JOIN chain c ON s.id = c."parentId" WHERE c.depth < 64
-    ), edges AS (SELECT "edgeId" AS id FROM chain WHERE "edgeId" IS NOT NULL UNION SELECT ${edgeId})
-    SELECT id, scope::text AS scope, "scopeId", "limitCalls", "limitConcurrent", calls, concurrent FROM "BudgetLedger"
-    WHERE "runId" = ${runId} AND ((scope = 'run' AND "scopeId" = '') OR (scope = 'edge' AND "scopeId" IN (SELECT id FROM edges)))
-    ORDER BY id FOR UPDATE`;
+  await lockRunRow(tx, runId);
+  const ledgers = PATH_LEDGERS_LOCK_SQL.bind({ run_id: runId, parent_session_id: parentSessionId, edge_id: edgeId });
+  return rowsOf(PATH_LEDGERS_LOCK_SQL, { rows: await tx.$queryRawUnsafe<PathLedger[]>(ledgers.text, ...ledgers.values) });
 }
 
 async function recordRefusal(

@@ -1,20 +1,10 @@
 import type { BudgetAmount, ReserveOutcome } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
-import { PgBudgetLedger } from '../runs/budget-ledger';
+import { ledgerParams, PgBudgetLedger } from '../runs/budget-ledger';
 import type { Queryable } from '../runs/pg-pool';
 import type { WriteUnit } from '../runs/write-unit';
-import { PATH_CALL_SQL, PATH_EDGES_SQL, PATH_RESERVE_SQL, PATH_ROOM_SQL, PATH_SETTLE_SQL } from './path-ledger-sql';
-
-interface PathLedgerRow {
-  scope: 'run' | 'edge';
-  scopeId: string;
-  limitTokens: number | null;
-  limitCostMicros: number | null;
-  reservedTokens: number;
-  reservedCostMicros: number;
-  spentTokens: number;
-  spentCostMicros: number;
-}
+import { rowsOf } from '../sql/named-query';
+import { PATH_CALL_SQL, PATH_EDGES_SQL, PATH_RESERVE_SQL, PATH_ROOM_SQL, PATH_SETTLE_SQL, type PathLedgerRow } from './path-ledger-sql';
 
 /**
  * Which ledger of the path refused, and by how much. The webhooks trigger on `budget.exceeded`
@@ -37,8 +27,7 @@ function refusal(rows: PathLedgerRow[], amount: BudgetAmount): string {
 
 /** The edges crossed from the root to a session, root first order not guaranteed (a set is what matters). */
 async function pathEdges(db: Queryable, sessionId: string): Promise<string[]> {
-  const result = await db.query({ name: 'looplane_path_edges_v1', text: PATH_EDGES_SQL, values: [sessionId] });
-  return (result.rows[0] as { edges: string[] } | undefined)?.edges ?? [];
+  return rowsOf(PATH_EDGES_SQL, await db.query(PATH_EDGES_SQL.bind({ session_id: sessionId })))[0]?.edges ?? [];
 }
 
 /**
@@ -57,10 +46,11 @@ export class PgPathLedger extends PgBudgetLedger {
     super(pathUnit, { tokensOrCost: true });
   }
 
-  private async pathValues(key: string, ...rest: number[]): Promise<unknown[]> {
-    const { sessionId, owner, version, runId } = this.pathUnit.lease;
-    this.edges ??= await pathEdges(this.pathUnit.reader, sessionId);
-    return [sessionId, owner, version, runId, `${sessionId}:${key}`, this.edges, ...rest];
+  /** The ledger's parameters for `key` and the session's path (read once, on the first statement). */
+  private async pathParams(key: string) {
+    const { lease } = this.pathUnit;
+    this.edges ??= await pathEdges(this.pathUnit.reader, lease.sessionId);
+    return { ...ledgerParams(lease, `${lease.sessionId}:${key}`), edge_ids: this.edges };
   }
 
   private lostLease(): AppError {
@@ -68,24 +58,26 @@ export class PgPathLedger extends PgBudgetLedger {
   }
 
   override async reserve(key: string, amount: BudgetAmount): Promise<ReserveOutcome> {
-    const values = await this.pathValues(key, amount.tokens, amount.costMicros);
-    const result = await this.pathUnit.checked({ name: 'looplane_path_reserve_v1', text: PATH_RESERVE_SQL, values });
-    const row = result.rows[0] as { leased: boolean; prior: boolean; granted: boolean; ledgers: PathLedgerRow[] };
+    const statement = PATH_RESERVE_SQL.bind({ ...(await this.pathParams(key)), tokens: amount.tokens, cost_micros: amount.costMicros });
+    const row = rowsOf(PATH_RESERVE_SQL, await this.pathUnit.checked(statement))[0]!;
     if (!row.leased) throw this.lostLease();
     if (row.prior || row.granted) return { granted: true };
     return { granted: false, reason: refusal(row.ledgers, amount) };
   }
 
   override async settle(key: string, reserved: BudgetAmount, spent: BudgetAmount): Promise<void> {
-    const values = await this.pathValues(key, reserved.tokens, reserved.costMicros, spent.tokens, spent.costMicros);
-    const result = await this.pathUnit.checked({ name: 'looplane_path_settle_v1', text: PATH_SETTLE_SQL, values });
-    if (!(result.rows[0] as { leased: boolean }).leased) throw this.lostLease();
+    const statement = PATH_SETTLE_SQL.bind({
+      ...(await this.pathParams(key)),
+      reserved_tokens: reserved.tokens,
+      reserved_cost_micros: reserved.costMicros,
+      spent_tokens: spent.tokens,
+      spent_cost_micros: spent.costMicros,
+    });
+    if (!rowsOf(PATH_SETTLE_SQL, await this.pathUnit.checked(statement))[0]!.leased) throw this.lostLease();
   }
 
   override async countToolCall(key: string): Promise<{ granted: boolean; limit: number | null }> {
-    const values = await this.pathValues(key);
-    const result = await this.pathUnit.checked({ name: 'looplane_path_call_v1', text: PATH_CALL_SQL, values });
-    const row = result.rows[0] as { leased: boolean; granted: boolean; limitCalls: number | null };
+    const row = rowsOf(PATH_CALL_SQL, await this.pathUnit.checked(PATH_CALL_SQL.bind(await this.pathParams(key))))[0]!;
     if (!row.leased) throw this.lostLease();
     return { granted: row.granted, limit: row.limitCalls };
   }
@@ -94,6 +86,6 @@ export class PgPathLedger extends PgBudgetLedger {
 /** Whether every ledger on a session's path has room for `amount` (a budget wait may resume). */
 export async function pathHasRoom(db: Queryable, runId: string, sessionId: string, amount: BudgetAmount): Promise<boolean> {
   const edges = await pathEdges(db, sessionId);
-  const result = await db.query({ name: 'looplane_path_room_v1', text: PATH_ROOM_SQL, values: [runId, edges, amount.tokens, amount.costMicros] });
-  return (result.rows[0] as { room: boolean | null } | undefined)?.room ?? true;
+  const statement = PATH_ROOM_SQL.bind({ run_id: runId, edge_ids: edges, tokens: amount.tokens, cost_micros: amount.costMicros });
+  return rowsOf(PATH_ROOM_SQL, await db.query(statement))[0]?.room ?? true;
 }
