@@ -43,7 +43,7 @@ interface PathLedger {
 }
 
 /** The run row's lock, taken before any ledger of the run (the order every writer uses). */
-export const RUN_ROW_LOCK_SQL = namedQuery({
+const RUN_ROW_LOCK_SQL = namedQuery({
   name: 'looplane_swarm_run_lock_v1',
   params: { run_id: param.text },
   text: 'SELECT 1 FROM "Run" WHERE id = :run_id FOR UPDATE',
