@@ -1,4 +1,4 @@
-import { appendAudit, type AuditActor, type Db, type Prisma, type SecretBox, type Tx } from '@looplane/db';
+import { appendAudit, deleteWebhookEndpoint, skipPendingWebhookDeliveries, type AuditActor, type Db, type Prisma, type SecretBox, type Tx } from '@looplane/db';
 import { AppError } from '@looplane/shared';
 import { generateSigningSecret, resolveWebhookTarget } from '@looplane/webhooks';
 import type { CreateWebhookInput, UpdateWebhookInput } from '../routers/webhooks.schema';
@@ -122,8 +122,8 @@ export async function createWebhook(
  * Changes the given fields. `enabled: false` disables the endpoint (its pending deliveries are
  * skipped); `enabled: true` re-enables it, forgetting why it was disabled and how long it failed.
  *
- * Lock order: the endpoint row (its update) before its delivery rows (the skip), the order every
- * writer of both takes them in (the worker's attempt outcome and disable, the delete's cascade).
+ * Lock order: the endpoint row (its update) before its delivery rows (the skip, in id order), the
+ * order every writer of both takes them in (the worker's attempt outcome and disable, the delete's cascade).
  */
 export async function updateWebhook(db: Db, settings: WebhookSettings, actor: Actor, teamId: string, input: UpdateWebhookInput, ip: string | null) {
   const { webhookId, enabled, teamId: _teamId, ...fields } = input as UpdateWebhookInput & { teamId?: string };
@@ -139,7 +139,7 @@ export async function updateWebhook(db: Db, settings: WebhookSettings, actor: Ac
           ? { disabledAt: null, disabledReason: null, failingSince: null }
           : {};
     const row = await tx.webhookEndpoint.update({ where: { id: webhookId }, data: { ...fields, ...toggle }, select: publicColumns });
-    const skipped = enabled === false && wasEnabled ? await skipPending(tx, webhookId) : 0;
+    const skipped = enabled === false && wasEnabled ? await skipPendingWebhookDeliveries(tx, webhookId, new Date()) : 0;
     await appendAudit(tx, {
       teamId,
       actor,
@@ -153,23 +153,15 @@ export async function updateWebhook(db: Db, settings: WebhookSettings, actor: Ac
   });
 }
 
-/** Marks an endpoint's pending deliveries skipped: a disabled endpoint gets nothing. */
-async function skipPending(tx: Tx, webhookId: string): Promise<number> {
-  const { count } = await tx.webhookDelivery.updateMany({
-    where: { endpointId: webhookId, status: 'pending' },
-    data: { status: 'skipped', nextAttemptAt: null, updatedAt: new Date() },
-  });
-  return count;
-}
-
 /**
  * Deletes an endpoint with its delivery log (the audit rows keep what it was). Lock order: the
- * endpoint row, then its deliveries (the foreign key's cascade), as every writer of both.
+ * endpoint row, then its deliveries in id order (before the foreign key's cascade), as every writer of both.
  */
 export async function deleteWebhook(db: Db, actor: Actor, teamId: string, webhookId: string, ip: string | null) {
   return db.$transaction(async (tx) => {
     const current = await teamWebhook(tx, teamId, webhookId);
-    await tx.webhookEndpoint.delete({ where: { id: webhookId } });
+    // Gone since the read above: another delete won.
+    if (!(await deleteWebhookEndpoint(tx, webhookId))) throw new AppError('NOT_FOUND', 'No such webhook in this team');
     await appendAudit(tx, {
       teamId,
       actor,

@@ -21,10 +21,19 @@ export async function unqueuedWebhookDeliveries(db: Queryable, limit: number): P
   return rowsOf(UNQUEUED_SQL, await db.query(UNQUEUED_SQL.bind({ limit })));
 }
 
+// Lock order: the rows are locked in ascending id order (`locked`) before any is updated, as every
+// writer of many deliveries takes them (an endpoint's skip and delete: pending-skip and
+// endpoint-delete.repository.ts). Updated in the order a plan visited them (the primary key for the list, a heap scan for an
+// endpoint's rows), a mark and a disable sharing rows deadlocked. NO KEY UPDATE: the strength
+// the UPDATE takes anyway.
 const MARK_SQL = namedQuery({
-  name: 'looplane_webhook_mark_v1',
+  name: 'looplane_webhook_mark_v2',
   params: { ids: param.textArray },
-  text: `UPDATE "WebhookDelivery" SET "enqueuedAt" = ${UTC_NOW} WHERE id = ANY(:ids) AND "enqueuedAt" IS NULL`,
+  text: `
+WITH locked AS MATERIALIZED (
+  SELECT id FROM "WebhookDelivery" WHERE id = ANY(:ids) AND "enqueuedAt" IS NULL ORDER BY id FOR NO KEY UPDATE
+)
+UPDATE "WebhookDelivery" d SET "enqueuedAt" = ${UTC_NOW} FROM locked WHERE d.id = locked.id AND d."enqueuedAt" IS NULL`,
 });
 
 /** Marks deliveries whose queue job was added (after it was: a crash in between only adds it twice, harmlessly). */

@@ -1,5 +1,6 @@
 import { appendAudit } from '../audit/audit.repository';
 import type { Db } from '../client';
+import { skipPendingWebhookDeliveries } from './pending-skip.repository';
 
 /**
  * Disables an endpoint (once: an endpoint already disabled is left as it is), skips its pending
@@ -7,8 +8,8 @@ import type { Db } from '../client';
  * disabled it.
  *
  * Lock order: the endpoint row (its update, which also makes a second disable wait and find it
- * disabled) before its delivery rows (the skip), the order every writer of both takes them in:
- * the attempt outcome (delivery-attempts.repository.ts), the API's update and delete.
+ * disabled) before its delivery rows (the skip, in id order), the order every writer of both
+ * takes them in: the attempt outcome (delivery-attempts.repository.ts), the API's update and delete.
  */
 export async function disableWebhookEndpoint(
   db: Db,
@@ -20,10 +21,7 @@ export async function disableWebhookEndpoint(
     const now = new Date();
     const changed = await tx.webhookEndpoint.updateMany({ where: { id: endpoint.id, disabledAt: null }, data: { disabledAt: now, disabledReason: reason } });
     if (changed.count === 0) return false;
-    const skipped = await tx.webhookDelivery.updateMany({
-      where: { endpointId: endpoint.id, status: 'pending' },
-      data: { status: 'skipped', nextAttemptAt: null, updatedAt: now },
-    });
+    const skipped = await skipPendingWebhookDeliveries(tx, endpoint.id, now);
     const { url } = await tx.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id }, select: { url: true } });
     await appendAudit(tx, {
       teamId: endpoint.teamId,
@@ -31,7 +29,7 @@ export async function disableWebhookEndpoint(
       action: 'webhook.disabled',
       targetType: 'webhook',
       targetId: endpoint.id,
-      data: { url, reason, skippedDeliveries: skipped.count, ...data },
+      data: { url, reason, skippedDeliveries: skipped, ...data },
     });
     return true;
   });
