@@ -73,7 +73,13 @@ const bundles = await buildWorker();
 const worker = spawnWorker(
   { DATABASE_URL: t.url, REDIS_URL: testRedisUrl, QUEUE_PREFIX: prefix, WORKER_CONCURRENCY: '4', DATABASE_POOL_SIZE: '10' },
   join(workDir, 'worker.log'),
-  ['--expose-gc', '--import', fileURLToPath(new URL('../waiting/gc-probe.mjs', import.meta.url))],
+  [
+    '--expose-gc',
+    '--import',
+    fileURLToPath(new URL('../waiting/gc-probe.mjs', import.meta.url)),
+    // e.g. BENCH_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the worker (profile-top.ts reads it)
+    ...(process.env.BENCH_WORKER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+  ],
   bundles['worker-with-test-tools'],
 );
 // If the benchmark dies, its worker must not outlive it.
