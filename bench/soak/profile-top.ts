@@ -19,6 +19,7 @@ interface CallFrame {
 interface ProfileNode {
   id: number;
   callFrame: CallFrame;
+  children?: number[];
 }
 interface CpuProfile {
   nodes: ProfileNode[];
@@ -61,6 +62,15 @@ function whereOf(frame: CallFrame): string {
 const file = newestProfile(target);
 const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const parentOf = new Map<number, ProfileNode>();
+for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node);
+/** A native frame's time belongs to the code that called it (a socket write, a log line), past Node's own frames. */
+function callerOf(node: ProfileNode): ProfileNode | null {
+  let at: ProfileNode | undefined = node;
+  while (at && (!at.callFrame.url || at.callFrame.url.startsWith('node:'))) at = parentOf.get(at.id);
+  return at ?? null;
+}
+const native = new Map<string, { name: string; where: string; us: number }>();
 const self = new Map<string, { name: string; where: string; us: number }>();
 let busyUs = 0;
 let idleUs = 0;
@@ -79,13 +89,28 @@ profile.samples.forEach((id, i) => {
   const entry = self.get(key) ?? { name, where, us: 0 };
   entry.us += us;
   self.set(key, entry);
+  if (!node.callFrame.url) {
+    const caller = callerOf(node);
+    const callerName = caller ? `${name} ← ${caller.callFrame.functionName || '(anonymous)'}` : name;
+    const callerWhere = caller ? whereOf(caller.callFrame) : where;
+    const k = `${callerName}@${callerWhere}`;
+    const e = native.get(k) ?? { name: callerName, where: callerWhere, us: 0 };
+    e.us += us;
+    native.set(k, e);
+  }
 });
 
-const top = [...self.values()]
-  .sort((a, b) => b.us - a.us)
-  .slice(0, Number(values.top))
-  .map<Frame>((f) => ({ name: f.name, where: f.where, selfMs: Math.round(f.us) / 1000, share: busyUs > 0 ? f.us / busyUs : 0 }));
+const ranked = (frames: Map<string, { name: string; where: string; us: number }>) =>
+  [...frames.values()]
+    .sort((a, b) => b.us - a.us)
+    .slice(0, Number(values.top))
+    .map<Frame>((f) => ({ name: f.name, where: f.where, selfMs: Math.round(f.us) / 1000, share: busyUs > 0 ? f.us / busyUs : 0 }));
+const top = ranked(self);
+const nativeByCaller = ranked(native);
+const print = (f: Frame) => console.log(`${(f.share * 100).toFixed(1).padStart(5)} %  ${f.selfMs.toFixed(1).padStart(9)} ms  ${f.name}  ${f.where}`);
 
 console.log(`${file}: busy ${(busyUs / 1e6).toFixed(2)} s, idle ${(idleUs / 1e6).toFixed(2)} s`);
-for (const f of top) console.log(`${(f.share * 100).toFixed(1).padStart(5)} %  ${f.selfMs.toFixed(1).padStart(9)} ms  ${f.name}  ${f.where}`);
-if (values.out) writeFileSync(values.out, `${JSON.stringify({ profile: file, busyMs: busyUs / 1000, idleMs: idleUs / 1000, top }, null, 2)}\n`);
+top.forEach(print);
+console.log('\nnative time, by the code outside Node that called it:');
+nativeByCaller.forEach(print);
+if (values.out) writeFileSync(values.out, `${JSON.stringify({ profile: file, busyMs: busyUs / 1000, idleMs: idleUs / 1000, top, nativeByCaller }, null, 2)}\n`);
