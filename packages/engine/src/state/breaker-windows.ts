@@ -28,12 +28,27 @@ export interface BreakerWindows {
   /** The current turn called a tool, and made progress. */
   turnHasCalls: boolean;
   turnProgress: boolean;
-  /** Model spend of the last minute since spendRate's window restarted, by event time. */
-  spend: { atMs: number; tokens: number; costMicros: number }[];
+  /**
+   * Model spend of the last minute since spendRate's window restarted, by event time. `sumTokens` and
+   * `sumCostMicros` run over the session (each entry's includes itself), so the spend between two
+   * entries is one subtraction: {@link recentSpend} is a binary search, not a pass over the minute
+   * (a fast model fills a minute with thousands of turns).
+   */
+  spend: SpendEntry[];
+  /** Every entry's time is at least the one before it (event times normally are): the search holds. */
+  spendOrdered: boolean;
   /** When each breaker last tripped (event time, epoch ms; 0: never): its window starts there. */
   restartedAt: Record<BreakerName, number>;
   /** The call a breaker paused, while its approval is pending. */
   pausedCallId: string | null;
+}
+
+interface SpendEntry {
+  atMs: number;
+  tokens: number;
+  costMicros: number;
+  sumTokens: number;
+  sumCostMicros: number;
 }
 
 /** Windows of a session with no history. */
@@ -46,14 +61,19 @@ export function initialBreakerWindows(): BreakerWindows {
     turnHasCalls: false,
     turnProgress: false,
     spend: [],
+    spendOrdered: true,
     restartedAt: { repeatCall: 0, noProgress: 0, spendRate: 0, fanOut: 0 },
     pausedCallId: null,
   };
 }
 
-function addSpend(w: BreakerWindows, atMs: number, tokens: number, costMicros: number): void {
-  w.spend.push({ atMs, tokens, costMicros });
+/** Adds a model call's spend at `atMs` and drops what the minute before it no longer holds. */
+export function addSpend(w: BreakerWindows, atMs: number, tokens: number, costMicros: number): void {
+  const last = w.spend.at(-1);
+  if (last && atMs < last.atMs) w.spendOrdered = false;
+  w.spend.push({ atMs, tokens, costMicros, sumTokens: (last?.sumTokens ?? 0) + tokens, sumCostMicros: (last?.sumCostMicros ?? 0) + costMicros });
   while (w.spend.length > 0 && w.spend[0]!.atMs <= atMs - SPEND_WINDOW_MS) w.spend.shift();
+  if (w.spend.length <= 1) w.spendOrdered = true;
 }
 
 /**
@@ -127,7 +147,10 @@ export const breakerHandlers: HandlerGroup<'breaker.tripped'> = {
       // The turn it tripped in does not count towards the next trip either.
       w.turnProgress = true;
     }
-    if (p.breaker === 'spendRate') w.spend = [];
+    if (p.breaker === 'spendRate') {
+      w.spend = [];
+      w.spendOrdered = true;
+    }
   },
 };
 
@@ -145,9 +168,36 @@ export function repeatCount(w: BreakerWindows, callId: string, turn: number, win
 
 /** Model spend in the minute up to `nowMs` (since spendRate's window restarted). */
 export function recentSpend(w: BreakerWindows, nowMs: number): { tokens: number; costMicros: number } {
+  if (!w.spendOrdered) return spendByScan(w.spend, nowMs);
+  // Entries in (nowMs - window, nowMs]: from the first after the window's start to the last not after now.
+  const from = firstAfter(w.spend, nowMs - SPEND_WINDOW_MS);
+  const to = firstAfter(w.spend, nowMs) - 1;
+  if (to < from) return { tokens: 0, costMicros: 0 };
+  const first = w.spend[from]!;
+  const last = w.spend[to]!;
+  return {
+    tokens: last.sumTokens - first.sumTokens + first.tokens,
+    costMicros: last.sumCostMicros - first.sumCostMicros + first.costMicros,
+  };
+}
+
+/** The index of the first entry later than `atMs` (the length when none is). */
+function firstAfter(spend: readonly SpendEntry[], atMs: number): number {
+  let lo = 0;
+  let hi = spend.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (spend[mid]!.atMs <= atMs) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The same sum by looking at every entry: for a window whose times went backwards. */
+function spendByScan(spend: readonly SpendEntry[], nowMs: number): { tokens: number; costMicros: number } {
   let tokens = 0;
   let costMicros = 0;
-  for (const s of w.spend) {
+  for (const s of spend) {
     if (s.atMs <= nowMs - SPEND_WINDOW_MS || s.atMs > nowMs) continue;
     tokens += s.tokens;
     costMicros += s.costMicros;
