@@ -1,8 +1,8 @@
 import type { Queryable } from '../runs/pg-pool';
 import { namedQuery, param, rowsOf } from '../sql/named-query';
+import { utcFromMs } from '../sql/epoch-ms';
 
 /** Epoch milliseconds as a timestamp of UTC wall time, as Prisma stores `DateTime` (exact). */
-const utc = (name: string) => `('epoch'::timestamp + :${name} * interval '1 millisecond')`;
 
 /** Model spend of one UTC day by one agent on one endpoint. */
 export interface ModelSpendRow {
@@ -37,11 +37,11 @@ SELECT (extract(epoch FROM date_trunc('day', e."createdAt")) * 1000)::float8 AS 
   sum(COALESCE((e.payload->>'costMicros')::bigint, 0))::float8 AS cost,
   sum(COALESCE((e.payload->'usage'->>'inputTokens')::bigint, 0) + COALESCE((e.payload->'usage'->>'outputTokens')::bigint, 0))::float8 AS tokens
 FROM "Run" r
-JOIN "Event" e ON e."runId" = r.id AND e.type = 'model.responded' AND e."createdAt" >= ${utc('from_ms')}
+JOIN "Event" e ON e."runId" = r.id AND e.type = 'model.responded' AND e."createdAt" >= ${utcFromMs('from_ms')}
 JOIN "Session" s ON s.id = e."sessionId"
 LEFT JOIN "AgentTemplate" a ON a.id = COALESCE(s."agentId", r."agentId")
 LEFT JOIN "ModelEndpoint" me ON me.id = s."endpointId"
-WHERE r."teamId" = :team_id AND r."updatedAt" >= ${utc('from_ms')}
+WHERE r."teamId" = :team_id AND r."updatedAt" >= ${utcFromMs('from_ms')}
 GROUP BY 1, 2, 3, 4, 5`,
 }).returns<Omit<ModelSpendRow, 'day' | 'costMicros' | 'tokens'> & { dayMs: number; cost: number | null; tokens: number | null }>();
 
@@ -65,7 +65,7 @@ SELECT (extract(epoch FROM date_trunc('day', c."createdAt")) * 1000)::float8 AS 
 FROM "SwarmCrossing" c
 JOIN "Run" r ON r.id = c."runId"
 LEFT JOIN "GraphEdge" ge ON ge.id = c."edgeId"
-WHERE r."teamId" = :team_id AND c.direction = 'back' AND c."createdAt" >= ${utc('from_ms')}
+WHERE r."teamId" = :team_id AND c.direction = 'back' AND c."createdAt" >= ${utcFromMs('from_ms')}
 GROUP BY 1, 2, 3`,
 }).returns<Omit<EdgeSpendRow, 'day' | 'costMicros' | 'tokens'> & { dayMs: number; cost: number | null; tokens: number | null }>();
 

@@ -1,12 +1,12 @@
 import type { Queryable } from '../runs/pg-pool';
 import { namedQuery, param, rowsOf } from '../sql/named-query';
 import { RunStatus, sqlList } from '../vocabulary/statuses';
+import { utcFromMs } from '../sql/epoch-ms';
 
 /** The statuses of a run that is not finished. */
 const ACTIVE = sqlList([RunStatus.queued, RunStatus.running, RunStatus.waiting, RunStatus.paused]);
 
 /** Epoch milliseconds as a timestamp of UTC wall time, as Prisma stores `DateTime` (exact). */
-const utc = (name: string) => `('epoch'::timestamp + :${name} * interval '1 millisecond')`;
 
 /** What the busiest lists rank: a plain agent's runs, or a graph's (a swarm run's root agent is the graph's). */
 export type BusyKind = 'agent' | 'graph';
@@ -29,9 +29,9 @@ const BUSIEST_AGENTS_SQL = namedQuery({
   text: `
 SELECT r."agentId" AS id, a.name,
   count(*) FILTER (WHERE r.status IN ${ACTIVE})::float8 AS active,
-  count(*) FILTER (WHERE r."createdAt" >= ${utc('since_ms')})::float8 AS "runsSince"
+  count(*) FILTER (WHERE r."createdAt" >= ${utcFromMs('since_ms')})::float8 AS "runsSince"
 FROM "Run" r JOIN "AgentTemplate" a ON a.id = r."agentId"
-WHERE r."teamId" = :team_id AND r."graphId" IS NULL AND (r.status IN ${ACTIVE} OR r."createdAt" >= ${utc('since_ms')})
+WHERE r."teamId" = :team_id AND r."graphId" IS NULL AND (r.status IN ${ACTIVE} OR r."createdAt" >= ${utcFromMs('since_ms')})
 GROUP BY 1, 2 ORDER BY 3 DESC, 4 DESC, 2 LIMIT 5`,
 }).returns<BusyRow>();
 
@@ -41,9 +41,9 @@ const BUSIEST_GRAPHS_SQL = namedQuery({
   text: `
 SELECT r."graphId" AS id, g.name,
   count(*) FILTER (WHERE r.status IN ${ACTIVE})::float8 AS active,
-  count(*) FILTER (WHERE r."createdAt" >= ${utc('since_ms')})::float8 AS "runsSince"
+  count(*) FILTER (WHERE r."createdAt" >= ${utcFromMs('since_ms')})::float8 AS "runsSince"
 FROM "Run" r JOIN "SwarmGraph" g ON g.id = r."graphId"
-WHERE r."teamId" = :team_id AND (r.status IN ${ACTIVE} OR r."createdAt" >= ${utc('since_ms')})
+WHERE r."teamId" = :team_id AND (r.status IN ${ACTIVE} OR r."createdAt" >= ${utcFromMs('since_ms')})
 GROUP BY 1, 2 ORDER BY 3 DESC, 4 DESC, 2 LIMIT 5`,
 }).returns<BusyRow>();
 
@@ -64,8 +64,8 @@ const AGENT_SPEND_SQL = namedQuery({
   params: spendParams,
   text: `
 SELECT r."agentId" AS id, sum(COALESCE((e.payload->>'costMicros')::bigint, 0))::float8 AS cost
-FROM "Run" r JOIN "Event" e ON e."runId" = r.id AND e.type = 'model.responded' AND e."createdAt" >= ${utc('since_ms')}
-WHERE r."teamId" = :team_id AND r."updatedAt" >= ${utc('since_ms')} AND r."agentId" = ANY(:ids) AND r."graphId" IS NULL
+FROM "Run" r JOIN "Event" e ON e."runId" = r.id AND e.type = 'model.responded' AND e."createdAt" >= ${utcFromMs('since_ms')}
+WHERE r."teamId" = :team_id AND r."updatedAt" >= ${utcFromMs('since_ms')} AND r."agentId" = ANY(:ids) AND r."graphId" IS NULL
 GROUP BY 1`,
 }).returns<{ id: string; cost: number | null }>();
 
@@ -74,8 +74,8 @@ const GRAPH_SPEND_SQL = namedQuery({
   params: spendParams,
   text: `
 SELECT r."graphId" AS id, sum(COALESCE((e.payload->>'costMicros')::bigint, 0))::float8 AS cost
-FROM "Run" r JOIN "Event" e ON e."runId" = r.id AND e.type = 'model.responded' AND e."createdAt" >= ${utc('since_ms')}
-WHERE r."teamId" = :team_id AND r."updatedAt" >= ${utc('since_ms')} AND r."graphId" = ANY(:ids)
+FROM "Run" r JOIN "Event" e ON e."runId" = r.id AND e.type = 'model.responded' AND e."createdAt" >= ${utcFromMs('since_ms')}
+WHERE r."teamId" = :team_id AND r."updatedAt" >= ${utcFromMs('since_ms')} AND r."graphId" = ANY(:ids)
 GROUP BY 1`,
 }).returns<{ id: string; cost: number | null }>();
 

@@ -1,8 +1,8 @@
 import type { Queryable } from '../runs/pg-pool';
 import { namedQuery, param, rowsOf } from '../sql/named-query';
+import { utcFromMs } from '../sql/epoch-ms';
 
 /** Epoch milliseconds as a timestamp of UTC wall time, as Prisma stores `DateTime` (exact). */
-const utc = (name: string) => `('epoch'::timestamp + :${name} * interval '1 millisecond')`;
 
 /** The team's model spend of one UTC day. */
 export interface DailySpend {
@@ -19,8 +19,8 @@ const DAILY_SPEND_SQL = namedQuery({
   text: `
 SELECT (extract(epoch FROM date_trunc('day', e."createdAt")) * 1000)::float8 AS "dayMs",
   sum(COALESCE((e.payload->>'costMicros')::bigint, 0))::float8 AS cost
-FROM "Run" r JOIN "Event" e ON e."runId" = r.id AND e.type = 'model.responded' AND e."createdAt" >= ${utc('since_ms')}
-WHERE r."teamId" = :team_id AND r."updatedAt" >= ${utc('since_ms')}
+FROM "Run" r JOIN "Event" e ON e."runId" = r.id AND e.type = 'model.responded' AND e."createdAt" >= ${utcFromMs('since_ms')}
+WHERE r."teamId" = :team_id AND r."updatedAt" >= ${utcFromMs('since_ms')}
 GROUP BY 1`,
 }).returns<{ dayMs: number; cost: number | null }>();
 

@@ -1,9 +1,9 @@
 import type { Queryable } from '../runs/pg-pool';
 import { namedQuery, param, rowsOf } from '../sql/named-query';
 import { SessionStatus } from '../vocabulary/statuses';
+import { utcFromMs } from '../sql/epoch-ms';
 
 /** Epoch milliseconds as a timestamp of UTC wall time, as Prisma stores `DateTime` (exact). */
-const utc = (name: string) => `('epoch'::timestamp + :${name} * interval '1 millisecond')`;
 
 /** A live worker's probe row and how many running sessions it holds the lease of. */
 export interface LiveWorkerRow {
@@ -24,9 +24,9 @@ const LIVE_WORKERS_SQL = namedQuery({
   text: `
 SELECT w."workerId", w.hostname, w.concurrency, w."selectedDriver", w.available, w.reason,
   (extract(epoch FROM w."lastSeenAt") * 1000)::float8 AS "lastSeenAtMs",
-  (SELECT count(*) FROM "Session" s WHERE s.status = '${SessionStatus.running}' AND s."leaseExpiresAt" > ${utc('now_ms')} AND s."leaseOwner" = w."workerId")::float8 AS active
+  (SELECT count(*) FROM "Session" s WHERE s.status = '${SessionStatus.running}' AND s."leaseExpiresAt" > ${utcFromMs('now_ms')} AND s."leaseOwner" = w."workerId")::float8 AS active
 FROM "WorkerSandboxProbe" w
-WHERE w."stoppedAt" IS NULL AND w."lastSeenAt" > ${utc('seen_since_ms')}
+WHERE w."stoppedAt" IS NULL AND w."lastSeenAt" > ${utcFromMs('seen_since_ms')}
 ORDER BY w.hostname, w."workerId"
 LIMIT 100`,
 }).returns<Omit<LiveWorkerRow, 'lastSeenAt'> & { lastSeenAtMs: number }>();

@@ -1,12 +1,12 @@
 import type { Queryable } from '../runs/pg-pool';
 import { namedQuery, param, rowsOf } from '../sql/named-query';
 import { RunStatus, sqlList } from '../vocabulary/statuses';
+import { utcFromMs } from '../sql/epoch-ms';
 
 /** The statuses of a run that is not finished: what the overview counts as live work. */
 const ACTIVE = sqlList([RunStatus.queued, RunStatus.running, RunStatus.waiting, RunStatus.paused]);
 
 /** Epoch milliseconds as a timestamp of UTC wall time, as Prisma stores `DateTime` (exact). */
-const utc = (name: string) => `('epoch'::timestamp + :${name} * interval '1 millisecond')`;
 
 /** Runs of the team in one status (and, for a waiting run, one wait reason). */
 export interface ActiveRunCount {
@@ -41,7 +41,7 @@ const FINISHED_RUNS_SQL = namedQuery({
   params: { team_id: param.text, since_ms: param.bigint },
   text: `
 SELECT status::text AS status, count(*)::float8 AS count FROM "Run"
-WHERE "teamId" = :team_id AND status IN ${sqlList([RunStatus.failed, RunStatus.succeeded])} AND "finishedAt" >= ${utc('since_ms')}
+WHERE "teamId" = :team_id AND status IN ${sqlList([RunStatus.failed, RunStatus.succeeded])} AND "finishedAt" >= ${utcFromMs('since_ms')}
 GROUP BY 1`,
 }).returns<FinishedRunCount>();
 

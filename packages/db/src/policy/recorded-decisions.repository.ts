@@ -1,5 +1,6 @@
 import type { Queryable } from '../runs/pg-pool';
 import { namedQuery, param, rowsOf } from '../sql/named-query';
+import { utcFromMs } from '../sql/epoch-ms';
 
 /**
  * The worker's `policy.decided` audit rows (actor the run, target the run), read back for a
@@ -7,7 +8,6 @@ import { namedQuery, param, rowsOf } from '../sql/named-query';
  */
 
 /** Epoch milliseconds as a timestamp of UTC wall time, as Prisma stores `DateTime` (exact). */
-const utc = (name: string) => `('epoch'::timestamp + :${name} * interval '1 millisecond')`;
 
 /** The window of a backtest: the team's audit rows with `since <= createdAt < until`. */
 export interface DecisionWindow {
@@ -42,7 +42,7 @@ export interface DecisionCursor {
  * the API too (targetType approval), but it is a check of the edit, and the worker decides the
  * edited call again before it runs, in a row of its own.
  */
-const DECIDED = `a."teamId" = :team_id AND a.action = 'policy.decided' AND a."targetType" = 'run' AND a."createdAt" >= ${utc('since_ms')} AND a."createdAt" < ${utc('until_ms')}`;
+const DECIDED = `a."teamId" = :team_id AND a.action = 'policy.decided' AND a."targetType" = 'run' AND a."createdAt" >= ${utcFromMs('since_ms')} AND a."createdAt" < ${utcFromMs('until_ms')}`;
 const windowParams = { team_id: param.text, since_ms: param.bigint, until_ms: param.bigint };
 const windowValues = (window: DecisionWindow) => ({ team_id: window.teamId, since_ms: window.since.getTime(), until_ms: window.until.getTime() });
 
@@ -67,7 +67,7 @@ SELECT a.id::text AS id, (extract(epoch FROM a."createdAt") * 1000)::float8 AS "
   a.data->>'sessionId' AS "sessionId", a.data->>'callId' AS "callId", a.data->>'tool' AS tool, a.data->'args' AS args,
   a.data->>'outcome' AS outcome, a.data->>'ruleId' AS "ruleId", a.data->>'approverRole' AS "approverRole"
 FROM "AuditLog" a
-WHERE ${DECIDED} AND (a."createdAt", a.id) > (${utc('after_ms')}, :after_id::bigint)
+WHERE ${DECIDED} AND (a."createdAt", a.id) > (${utcFromMs('after_ms')}, :after_id::bigint)
 ORDER BY a."createdAt", a.id
 LIMIT :batch`,
 }).returns<Omit<RecordedDecisionRow, 'auditId' | 'at'> & { id: string; atMs: number }>();

@@ -1,7 +1,8 @@
 import type { Queryable } from '../runs/pg-pool';
 import { namedQuery, param } from '../sql/named-query';
 import type { TickOutcome } from './schedule-ticks.repository';
-import { AT, SCHEDULE_COLUMNS, parseSchedule, type ScheduleRecord } from './schedules.repository';
+import { SCHEDULE_COLUMNS, parseSchedule, type ScheduleRecord } from './schedules.repository';
+import { utcFromMs, utcFromMsExpr } from '../sql/epoch-ms';
 
 /**
  * Firing due schedules in batches: one transaction locks many due rows at once (FOR NO KEY UPDATE
@@ -13,14 +14,13 @@ import { AT, SCHEDULE_COLUMNS, parseSchedule, type ScheduleRecord } from './sche
  */
 
 /** Epoch milliseconds of a JSON record's bigint field as a UTC wall-time timestamp (exact). */
-const AT_FIELD = (field: string) => `('epoch'::timestamp + ${field} * interval '1 millisecond')`;
 
 const LOCK_DUE_BATCH_SQL = namedQuery({
   name: 'looplane_schedule_lock_due_batch_v1',
   params: { now_ms: param.bigint, limit: param.int, exclude: param.jsonb },
   text: `
 SELECT ${SCHEDULE_COLUMNS} FROM "Schedule"
-WHERE enabled AND "nextFireAt" <= ${AT('now_ms')}
+WHERE enabled AND "nextFireAt" <= ${utcFromMs('now_ms')}
   AND NOT (id IN (SELECT jsonb_array_elements_text(:exclude)))
 ORDER BY "nextFireAt" LIMIT :limit
 FOR NO KEY UPDATE SKIP LOCKED`,
@@ -41,7 +41,7 @@ const RECORD_TICKS_SQL = namedQuery({
   params: { ticks: param.jsonb },
   text: `
 INSERT INTO "ScheduleTick" (id, "scheduleId", "scheduledAt", outcome, reason, "runId", "createdAt")
-SELECT t.id, t."scheduleId", ${AT_FIELD('t."atMs"')}, t.outcome, t.reason, t."runId", (statement_timestamp() AT TIME ZONE 'UTC')
+SELECT t.id, t."scheduleId", ${utcFromMsExpr('t."atMs"')}, t.outcome, t.reason, t."runId", (statement_timestamp() AT TIME ZONE 'UTC')
 FROM jsonb_to_recordset(:ticks) AS t(id text, "scheduleId" text, "atMs" bigint, outcome text, reason text, "runId" text)
 ON CONFLICT ("scheduleId", "scheduledAt") DO NOTHING`,
 });
@@ -67,8 +67,8 @@ const ADVANCE_BATCH_SQL = namedQuery({
   name: 'looplane_schedule_advance_batch_v1',
   params: { steps: param.jsonb },
   text: `
-UPDATE "Schedule" s SET "nextFireAt" = ${AT_FIELD('x."nextMs"')},
-  "lastFiredAt" = COALESCE(${AT_FIELD('x."firedMs"')}, s."lastFiredAt"), "updatedAt" = (statement_timestamp() AT TIME ZONE 'UTC')
+UPDATE "Schedule" s SET "nextFireAt" = ${utcFromMsExpr('x."nextMs"')},
+  "lastFiredAt" = COALESCE(${utcFromMsExpr('x."firedMs"')}, s."lastFiredAt"), "updatedAt" = (statement_timestamp() AT TIME ZONE 'UTC')
 FROM jsonb_to_recordset(:steps) AS x(id text, "nextMs" bigint, "firedMs" bigint)
 WHERE s.id = x.id AND s.enabled`,
 });

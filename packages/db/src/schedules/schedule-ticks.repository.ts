@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { Queryable } from '../runs/pg-pool';
 import { namedQuery, param, rowsOf } from '../sql/named-query';
-import { AT, SCHEDULE_COLUMNS, parseSchedule, type ScheduleRecord } from './schedules.repository';
+import { SCHEDULE_COLUMNS, parseSchedule, type ScheduleRecord } from './schedules.repository';
 import { FINISHED_STATUSES_SQL as FINISHED } from '../vocabulary/statuses';
+import { utcFromMs } from '../sql/epoch-ms';
 
 /**
  * Firing schedules. Postgres is the truth: a worker locks due schedules' rows (FOR NO KEY UPDATE
@@ -29,7 +30,7 @@ export async function lockSchedule(db: Queryable, teamId: string, id: string): P
 const RUN_FOR_TICK_SQL = namedQuery({
   name: 'looplane_schedule_run_for_tick_v1',
   params: { schedule_id: param.text, at_ms: param.bigint },
-  text: `SELECT id FROM "Run" WHERE "scheduleId" = :schedule_id AND "scheduledAt" = ${AT('at_ms')}`,
+  text: `SELECT id FROM "Run" WHERE "scheduleId" = :schedule_id AND "scheduledAt" = ${utcFromMs('at_ms')}`,
 }).returns<{ id: string }>();
 
 /** The run a tick made, if any (a worker killed after making it and before advancing the schedule). */
@@ -58,7 +59,7 @@ const RECORD_TICK_SQL = namedQuery({
   params: { id: param.text, schedule_id: param.text, at_ms: param.bigint, outcome: param.text, reason: param.nullableText, run_id: param.nullableText },
   text: `
 INSERT INTO "ScheduleTick" (id, "scheduleId", "scheduledAt", outcome, reason, "runId", "createdAt")
-VALUES (:id, :schedule_id, ${AT('at_ms')}, :outcome, :reason, :run_id, (statement_timestamp() AT TIME ZONE 'UTC'))
+VALUES (:id, :schedule_id, ${utcFromMs('at_ms')}, :outcome, :reason, :run_id, (statement_timestamp() AT TIME ZONE 'UTC'))
 ON CONFLICT ("scheduleId", "scheduledAt") DO NOTHING`,
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Queryable } from '../runs/pg-pool';
 import { namedQuery, param, rowsOf } from '../sql/named-query';
+import { utcFromMs } from '../sql/epoch-ms';
 
 /**
  * A team's schedules (`Schedule`): what the API reads and writes. Timestamps are read back as
@@ -86,11 +87,6 @@ export const SCHEDULE_COLUMNS = `
   "catchUp"::text AS "catchUp", enabled, "pauseAfterFailures", "consecutiveFailures", "pausedReason",
   ${ms('"nextFireAt"')} AS "nextFireAtMs", ${ms('"lastFiredAt"')} AS "lastFiredAtMs", "createdById",
   ${ms('"createdAt"')} AS "createdAtMs", ${ms('"updatedAt"')} AS "updatedAtMs"`;
-/**
- * Epoch milliseconds (bigint parameter) as a timestamp of UTC wall time, like Prisma writes; exact
- * (integer arithmetic), so a tick's time compares equal to the one stored.
- */
-export const AT = (name: string) => `('epoch'::timestamp + :${name} * interval '1 millisecond')`;
 const NOW = `(statement_timestamp() AT TIME ZONE 'UTC')`;
 
 const fieldParams = {
@@ -134,7 +130,7 @@ INSERT INTO "Schedule" (id, "teamId", name, "agentId", "graphId", cron, "everySe
                         enabled, "pauseAfterFailures", "nextFireAt", "createdById", "createdAt", "updatedAt")
 VALUES (:id, :team_id, :name, :agent_id, :graph_id, :cron, :every_seconds, :timezone, :goal, :budget, :workspace,
         :overlap::"ScheduleOverlap", :catch_up::"ScheduleCatchUp", :enabled, :pause_after_failures,
-        ${AT('next_fire_at_ms')}, :created_by_id, ${NOW}, ${NOW})
+        ${utcFromMs('next_fire_at_ms')}, :created_by_id, ${NOW}, ${NOW})
 ON CONFLICT ("teamId", name) DO NOTHING
 RETURNING ${SCHEDULE_COLUMNS}`,
 });
@@ -155,7 +151,7 @@ const UPDATE_SQL = namedQuery({
 UPDATE "Schedule" SET name = :name, "agentId" = :agent_id, "graphId" = :graph_id, cron = :cron, "everySeconds" = :every_seconds,
   timezone = :timezone, goal = :goal, budget = :budget, workspace = :workspace, overlap = :overlap::"ScheduleOverlap",
   "catchUp" = :catch_up::"ScheduleCatchUp", enabled = :enabled, "pauseAfterFailures" = :pause_after_failures,
-  "nextFireAt" = ${AT('next_fire_at_ms')}, "pausedReason" = :paused_reason,
+  "nextFireAt" = ${utcFromMs('next_fire_at_ms')}, "pausedReason" = :paused_reason,
   "consecutiveFailures" = CASE WHEN :reset_failures THEN 0 ELSE "consecutiveFailures" END, "updatedAt" = ${NOW}
 WHERE id = :id AND "teamId" = :team_id
 RETURNING ${SCHEDULE_COLUMNS}`,
