@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
-import { createDb, createPgPool, recordWebhookAttemptOutcome, SecretBox, type Db, type PgPool, type WebhookAttemptRecord } from '@looplane/db';
-import { newDeliveryId } from '@looplane/webhooks';
+import { createDb, createPgPool, recordWebhookAttemptOutcome, SecretBox, type Db, type PgPool } from '@looplane/db';
+import { failedWebhookAttempt, raceJitter as jitter, webhookEndpointWithClaimedDeliveries } from '@looplane/db/testing';
 import { createTeamFixture, type TeamFixture } from '../testing/fixtures';
 import { deleteWebhook, rotateWebhookSecret, updateWebhook } from './webhooks.service';
 
@@ -34,48 +34,17 @@ afterAll(async () => {
   await testDb?.drop();
 });
 
-/** An endpoint with pending deliveries, each leased as the worker's claim leaves it. */
-async function endpointWithDeliveries(): Promise<{ webhookId: string; deliveryIds: string[] }> {
-  const endpoint = await db.webhookEndpoint.create({
-    data: { teamId: fx.teamId, url: 'http://127.0.0.1:9/race', events: ['run.finished'], secretCiphertext: 'v1.sealed-elsewhere' },
-  });
-  const deliveryIds = Array.from({ length: DELIVERIES_PER_ENDPOINT }, () => newDeliveryId());
-  const now = new Date();
-  await db.webhookDelivery.createMany({
-    data: deliveryIds.map((id) => ({
-      id,
-      teamId: fx.teamId,
-      endpointId: endpoint.id,
-      eventType: 'run.finished',
-      body: '{}',
-      nextAttemptAt: now,
-      leaseUntil: new Date(now.getTime() + 60_000),
-    })),
-  });
-  return { webhookId: endpoint.id, deliveryIds };
-}
-
-/** A failed attempt that judges the endpoint (sets its failing-since). */
-const failedAttempt = (id: string): WebhookAttemptRecord => ({
-  id,
-  startedAt: new Date(),
-  statusCode: 500,
-  latencyMs: 3,
-  responseExcerpt: 'down',
-  error: 'HTTP 500',
-  next: { kind: 'retry', retryInMs: 60_000, step: 1 },
-  judgesEndpoint: true,
-});
-
-/** Waits a random 0–2 ms, so the racers interleave differently each iteration. */
-const jitter = () => new Promise<void>((resolve) => setTimeout(resolve, Math.floor(Math.random() * 3)));
-
-const outcomes = (deliveryIds: string[]) => deliveryIds.map((id) => jitter().then(() => recordWebhookAttemptOutcome(pool, failedAttempt(id))));
+const outcomes = (deliveryIds: string[]) => deliveryIds.map((id) => jitter().then(() => recordWebhookAttemptOutcome(pool, failedWebhookAttempt(id))));
 
 describe('webhook endpoint writes racing attempt outcomes', () => {
   it('disabling (with an edit) and rotating: no deadlock, every attempt recorded, every pending delivery skipped', async () => {
     for (let i = 0; i < ITERATIONS; i++) {
-      const { webhookId, deliveryIds } = await endpointWithDeliveries();
+      const { endpointId: webhookId, deliveryIds } = await webhookEndpointWithClaimedDeliveries(
+        db,
+        fx.teamId,
+        DELIVERIES_PER_ENDPOINT,
+        'http://127.0.0.1:9/race',
+      );
       const [updated, , ...recorded] = await Promise.all([
         jitter().then(() => updateWebhook(db, settings, actor(), fx.teamId, { webhookId, enabled: false, description: `race ${i}` }, null)),
         jitter().then(() => rotateWebhookSecret(db, box, actor(), fx.teamId, webhookId, null)),
@@ -93,7 +62,12 @@ describe('webhook endpoint writes racing attempt outcomes', () => {
 
   it('deleting: no deadlock; an outcome records its attempt or finds the delivery gone', async () => {
     for (let i = 0; i < ITERATIONS; i++) {
-      const { webhookId, deliveryIds } = await endpointWithDeliveries();
+      const { endpointId: webhookId, deliveryIds } = await webhookEndpointWithClaimedDeliveries(
+        db,
+        fx.teamId,
+        DELIVERIES_PER_ENDPOINT,
+        'http://127.0.0.1:9/race',
+      );
       const [deleted, ...recorded] = await Promise.all([jitter().then(() => deleteWebhook(db, actor(), fx.teamId, webhookId, null)), ...outcomes(deliveryIds)]);
       expect(deleted).toEqual({ id: webhookId, deleted: true });
       expect(recorded.every((row) => row === null || row.status === 'pending')).toBe(true);

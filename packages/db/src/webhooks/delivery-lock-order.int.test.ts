@@ -6,6 +6,7 @@ import { newId } from '../vocabulary/ids';
 import { markWebhookDeliveriesEnqueued } from './delivery-queue.repository';
 import { deleteWebhookEndpoint } from './endpoint-delete.repository';
 import { disableWebhookEndpoint } from './endpoint-disable.repository';
+import { raceJitter as jitter } from './testing/race-fixtures';
 
 /**
  * Two writers of many `WebhookDelivery` rows at once: the dispatcher marking deliveries enqueued
@@ -90,9 +91,6 @@ async function interleavedEndpoints(): Promise<{ disabled: { id: string; deliver
   const of = (endpointId: string) => rows.filter((row) => row.endpointId === endpointId).map((row) => row.id);
   return { disabled: { id: a.id, deliveryIds: of(a.id) }, kept: { id: b.id, deliveryIds: of(b.id) } };
 }
-
-/** Waits a random 0–2 ms, so the racers interleave differently each iteration. */
-const jitter = () => new Promise<void>((resolve) => setTimeout(resolve, Math.floor(Math.random() * 3)));
 
 /** Backends of this database waiting for a lock. */
 async function lockWaiters(): Promise<number> {

@@ -2,9 +2,9 @@ import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPgPool, withClient, type PgPool } from '../runs/pg-pool';
 import { createTestTeam } from '../runs/testing/run-fixtures';
-import { newId } from '../vocabulary/ids';
-import { recordWebhookAttemptOutcome, type WebhookAttemptRecord } from './delivery-attempts.repository';
+import { recordWebhookAttemptOutcome } from './delivery-attempts.repository';
 import { disableWebhookEndpoint } from './endpoint-disable.repository';
+import { failedWebhookAttempt as failedAttempt, raceJitter as jitter, webhookEndpointWithClaimedDeliveries } from './testing/race-fixtures';
 
 /**
  * Attempt outcomes racing the disabling and deleting of their endpoint. Every writer of both
@@ -29,42 +29,6 @@ afterAll(async () => {
   await t?.drop();
 });
 
-/** An endpoint with pending deliveries, each leased as a claim leaves it. */
-async function endpointWithDeliveries(): Promise<{ endpointId: string; deliveryIds: string[] }> {
-  const endpoint = await t.db.webhookEndpoint.create({
-    data: { teamId, url: 'https://hooks.example.test/race', events: ['run.finished'], secretCiphertext: 'v1.sealed-elsewhere' },
-  });
-  const deliveryIds = Array.from({ length: DELIVERIES_PER_ENDPOINT }, () => newId());
-  const now = new Date();
-  await t.db.webhookDelivery.createMany({
-    data: deliveryIds.map((id) => ({
-      id,
-      teamId,
-      endpointId: endpoint.id,
-      eventType: 'run.finished',
-      body: '{}',
-      nextAttemptAt: now,
-      leaseUntil: new Date(now.getTime() + 60_000),
-    })),
-  });
-  return { endpointId: endpoint.id, deliveryIds };
-}
-
-/** A failed attempt that judges the endpoint: it sets the endpoint's failing-since. */
-const failedAttempt = (id: string): WebhookAttemptRecord => ({
-  id,
-  startedAt: new Date(),
-  statusCode: 500,
-  latencyMs: 3,
-  responseExcerpt: 'down',
-  error: 'HTTP 500',
-  next: { kind: 'retry', retryInMs: 60_000, step: 1 },
-  judgesEndpoint: true,
-});
-
-/** Waits a random 0–2 ms, so the racers interleave differently each iteration. */
-const jitter = () => new Promise<void>((resolve) => setTimeout(resolve, Math.floor(Math.random() * 3)));
-
 /** Backends of this database waiting for a lock. */
 async function lockWaiters(): Promise<number> {
   const { rows } = await pool.query<{ n: number }>(
@@ -75,7 +39,7 @@ async function lockWaiters(): Promise<number> {
 
 describe('webhook endpoint and delivery lock order', () => {
   it('an attempt outcome waiting for its endpoint holds no lock on its delivery yet', async () => {
-    const { endpointId, deliveryIds } = await endpointWithDeliveries();
+    const { endpointId, deliveryIds } = await webhookEndpointWithClaimedDeliveries(t.db, teamId, DELIVERIES_PER_ENDPOINT);
     const deliveryId = deliveryIds[0]!;
     await withClient(pool, async (holder) => {
       await holder.query('BEGIN');
@@ -95,7 +59,7 @@ describe('webhook endpoint and delivery lock order', () => {
 
   it('attempt outcomes racing the endpoint being disabled: no deadlock, every attempt recorded', async () => {
     for (let i = 0; i < ITERATIONS; i++) {
-      const { endpointId, deliveryIds } = await endpointWithDeliveries();
+      const { endpointId, deliveryIds } = await webhookEndpointWithClaimedDeliveries(t.db, teamId, DELIVERIES_PER_ENDPOINT);
       const [disabled, ...recorded] = await Promise.all([
         jitter().then(() => disableWebhookEndpoint(t.db, { id: endpointId, teamId }, 'test race', {})),
         ...deliveryIds.map((id) => jitter().then(() => recordWebhookAttemptOutcome(pool, failedAttempt(id)))),
@@ -112,7 +76,7 @@ describe('webhook endpoint and delivery lock order', () => {
 
   it('attempt outcomes racing the endpoint being deleted: no deadlock; an outcome finds its delivery or nothing', async () => {
     for (let i = 0; i < ITERATIONS; i++) {
-      const { endpointId, deliveryIds } = await endpointWithDeliveries();
+      const { endpointId, deliveryIds } = await webhookEndpointWithClaimedDeliveries(t.db, teamId, DELIVERIES_PER_ENDPOINT);
       const [, ...recorded] = await Promise.all([
         jitter().then(() => t.db.webhookEndpoint.delete({ where: { id: endpointId } })),
         ...deliveryIds.map((id) => jitter().then(() => recordWebhookAttemptOutcome(pool, failedAttempt(id)))),
