@@ -2,7 +2,7 @@ import { EffectDecisions } from './sandbox/effect-decisions';
 import { PolicyAudit } from './ports/policy-audit';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { PgPool } from '@looplane/db';
+import type { AuditTails, PgPool } from '@looplane/db';
 import packageJson from '../package.json' with { type: 'json' };
 import { connectDatabase, connectRedis } from './connections';
 import { InvalidEnvironmentError, loadWorkerEnv, workspaceRootOf, type WorkerEnv } from './env';
@@ -83,6 +83,8 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     // The sandbox: probe the drivers, pick the configured one. A driver that does not work here is
     // logged and recorded for the Settings page; the worker still starts and its tool calls fail clearly.
     const store = createWorkspaceStore(env, pool);
+    // One view of the teams' audit chains for every writer of this process.
+    const auditTails: AuditTails = new Map();
     const sessionWorkspaces = new SessionWorkspaces(pool, store);
     const sandbox = await WorkerSandbox.start({
       driver: env.LOOPLANE_SANDBOX_DRIVER,
@@ -93,7 +95,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
       // The team's policy gives the egress allowlist, credentials (from team secrets) and sandbox minimums.
       egress: new TeamEgressSource({ pool, encryptionKey: env.LOOPLANE_ENCRYPTION_KEY, logger }),
       // Its effect rules decide each mutating call's result before it is kept.
-      effects: new EffectDecisions({ audit: new PolicyAudit(pool) }),
+      effects: new EffectDecisions({ audit: new PolicyAudit(pool, auditTails) }),
       // New sessions start from the repository, upload or session files their run names.
       seeding: {
         pool,
@@ -166,6 +168,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
       tools,
       models: new ModelFactory(env.LOOPLANE_ENCRYPTION_KEY, observability.createModel),
       logger,
+      auditTails,
     });
     shutdown.register('stop-intake', 'queue intake', () => runtime.stopIntake());
     // Signed webhooks: the outbox the database's triggers fill, delivered with retries.

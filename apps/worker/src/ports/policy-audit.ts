@@ -22,9 +22,14 @@ export class PolicyAudit {
   // batch after. The audit holds at most two of the pool's connections.
   private readonly batches = new BatchQueue<Pending>((batch) => this.write(batch), { maxBatch: 2000, parallel: 2 });
 
-  private readonly tails: AuditTails = new Map();
-
-  constructor(private readonly pool: PgPool) {}
+  /**
+   * @param tails The chain tails this process wrote last, shared with its other writers (the
+   *   sessions' flushes that carry rows, WriteUnit.audit, and the effect decisions' audit).
+   */
+  constructor(
+    private readonly pool: PgPool,
+    readonly tails: AuditTails = new Map(),
+  ) {}
 
   record(entry: AuditEntry): Promise<void> {
     return new Promise((resolve, reject) => this.batches.push({ entry, resolve, reject }));

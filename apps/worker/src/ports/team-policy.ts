@@ -1,4 +1,4 @@
-import type { Queryable } from '@looplane/db';
+import type { AuditEntry, Queryable } from '@looplane/db';
 import type { ModelPort, PolicyDecision, PolicyPort, ToolInvocation } from '@looplane/engine';
 import { evaluate, isEndpointAllowed, toPolicyDecision } from '@looplane/policy';
 import type { Logger } from 'pino';
@@ -25,6 +25,12 @@ export interface PolicySubject {
   agentId: string | null;
   /** The seq the session's next event gets (the call's `policy.decided`), for the shadow's record. */
   nextSeq?: () => number | null;
+  /**
+   * Where the session appends the audit row of a call it may run: its write unit, so the row
+   * commits in the statement that writes `policy.decided` (WriteUnit.audit); `settle` makes queued
+   * rows durable now. Without it, the worker's group-committed PolicyAudit.
+   */
+  audit?: { append: (entry: AuditEntry) => Promise<void>; settle: () => Promise<void> };
 }
 
 /** Cap on the arguments copied into an audit row (the exact call is in the run's events). */
@@ -79,6 +85,7 @@ export class TeamPolicies {
       recorded: async (callId) => {
         const row = writing.get(callId);
         writing.delete(callId);
+        if (row && subject.audit) await subject.audit.settle();
         await row;
       },
       decidedUnder: (callId) => (latest?.callId === callId ? latest.policy : null),
@@ -113,7 +120,10 @@ export class TeamPolicies {
     const policy = policies.active;
     const decision = evaluate(policy.document, { tool: call.name, args: call.args });
     const shadowed = this.shadowDecide(subject, call, policies, decision);
-    const row = this.options.audit.record({
+    // A call that may run: its row rides with the session's next flush. Any other outcome waits
+    // for its row here, through the worker's own group commit.
+    const append = decision.outcome === 'allow' && subject.audit ? subject.audit.append : (entry: AuditEntry) => this.options.audit.record(entry);
+    const row = append({
       teamId: subject.teamId,
       actor: { type: 'system', name: `run:${subject.runId}` },
       action: 'policy.decided',

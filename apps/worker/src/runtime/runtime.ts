@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { ModelFactory } from '../ports/model-factory';
 import { PolicyAudit } from '../ports/policy-audit';
+import type { AuditTails } from '@looplane/db';
 import { ShadowDisagreements } from '../ports/shadow-disagreements';
 import { TeamPolicies } from '../ports/team-policy';
 import type { ToolRegistry } from '../tools/tool-registry';
@@ -42,6 +43,12 @@ export interface RuntimeOptions {
   models: ModelFactory;
   logger: Logger;
   clock?: Clock;
+  /**
+   * The audit chain tails this process last wrote, shared by every writer of the process (the
+   * sandbox's effect decisions too): a writer whose view of a team's tail is current chains its
+   * rows without a read, and a session's flush carries its decision's row (§6 of ARCHITECTURE.md).
+   */
+  auditTails?: AuditTails;
 }
 
 export interface Runtime {
@@ -71,7 +78,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const keeper = new LeaseKeeper({ pool, owner: options.workerId, ttlMs: options.leaseTtlMs, logger });
   const db = createDbOnPool(pool);
   installSwarm(options.tools, { db, enqueue: (job) => enqueue(job), logger, routing: { prefix: options.queuePrefix, redis: options.redis } });
-  const audit = new PolicyAudit(pool);
+  const audit = new PolicyAudit(pool, options.auditTails);
   const shadow = new ShadowDisagreements({
     db,
     logger,

@@ -82,8 +82,10 @@ export class SessionEnginePorts {
 
   /** The team's policy for this session (also what approval waits are resolved under). */
   teamPolicy(): SessionPolicy {
-    const { context, deps, state } = this.wiring;
+    const { context, deps, state, unit } = this.wiring;
     this.teamPolicyPort ??= deps.policies.portFor({
+      // A decision's audit row commits with its policy.decided and tool.started.
+      audit: { append: (entry) => unit.audit(entry), settle: () => unit.settleAudit() },
       runId: context.runId,
       sessionId: context.sessionId,
       teamId: context.teamId,

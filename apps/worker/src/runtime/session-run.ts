@@ -109,6 +109,8 @@ export class SessionRun {
       leaseTtlMs: deps.leaseTtlMs,
       onDurable: (append) => deps.live.durable(context.teamId, context.isMain, append),
       batcher: deps.batcher,
+      // The worker's chain tails, shared with its PolicyAudit: rows a flush carries continue its rows.
+      audit: { tails: deps.breakers.audit.tails, append: (entry) => deps.breakers.audit.record(entry) },
     });
     this.store = new PgEventStore({ pool: deps.pool, unit: this.unit });
     // A graph run's session pre-authorises on every ledger from the root to it (swarm/path-ledger.ts).

@@ -116,6 +116,56 @@ export async function appendAuditBatchPg(pool: PgPool, entries: readonly AuditEn
   }
 }
 
+/**
+ * Audit rows a session's flush carries (runs/append-sql.ts, audit-chain.functions.sql), so a
+ * decision's row commits in the statement that writes its event: chained onto the tails a writer
+ * last saw, and written only if each team's tail is still `expected` under the team's lock.
+ */
+export interface CarriedAudit {
+  rows: readonly BatchRow[];
+  /** The tail each team's first row was chained onto. */
+  expected: ReadonlyArray<{ teamId: string; seq: number; hash: string }>;
+}
+
+/**
+ * `entries` chained onto the remembered `tails` for a flush to carry (and `tails` advanced past
+ * them); null when a team's tail is not known yet, for the locked path to read it.
+ */
+export function chainForFlush(entries: readonly AuditEntry[], tails: AuditTails): CarriedAudit | null {
+  if (entries.length === 0) return null;
+  const teams = teamsOf(entries);
+  if (!teams.every((teamId) => tails.has(teamId))) return null;
+  const expected = teams.map((teamId) => ({ teamId, ...tails.get(teamId)! }));
+  return { rows: chainOnto(entries, new Map(teams.map((teamId) => [teamId, tails.get(teamId)!])), tails), expected };
+}
+
+/** After carried rows were not written: forgets their teams' tails, so the next writer reads them. */
+export function forgetCarried(carried: CarriedAudit, tails: AuditTails): void {
+  for (const { teamId } of carried.expected) tails.delete(teamId);
+}
+
+/**
+ * The carried rows of several flushes written by one statement, in batch order, as one chain per
+ * team; null when none carries rows, or when they do not continue each other (chained while
+ * another batch was in flight and then reordered): the statement then carries none, and each
+ * flush's rows take the locked path.
+ */
+export function combineCarried(carried: ReadonlyArray<CarriedAudit | null>): CarriedAudit | null {
+  const present = carried.filter((c): c is CarriedAudit => c !== null);
+  if (present.length <= 1) return present[0] ?? null;
+  const expected = new Map<string, Tail>();
+  const last = new Map<string, Tail>();
+  for (const c of present) {
+    for (const tail of c.expected) {
+      const before = last.get(tail.teamId);
+      if (!before) expected.set(tail.teamId, { seq: tail.seq, hash: tail.hash });
+      else if (before.seq !== tail.seq || before.hash !== tail.hash) return null;
+    }
+    for (const row of c.rows) last.set(row.teamId, { seq: row.seq, hash: row.hash });
+  }
+  return { rows: present.flatMap((c) => c.rows), expected: [...expected].map(([teamId, tail]) => ({ teamId, ...tail })) };
+}
+
 /** A tail read's result: the team's last row, or the chain's start when it has none. */
 const tailOf = (result: { rows: Tail[] }): Tail => rowsOf(TAIL_SQL, result)[0] ?? { seq: 0, hash: GENESIS_HASH };
 

@@ -51,6 +51,7 @@ export const AUDIT_LOCK_SQL = namedQuery({
   params: { lock_key: param.text },
   text: 'SELECT pg_advisory_xact_lock(hashtextextended(:lock_key, 0))',
 });
+// audit-chain.functions.sql takes the same lock, by the same key.
 export const auditLockKey = (teamId: string) => `audit:${teamId}`;
 
 /**

@@ -96,6 +96,27 @@ const EVENT_FIELDS = `e.item->>'type', (e.item->>'version')::int, e.item->'paylo
 const INBOX_SET = `"consumedAt" = statement_timestamp(), "consumedSeq" = (m.item->>'seq')::int`;
 
 /**
+ * The audit rows the flush carries (`:audit_rows`, chained onto `:audit_expected`), appended by
+ * audit/audit-chain.functions.sql when `written` holds (every session of the statement passed its
+ * fence). The ledger and inbox updates and the ledger check are its third argument so that they
+ * run, and take their row locks, before the chain lock: the lock order of every chain writer (and
+ * a refused reservation fails the statement before the chain is locked). Returns how many rows
+ * were appended (0: none; the worker then appends them through the locked path).
+ */
+/**
+ * A ledger change that reserves without having checked (`checks_limits`: the worker granted it
+ * on room it knew of) is checked here, on the updated row under its lock: over a limit, the
+ * statement fails (SQLSTATE LL001, runs/ledger-check.functions.sql) and writes nothing, and
+ * the worker writes what came before the reservation and continues from the log.
+ */
+const OVER_LIMIT = `(l."limitTokens" IS NOT NULL AND l."reservedTokens" + l."spentTokens" > l."limitTokens")
+    OR (l."limitCostMicros" IS NOT NULL AND l."reservedCostMicros" + l."spentCostMicros" > l."limitCostMicros")`;
+
+const auditCall = (written: string) =>
+  `looplane_audit_append_chained(CASE WHEN ${written} THEN :audit_rows END, :audit_expected,
+    (SELECT count(*) FROM ledger_update) + (SELECT count(*) FROM inbox_update) + (SELECT count(*) FROM over_limit))`;
+
+/**
  * The flush statement: one round trip that writes the buffers of many sessions (a group commit).
  * For each session it fences the lease, allocates per-run event numbers, inserts the events,
  * applies the ledger change and inbox consumption, and keeps the projection columns in step. A
@@ -121,14 +142,14 @@ const INBOX_SET = `"consumedAt" = statement_timestamp(), "consumedSeq" = (m.item
  * Returns one row per session written: its `position` and the last event number it got.
  */
 export const FLUSH_SQL = namedQuery({
-  name: 'looplane_flush_v3',
-  params: { sessions: param.jsonb },
+  name: 'looplane_flush_v4',
+  params: { sessions: param.jsonb, audit_rows: param.nullableJsonb, audit_expected: param.nullableJsonb },
   text: `
 WITH input AS (
   SELECT * FROM jsonb_to_recordset(:sessions) AS x(
     position int, session_id text, lease_owner text, lease_version int, after_seq int, event_count int, lease_ms int,
     finish_status text, finish_result text, finish_error text, run_started boolean, spent_tokens bigint,
-    spent_cost_micros bigint, tool_starts int, assumes_unlimited boolean, events jsonb, inbox jsonb, ledger jsonb)
+    spent_cost_micros bigint, tool_starts int, assumes_unlimited boolean, checks_limits boolean, events jsonb, inbox jsonb, ledger jsonb)
 ), fenced AS (
   UPDATE "Session" ses SET${sessionSet((name) => `i.${name}`)}
   FROM input i
@@ -143,7 +164,7 @@ WITH input AS (
   -- The Run rows, locked in id order. Locked rows read as their latest committed version, so
   -- "last_event_no" is the run's last event number that this statement's Run update adds to.
   SELECT w.position, w.session_id, w.run_id, w.after_seq, w.event_count, w.spent_tokens, w.spent_cost_micros,
-    w.tool_starts, w.run_started, w.events, w.inbox, w.ledger, w.finish_status, w.finish_result, w.finish_error,
+    w.tool_starts, w.run_started, w.events, w.inbox, w.ledger, w.checks_limits, w.finish_status, w.finish_result, w.finish_error,
     run."lastEventNo" AS last_event_no,
     -- Only the run's main session finishes the run.
     w.finish_status IS NOT NULL AND w.session_id = run."mainSessionId" AS finishes_run
@@ -190,11 +211,15 @@ WITH input AS (
     SELECT o.run_id, sum((o.ledger->>'reserved_tokens')::bigint) AS reserved_tokens,
       sum((o.ledger->>'reserved_cost_micros')::bigint) AS reserved_cost_micros,
       sum((o.ledger->>'spent_tokens')::bigint) AS spent_tokens, sum((o.ledger->>'spent_cost_micros')::bigint) AS spent_cost_micros,
-      sum((o.ledger->>'calls')::int)::int AS calls, jsonb_agg(o.ledger->'entries') AS entries
+      sum((o.ledger->>'calls')::int)::int AS calls, jsonb_agg(o.ledger->'entries') AS entries,
+      bool_or(o.checks_limits) AS checks_limits
     FROM locked o WHERE o.ledger IS NOT NULL GROUP BY o.run_id
   ) c
   WHERE b."runId" = c.run_id AND ${RUN_LEDGER}
-  RETURNING b.id, c.entries
+  RETURNING b.id, b."runId", c.entries, c.checks_limits, b."limitTokens", b."reservedTokens", b."spentTokens",
+    b."limitCostMicros", b."reservedCostMicros", b."spentCostMicros"
+), over_limit AS (
+  SELECT looplane_ledger_over_limit(l."runId") FROM ledger_update l WHERE l.checks_limits AND (${OVER_LIMIT})
 ), entry_insert AS (
   ${ENTRY_COLUMNS}
   FROM ledger_update l CROSS JOIN jsonb_array_elements(l.entries) AS per_session(list)
@@ -203,13 +228,18 @@ WITH input AS (
   UPDATE "InboxMessage" im SET ${INBOX_SET}
   FROM bases o CROSS JOIN jsonb_array_elements(COALESCE(o.inbox, '[]'::jsonb)) AS m(item)
   WHERE im.id = m.item->>'id' AND im."sessionId" = o.session_id AND im."consumedAt" IS NULL
+  RETURNING im.id
+), audit AS MATERIALIZED (
+  SELECT ${auditCall('(SELECT count(*) FROM fenced) = jsonb_array_length(:sessions)')} AS appended
 ), event_insert AS (
   ${EVENT_COLUMNS}
   SELECT b.run_id, b.session_id, b.after_seq + e.ord::int, b.base_event_no + e.ord, ${EVENT_FIELDS}
   FROM bases b CROSS JOIN jsonb_array_elements(b.events) WITH ORDINALITY AS e(item, ord)
 )
-SELECT position, CASE WHEN event_count > 0 THEN base_event_no + event_count ELSE 0 END AS last_event_no FROM bases`,
-}).returns<{ position: number; last_event_no: string | number }>();
+SELECT position, CASE WHEN event_count > 0 THEN base_event_no + event_count ELSE 0 END AS last_event_no,
+  (SELECT appended FROM audit) AS audited
+FROM bases`,
+}).returns<{ position: number; last_event_no: string | number; audited: number }>();
 
 /**
  * The flush for one session, as plain parameters (the fields of one FLUSH_SQL record; `events`,
@@ -217,7 +247,7 @@ SELECT position, CASE WHEN event_count > 0 THEN base_event_no + event_count ELSE
  * held, and the last event number.
  */
 export const FLUSH_ONE_SQL = namedQuery({
-  name: 'looplane_flush_one_v1',
+  name: 'looplane_flush_one_v2',
   params: {
     session_id: param.text,
     lease_owner: param.text,
@@ -236,6 +266,9 @@ export const FLUSH_ONE_SQL = namedQuery({
     inbox: param.jsonb,
     ledger: param.nullableJsonb,
     assumes_unlimited: param.boolean,
+    checks_limits: param.boolean,
+    audit_rows: param.nullableJsonb,
+    audit_expected: param.nullableJsonb,
   },
   text: `
 WITH fenced AS (
@@ -267,7 +300,9 @@ WITH fenced AS (
     calls: `(:ledger->>'calls')::int`,
   })}
   FROM run_update r WHERE :ledger IS NOT NULL AND b."runId" = r.id AND ${RUN_LEDGER}
-  RETURNING b.id
+  RETURNING b.id, b."runId", b."limitTokens", b."reservedTokens", b."spentTokens", b."limitCostMicros", b."reservedCostMicros", b."spentCostMicros"
+), over_limit AS (
+  SELECT looplane_ledger_over_limit(l."runId") FROM ledger_update l WHERE :checks_limits AND (${OVER_LIMIT})
 ), entry_insert AS (
   ${ENTRY_COLUMNS}
   FROM ledger_update l CROSS JOIN jsonb_to_recordset(:ledger->'entries') AS ${ENTRY_RECORD}
@@ -275,14 +310,16 @@ WITH fenced AS (
   UPDATE "InboxMessage" im SET ${INBOX_SET}
   FROM run_update r, jsonb_array_elements(:inbox) AS m(item)
   WHERE im.id = m.item->>'id' AND im."sessionId" = :session_id AND im."consumedAt" IS NULL
+  RETURNING im.id
 ), event_insert AS (
   ${EVENT_COLUMNS}
   SELECT r.id, :session_id, :after_seq + e.ord::int, r."lastEventNo" - :event_count + e.ord, ${EVENT_FIELDS}
   FROM run_update r CROSS JOIN jsonb_array_elements(:events) WITH ORDINALITY AS e(item, ord)
   RETURNING "eventNo"
 )
-SELECT (SELECT count(*) FROM fenced)::int AS fenced, (SELECT max("eventNo") FROM event_insert) AS last_event_no`,
-}).returns<{ fenced: number; last_event_no: string | null }>();
+SELECT (SELECT count(*) FROM fenced)::int AS fenced, (SELECT max("eventNo") FROM event_insert) AS last_event_no,
+  ${auditCall('EXISTS (SELECT 1 FROM run_update)')} AS audited`,
+}).returns<{ fenced: number; last_event_no: string | null; audited: number }>();
 
 /** Why a flush found nothing to write to: the lease, the log position, or a ledger that gained a limit. */
 export const FLUSH_DIAGNOSIS_SQL = namedQuery({

@@ -2,6 +2,7 @@ import { createEvent } from '@looplane/engine';
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerHasRoom, PgBudgetLedger } from './budget-ledger';
+import { FlushBatcher } from './flush-batcher';
 import { claimSessions } from './lease.repository';
 import { createPgPool, type PgPool } from './pg-pool';
 import { createTestAgent, createTestRun, createTestTeam, type TestAgent } from './testing/run-fixtures';
@@ -28,10 +29,10 @@ afterAll(async () => {
   await t.drop();
 });
 
-async function ledgerFor(runId: string, sessionId: string, owner = 'w', tokensOrCost = true) {
+async function ledgerFor(runId: string, sessionId: string, owner = 'w', tokensOrCost = true, batcher?: FlushBatcher) {
   const [claim] = await claimSessions(pool, [sessionId], owner, 30_000);
   const lease: SessionLease = { runId, sessionId, owner, version: claim!.version };
-  const unit = new WriteUnit(pool, { lease, leaseTtlMs: 30_000 });
+  const unit = new WriteUnit(pool, { lease, leaseTtlMs: 30_000, batcher });
   units.push(unit);
   return { ledger: new PgBudgetLedger(unit, { tokensOrCost }), unit, lease };
 }
@@ -97,6 +98,69 @@ describe('PgBudgetLedger', () => {
     expect(await t.db.event.count({ where: { runId } })).toBe(0);
   });
 
+  it('grants a reservation ahead on room it knows of, with no round trip, and writes it with its events in one statement', async () => {
+    const clock = { now: () => Date.now() };
+    const { runId, sessionId } = await createTestRun(t.db, agent, { budget: { costMicros: 1000 } });
+    const { ledger, unit } = await ledgerFor(runId, sessionId);
+    // The first reservation is checked (and tells the session the room); its flush commits it.
+    await ledger.reserve('req-1', { tokens: 1, costMicros: 300 });
+    await unit.append([createEvent('budget.reserved', { requestId: 'req-1', purpose: 'model', tokens: 1, costMicros: 300 }, clock)], 0);
+    await unit.flush();
+    await ledger.settle('req-1', { tokens: 1, costMicros: 300 }, { tokens: 1, costMicros: 100 });
+    const sent: string[] = [];
+    const query = pool.query.bind(pool);
+    pool.query = ((config: { name?: string } | string, ...rest: unknown[]) => {
+      sent.push(typeof config === 'string' ? config : (config.name ?? 'unnamed'));
+      return (query as (...args: unknown[]) => unknown)(config, ...rest);
+    }) as typeof pool.query;
+    try {
+      expect(await ledger.reserve('req-2', { tokens: 1, costMicros: 800 })).toEqual({ granted: true });
+      expect(sent).toEqual([]);
+      expect(await row(runId)).toMatchObject({ reservedCostMicros: 300n });
+      await unit.append([createEvent('budget.reserved', { requestId: 'req-2', purpose: 'model', tokens: 1, costMicros: 800 }, clock)], 1);
+      await unit.flush();
+      expect(sent).toEqual(['looplane_flush_one_v2']);
+    } finally {
+      pool.query = query;
+    }
+    expect(await row(runId)).toMatchObject({ reservedCostMicros: 800n, spentCostMicros: 100n });
+    expect(await t.db.event.count({ where: { runId } })).toBe(2);
+    // Beyond the room it knows of, the session asks the ledger, which refuses.
+    expect(await ledger.reserve('req-3', { tokens: 1, costMicros: 200 })).toMatchObject({ granted: false });
+  });
+
+  it('a reservation ahead that finds no room (another session spent it) writes only what came before it; the next holder is refused the checked way', async () => {
+    const clock = { now: () => Date.now() };
+    const { runId, sessionId } = await createTestRun(t.db, agent, { budget: { costMicros: 1000 } });
+    const other = await t.db.session.create({ data: { runId, status: 'idle' } });
+    const a = await ledgerFor(runId, sessionId, 'wa');
+    const b = await ledgerFor(runId, other.id, 'wb');
+    await a.ledger.reserve('req-1', { tokens: 1, costMicros: 100 });
+    await a.unit.append([createEvent('budget.reserved', { requestId: 'req-1', purpose: 'model', tokens: 1, costMicros: 100 }, clock)], 0);
+    await a.unit.flush();
+    // The other session takes what session A believes is its room.
+    expect(await b.ledger.reserve('req-1', { tokens: 1, costMicros: 800 })).toEqual({ granted: true });
+    await b.unit.flush();
+    await a.ledger.settle('req-1', { tokens: 1, costMicros: 100 }, { tokens: 1, costMicros: 100 });
+    await a.unit.append([createEvent('message.added', { role: 'user', text: 'a tool result' }, clock)], 1);
+    expect(await a.ledger.reserve('req-3', { tokens: 1, costMicros: 500 })).toEqual({ granted: true });
+    await a.unit.append([createEvent('budget.reserved', { requestId: 'req-3', purpose: 'model', tokens: 1, costMicros: 500 }, clock)], 2);
+    await expect(a.unit.flush()).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(/no room for a reservation granted before its check/),
+    });
+    // What came before the reservation (its settlement and the tool result) is durable; the reservation and its event are not.
+    expect((await t.db.event.findMany({ where: { sessionId }, orderBy: { seq: 'asc' } })).map((e) => e.type)).toEqual(['budget.reserved', 'message.added']);
+    expect(await row(runId)).toMatchObject({ reservedCostMicros: 800n, spentCostMicros: 100n });
+    // The session goes on from its log: the next holder reserves the checked way and is told why not.
+    await t.db.session.update({ where: { id: sessionId }, data: { leaseExpiresAt: new Date(Date.now() - 1) } });
+    const next = await ledgerFor(runId, sessionId, 'wa2');
+    expect(await next.ledger.reserve('req-3', { tokens: 1, costMicros: 500 })).toMatchObject({
+      granted: false,
+      reason: expect.stringMatching(/needs 500 µ\$; 100 spent and 800 reserved of 1000/),
+    });
+  });
+
   it('never lets concurrent reservations of many sessions take a run over its limit', async () => {
     const { runId, sessionId } = await createTestRun(t.db, agent, { budget: { costMicros: 10_000 } });
     const others = await Promise.all(Array.from({ length: 7 }, () => t.db.session.create({ data: { runId, status: 'idle' } })));
@@ -115,6 +179,39 @@ describe('PgBudgetLedger', () => {
     const ledgerRow = await row(runId);
     expect(Number(ledgerRow.reservedCostMicros)).toBe(granted * 700);
     expect(Number(ledgerRow.reservedCostMicros) + Number(ledgerRow.spentCostMicros)).toBeLessThanOrEqual(10_000);
+  });
+
+  it('reservations granted ahead by many sessions racing for one run never take it over its limit', async () => {
+    const { runId, sessionId } = await createTestRun(t.db, agent, { budget: { costMicros: 10_000 } });
+    const others = await Promise.all(Array.from({ length: 5 }, () => t.db.session.create({ data: { runId, status: 'idle' } })));
+    // Half of them through a group commit, whose batch statement checks the run's summed change.
+    const batcher = new FlushBatcher(pool, { parallel: 1 });
+    const granted = await Promise.all(
+      [sessionId, ...others.map((s) => s.id)].map(async (id, i) => {
+        const via = i % 2 ? batcher : undefined;
+        let holder = await ledgerFor(runId, id, `x${i}`, true, via);
+        let count = 0;
+        for (let k = 0; k < 6; k++) {
+          // Each flush commits before the next reservation: from the second on, they are granted ahead.
+          const outcome = await holder.ledger.reserve(`req-${k}`, { tokens: 1, costMicros: 700 });
+          try {
+            await holder.unit.flush();
+            if (outcome.granted) count++;
+          } catch (error) {
+            expect(error).toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/no room/) });
+            // The session goes on under a new holder, as the retried job would.
+            await t.db.session.update({ where: { id }, data: { leaseExpiresAt: new Date(Date.now() - 1) } });
+            holder = await ledgerFor(runId, id, `x${i}-${k}`, true, via);
+          }
+        }
+        return count;
+      }),
+    );
+    const total = granted.reduce((a, b) => a + b, 0);
+    const ledgerRow = await row(runId);
+    expect(total).toBeLessThanOrEqual(14);
+    expect(Number(ledgerRow.reservedCostMicros)).toBe(total * 700);
+    expect(await t.db.budgetEntry.count({ where: { ledger: { runId }, kind: 'reserve' } })).toBe(total);
   });
 
   it('refuses every write of a holder that lost its lease', async () => {

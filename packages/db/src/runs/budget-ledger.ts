@@ -113,6 +113,16 @@ interface LedgerRow {
   spentCostMicros: number | string;
 }
 
+/** What a ledger row leaves free (an unlimited dimension: as much as a number holds). */
+function roomOf(ledger: LedgerRow): BudgetAmount {
+  const free = (limit: number | string | null, reserved: number | string, spent: number | string) =>
+    limit === null ? Number.MAX_SAFE_INTEGER : Number(limit) - Number(reserved) - Number(spent);
+  return {
+    tokens: free(ledger.limitTokens, ledger.reservedTokens, ledger.spentTokens),
+    costMicros: free(ledger.limitCostMicros, ledger.reservedCostMicros, ledger.spentCostMicros),
+  };
+}
+
 function refusal(ledger: LedgerRow, amount: BudgetAmount): string {
   const parts: string[] = [];
   const over = (limit: number | string | null, reserved: number | string, spent: number | string, need: number) =>
@@ -140,6 +150,13 @@ function refusal(ledger: LedgerRow, amount: BudgetAmount): string {
  * ledger row is unlimited.
  */
 export class PgBudgetLedger implements BudgetPort {
+  /**
+   * Room on the run ledger as this session last saw it, less what it reserved and plus what it
+   * released since (null: not known). Other sessions of the run and a raised limit change the
+   * true room without telling; the flush's check is what decides.
+   */
+  private room: BudgetAmount | null = null;
+
   constructor(
     private readonly unit: WriteUnit,
     private readonly limits: { tokensOrCost: boolean },
@@ -158,9 +175,24 @@ export class PgBudgetLedger implements BudgetPort {
       this.unit.changeLedger({ assumesUnlimited: true });
       return { granted: true };
     }
+    const room = this.room;
+    if (room && amount.tokens <= room.tokens && amount.costMicros <= room.costMicros && this.unit.canReserveAhead) {
+      // Room this session knows of: granted now, checked by the flush that writes `budget.reserved`
+      // (the one before the model call), in that statement, under the ledger's lock.
+      this.unit.reserveAhead({
+        reservedTokens: amount.tokens,
+        reservedCostMicros: amount.costMicros,
+        entries: [{ kind: 'reserve', tokens: amount.tokens, costMicros: amount.costMicros, calls: 0, reservation: this.key(key) }],
+      });
+      this.room = { tokens: room.tokens - amount.tokens, costMicros: room.costMicros - amount.costMicros };
+      return { granted: true };
+    }
     const statement = RESERVE_SQL.bind({ ...ledgerParams(this.unit.lease, this.key(key)), tokens: amount.tokens, cost_micros: amount.costMicros });
     const row = rowsOf(RESERVE_SQL, await this.unit.checked(statement))[0]!;
     if (!row.leased) throw this.lost();
+    // What was free before this reservation, less it when granted; a repeated key learns nothing.
+    const free = row.ledger && !row.prior ? roomOf(row.ledger) : null;
+    this.room = free && row.granted ? { tokens: free.tokens - amount.tokens, costMicros: free.costMicros - amount.costMicros } : null;
     if (row.prior || row.granted || !row.ledger) return { granted: true };
     return { granted: false, reason: refusal(row.ledger, amount) };
   }
@@ -171,6 +203,10 @@ export class PgBudgetLedger implements BudgetPort {
     if (!this.limits.tokensOrCost) {
       this.unit.changeLedger({ spentTokens: spent.tokens, spentCostMicros: spent.costMicros, entries: [charge] });
       return;
+    }
+    if (this.room) {
+      const left = this.room;
+      this.room = { tokens: left.tokens + reserved.tokens - spent.tokens, costMicros: left.costMicros + reserved.costMicros - spent.costMicros };
     }
     this.unit.changeLedger({
       reservedTokens: -reserved.tokens,

@@ -372,7 +372,7 @@ describe('PgEventStore', () => {
     } finally {
       pool.query = query;
     }
-    expect(statements).toContain('looplane_flush_v3');
+    expect(statements).toContain('looplane_flush_v4');
     expect(statements.length).toBeLessThan(holders.length);
     for (const [i, r] of runs.entries()) {
       expect((await eventRows(r.runId)).map((e) => [e.seq, e.eventNo])).toEqual(Array.from({ length: 2 + i }, (_, k) => [k + 1, k + 1]));

@@ -1,4 +1,5 @@
 import { FLUSH_ONE_SQL, FLUSH_SQL } from './append-sql';
+import { combineCarried, type CarriedAudit } from '../audit/append-batch';
 import type { PgPool, Queryable } from './pg-pool';
 import { rowsOf } from '../sql/named-query';
 
@@ -22,6 +23,8 @@ export interface FlushItem {
   toolStarts: number;
   /** Reservations were granted locally: refuse if the run ledger has a limit by now. */
   assumesUnlimited: boolean;
+  /** The ledger change reserves on room the worker knew of: the statement fails (LL001) if the run ledger is over a limit after it. */
+  checksLimits: boolean;
   /** The events as a JSON array text (`[{ type, version, payload, at }]`), built once by the unit. */
   eventsJson: string;
   inbox: { id: string; seq: number }[];
@@ -33,10 +36,15 @@ export interface FlushItem {
     calls: number;
     entries: unknown[];
   } | null;
+  /** Audit rows that commit with these events (a policy decision's), if the team's chain still ends where they were chained. */
+  audit: CarriedAudit | null;
 }
 
-/** The last event number a written session got (0 without events), or null when its fence failed. */
-export type FlushOutcome = number | null;
+/**
+ * A written session: the last event number it got (0 without events), and whether the audit rows
+ * it carried were appended (true when it carried none). Null when its fence failed.
+ */
+export type FlushOutcome = { lastEventNo: number; audited: boolean } | null;
 
 const text = (value: string | null) => (value === null ? 'null' : JSON.stringify(value));
 
@@ -47,7 +55,8 @@ function itemJson(item: FlushItem, position: number): string {
     `"lease_version":${item.leaseVersion},"after_seq":${item.afterSeq},"event_count":${item.eventCount},"lease_ms":${item.leaseMs},` +
     `"finish_status":${text(item.finishStatus)},"finish_result":${text(item.finishResult)},"finish_error":${text(item.finishError)},` +
     `"run_started":${item.runStarted},"spent_tokens":${item.spentTokens},"spent_cost_micros":${item.spentCostMicros},` +
-    `"tool_starts":${item.toolStarts},"assumes_unlimited":${item.assumesUnlimited},"inbox":${JSON.stringify(item.inbox)},` +
+    `"tool_starts":${item.toolStarts},"assumes_unlimited":${item.assumesUnlimited},"checks_limits":${item.checksLimits},` +
+    `"inbox":${JSON.stringify(item.inbox)},` +
     `"ledger":${item.ledger ? JSON.stringify(item.ledger) : 'null'},"events":${item.eventsJson}}`
   );
 }
@@ -59,11 +68,21 @@ function inputJson(items: readonly FlushItem[]): string {
 /** Runs the flush statement for `items` on `db`; per item, what it got. */
 export async function flushItems(db: Queryable, items: readonly FlushItem[]): Promise<FlushOutcome[]> {
   if (items.length === 1) return [await flushOne(db, items[0]!)];
-  const result = await db.query(FLUSH_SQL.bind({ sessions: inputJson(items) }));
+  // One chain per team for the whole statement, or none (each item's rows then take the locked path).
+  const audit = combineCarried(items.map((item) => item.audit));
+  const result = await db.query(FLUSH_SQL.bind({ sessions: inputJson(items), ...auditParams(audit) }));
   const outcomes: FlushOutcome[] = items.map(() => null);
-  for (const row of rowsOf(FLUSH_SQL, result)) outcomes[row.position] = Number(row.last_event_no);
+  for (const row of rowsOf(FLUSH_SQL, result)) {
+    const item = items[row.position]!;
+    outcomes[row.position] = { lastEventNo: Number(row.last_event_no), audited: item.audit === null || (audit !== null && row.audited > 0) };
+  }
   return outcomes;
 }
+
+const auditParams = (audit: CarriedAudit | null) => ({
+  audit_rows: audit ? JSON.stringify(audit.rows) : null,
+  audit_expected: audit ? JSON.stringify(audit.expected) : null,
+});
 
 async function flushOne(db: Queryable, item: FlushItem): Promise<FlushOutcome> {
   const result = await db.query(
@@ -85,10 +104,12 @@ async function flushOne(db: Queryable, item: FlushItem): Promise<FlushOutcome> {
       inbox: JSON.stringify(item.inbox),
       ledger: item.ledger ? JSON.stringify(item.ledger) : null,
       assumes_unlimited: item.assumesUnlimited,
+      checks_limits: item.checksLimits,
+      ...auditParams(item.audit),
     }),
   );
   const row = rowsOf(FLUSH_ONE_SQL, result)[0]!;
-  return row.fenced === 1 ? Number(row.last_event_no ?? 0) : null;
+  return row.fenced === 1 ? { lastEventNo: Number(row.last_event_no ?? 0), audited: item.audit === null || row.audited > 0 } : null;
 }
 
 interface Pending {

@@ -1,6 +1,6 @@
 // The durable runtime's storage: raw SQL over node-postgres for the worker's hot path.
 export { createPgPool, withClient, type PgPool, type PgClient, type Queryable } from './pg-pool';
-export { WriteUnit } from './write-unit';
+export { WriteUnit, type UnitAudit } from './write-unit';
 export type { SessionLease, DurableAppend } from './write-buffer';
 export { FlushBatcher } from './flush-batcher';
 export { PgEventStore, loadSessionEvents } from './event-store';

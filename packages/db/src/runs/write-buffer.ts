@@ -39,6 +39,8 @@ export interface LedgerChange {
   entries: LedgerEntry[];
   /** The change grants a reservation without a check: valid only while the ledger has no limit. */
   assumesUnlimited: boolean;
+  /** The change reserves on room the worker knew of: the flush checks the limits (append-sql.ts). */
+  checksLimits: boolean;
 }
 
 const noChange = (): LedgerChange => ({
@@ -49,7 +51,10 @@ const noChange = (): LedgerChange => ({
   calls: 0,
   entries: [],
   assumesUnlimited: false,
+  checksLimits: false,
 });
+
+const copyOf = (l: LedgerChange): LedgerChange => ({ ...l, entries: [...l.entries] });
 
 /**
  * JSON text of a payload. Postgres `jsonb` refuses NUL characters and unpaired surrogates: they
@@ -78,12 +83,21 @@ export interface TakenWrite {
   item: FlushItem;
   events: NewEvent[];
   projection: BatchProjection;
+  /**
+   * With a reservation granted ahead of its check: what the buffer held before it, to be written
+   * alone if the flush finds the ledger over its limit (built only then).
+   */
+  beforeReservation: (() => TakenWrite) | null;
 }
+
+type Batch = { events: NewEvent[]; afterSeq: number; inbox: { id: string; seq: number }[] };
 
 /** A session's appends and ledger change since the last flush, in memory. */
 export class WriteBuffer {
-  private batches: { events: NewEvent[]; afterSeq: number; inbox: { id: string; seq: number }[] }[] = [];
+  private batches: Batch[] = [];
   private ledger = noChange();
+  /** The buffer as it was before its first reservation granted ahead of its check. */
+  private checkpoint: { batches: number; ledger: LedgerChange } | null = null;
 
   /** Adds a batch that must follow the last one; returns it numbered. */
   push(sessionId: string, events: readonly NewEvent[], afterSeq: number, inboxIds: readonly string[]): EngineEvent[] {
@@ -107,9 +121,24 @@ export class WriteBuffer {
     l.assumesUnlimited ||= change.assumesUnlimited ?? false;
   }
 
+  /**
+   * A reservation granted on room the worker knew of: applied like any ledger change, checked by
+   * the flush. The buffer remembers what it held before, for a flush that finds no room.
+   */
+  reserveAhead(change: Pick<LedgerChange, 'reservedTokens' | 'reservedCostMicros' | 'entries'>): void {
+    this.checkpoint ??= { batches: this.batches.length, ledger: copyOf(this.ledger) };
+    this.changeLedger(change);
+    this.ledger.checksLimits = true;
+  }
+
   /** Nothing to write (a ledger change that only assumes an unlimited ledger writes nothing). */
   get empty(): boolean {
     return this.batches.length === 0 && this.ledger.entries.length === 0 && this.ledger.calls === 0;
+  }
+
+  /** It holds a reservation granted ahead of its check. */
+  get reservesAhead(): boolean {
+    return this.ledger.checksLimits;
   }
 
   /** The log position the buffer starts at, if it holds events. */
@@ -119,44 +148,54 @@ export class WriteBuffer {
 
   /** Empties the buffer into one flush item (`afterSeq`: where the log ends, for a buffer without events). */
   take(lease: SessionLease, leaseTtlMs: number, afterSeq: number): TakenWrite {
-    const { batches, ledger } = this;
+    const { batches, ledger, checkpoint } = this;
     this.clear();
-    const events = batches.flatMap((b) => b.events);
-    const projection = projectBatch(events);
-    const ledgerChanged = ledger.entries.length > 0 || ledger.calls !== 0;
-    const item: FlushItem = {
-      sessionId: lease.sessionId,
-      leaseOwner: lease.owner,
-      leaseVersion: lease.version,
-      afterSeq,
-      eventCount: events.length,
-      leaseMs: leaseTtlMs,
-      finishStatus: projection.finished?.status ?? null,
-      finishResult: storableColumn(projection.finished?.result),
-      finishError: storableColumn(projection.finished?.error),
-      runStarted: projection.started,
-      spentTokens: projection.spentTokens,
-      spentCostMicros: projection.spentCostMicros,
-      toolStarts: projection.toolCalls,
-      assumesUnlimited: ledger.assumesUnlimited,
-      eventsJson: eventsJson(events),
-      inbox: batches.flatMap((b) => b.inbox),
-      ledger: ledgerChanged
-        ? {
-            reserved_tokens: ledger.reservedTokens,
-            reserved_cost_micros: ledger.reservedCostMicros,
-            spent_tokens: ledger.spentTokens,
-            spent_cost_micros: ledger.spentCostMicros,
-            calls: ledger.calls,
-            entries: ledger.entries,
-          }
-        : null,
-    };
-    return { item, events, projection };
+    const taken = build(batches, ledger, lease, leaseTtlMs, afterSeq);
+    if (checkpoint) taken.beforeReservation = () => build(batches.slice(0, checkpoint.batches), checkpoint.ledger, lease, leaseTtlMs, afterSeq);
+    return taken;
   }
 
   clear(): void {
     this.batches = [];
     this.ledger = noChange();
+    this.checkpoint = null;
   }
+}
+
+/** One flush item from a buffer's batches and ledger change. */
+function build(batches: readonly Batch[], ledger: LedgerChange, lease: SessionLease, leaseTtlMs: number, afterSeq: number): TakenWrite {
+  const events = batches.flatMap((b) => b.events);
+  const projection = projectBatch(events);
+  const ledgerChanged = ledger.entries.length > 0 || ledger.calls !== 0;
+  const item: FlushItem = {
+    sessionId: lease.sessionId,
+    leaseOwner: lease.owner,
+    leaseVersion: lease.version,
+    afterSeq,
+    eventCount: events.length,
+    leaseMs: leaseTtlMs,
+    finishStatus: projection.finished?.status ?? null,
+    finishResult: storableColumn(projection.finished?.result),
+    finishError: storableColumn(projection.finished?.error),
+    runStarted: projection.started,
+    spentTokens: projection.spentTokens,
+    spentCostMicros: projection.spentCostMicros,
+    toolStarts: projection.toolCalls,
+    assumesUnlimited: ledger.assumesUnlimited,
+    checksLimits: ledger.checksLimits,
+    eventsJson: eventsJson(events),
+    inbox: batches.flatMap((b) => b.inbox),
+    ledger: ledgerChanged
+      ? {
+          reserved_tokens: ledger.reservedTokens,
+          reserved_cost_micros: ledger.reservedCostMicros,
+          spent_tokens: ledger.spentTokens,
+          spent_cost_micros: ledger.spentCostMicros,
+          calls: ledger.calls,
+          entries: ledger.entries,
+        }
+      : null,
+    audit: null,
+  };
+  return { item, events, projection, beforeReservation: null };
 }

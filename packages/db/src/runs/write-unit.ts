@@ -5,8 +5,10 @@ import { FLUSH_DIAGNOSIS_SQL, LAST_SEQ_SQL } from './append-sql';
 import { flushItems, type FlushBatcher, type FlushItem, type FlushOutcome } from './flush-batcher';
 import type { PgClient, PgPool, Queryable } from './pg-pool';
 import { rowsOf } from '../sql/named-query';
+import { chainForFlush, forgetCarried, type AuditTails, type CarriedAudit } from '../audit/append-batch';
+import type { AuditEntry } from '../audit/audit.repository';
 import type { BatchProjection } from './projection';
-import { eventsJson, storableColumn, WriteBuffer, type DurableAppend, type SessionLease } from './write-buffer';
+import { eventsJson, storableColumn, WriteBuffer, type DurableAppend, type SessionLease, type TakenWrite } from './write-buffer';
 
 /** A prepared statement: `name` makes Postgres parse and plan it once per connection. */
 export interface Statement {
@@ -23,6 +25,22 @@ export interface WriteUnitOptions {
   onDurable?: (append: DurableAppend) => void;
   /** The worker's group commit; without it every flush is its own statement. */
   batcher?: FlushBatcher;
+  /** The worker's audit chains, for rows that commit with the session's events ({@link WriteUnit.audit}). */
+  audit?: UnitAudit;
+}
+
+/** How a unit appends audit rows: carried by its flush, else through the worker's locked path. */
+export interface UnitAudit {
+  /** The chain tails the worker last wrote, shared by all its writers: what a carried row is chained onto. */
+  tails: AuditTails;
+  /** The locked path (resolves once the row is durable), for a row a flush could not carry. */
+  append: (entry: AuditEntry) => Promise<void>;
+}
+
+interface QueuedAudit {
+  entry: AuditEntry;
+  resolve: () => void;
+  reject: (error: unknown) => void;
 }
 
 function ignoreIdleError(): void {}
@@ -39,6 +57,9 @@ function refusedData(error: unknown): unknown {
   if (typeof code !== 'string' || !(code.startsWith('22') || code.startsWith('54')) || error instanceof AppError) return error;
   return new AppError('INTERNAL', `the database refused the session's events (${code}): ${(error as Error).message}`, { cause: error });
 }
+
+/** SQLSTATE of a flush whose reservation, granted ahead of its check, found no room (runs/ledger-check.functions.sql). */
+const LEDGER_OVER_LIMIT = 'LL001';
 
 /** Repeatable side effects that may run before the events preceding them are committed. */
 const MAX_AHEAD = 4;
@@ -74,6 +95,8 @@ export class WriteUnit {
   private ahead = 0;
   private tail: Promise<unknown> = Promise.resolve();
   private failure: Error | null = null;
+  /** Audit rows waiting for the next flush. */
+  private auditQueue: QueuedAudit[] = [];
 
   constructor(
     private readonly pool: PgPool,
@@ -100,6 +123,57 @@ export class WriteUnit {
     return stored;
   }
 
+  /**
+   * An audit row that commits with the events buffered next (a policy decision's row, with its
+   * `policy.decided` and `tool.started`): the next flush on the pool carries it, chained onto the
+   * team's tail this worker last wrote, and writes it in the same statement under the team's
+   * chain lock. Where that cannot be (no tail known yet, the tail moved meanwhile, a flush inside
+   * a transaction, nothing else to flush, a failed write) the row takes the locked path instead.
+   * Resolves once the row is in the chain, whichever way it went: a call waits for this before it
+   * runs. Every row handed over is written, even when the session's own write fails.
+   */
+  audit(entry: AuditEntry): Promise<void> {
+    const { audit } = this.options;
+    if (!audit) throw new AppError('INTERNAL', 'this write unit has no audit chains to append to');
+    return new Promise<void>((resolve, reject) => {
+      this.auditQueue.push({ entry, resolve, reject });
+    });
+  }
+
+  /**
+   * Makes the queued audit rows durable now (a call about to run waits for its row): by a flush
+   * that carries them with whatever is buffered, or, while a transaction is open (which only its
+   * owner may commit), through the locked path.
+   */
+  settleAudit(): Promise<void> {
+    if (this.auditQueue.length === 0) return Promise.resolve();
+    return this.serial(async () => {
+      if (this.auditQueue.length === 0) return;
+      if (this.client) this.appendLocked(this.takeAudit());
+      else await this.write(this.pool);
+    });
+  }
+
+  /**
+   * Whether a reservation may be granted ahead of its check ({@link reserveAhead}): not while a
+   * transaction is open.
+   */
+  get canReserveAhead(): boolean {
+    return this.client === null && this.failure === null;
+  }
+
+  /**
+   * A reservation granted on room the caller knew of, without a round trip: it commits with the
+   * events that record it (the flush before the model call it pays for), and that statement checks
+   * the limits under the ledger's lock. If it finds no room, nothing of that flush is written; the
+   * unit writes what it held before the reservation and fails with CONFLICT, and the session goes
+   * on from its log (the worker retries the job), reserving the checked way.
+   */
+  reserveAhead(change: Parameters<WriteBuffer['reserveAhead']>[0]): void {
+    this.throwIfBroken();
+    this.buffer.reserveAhead(change);
+  }
+
   /** Adds to the ledger change the next flush applies. */
   changeLedger(change: Parameters<WriteBuffer['changeLedger']>[0]): void {
     this.throwIfBroken();
@@ -112,6 +186,9 @@ export class WriteUnit {
    */
   checked(statement: Statement): Promise<pg.QueryResult> {
     return this.serial(async () => {
+      // A reservation granted ahead of its check is written on its own first: its check may fail
+      // the statement, which inside the transaction would take the transaction with it.
+      if (!this.client && this.buffer.reservesAhead) await this.write(this.pool);
       const client = await this.open();
       await this.write(client);
       return this.run(client, statement);
@@ -217,6 +294,7 @@ export class WriteUnit {
   discard(): Promise<void> {
     this.buffer.clear();
     this.pendingHook = null;
+    this.appendLocked(this.takeAudit());
     return this.serial(
       async () => {
         if (!this.client) return;
@@ -240,19 +318,35 @@ export class WriteUnit {
    * else as a one-session flush statement on `db`. In autocommit the hook runs at once.
    */
   private async write(db: Queryable): Promise<void> {
-    if (this.buffer.empty) return;
+    if (this.buffer.empty) {
+      this.appendLocked(this.takeAudit());
+      return;
+    }
     const afterSeq = this.buffer.afterSeq ?? (await this.lastSeq(db));
-    const { item, events, projection } = this.buffer.take(this.options.lease, this.options.leaseTtlMs, afterSeq);
+    const { item, events, projection, beforeReservation } = this.buffer.take(this.options.lease, this.options.leaseTtlMs, afterSeq);
     const { lease } = this.options;
+    // Carried only by an autocommitted flush: the team's chain lock is then held for one statement.
+    const audits = this.takeAudit();
+    const carried = db === this.pool ? this.carry(audits) : null;
+    if (!carried) this.appendLocked(audits);
+    item.audit = carried;
     let outcome: FlushOutcome;
     try {
       const batcher = db === this.pool ? this.options.batcher : undefined;
       outcome = batcher ? await batcher.submit(item) : (await flushItems(db, [item]))[0]!;
     } catch (error) {
+      if (carried) this.uncarried(carried, audits);
+      if (beforeReservation && (error as { code?: unknown } | null)?.code === LEDGER_OVER_LIMIT) {
+        throw await this.refusedReservation(beforeReservation(), error);
+      }
       const refused = refusedData(error);
       await this.abandon(refused);
       if (refused !== error) await this.failRefused(item, projection, refused as AppError);
       throw refused;
+    }
+    if (carried) {
+      if (outcome?.audited) for (const queued of audits) queued.resolve();
+      else this.uncarried(carried, audits);
     }
     if (outcome === null) {
       const error = await this.conflict(db, afterSeq, item.assumesUnlimited);
@@ -265,7 +359,7 @@ export class WriteUnit {
       this.pendingHook = {
         runId: lease.runId,
         sessionId: lease.sessionId,
-        eventNo: outcome,
+        eventNo: outcome.lastEventNo,
         type: last.type,
         finished: this.pendingHook?.finished ?? finished,
       };
@@ -289,6 +383,8 @@ export class WriteUnit {
       eventsJson: eventsJson([finished]),
       // An inbox message the refused events consumed stays unconsumed, as it was never recorded.
       inbox: [],
+      // The refused write's audit rows have taken the locked path.
+      audit: null,
       finishStatus: 'failed',
       finishResult: null,
       finishError: storableColumn(reason),
@@ -301,7 +397,63 @@ export class WriteUnit {
     );
     if (outcome === null) return;
     const { lease } = this.options;
-    this.options.onDurable?.({ runId: lease.runId, sessionId: lease.sessionId, eventNo: outcome, type: 'run.finished', finished: 'failed' });
+    this.options.onDurable?.({ runId: lease.runId, sessionId: lease.sessionId, eventNo: outcome.lastEventNo, type: 'run.finished', finished: 'failed' });
+  }
+
+  /**
+   * A reservation granted ahead of its check met a ledger without room (another session of the
+   * run spent it): the flush wrote nothing. What the buffer held before the reservation (a tool's
+   * result, say) is written alone, so nothing that happened is lost; then the unit breaks, and the
+   * session continues from its log.
+   */
+  private async refusedReservation(before: TakenWrite, cause: unknown): Promise<Error> {
+    const { lease } = this.options;
+    let error: Error = new AppError(
+      'CONFLICT',
+      `the run ledger of session ${lease.sessionId} had no room for a reservation granted before its check; the session continues from its log`,
+      { cause },
+    );
+    if (before.events.length > 0 || before.item.ledger) {
+      try {
+        const [outcome] = await flushItems(this.pool, [before.item]);
+        if (outcome && before.events.length > 0) {
+          const last = before.events[before.events.length - 1]!;
+          this.pendingHook = { runId: lease.runId, sessionId: lease.sessionId, eventNo: outcome.lastEventNo, type: last.type, finished: null };
+          this.runHooks();
+        }
+      } catch (failure) {
+        error = failure instanceof Error ? failure : new Error(String(failure));
+      }
+    }
+    await this.abandon(error);
+    return error;
+  }
+
+  private takeAudit(): QueuedAudit[] {
+    const taken = this.auditQueue;
+    this.auditQueue = [];
+    return taken;
+  }
+
+  /** The queued rows chained for the flush to carry, or null when they cannot be (a team's tail is not known yet). */
+  private carry(audits: readonly QueuedAudit[]): CarriedAudit | null {
+    const { audit } = this.options;
+    if (!audit || audits.length === 0) return null;
+    return chainForFlush(
+      audits.map((queued) => queued.entry),
+      audit.tails,
+    );
+  }
+
+  /** Rows a flush carried but did not write: the chain moved (or the write failed); they take the locked path. */
+  private uncarried(carried: CarriedAudit, audits: readonly QueuedAudit[]): void {
+    forgetCarried(carried, this.options.audit!.tails);
+    this.appendLocked(audits);
+  }
+
+  /** The locked path for each row, in order (it chains them in the order handed over). */
+  private appendLocked(audits: readonly QueuedAudit[]): void {
+    for (const queued of audits) this.options.audit!.append(queued.entry).then(queued.resolve, queued.reject);
   }
 
   private runHooks(): void {
@@ -383,6 +535,8 @@ export class WriteUnit {
     this.failure = error instanceof Error ? error : new Error(String(error));
     this.buffer.clear();
     this.pendingHook = null;
+    // A decision's row is written even when the session's events are not (the call never runs).
+    this.appendLocked(this.takeAudit());
     const client = this.client;
     this.client = null;
     if (!client) return;
