@@ -117,6 +117,12 @@ function summary(rows: DensityRow[]) {
   };
 }
 
+/** The goals by size (#31): wall time within this many times the ideal, peak RSS at most this. */
+const DENSITY_GOALS: Record<number, { xIdeal: number; peakMb: number }> = {
+  2000: { xIdeal: 1.25, peakMb: 400 },
+  5000: { xIdeal: 1.5, peakMb: 600 },
+};
+
 async function main() {
   const quick = process.argv.includes('--quick');
   const sizes = (option('sizes') ?? (quick ? '100,500' : '100,500,1000,2000')).split(',').map(Number);
@@ -150,7 +156,8 @@ async function main() {
     const ours = rows.filter((r) => r.system === 'looplane' && r.n === n);
     const theirs = rows.filter((r) => r.system === 'langgraph' && r.n === n);
     const pairs = ours.map((r, i) => [r, theirs[i]!] as const);
-    const headline = n === Math.max(...sizes);
+    const goal = DENSITY_GOALS[n];
+    const turns = n * 3;
     return [
       {
         key: `density.n${n}.x-ideal`,
@@ -159,7 +166,7 @@ async function main() {
         looplane: looplane.xIdeal,
         peer: { label: 'LangGraph + PostgresSaver', value: langgraph.xIdeal },
         ratio: { value: stat(pairs.map(([a, b]) => a.wall / b.wall)), below: 'sooner', above: 'later' },
-        goals: headline && n >= 2000 ? [{ text: 'within 1.25× the ideal at N = 2,000', met: looplane.xIdeal.median <= 1.25 }] : [],
+        goals: goal ? [{ text: `within ${goal.xIdeal}× the ideal at N = ${n.toLocaleString('en-US')}`, met: looplane.xIdeal.median <= goal.xIdeal }] : [],
       },
       {
         key: `density.n${n}.peak-rss`,
@@ -168,7 +175,16 @@ async function main() {
         looplane: looplane.peakMb,
         peer: { label: 'LangGraph + PostgresSaver', value: langgraph.peakMb },
         ratio: { value: stat(pairs.map(([a, b]) => a.peak / b.peak)), below: 'less', above: 'more' },
-        goals: headline && n >= 2000 ? [{ text: '≤ 400 MB at N = 2,000', met: looplane.peakMb.median <= 400 }] : [],
+        goals: goal ? [{ text: `≤ ${goal.peakMb} MB at N = ${n.toLocaleString('en-US')}`, met: looplane.peakMb.median <= goal.peakMb }] : [],
+      },
+      {
+        key: `density.n${n}.pg-cpu-per-turn`,
+        label: `N = ${n.toLocaleString('en-US')} agents: CPU of every Postgres process per turn (the runs' creation included)`,
+        unit: 'ms',
+        looplane: stat(ours.map((r) => (r.cpu.postgres * 1000) / turns)),
+        peer: { label: 'LangGraph + PostgresSaver', value: stat(theirs.map((r) => (r.cpu.postgres * 1000) / turns)) },
+        ratio: { value: stat(pairs.map(([a, b]) => a.cpu.postgres / b.cpu.postgres)), below: 'less', above: 'more' },
+        goals: n === 2000 ? [{ text: '≤ 0.5 ms per turn at N = 2,000', met: stat(ours.map((r) => (r.cpu.postgres * 1000) / turns)).median <= 0.5 }] : [],
       },
     ];
   });
