@@ -5,6 +5,8 @@ describe('the definition files', () => {
   it('are the ones next to the code relying on them', () => {
     expect(definitionFiles()).toEqual([
       'audit/append-only.triggers.sql',
+      'audit/audit-chain.functions.sql',
+      'runs/ledger-check.functions.sql',
       'webhooks/webhook-approval.triggers.sql',
       'webhooks/webhook-graph-budget.triggers.sql',
       'webhooks/webhook-outbox.functions.sql',
@@ -16,6 +18,8 @@ describe('the definition files', () => {
     const functions = readDefinitions().filter((d) => d.kind === 'function');
     expect(functions.map((f) => `${f.file}: ${f.name}`)).toEqual([
       'audit/append-only.triggers.sql: looplane_refuse_row_change',
+      'audit/audit-chain.functions.sql: looplane_audit_append_chained',
+      'runs/ledger-check.functions.sql: looplane_ledger_over_limit',
       'webhooks/webhook-approval.triggers.sql: looplane_webhook_approval_data',
       'webhooks/webhook-approval.triggers.sql: looplane_webhook_approval_requested',
       'webhooks/webhook-approval.triggers.sql: looplane_webhook_approval_decided',
