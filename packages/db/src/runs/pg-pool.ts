@@ -64,3 +64,28 @@ export function createPgPool(url: string, options: PgPoolOptions = {}): PgPool {
   pool.on('error', (error) => options.onError?.(error));
   return pool;
 }
+
+function ignoreIdleError(): void {}
+
+/**
+ * A connection of the pool with a transaction begun on it, held until {@link releaseTransaction}.
+ * A checked-out connection that dies while idle in the transaction (a Postgres restart) reports on
+ * the client; unheard, that would crash the process. The next statement fails instead.
+ */
+export async function beginTransaction(pool: PgPool): Promise<PgClient> {
+  const client = await pool.connect();
+  client.on('error', ignoreIdleError);
+  try {
+    await client.query('BEGIN');
+  } catch (error) {
+    releaseTransaction(client, error);
+    throw error;
+  }
+  return client;
+}
+
+/** Gives a {@link beginTransaction} connection back; with an error, the pool drops it. */
+export function releaseTransaction(client: PgClient, error?: unknown): void {
+  client.off('error', ignoreIdleError);
+  client.release(error === undefined ? undefined : error instanceof Error ? error : new Error(String(error)));
+}

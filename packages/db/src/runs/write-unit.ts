@@ -1,14 +1,16 @@
-import { createEvent, type EngineEvent, type NewEvent } from '@looplane/engine';
+import type { EngineEvent, NewEvent } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import type pg from 'pg';
-import { FLUSH_DIAGNOSIS_SQL, LAST_SEQ_SQL } from './append-sql';
-import { flushItems, type FlushBatcher, type FlushItem, type FlushOutcome } from './flush-batcher';
-import type { PgClient, PgPool, Queryable } from './pg-pool';
+import { LAST_SEQ_SQL } from './append-sql';
+import { flushItems, type FlushBatcher, type FlushOutcome } from './flush-batcher';
+import { beginTransaction, releaseTransaction, type PgClient, type PgPool, type Queryable } from './pg-pool';
 import { rowsOf } from '../sql/named-query';
-import { chainForFlush, forgetCarried, type AuditTails, type CarriedAudit } from '../audit/append-batch';
 import type { AuditEntry } from '../audit/audit.repository';
-import type { BatchProjection } from './projection';
-import { eventsJson, storableColumn, WriteBuffer, type DurableAppend, type SessionLease, type TakenWrite } from './write-buffer';
+import { AuditQueue, type UnitAudit } from './unit-audit';
+import { WriteBuffer, type DurableAppend, type SessionLease } from './write-buffer';
+import { explainFence, isLedgerOverLimit, refusedData, refusedFinishItem, writeAlone, writeBeforeRefusedReservation } from './write-failures';
+
+export type { UnitAudit } from './unit-audit';
 
 /** A prepared statement: `name` makes Postgres parse and plan it once per connection. */
 export interface Statement {
@@ -28,38 +30,6 @@ export interface WriteUnitOptions {
   /** The worker's audit chains, for rows that commit with the session's events ({@link WriteUnit.audit}). */
   audit?: UnitAudit;
 }
-
-/** How a unit appends audit rows: carried by its flush, else through the worker's locked path. */
-export interface UnitAudit {
-  /** The chain tails the worker last wrote, shared by all its writers: what a carried row is chained onto. */
-  tails: AuditTails;
-  /** The locked path (resolves once the row is durable), for a row a flush could not carry. */
-  append: (entry: AuditEntry) => Promise<void>;
-}
-
-interface QueuedAudit {
-  entry: AuditEntry;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
-
-function ignoreIdleError(): void {}
-
-/**
- * A write Postgres refuses for its data (SQLSTATE class 22, data exception: a value it cannot
- * store; class 54, a program limit such as nesting depth) fails the same way however often it is
- * retried: an AppError naming the reason, and the session is failed with it at once
- * ({@link WriteUnit.failRefused}) instead of being retried (and its model call paid for) again.
- * Anything else (a lost connection, a restart) may heal and stays as it is.
- */
-function refusedData(error: unknown): unknown {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string' || !(code.startsWith('22') || code.startsWith('54')) || error instanceof AppError) return error;
-  return new AppError('INTERNAL', `the database refused the session's events (${code}): ${(error as Error).message}`, { cause: error });
-}
-
-/** SQLSTATE of a flush whose reservation, granted ahead of its check, found no room (runs/ledger-check.functions.sql). */
-const LEDGER_OVER_LIMIT = 'LL001';
 
 /** Repeatable side effects that may run before the events preceding them are committed. */
 const MAX_AHEAD = 4;
@@ -96,12 +66,14 @@ export class WriteUnit {
   private tail: Promise<unknown> = Promise.resolve();
   private failure: Error | null = null;
   /** Audit rows waiting for the next flush. */
-  private auditQueue: QueuedAudit[] = [];
+  private readonly audits: AuditQueue;
 
   constructor(
     private readonly pool: PgPool,
     private readonly options: WriteUnitOptions,
-  ) {}
+  ) {
+    this.audits = new AuditQueue(options.audit);
+  }
 
   get lease(): SessionLease {
     return this.options.lease;
@@ -133,11 +105,7 @@ export class WriteUnit {
    * runs. Every row handed over is written, even when the session's own write fails.
    */
   audit(entry: AuditEntry): Promise<void> {
-    const { audit } = this.options;
-    if (!audit) throw new AppError('INTERNAL', 'this write unit has no audit chains to append to');
-    return new Promise<void>((resolve, reject) => {
-      this.auditQueue.push({ entry, resolve, reject });
-    });
+    return this.audits.push(entry);
   }
 
   /**
@@ -146,10 +114,10 @@ export class WriteUnit {
    * owner may commit), through the locked path.
    */
   settleAudit(): Promise<void> {
-    if (this.auditQueue.length === 0) return Promise.resolve();
+    if (this.audits.empty) return Promise.resolve();
     return this.serial(async () => {
-      if (this.auditQueue.length === 0) return;
-      if (this.client) this.appendLocked(this.takeAudit());
+      if (this.audits.empty) return;
+      if (this.client) this.audits.handOff();
       else await this.write(this.pool);
     });
   }
@@ -218,7 +186,7 @@ export class WriteUnit {
         throw error;
       }
       this.client = null;
-      this.release(client);
+      releaseTransaction(client);
       this.runHooks();
     });
   }
@@ -294,7 +262,7 @@ export class WriteUnit {
   discard(): Promise<void> {
     this.buffer.clear();
     this.pendingHook = null;
-    this.appendLocked(this.takeAudit());
+    this.audits.handOff();
     return this.serial(
       async () => {
         if (!this.client) return;
@@ -302,9 +270,9 @@ export class WriteUnit {
         this.client = null;
         try {
           await client.query('ROLLBACK');
-          this.release(client);
+          releaseTransaction(client);
         } catch (error) {
-          this.release(client, error);
+          releaseTransaction(client, error);
         }
       },
       { evenIfBroken: true },
@@ -319,37 +287,40 @@ export class WriteUnit {
    */
   private async write(db: Queryable): Promise<void> {
     if (this.buffer.empty) {
-      this.appendLocked(this.takeAudit());
+      this.audits.handOff();
       return;
     }
     const afterSeq = this.buffer.afterSeq ?? (await this.lastSeq(db));
     const { item, events, projection, beforeReservation } = this.buffer.take(this.options.lease, this.options.leaseTtlMs, afterSeq);
     const { lease } = this.options;
     // Carried only by an autocommitted flush: the team's chain lock is then held for one statement.
-    const audits = this.takeAudit();
-    const carried = db === this.pool ? this.carry(audits) : null;
-    if (!carried) this.appendLocked(audits);
-    item.audit = carried;
+    const rows = this.audits.takeForFlush(db === this.pool);
+    item.audit = rows?.carried ?? null;
     let outcome: FlushOutcome;
     try {
       const batcher = db === this.pool ? this.options.batcher : undefined;
       outcome = batcher ? await batcher.submit(item) : (await flushItems(db, [item]))[0]!;
     } catch (error) {
-      if (carried) this.uncarried(carried, audits);
-      if (beforeReservation && (error as { code?: unknown } | null)?.code === LEDGER_OVER_LIMIT) {
-        throw await this.refusedReservation(beforeReservation(), error);
+      rows?.settle(false);
+      if (beforeReservation && isLedgerOverLimit(error)) {
+        const broken = await writeBeforeRefusedReservation(this.pool, beforeReservation(), lease, this.options.onDurable, error);
+        await this.abandon(broken);
+        throw broken;
       }
       const refused = refusedData(error);
       await this.abandon(refused);
-      if (refused !== error) await this.failRefused(item, projection, refused as AppError);
+      // Refused for its data, it would be refused on every retry, each paying for the model call
+      // again: the session ends here, its run.finished written in place of the refused events. If
+      // that fails too, the job's retries and last attempt end the session as before.
+      if (refused !== error) {
+        const finish = refusedFinishItem(item, projection, refused as AppError);
+        await writeAlone(this.pool, finish, lease, this.options.onDurable, { type: 'run.finished', finished: 'failed' }).catch(() => undefined);
+      }
       throw refused;
     }
-    if (carried) {
-      if (outcome?.audited) for (const queued of audits) queued.resolve();
-      else this.uncarried(carried, audits);
-    }
+    rows?.settle(outcome?.audited ?? false);
     if (outcome === null) {
-      const error = await this.conflict(db, afterSeq, item.assumesUnlimited);
+      const error = await explainFence(db, lease, afterSeq, item.assumesUnlimited);
       await this.abandon(error);
       throw error;
     }
@@ -365,95 +336,6 @@ export class WriteUnit {
       };
     }
     if (db === this.pool) this.runHooks();
-  }
-
-  /**
-   * A write refused for its data fails the same way on every retry, and every retry would pay for
-   * the model call again: the session ends here instead. Its `run.finished` (failed, with the
-   * reason) is written in place of the refused events, with the ledger change they carried, so
-   * the spend of the call that produced them is charged and its reservation released. If this
-   * write fails too, the job's retries and last attempt end the session as before.
-   */
-  private async failRefused(refused: FlushItem, projection: BatchProjection, error: AppError): Promise<void> {
-    const reason = `the worker cannot continue this run: ${error.message}`;
-    const finished = createEvent('run.finished', { status: 'failed', error: storableColumn(reason) ?? reason }, { now: Date.now });
-    const item: FlushItem = {
-      ...refused,
-      eventCount: 1,
-      eventsJson: eventsJson([finished]),
-      // An inbox message the refused events consumed stays unconsumed, as it was never recorded.
-      inbox: [],
-      // The refused write's audit rows have taken the locked path.
-      audit: null,
-      finishStatus: 'failed',
-      finishResult: null,
-      finishError: storableColumn(reason),
-      spentTokens: projection.spentTokens,
-      spentCostMicros: projection.spentCostMicros,
-    };
-    const outcome = await flushItems(this.pool, [item]).then(
-      ([o]) => o ?? null,
-      () => null,
-    );
-    if (outcome === null) return;
-    const { lease } = this.options;
-    this.options.onDurable?.({ runId: lease.runId, sessionId: lease.sessionId, eventNo: outcome.lastEventNo, type: 'run.finished', finished: 'failed' });
-  }
-
-  /**
-   * A reservation granted ahead of its check met a ledger without room (another session of the
-   * run spent it): the flush wrote nothing. What the buffer held before the reservation (a tool's
-   * result, say) is written alone, so nothing that happened is lost; then the unit breaks, and the
-   * session continues from its log.
-   */
-  private async refusedReservation(before: TakenWrite, cause: unknown): Promise<Error> {
-    const { lease } = this.options;
-    let error: Error = new AppError(
-      'CONFLICT',
-      `the run ledger of session ${lease.sessionId} had no room for a reservation granted before its check; the session continues from its log`,
-      { cause },
-    );
-    if (before.events.length > 0 || before.item.ledger) {
-      try {
-        const [outcome] = await flushItems(this.pool, [before.item]);
-        if (outcome && before.events.length > 0) {
-          const last = before.events[before.events.length - 1]!;
-          this.pendingHook = { runId: lease.runId, sessionId: lease.sessionId, eventNo: outcome.lastEventNo, type: last.type, finished: null };
-          this.runHooks();
-        }
-      } catch (failure) {
-        error = failure instanceof Error ? failure : new Error(String(failure));
-      }
-    }
-    await this.abandon(error);
-    return error;
-  }
-
-  private takeAudit(): QueuedAudit[] {
-    const taken = this.auditQueue;
-    this.auditQueue = [];
-    return taken;
-  }
-
-  /** The queued rows chained for the flush to carry, or null when they cannot be (a team's tail is not known yet). */
-  private carry(audits: readonly QueuedAudit[]): CarriedAudit | null {
-    const { audit } = this.options;
-    if (!audit || audits.length === 0) return null;
-    return chainForFlush(
-      audits.map((queued) => queued.entry),
-      audit.tails,
-    );
-  }
-
-  /** Rows a flush carried but did not write: the chain moved (or the write failed); they take the locked path. */
-  private uncarried(carried: CarriedAudit, audits: readonly QueuedAudit[]): void {
-    forgetCarried(carried, this.options.audit!.tails);
-    this.appendLocked(audits);
-  }
-
-  /** The locked path for each row, in order (it chains them in the order handed over). */
-  private appendLocked(audits: readonly QueuedAudit[]): void {
-    for (const queued of audits) this.options.audit!.append(queued.entry).then(queued.resolve, queued.reject);
   }
 
   private runHooks(): void {
@@ -477,25 +359,6 @@ export class WriteUnit {
     return rowsOf(LAST_SEQ_SQL, found)[0]?.lastSeq ?? 0;
   }
 
-  /** Explains a fenced-off flush (slow path only). */
-  private async conflict(db: Queryable, afterSeq: number, assumedUnlimited: boolean): Promise<AppError> {
-    const { lease } = this.options;
-    const found = await db.query(FLUSH_DIAGNOSIS_SQL.bind({ session_id: lease.sessionId })).catch(() => null);
-    const row = found ? rowsOf(FLUSH_DIAGNOSIS_SQL, found)[0] : undefined;
-    if (!row) return new AppError('CONFLICT', `session ${lease.sessionId} is gone or unreadable`);
-    if (row.leaseOwner !== lease.owner || row.leaseVersion !== lease.version || !row.live) {
-      return new AppError(
-        'CONFLICT',
-        `lost the lease on session ${lease.sessionId} (held: ${row.leaseOwner ?? 'nobody'} v${row.leaseVersion}, ours: v${lease.version})`,
-      );
-    }
-    if (row.lastSeq !== afterSeq)
-      return new AppError('CONFLICT', `append expected session ${lease.sessionId} to end at seq ${afterSeq}, but it ends at ${row.lastSeq}`);
-    if (assumedUnlimited && row.limited)
-      return new AppError('CONFLICT', `the run ledger of session ${lease.sessionId} gained a limit while reservations were granted against none`);
-    return new AppError('CONFLICT', `session ${lease.sessionId} refused the write`);
-  }
-
   private serial<T>(op: () => Promise<T>, options: { evenIfBroken?: boolean } = {}): Promise<T> {
     const run = async () => {
       if (!options.evenIfBroken) this.throwIfBroken();
@@ -511,24 +374,8 @@ export class WriteUnit {
   }
 
   private async open(): Promise<PgClient> {
-    if (this.client) return this.client;
-    const client = await this.pool.connect();
-    // A checked-out connection that dies while idle in the transaction (a Postgres restart)
-    // reports on the client; unheard, that would crash the process. The next statement fails.
-    client.on('error', ignoreIdleError);
-    try {
-      await client.query('BEGIN');
-    } catch (error) {
-      this.release(client, error);
-      throw error;
-    }
-    this.client = client;
-    return client;
-  }
-
-  private release(client: PgClient, error?: unknown): void {
-    client.off('error', ignoreIdleError);
-    client.release(error === undefined ? undefined : error instanceof Error ? error : new Error(String(error)));
+    this.client ??= await beginTransaction(this.pool);
+    return this.client;
   }
 
   private async abandon(error: unknown): Promise<void> {
@@ -536,11 +383,11 @@ export class WriteUnit {
     this.buffer.clear();
     this.pendingHook = null;
     // A decision's row is written even when the session's events are not (the call never runs).
-    this.appendLocked(this.takeAudit());
+    this.audits.handOff();
     const client = this.client;
     this.client = null;
     if (!client) return;
     await client.query('ROLLBACK').catch(() => undefined);
-    this.release(client, this.failure);
+    releaseTransaction(client, this.failure);
   }
 }
