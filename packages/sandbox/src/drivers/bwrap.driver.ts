@@ -1,17 +1,15 @@
 import type { ChildProcess } from 'node:child_process';
 import { AppError } from '@looplane/shared';
 import type { Cgroup, CgroupHost } from '../cgroups/cgroup';
-import { CgroupSpares } from '../cgroups/cgroup-spares';
-import { detectCgroups } from '../cgroups/detect';
-import { capToHost, readHostCaps, type HostCaps } from '../host-caps';
-import { resolveLimits, type LimitsReport, type SandboxLimits } from '../limits';
+import { capToHost, type HostCaps } from '../host-caps';
+import { resolveLimits, type LimitsReport } from '../limits';
 import { killGroup, supervise } from '../process/supervise';
 import type { DriverProbe, ExecRequest, ExecResult, SandboxDriver } from '../types';
 import { finalKillReason, overDiskLimit } from '../workspace/disk-usage';
 import { bwrapArgs } from './bwrap-args';
 import { baseEnv } from './sandbox-env';
 import { probeBwrap } from './bwrap-probe';
-import { inheritableFds, systemEntries, writeEtcFiles, type EtcFiles, type SystemEntry } from './host-layout';
+import { hostLimitsReport, prepareHostSandbox, type HostSandbox } from './host-sandbox';
 import { launcherScript, type LauncherCgroup } from './launcher';
 import { seccompProgram } from '../seccomp/seccomp-filter';
 import { checkEnv, exitedWithin, innerCwd, launchIdentity, parentOf, StatusChannel } from './exec-support';
@@ -32,16 +30,8 @@ export interface BwrapDriverOptions {
   hostCaps?: HostCaps;
 }
 
-interface Ready {
-  caps: HostCaps;
-  etc: EtcFiles;
-  /** Descriptors inherited without close-on-exec, found once: Node opens its own with it. */
-  leakyFds: number[];
+interface Ready extends HostSandbox {
   seccomp: Buffer | null;
-  system: SystemEntry[];
-  cgroups: CgroupHost | null;
-  spares: CgroupSpares | null;
-  cgroupReason: string | null;
 }
 
 /**
@@ -189,62 +179,17 @@ export class BwrapDriver implements SandboxDriver {
   }
 
   private prepare(): Promise<Ready> {
-    this.ready ??= (async () => {
-      const caps = this.options.hostCaps ?? (await readHostCaps());
-      const [etc, system, fds, cgroups] = await Promise.all([
-        writeEtcFiles(this.options.stateDir),
-        systemEntries(),
-        inheritableFds(),
-        this.options.cgroups === 'off' ? Promise.resolve({ unavailable: 'cgroups turned off by configuration' }) : detectCgroups(caps),
-      ]);
-      const host = 'unavailable' in cgroups ? null : cgroups;
-      await host?.sweep();
-      const spares = host ? new CgroupSpares(host) : null;
-      // The first execution finds a ready cgroup too (most use the default limits).
-      spares?.prime(capToHost(resolveLimits(undefined), caps));
-      // fds 3 and 4 of the launcher are the gate/status channel and the seccomp program; libuv puts
-      // them there over anything inherited.
-      return {
-        caps,
-        etc,
-        system,
-        leakyFds: fds.filter((fd) => fd > 4),
-        seccomp: seccompProgram(),
-        cgroups: host,
-        spares,
-        cgroupReason: host
-          ? null
-          : `no cgroups (${(cgroups as { unavailable: string }).unavailable}): memory falls back to an address-space rlimit, CPU is not limited`,
-      };
-    })();
+    this.ready ??= prepareHostSandbox(this.options).then((host) => ({
+      ...host,
+      seccomp: seccompProgram(),
+      cgroupReason: host.cgroupReason && `no cgroups (${host.cgroupReason}): memory falls back to an address-space rlimit, CPU is not limited`,
+    }));
     this.ready.catch(() => (this.ready = null));
     return this.ready;
   }
 
   /** What this driver enforces on this host, limit by limit. */
   private limitsReport(cgroups: CgroupHost | null): LimitsReport {
-    const by = cgroups ? (`cgroup-${cgroups.version}` as const) : null;
-    // As root every session has its own uid (see WorkspaceManager); otherwise the worker's uid is shared.
-    const root = process.getuid?.() === 0;
-    return {
-      wallTimeMs: { enforced: true, by: 'supervisor' },
-      outputBytes: { enforced: true, by: 'supervisor' },
-      cpus: cgroups?.controllers.cpu ? { enforced: true, by } : { enforced: false, by: null, note: 'needs a cpu cgroup' },
-      memoryBytes: cgroups?.controllers.memory
-        ? { enforced: true, by }
-        : { enforced: true, by: 'rlimit', note: 'address space per process (RLIMIT_AS), not the tree; runtimes that reserve large heaps may fail early' },
-      pids: cgroups?.controllers.pids
-        ? { enforced: true, by }
-        : root
-          ? { enforced: true, by: 'rlimit', note: 'RLIMIT_NPROC on the session uid' }
-          : { enforced: false, by: null, note: 'no pids cgroup, and the uid is shared with the worker' },
-      workspaceBytes: {
-        enforced: true,
-        by: 'watchdog',
-        note: 'measured every interval and at exit, plus RLIMIT_FSIZE per file; a fast writer can overshoot by one interval',
-      },
-      workspaceFiles: { enforced: true, by: 'watchdog', note: 'measured every interval and at exit' },
-      tmpBytes: { enforced: true, by: 'tmpfs' },
-    } satisfies Record<keyof SandboxLimits, LimitsReport[keyof SandboxLimits]>;
+    return hostLimitsReport(cgroups);
   }
 }

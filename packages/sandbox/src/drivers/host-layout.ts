@@ -1,4 +1,5 @@
-import { lstat, mkdir, readdir, readFile, readlink, writeFile, chmod } from 'node:fs/promises';
+import { AppError } from '@looplane/shared';
+import { lstat, mkdir, readdir, readFile, readlink, symlink, writeFile, chmod } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** A top-level system path as the sandbox reproduces it: read-only bind, or the same symlink. */
@@ -34,14 +35,14 @@ export interface EtcFiles {
  * Writes the synthetic /etc files into `stateDir` (world-readable: bwrap opens them as the
  * sandbox uid). Nothing of the host's /etc/passwd, /etc/group or /etc/hosts is exposed.
  */
-export async function writeEtcFiles(stateDir: string): Promise<EtcFiles> {
+export async function writeEtcFiles(stateDir: string, innerUid = INNER_UID): Promise<EtcFiles> {
   const dir = join(stateDir, 'etc');
   await mkdir(dir, { recursive: true, mode: 0o755 });
   await chmod(stateDir, 0o755);
   await chmod(dir, 0o755);
   const files: EtcFiles = { passwd: join(dir, 'passwd'), group: join(dir, 'group'), hosts: join(dir, 'hosts') };
-  await writeFile(files.passwd, `sandbox:x:${INNER_UID}:${INNER_GID}:sandbox:/workspace:/bin/sh\n`, { mode: 0o644 });
-  await writeFile(files.group, `sandbox:x:${INNER_GID}:\n`, { mode: 0o644 });
+  await writeFile(files.passwd, `sandbox:x:${innerUid}:${innerUid}:sandbox:/workspace:/bin/sh\n`, { mode: 0o644 });
+  await writeFile(files.group, `sandbox:x:${innerUid}:\n`, { mode: 0o644 });
   await writeFile(files.hosts, '127.0.0.1\tlocalhost\n::1\tlocalhost\n', { mode: 0o644 });
   return files;
 }
@@ -63,4 +64,27 @@ export async function inheritableFds(): Promise<number[]> {
     if (flags && (Number.parseInt(flags, 8) & O_CLOEXEC) === 0) fds.push(fd);
   }
   return fds;
+}
+
+/**
+ * A minimal root filesystem for the OCI runtimes (podman, gVisor): mount points, the host's
+ * /bin-style symlinks and /etc/mtab; the programs come from the host /usr bound read-only, so no
+ * image is pulled. `files` are empty files made as mount points (gVisor binds files only onto
+ * existing ones). Idempotent.
+ */
+export async function minimalRootfs(rootfs: string, files: string[] = []): Promise<void> {
+  for (const dir of ['usr', 'etc', 'workspace', 'tmp', 'proc', 'dev', 'sys', 'run', 'var/tmp'])
+    await mkdir(join(rootfs, dir), { recursive: true, mode: 0o755 });
+  const links: [string, string][] = [['/proc/mounts', 'etc/mtab']];
+  for (const entry of await systemEntries()) {
+    if (entry.kind === 'symlink') links.push([entry.target, entry.path.slice(1)]);
+    else if (entry.path !== '/usr') throw new AppError('PRECONDITION_FAILED', `this driver needs a merged-/usr host (${entry.path} is a directory)`);
+  }
+  for (const [target, path] of links) {
+    if (!(await lstat(join(rootfs, path)).catch(() => null))) await symlink(target, join(rootfs, path));
+  }
+  for (const file of files) {
+    await mkdir(join(rootfs, file, '..'), { recursive: true, mode: 0o755 });
+    if (!(await lstat(join(rootfs, file)).catch(() => null))) await writeFile(join(rootfs, file), '', { mode: 0o644 });
+  }
 }

@@ -6,8 +6,8 @@ export type LauncherCgroup = { kind: 'attach'; files: string[] } | { kind: 'gate
 
 /** Limits applied with setrlimit by the launcher, before bwrap starts (inherited by every process). */
 export interface LauncherRlimits {
-  /** RLIMIT_FSIZE: no single file can outgrow the workspace limit. */
-  fileBytes: number;
+  /** RLIMIT_FSIZE: no single file can outgrow the workspace limit (absent: gVisor holds it inside, the Sentry's memory file must grow). */
+  fileBytes?: number;
   /** RLIMIT_NPROC: only meaningful when the uid is dedicated to this sandbox. */
   processes?: number;
   /** RLIMIT_AS: the memory fallback without a memory cgroup (address space, per process). */
@@ -33,7 +33,7 @@ export function launcherScript(closeFds: number[], limits: LauncherRlimits, cgro
   if (cgroup.kind === 'attach' && cgroup.files.length > 0) lines.push(`${cgroup.files.map((file) => `echo 0 >${shellQuote(file)}`).join(' && ')} || exit 125`);
   if (closeFds.length > 0) lines.push(`exec ${closeFds.map((fd) => `${fd}>&-`).join(' ')}`);
   lines.push('ulimit -c 0');
-  lines.push(`ulimit -f ${Math.ceil(limits.fileBytes / fileUnit)}`);
+  if (limits.fileBytes) lines.push(`ulimit -f ${Math.ceil(limits.fileBytes / fileUnit)}`);
   if (limits.processes) lines.push(`ulimit ${bash ? '-u' : '-p'} ${limits.processes}`);
   if (limits.addressSpaceBytes) lines.push(`ulimit -v ${Math.ceil(limits.addressSpaceBytes / 1024)}`);
   lines.push('exec "$@"');

@@ -1,9 +1,9 @@
 import { homedir } from 'node:os';
-import { chmod, lstat, mkdir, readFile, symlink } from 'node:fs/promises';
+import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError } from '@looplane/shared';
 import { chownTree } from '../workspace/ownership';
-import { systemEntries } from './host-layout';
+import { minimalRootfs } from './host-layout';
 
 /** The account podman runs as, and how to launch it as that account. */
 export interface PodmanUser {
@@ -30,23 +30,12 @@ export async function resolvePodmanUser(name = DEFAULT_USER): Promise<PodmanUser
   return { uid: Number(uid), gid: Number(gid), spawn: { uid: Number(uid), gid: Number(gid) }, env: { ...base, HOME: home || `/var/lib/${name}` } };
 }
 
-/**
- * A minimal root filesystem: mount points, the host's /bin-style symlinks and /etc/mtab; the
- * programs come from the host /usr bound read-only. No image, so nothing is pulled.
- */
+/** The minimal root filesystem (see `minimalRootfs`), owned by the podman account. */
 export async function preparePodmanRootfs(stateDir: string, user: PodmanUser): Promise<string> {
   await mkdir(stateDir, { recursive: true, mode: 0o755 });
   await chmod(stateDir, 0o755);
   const rootfs = join(stateDir, `podman-rootfs-${user.uid}`);
-  for (const dir of ['usr', 'etc', 'workspace', 'tmp', 'proc', 'dev', 'sys', 'run', 'var/tmp']) await mkdir(join(rootfs, dir), { recursive: true });
-  const links: [string, string][] = [['/proc/mounts', 'etc/mtab']];
-  for (const entry of await systemEntries()) {
-    if (entry.kind === 'symlink') links.push([entry.target, entry.path.slice(1)]);
-    else if (entry.path !== '/usr') throw new AppError('PRECONDITION_FAILED', `the podman driver needs a merged-/usr host (${entry.path} is a directory)`);
-  }
-  for (const [target, path] of links) {
-    if (!(await lstat(join(rootfs, path)).catch(() => null))) await symlink(target, join(rootfs, path));
-  }
+  await minimalRootfs(rootfs);
   await chownTree(rootfs, user.uid, user.gid);
   return rootfs;
 }

@@ -7,7 +7,7 @@
  */
 
 // x86_64 syscall numbers (arch/x86/entry/syscalls/syscall_64.tbl).
-const EPERM_SYSCALLS: Record<string, number> = {
+export const EPERM_SYSCALLS: Record<string, number> = {
   uselib: 134,
   personality: 135,
   _sysctl: 156,
@@ -52,7 +52,7 @@ const EPERM_SYSCALLS: Record<string, number> = {
   mount_setattr: 442,
 };
 // ENOSYS, not EPERM: libraries then fall back (liburing users to epoll) instead of failing.
-const ENOSYS_SYSCALLS: Record<string, number> = { io_uring_setup: 425, io_uring_enter: 426, io_uring_register: 427 };
+export const ENOSYS_SYSCALLS: Record<string, number> = { io_uring_setup: 425, io_uring_enter: 426, io_uring_register: 427 };
 
 const AUDIT_ARCH_X86_64 = 0xc000003e;
 const X32_SYSCALL_BIT = 0x40000000;
@@ -101,4 +101,19 @@ export function seccompProgram(arch: string = process.arch): Buffer | null {
     buffer.writeUInt32LE(k >>> 0, i * 8 + 4);
   });
   return buffer;
+}
+
+/**
+ * The same filter as an OCI `linux.seccomp` section, by syscall name: gVisor enforces it in its own
+ * kernel (runsc `--oci-seccomp`), so a command sees the same refusals under gVisor as under bwrap.
+ */
+export function ociSeccomp(): Record<string, unknown> {
+  return {
+    defaultAction: 'SCMP_ACT_ALLOW',
+    architectures: ['SCMP_ARCH_X86_64'],
+    syscalls: [
+      { names: Object.keys(EPERM_SYSCALLS).filter((name) => !name.startsWith('_')), action: 'SCMP_ACT_ERRNO', errnoRet: EPERM },
+      { names: Object.keys(ENOSYS_SYSCALLS), action: 'SCMP_ACT_ERRNO', errnoRet: ENOSYS },
+    ],
+  };
 }

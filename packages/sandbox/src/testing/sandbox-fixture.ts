@@ -3,11 +3,15 @@ import { chmod, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BwrapDriver, type BwrapDriverOptions } from '../drivers/bwrap.driver';
+import { GvisorDriver } from '../drivers/gvisor.driver';
 import type { SandboxLimitsInput } from '../limits';
 import { createSandboxTools } from '../tools/create-sandbox-tools';
 import type { SandboxTool } from '../tools/tool';
-import type { ExecResult } from '../types';
+import type { ExecResult, SandboxDriver } from '../types';
 import { WorkspaceManager, type Workspace } from '../workspace/workspace-manager';
+
+/** The drivers a fixture can run: the launched ones, which share the per-session uid model. */
+export type FixtureDriver = 'bwrap' | 'gvisor';
 
 /** Small limits, so bombs end fast and the suite fits two cores. */
 const TEST_LIMITS: SandboxLimitsInput = {
@@ -22,7 +26,9 @@ const TEST_LIMITS: SandboxLimitsInput = {
 
 export interface SandboxFixture {
   dir: string;
-  driver: BwrapDriver;
+  driver: SandboxDriver & { close(): Promise<void> };
+  /** Which driver the fixture runs (the escape suite runs once per driver the host offers). */
+  kind: FixtureDriver;
   workspaces: WorkspaceManager;
   workspace: Workspace;
   tools: Record<string, SandboxTool>;
@@ -39,12 +45,15 @@ export async function sandboxFixture(
     sessionId?: string;
     limits?: SandboxLimitsInput;
     driver?: Partial<BwrapDriverOptions>;
+    kind?: FixtureDriver;
     egress?: { socketPath: string; workerSocketPath?: string };
   } = {},
 ): Promise<SandboxFixture> {
   const dir = await mkdtemp(join(tmpdir(), 'looplane-sandbox-test-'));
   await chmod(dir, 0o711); // sandbox uids must traverse it to reach their own workspace
-  const driver = new BwrapDriver({ stateDir: join(dir, 'state'), diskCheckIntervalMs: 200, ...options.driver });
+  const kind = options.kind ?? 'bwrap';
+  const common = { stateDir: join(dir, 'state'), diskCheckIntervalMs: 200, ...options.driver };
+  const driver = kind === 'gvisor' ? new GvisorDriver(common) : new BwrapDriver(common);
   const workspaces = new WorkspaceManager({ root: join(dir, 'workspaces') });
   // Unique ids: uid leases are per workspace root, and test files run in parallel.
   const sessionId = options.sessionId ?? `session-${randomUUID().slice(0, 8)}`;
@@ -55,6 +64,7 @@ export async function sandboxFixture(
   return {
     dir,
     driver,
+    kind,
     workspaces,
     workspace,
     tools,
@@ -70,17 +80,20 @@ export async function sandboxFixture(
     },
     close: async () => {
       for (const id of await readdir(join(dir, 'workspaces')).catch(() => [])) if (!id.startsWith('.')) await workspaces.remove(id);
+      await driver.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
 }
 
-/** Host pids of processes running as `uid` (how a test proves nothing of a sandbox is left). */
+/** Host pids of live processes running as `uid` (how a test proves nothing of a sandbox is left). */
 export async function processesOf(uid: number): Promise<number[]> {
   const pids: number[] = [];
   for (const name of await readdir('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     const status = await readFile(`/proc/${name}/status`, 'utf8').catch(() => '');
+    // A zombie runs nothing and holds nothing: it waits for the host's init (runsc's helpers are reparented there).
+    if (/^State:\s+Z/m.test(status)) continue;
     const real = /^Uid:\s+(\d+)/m.exec(status)?.[1];
     if (real !== undefined && Number(real) === uid) pids.push(Number(name));
   }
