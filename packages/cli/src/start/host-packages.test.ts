@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Printer } from '../printer';
+import { BACKPORTS_SOURCE_PATH, debianCodename, runscBuildDate } from './gvisor-package';
 import { ensureHostPackages, installCommand, planInstall, sandboxTools } from './host-packages';
 import { INSTALL_HINT } from './redis-binary';
 
@@ -16,8 +17,26 @@ describe('planInstall', () => {
     expect(planInstall(['redis-server', 'bubblewrap', 'socat', 'git'], { isRoot: true, hasAptGet: true })).toEqual({
       kind: 'apt',
       packages: ['redis-server', 'bubblewrap', 'socat', 'git'],
+      sources: [],
       steps: [['update'], ['install', '-y', '--no-install-recommends', 'redis-server', 'bubblewrap', 'socat', 'git']],
     });
+  });
+
+  it('a package from bookworm-backports: its apt source is written first and it is installed from that suite', () => {
+    const plan = planInstall(['socat', { package: 'runsc', suite: 'bookworm-backports' }], { isRoot: true, hasAptGet: true });
+    expect(plan).toMatchObject({
+      kind: 'apt',
+      packages: ['socat', 'runsc'],
+      sources: [{ path: BACKPORTS_SOURCE_PATH, content: expect.stringContaining('Suites: bookworm-backports') }],
+      steps: [
+        ['update'],
+        ['install', '-y', '--no-install-recommends', 'socat'],
+        ['install', '-y', '--no-install-recommends', '-t', 'bookworm-backports', 'runsc'],
+      ],
+    });
+    expect(installCommand([{ package: 'runsc', suite: 'bookworm-backports' }])).toMatch(
+      /^printf '.*Suites: bookworm-backports.*' \| sudo tee \/etc\/apt\/sources.list.d\/looplane-bookworm-backports.sources && sudo apt-get update && sudo apt-get install -y --no-install-recommends -t bookworm-backports runsc$/,
+    );
   });
 
   it('not root, or no apt-get: the one command for the user to run', () => {
@@ -29,9 +48,18 @@ describe('planInstall', () => {
 });
 
 describe('sandboxTools', () => {
-  it('needs bubblewrap only for the bwrap driver (the default); socat and git always', () => {
-    expect(sandboxTools(undefined).map((t) => t.package)).toEqual(['bubblewrap', 'socat', 'git']);
-    expect(sandboxTools('podman').map((t) => t.package)).toEqual(['socat', 'git']);
+  it('needs bubblewrap only for the bwrap driver (the default); runsc, crun, socat and git always', () => {
+    expect(sandboxTools(undefined, 'trixie').map((t) => t.package)).toEqual(['bubblewrap', 'runsc', 'crun', 'socat', 'git']);
+    expect(sandboxTools('podman', 'trixie').map((t) => t.package)).toEqual(['runsc', 'crun', 'socat', 'git']);
+  });
+
+  it("takes runsc from bookworm-backports on bookworm only, and finds bookworm's own 2022 build too old", () => {
+    expect(sandboxTools(undefined, 'bookworm').find((t) => t.package === 'runsc')?.suite).toBe('bookworm-backports');
+    expect(sandboxTools(undefined, 'trixie').find((t) => t.package === 'runsc')?.suite).toBeUndefined();
+    expect(runscBuildDate('runsc version 0.0~20221219.0\nspec: 1.0.2-dev')).toBe('20221219');
+    expect(runscBuildDate('runsc version release-20240729.0')).toBe('20240729');
+    expect(debianCodename('PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nVERSION_CODENAME=bookworm\n')).toBe('bookworm');
+    expect(debianCodename('ID=alpine\n')).toBeNull();
   });
 });
 
@@ -50,6 +78,7 @@ describe('ensureHostPackages', () => {
     signal,
     needRedis: true,
     isRoot: true,
+    codename: 'trixie',
     ...overrides,
   });
 
@@ -62,7 +91,7 @@ describe('ensureHostPackages', () => {
   });
 
   it('installs nothing when everything is there', async () => {
-    for (const name of ['redis-server', 'bwrap', 'socat', 'git', 'apt-get']) await executable(name);
+    for (const name of ['redis-server', 'bwrap', 'runsc', 'crun', 'socat', 'git', 'apt-get']) await executable(name);
     const calls: string[][] = [];
     expect(await ensureHostPackages(context({ aptGet: async (a) => void calls.push(a) }))).toEqual({ redisServer: join(dir, 'redis-server') });
     expect(calls).toEqual([]);
@@ -75,11 +104,27 @@ describe('ensureHostPackages', () => {
     const calls: string[][] = [];
     const aptGet = async (args: string[]) => {
       calls.push(args);
-      if (args[0] === 'install') for (const name of ['redis-server', 'bwrap', 'socat']) await executable(name);
+      if (args[0] === 'install') for (const name of ['redis-server', 'bwrap', 'runsc', 'crun', 'socat']) await executable(name);
     };
     expect(await ensureHostPackages(context({ aptGet }))).toEqual({ redisServer: join(dir, 'redis-server') });
-    expect(calls).toEqual([['update'], ['install', '-y', '--no-install-recommends', 'redis-server', 'bubblewrap', 'socat']]);
-    expect(out).toContain('Installing what is missing on this host (redis-server, bubblewrap, socat) with apt-get');
+    expect(calls).toEqual([['update'], ['install', '-y', '--no-install-recommends', 'redis-server', 'bubblewrap', 'runsc', 'crun', 'socat']]);
+    expect(out).toContain('Installing what is missing on this host (redis-server, bubblewrap, runsc, crun, socat) with apt-get');
+  });
+
+  it('on bookworm, a runsc too old to use is replaced from bookworm-backports after its source is added', async () => {
+    for (const name of ['redis-server', 'bwrap', 'crun', 'socat', 'git', 'apt-get']) await executable(name);
+    await writeFile(join(dir, 'runsc'), '#!/bin/sh\necho "runsc version 0.0~20221219.0"\n');
+    await chmod(join(dir, 'runsc'), 0o755);
+    const calls: string[][] = [];
+    const sources: string[] = [];
+    const aptGet = async (args: string[]) => {
+      calls.push(args);
+      if (args[0] === 'install') await writeFile(join(dir, 'runsc'), '#!/bin/sh\necho "runsc version 0.0~20240729.0"\n');
+    };
+    await ensureHostPackages(context({ codename: 'bookworm', aptGet, writeSource: async (path) => void sources.push(path) }));
+    expect(sources).toEqual([BACKPORTS_SOURCE_PATH]);
+    expect(calls).toEqual([['update'], ['install', '-y', '--no-install-recommends', '-t', 'bookworm-backports', 'runsc']]);
+    expect(out).not.toContain('not installed');
   });
 
   it('not root: prints the one command for the sandbox packages and goes on (no redis needed)', async () => {
@@ -88,7 +133,7 @@ describe('ensureHostPackages', () => {
     expect(await ensureHostPackages(context({ needRedis: false, isRoot: false, aptGet: async (a) => void calls.push(a) }))).toEqual({ redisServer: null });
     expect(calls).toEqual([]);
     expect(out).toBe(
-      'warning: bubblewrap, socat, git not installed: the sandbox reports itself unavailable (sandboxed tool calls fail) until you run `sudo apt-get update && sudo apt-get install -y --no-install-recommends bubblewrap socat git`\n',
+      'warning: bubblewrap, runsc, crun, socat, git not installed: the sandbox drivers that need them report themselves unavailable (their tool calls fail) until you run `sudo apt-get update && sudo apt-get install -y --no-install-recommends bubblewrap runsc crun socat git`\n',
     );
   });
 
@@ -103,7 +148,7 @@ describe('ensureHostPackages', () => {
       if (args[0] === 'update') throw new Error('apt exited with code 100');
     };
     expect(await ensureHostPackages(context({ needRedis: false, sandboxDriver: 'podman', aptGet }))).toEqual({ redisServer: null });
-    expect(out).toContain('warning: apt-get could not install socat, git: apt exited with code 100');
-    expect(out).toContain('socat, git not installed');
+    expect(out).toContain('warning: apt-get could not install runsc, crun, socat, git: apt exited with code 100');
+    expect(out).toContain('runsc, crun, socat, git not installed');
   });
 });

@@ -1,4 +1,6 @@
+import { writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
+import { BACKPORTS_SOURCE, BACKPORTS_SOURCE_PATH, debianCodename, runscUsable } from './gvisor-package';
 import type { Printer } from '../printer';
 import { findOnPath, INSTALL_HINT } from './redis-binary';
 import { runCommand } from './run-command';
@@ -7,42 +9,77 @@ import { runCommand } from './run-command';
 export interface HostTool {
   binary: string;
   package: string;
+  /** The apt suite to take it from (`-t bookworm-backports`), when the release's own is too old. */
+  suite?: string;
+  /** Whether the installed binary is good enough (default: present on PATH). */
+  usable?: (path: string) => boolean;
 }
 
 /** The private Redis of `looplane start` (only when REDIS_URL is not set). */
 const REDIS_TOOL: HostTool = { binary: 'redis-server', package: 'redis-server' };
 
 /**
- * What the worker's sandbox needs: bubblewrap runs the tools (only for the bwrap driver), socat
- * serves the egress proxy socket inside it, git snapshots workspaces into the store.
+ * What the worker's sandbox needs: bubblewrap runs the tools (only for the bwrap driver), gVisor's
+ * runsc and crun (podman's second runtime) for the stronger rungs, socat serves the egress proxy
+ * socket inside, git snapshots workspaces into the store. On bookworm runsc comes from
+ * bookworm-backports (see gvisor-package.ts).
  */
-export function sandboxTools(driver: string | undefined): HostTool[] {
+export function sandboxTools(driver: string | undefined, codename: string | null = debianCodename()): HostTool[] {
   const tools: HostTool[] = [];
   if ((driver ?? 'bwrap') === 'bwrap') tools.push({ binary: 'bwrap', package: 'bubblewrap' });
-  tools.push({ binary: 'socat', package: 'socat' }, { binary: 'git', package: 'git' });
+  tools.push(
+    { binary: 'runsc', package: 'runsc', usable: runscUsable, ...(codename === 'bookworm' ? { suite: 'bookworm-backports' } : {}) },
+    { binary: 'crun', package: 'crun' },
+    { binary: 'socat', package: 'socat' },
+    { binary: 'git', package: 'git' },
+  );
   return tools;
 }
 
 /** What to do about missing packages. */
 export type InstallPlan =
   | { kind: 'nothing' }
-  /** Run these apt-get argument lists, in order (one update, one install of everything missing). */
-  | { kind: 'apt'; packages: string[]; steps: string[][] }
+  /**
+   * Write these apt sources, then run these apt-get argument lists in order (one update, one
+   * install per suite).
+   */
+  | { kind: 'apt'; packages: string[]; sources: { path: string; content: string }[]; steps: string[][] }
   /** We cannot install (not root, or no apt-get): `command` is the one line to tell the user. */
   | { kind: 'manual'; packages: string[]; command: string };
 
-const aptInstall = (packages: string[]) => ['install', '-y', '--no-install-recommends', ...packages];
+const aptInstall = (packages: string[], suite?: string) => ['install', '-y', '--no-install-recommends', ...(suite ? ['-t', suite] : []), ...packages];
+
+type Wanted = string | Pick<HostTool, 'package' | 'suite'>;
+const asTool = (wanted: Wanted) => (typeof wanted === 'string' ? { package: wanted } : wanted);
 
 /** The one command line that installs `packages` on Debian/Ubuntu, for a user to run. */
-export function installCommand(packages: string[]): string {
-  return `sudo apt-get update && sudo apt-get ${aptInstall(packages).join(' ')}`;
+export function installCommand(packages: Wanted[]): string {
+  const tools = packages.map(asTool);
+  const plain = tools.filter((tool) => !tool.suite).map((tool) => tool.package);
+  const backports = tools.filter((tool) => tool.suite === 'bookworm-backports').map((tool) => tool.package);
+  const lines = [
+    ...(backports.length ? [`printf '${BACKPORTS_SOURCE.replace(/\n/g, '\\n')}' | sudo tee ${BACKPORTS_SOURCE_PATH}`] : []),
+    'sudo apt-get update',
+    ...(plain.length ? [`sudo apt-get ${aptInstall(plain).join(' ')}`] : []),
+    ...(backports.length ? [`sudo apt-get ${aptInstall(backports, 'bookworm-backports').join(' ')}`] : []),
+  ];
+  return lines.join(' && ');
 }
 
 /** Decides how the missing `packages` get installed: by us with apt-get as root, or by the user. */
-export function planInstall(packages: string[], host: { isRoot: boolean; hasAptGet: boolean }): InstallPlan {
+export function planInstall(packages: Wanted[], host: { isRoot: boolean; hasAptGet: boolean }): InstallPlan {
   if (packages.length === 0) return { kind: 'nothing' };
-  if (host.isRoot && host.hasAptGet) return { kind: 'apt', packages, steps: [['update'], aptInstall(packages)] };
-  return { kind: 'manual', packages, command: installCommand(packages) };
+  const tools = packages.map(asTool);
+  const names = tools.map((tool) => tool.package);
+  if (!(host.isRoot && host.hasAptGet)) return { kind: 'manual', packages: names, command: installCommand(packages) };
+  const plain = tools.filter((tool) => !tool.suite).map((tool) => tool.package);
+  const backports = tools.filter((tool) => tool.suite === 'bookworm-backports').map((tool) => tool.package);
+  return {
+    kind: 'apt',
+    packages: names,
+    sources: backports.length ? [{ path: BACKPORTS_SOURCE_PATH, content: BACKPORTS_SOURCE }] : [],
+    steps: [['update'], ...(plain.length ? [aptInstall(plain)] : []), ...(backports.length ? [aptInstall(backports, 'bookworm-backports')] : [])],
+  };
 }
 
 export interface HostPackagesContext {
@@ -56,6 +93,10 @@ export interface HostPackagesContext {
   isRoot?: boolean;
   /** Runs `apt-get <args>`; defaults to a real child process with output shown as `apt | ...`. */
   aptGet?: (args: string[]) => Promise<void>;
+  /** This host's Debian codename (default: from /etc/os-release): on bookworm runsc comes from backports. */
+  codename?: string | null;
+  /** Writes an apt source file (tests replace it). */
+  writeSource?: (path: string, content: string) => Promise<void>;
 }
 
 /**
@@ -67,18 +108,27 @@ export interface HostPackagesContext {
  */
 export async function ensureHostPackages(context: HostPackagesContext): Promise<{ redisServer: string | null }> {
   const { env, printer } = context;
-  const tools = [...(context.needRedis ? [REDIS_TOOL] : []), ...sandboxTools(context.sandboxDriver)];
-  const missing = () => tools.filter((tool) => !findOnPath(tool.binary, env.PATH));
+  const tools = [
+    ...(context.needRedis ? [REDIS_TOOL] : []),
+    ...sandboxTools(context.sandboxDriver, context.codename === undefined ? debianCodename() : context.codename),
+  ];
+  const missing = () =>
+    tools.filter((tool) => {
+      const path = findOnPath(tool.binary, env.PATH);
+      return !path || (tool.usable && !tool.usable(path));
+    });
   const aptGetPath = findOnPath('apt-get', env.PATH);
-  const plan = planInstall(
-    missing().map((tool) => tool.package),
-    { isRoot: context.isRoot ?? userInfo().uid === 0, hasAptGet: aptGetPath !== null },
-  );
+  const plan = planInstall(missing(), { isRoot: context.isRoot ?? userInfo().uid === 0, hasAptGet: aptGetPath !== null });
 
   if (plan.kind === 'apt') {
     const aptGet = context.aptGet ?? ((args: string[]) => runApt(aptGetPath!, args, context));
+    const writeSource = context.writeSource ?? ((path: string, content: string) => writeFile(path, content, { mode: 0o644 }));
     printer.info(`Installing what is missing on this host (${plan.packages.join(', ')}) with apt-get…`);
     try {
+      for (const source of plan.sources) {
+        printer.info(`Adding the apt source ${source.path} (gVisor's runsc from bookworm-backports)`);
+        await writeSource(source.path, source.content);
+      }
       for (const step of plan.steps) await aptGet(step);
     } catch (error) {
       context.signal.throwIfAborted();
@@ -87,10 +137,10 @@ export async function ensureHostPackages(context: HostPackagesContext): Promise<
   }
 
   const left = missing();
-  const sandboxLeft = left.filter((tool) => tool !== REDIS_TOOL).map((tool) => tool.package);
+  const sandboxLeft = left.filter((tool) => tool !== REDIS_TOOL);
   if (sandboxLeft.length > 0) {
     printer.warn(
-      `${sandboxLeft.join(', ')} not installed: the sandbox reports itself unavailable (sandboxed tool calls fail) until you run \`${installCommand(sandboxLeft)}\``,
+      `${sandboxLeft.map((tool) => tool.package).join(', ')} not installed: the sandbox drivers that need ${sandboxLeft.length === 1 ? 'it' : 'them'} report themselves unavailable (their tool calls fail) until you run \`${installCommand(sandboxLeft)}\``,
     );
   }
   if (!context.needRedis) return { redisServer: null };
