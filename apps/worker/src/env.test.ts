@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
-import { loadWorkerEnv, workspaceRootOf } from './env';
+import { loadWorkerEnv, sandboxDriversOf, workspaceRootOf } from './env';
 
 const base = { DATABASE_URL: 'postgresql://u:p@db:5432/looplane', REDIS_URL: 'redis://cache:6379' };
 
@@ -21,6 +21,17 @@ describe('loadWorkerEnv', () => {
     const custom = loadWorkerEnv({ ...base, LOOPLANE_SANDBOX_DRIVER: 'podman', LOOPLANE_WORKSPACE_ROOT: '/var/lib/looplane/ws' });
     expect(custom.LOOPLANE_SANDBOX_DRIVER).toBe('podman');
     expect(workspaceRootOf(custom)).toBe('/var/lib/looplane/ws');
+  });
+
+  it('offers gvisor next to bwrap by default, nothing more next to podman or gvisor, and what LOOPLANE_SANDBOX_DRIVERS lists', () => {
+    expect(sandboxDriversOf(loadWorkerEnv(base))).toEqual(['bwrap', 'gvisor']);
+    expect(sandboxDriversOf(loadWorkerEnv({ ...base, LOOPLANE_SANDBOX_DRIVER: 'podman' }))).toEqual(['podman']);
+    expect(sandboxDriversOf(loadWorkerEnv({ ...base, LOOPLANE_SANDBOX_DRIVER: 'gvisor' }))).toEqual(['gvisor']);
+    expect(sandboxDriversOf(loadWorkerEnv({ ...base, LOOPLANE_SANDBOX_DRIVERS: 'bwrap' }))).toEqual(['bwrap']);
+    expect(sandboxDriversOf(loadWorkerEnv({ ...base, LOOPLANE_SANDBOX_DRIVER: 'gvisor', LOOPLANE_SANDBOX_DRIVERS: ' bwrap , gvisor,bwrap' }))).toEqual([
+      'gvisor',
+      'bwrap',
+    ]);
   });
 
   it('delivers webhooks to public addresses only unless LOOPLANE_WEBHOOKS_ALLOW_PRIVATE=true; links under the public URL', () => {
@@ -78,7 +89,19 @@ describe('loadWorkerEnv', () => {
     [{ ...base, QUEUE_PREFIX: 'a b' }, 'Invalid environment: QUEUE_PREFIX must be 1-64 letters, digits, :, _ or -'],
     [{ ...base, LOOPLANE_ENCRYPTION_KEY: 'c2hvcnQ=' }, 'Invalid environment: LOOPLANE_ENCRYPTION_KEY must be 32 random bytes, base64-encoded'],
     [{ ...base, LOG_LEVEL: 'loud' }, 'Invalid environment: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
-    [{ ...base, LOOPLANE_SANDBOX_DRIVER: 'docker' }, 'Invalid environment: LOOPLANE_SANDBOX_DRIVER must be one of bwrap, podman, dangerous-none'],
+    [{ ...base, LOOPLANE_SANDBOX_DRIVER: 'docker' }, 'Invalid environment: LOOPLANE_SANDBOX_DRIVER must be one of bwrap, podman, gvisor, dangerous-none'],
+    [
+      { ...base, LOOPLANE_SANDBOX_DRIVERS: 'bwrap,docker' },
+      'Invalid environment: LOOPLANE_SANDBOX_DRIVERS must list drivers among bwrap, podman, gvisor, dangerous-none',
+    ],
+    [
+      { ...base, LOOPLANE_SANDBOX_DRIVERS: 'podman' },
+      'Invalid environment: LOOPLANE_SANDBOX_DRIVERS podman runs every workspace as one account and cannot share a worker with bwrap',
+    ],
+    [
+      { ...base, LOOPLANE_SANDBOX_DRIVERS: 'dangerous-none' },
+      'Invalid environment: LOOPLANE_SANDBOX_DRIVERS cannot offer dangerous-none: only LOOPLANE_SANDBOX_DRIVER may name it',
+    ],
   ])('rejects %o with one line naming the variable', (source, message) => {
     expect(() => loadWorkerEnv(source)).toThrow(message);
   });

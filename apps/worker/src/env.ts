@@ -32,7 +32,24 @@ function wholeNumber(min: number, max: number, fallback: number) {
     .transform((n) => n ?? fallback);
 }
 
-const SANDBOX_DRIVERS = ['bwrap', 'podman', 'dangerous-none'] as const;
+const SANDBOX_DRIVERS = ['bwrap', 'podman', 'gvisor', 'dangerous-none'] as const;
+type SandboxDriverName = (typeof SANDBOX_DRIVERS)[number];
+
+/** A comma-separated list of sandbox drivers (empty entries ignored); each must be a known driver. */
+const driverList = optional.pipe(
+  z
+    .string()
+    .transform((text) => [
+      ...new Set(
+        text
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .pipe(z.array(z.enum(SANDBOX_DRIVERS, `must list drivers among ${SANDBOX_DRIVERS.join(', ')}`)))
+    .optional(),
+);
 
 /** A directory path; a relative one is taken from the worker's working directory. */
 const directory = optional.pipe(
@@ -73,6 +90,12 @@ const schema = z
     LOOPLANE_SANDBOX_DRIVER: optional
       .pipe(z.enum(SANDBOX_DRIVERS, `must be one of ${SANDBOX_DRIVERS.join(', ')}`).optional())
       .transform((driver) => driver ?? 'bwrap'),
+    /**
+     * Drivers this worker offers besides LOOPLANE_SANDBOX_DRIVER: a call whose template, graph node
+     * or policy asks for a stronger isolation level runs on one of them. Default: gvisor next to
+     * bwrap, none otherwise. podman owns every workspace with one account, so it offers alone.
+     */
+    LOOPLANE_SANDBOX_DRIVERS: driverList,
     /** The worker's data directory (shared with `looplane start`); default ./.looplane. */
     LOOPLANE_HOME: directory.transform((dir) => dir ?? resolve('.looplane')),
     /** Where this host keeps its local copies of session workspaces (default <LOOPLANE_HOME>/workspaces): a cache of the store. */
@@ -139,6 +162,15 @@ const schema = z
   .superRefine((env, ctx) => {
     const store = workspaceStoreProblem(env);
     if (store) ctx.addIssue({ code: 'custom', path: [store.variable], message: store.message });
+    const offered = sandboxDriversOf(env);
+    if (offered.includes('podman') && offered.length > 1)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['LOOPLANE_SANDBOX_DRIVERS'],
+        message: `podman runs every workspace as one account and cannot share a worker with ${offered.filter((d) => d !== 'podman').join(', ')}`,
+      });
+    if (offered.includes('dangerous-none') && env.LOOPLANE_SANDBOX_DRIVER !== 'dangerous-none')
+      ctx.addIssue({ code: 'custom', path: ['LOOPLANE_SANDBOX_DRIVERS'], message: 'cannot offer dangerous-none: only LOOPLANE_SANDBOX_DRIVER may name it' });
     // Metrics are never public: a listener without a token would be.
     if (env.LOOPLANE_WORKER_METRICS_PORT !== undefined && !env.LOOPLANE_METRICS_TOKEN) {
       ctx.addIssue({ code: 'custom', path: ['LOOPLANE_METRICS_TOKEN'], message: 'is required when LOOPLANE_WORKER_METRICS_PORT is set' });
@@ -146,6 +178,15 @@ const schema = z
   });
 
 export type WorkerEnv = z.infer<typeof schema>;
+
+/** Every driver the worker offers, its default (LOOPLANE_SANDBOX_DRIVER) first. */
+export function sandboxDriversOf(env: {
+  LOOPLANE_SANDBOX_DRIVER: SandboxDriverName;
+  LOOPLANE_SANDBOX_DRIVERS?: SandboxDriverName[] | undefined;
+}): SandboxDriverName[] {
+  const extra = env.LOOPLANE_SANDBOX_DRIVERS ?? (env.LOOPLANE_SANDBOX_DRIVER === 'bwrap' ? ['gvisor' as const] : []);
+  return [env.LOOPLANE_SANDBOX_DRIVER, ...extra.filter((driver) => driver !== env.LOOPLANE_SANDBOX_DRIVER)];
+}
 
 /** The workspace root: LOOPLANE_WORKSPACE_ROOT, or `workspaces` under the worker's data directory. */
 export function workspaceRootOf(env: Pick<WorkerEnv, 'LOOPLANE_HOME' | 'LOOPLANE_WORKSPACE_ROOT'>): string {

@@ -16,6 +16,8 @@ export interface WorkerInfo {
   startedAt: string;
   version: string;
   concurrency: number;
+  /** The sandbox drivers it offers, its default first (LOOPLANE_SANDBOX_DRIVER, LOOPLANE_SANDBOX_DRIVERS). */
+  drivers?: string[];
 }
 
 export interface HeartbeatOptions {

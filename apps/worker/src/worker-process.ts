@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import type { AuditTails, PgPool } from '@looplane/db';
 import packageJson from '../package.json' with { type: 'json' };
 import { connectDatabase, connectRedis } from './connections';
-import { InvalidEnvironmentError, loadWorkerEnv, workspaceRootOf, type WorkerEnv } from './env';
+import { InvalidEnvironmentError, loadWorkerEnv, sandboxDriversOf, workspaceRootOf, type WorkerEnv } from './env';
 import { startHeartbeat } from './heartbeat';
 import { createLogger } from './logger';
 import { createWorkerObservability } from './metrics/worker-observability';
@@ -66,6 +66,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     startedAt: new Date().toISOString(),
     version: packageJson.version,
     concurrency: env.WORKER_CONCURRENCY,
+    drivers: sandboxDriversOf(env),
   };
 
   try {
@@ -88,6 +89,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     const sessionWorkspaces = new SessionWorkspaces(pool, store);
     const sandbox = await WorkerSandbox.start({
       driver: env.LOOPLANE_SANDBOX_DRIVER,
+      offered: sandboxDriversOf(env),
       workspaceRoot: workspaceRootOf(env),
       environment: env.NODE_ENV,
       // Files live in the store of record; this host's workspace root is a cache of it.
@@ -116,12 +118,12 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
         selectedDriver: sandbox.selected,
         available: sandbox.unavailable === null,
         reason: sandbox.unavailable,
-        drivers: [sandbox.probe],
+        drivers: [{ ...sandbox.probe, offered: true }],
       },
       logger,
     );
     // The other drivers are probed in the background (podman takes seconds) and recorded when known.
-    void sandbox.allProbes().then((all) => probeStore.update(all));
+    void sandbox.allProbes().then((all) => probeStore.update(all.map((probe) => ({ ...probe, offered: sandbox.offered.includes(probe.driver) }))));
     shutdown.register('stop-intake', 'sandbox probe', () => probeStore.stop());
     // Workspaces of runs that ended more than LOOPLANE_WORKSPACE_RETENTION_DAYS ago go, with their uids.
     const retention = new WorkspaceRetention({

@@ -12,12 +12,16 @@ export interface SandboxProbeRecord {
   selectedDriver: DriverName;
   available: boolean;
   reason: string | null;
-  drivers: DriverProbe[];
+  /** Every probed driver; `offered` marks the ones this worker runs calls on (its default and LOOPLANE_SANDBOX_DRIVERS). */
+  drivers: OfferedProbe[];
 }
+
+/** A driver's probe as recorded: whether the worker offers it besides what it can do. */
+export type OfferedProbe = DriverProbe & { offered: boolean };
 
 export interface ProbeStore {
   /** Replaces the recorded driver probes (when the other drivers have been probed). */
-  update(drivers: DriverProbe[]): Promise<void>;
+  update(drivers: OfferedProbe[]): Promise<void>;
   /** Stops refreshing `lastSeenAt` and marks the row stopped. */
   stop(): Promise<void>;
 }

@@ -84,14 +84,14 @@ describe('a sandbox driver that does not work on this host', () => {
       sandbox: { driver: 'bwrap', network: 'none', egressHosts: [], limits: {} },
     });
     const result = await runner.run({ callId: 'c1', name: 'shell', args: { command: 'id' } });
-    expect(result).toEqual({ ok: false, output: 'not run: the agent requires the bwrap sandbox, but this worker runs dangerous-none (no isolation)' });
+    expect(result).toEqual({ ok: false, output: 'not run: the agent requires the bwrap sandbox or stronger, but this worker runs dangerous-none' });
   });
 
-  it('probes every driver for the Settings page, the selected one first, with limits and their enforcement', async () => {
+  it('probes every driver for the Settings page, weakest isolation first, with limits and their enforcement', async () => {
     const sandbox = await WorkerSandbox.start({ driver: 'bwrap', workspaceRoot: join(root, 'all'), environment: 'production', logger });
     const probes = await sandbox.allProbes();
-    expect(probes.map((p) => p.driver)).toEqual(['bwrap', 'podman', 'dangerous-none']);
+    expect(probes.map((p) => p.driver)).toEqual(['bwrap', 'podman', 'gvisor', 'dangerous-none']);
     expect(probes[0]).toMatchObject({ available: true, limitsEnforced: { wallTimeMs: { enforced: true, by: 'supervisor' } } });
-    expect(probes[2]).toMatchObject({ available: false, reason: expect.stringContaining('only in development') });
+    expect(probes[3]).toMatchObject({ available: false, reason: expect.stringContaining('only in development') });
   }, 60_000);
 });

@@ -4,6 +4,7 @@ import type { EgressRecord, ToolArgs, ToolInvocation, ToolResult } from '@loopla
 import {
   BwrapDriver,
   DangerousNoneDriver,
+  GvisorDriver,
   PodmanDriver,
   WorkspaceManager,
   createSandboxTools,
@@ -25,6 +26,7 @@ import { WorkspaceUnavailableError } from '../sessions/workspace-unavailable';
 import { lookupAccount, untraversable } from './host-checks';
 import { SessionEgressProxies } from './session-egress-proxies';
 import { gateSandbox } from './sandbox-policy-gate';
+import { chooseRung, type Rung } from './sandbox-rungs';
 import type { EgressSource } from './team-egress';
 import type { SessionWorkspaces } from '../sessions/session-workspaces';
 import type { EffectDecisions } from './effect-decisions';
@@ -33,8 +35,14 @@ import type { DeliveryDeps } from '../delivery/delivery-tools';
 import type { WorkspaceSeeder } from '../repositories/workspace-seeder';
 
 export interface WorkerSandboxOptions {
-  /** The driver tool calls run with (LOOPLANE_SANDBOX_DRIVER). */
+  /** The driver tool calls run with unless they need a stronger one (LOOPLANE_SANDBOX_DRIVER). */
   driver: DriverName;
+  /**
+   * Drivers offered besides `driver` (LOOPLANE_SANDBOX_DRIVERS): a call whose template, graph node
+   * or policy asks for a stronger isolation level runs on the weakest of them that meets it.
+   * They must share `driver`'s workspace ownership (bwrap and gvisor do; podman offers alone).
+   */
+  offered?: DriverName[];
   /** Where session workspaces live (LOOPLANE_WORKSPACE_ROOT); driver state goes to `<root>/.sandbox`. */
   workspaceRoot: string;
   /** The worker's environment name (NODE_ENV): dangerous-none runs only in `development`. */
@@ -70,8 +78,7 @@ export interface WorkerSandboxOptions {
   logger: Logger;
 }
 
-const DRIVERS: DriverName[] = ['bwrap', 'podman', 'dangerous-none'];
-const REAL_SANDBOXES = new Set<DriverName>(['bwrap', 'podman']);
+const DRIVERS: DriverName[] = ['bwrap', 'podman', 'gvisor', 'dangerous-none'];
 
 /**
  * The worker's sandbox: the configured driver (probed at start), the session workspaces and the
@@ -96,6 +103,8 @@ export class WorkerSandbox {
   /** The sessions' egress proxies (one per session job that may use the network). */
   private readonly proxies: SessionEgressProxies;
   private everyProbe: Promise<DriverProbe[]> | null = null;
+  /** Every offered driver with its tools and probe, the default first. */
+  private readonly rungs: Rung[];
 
   private constructor(
     private readonly options: WorkerSandboxOptions,
@@ -104,13 +113,24 @@ export class WorkerSandbox {
     /** The selected driver's probe. */
     readonly probe: DriverProbe,
     private readonly otherDrivers: () => SandboxDriver[],
-    /** Why tool calls cannot run on this worker; null when the selected driver works. */
+    /** Why tool calls cannot run on this worker's default driver; null when it works. */
     readonly unavailable: string | null,
     /** The most one sandbox may hold on this host: every call's limits are lowered to it. */
     readonly hostCaps: HostCaps,
+    offered: SandboxDriver[],
+    /** A problem of the host that stops every driver (the workspace root); null when there is none. */
+    private readonly setupProblem: string | null,
   ) {
     this.proxies = new SessionEgressProxies(options);
-    this.tools = createSandboxTools({ driver, workspaces, ...(options.limits ? { limits: options.limits } : {}) });
+    const toolsFor = (d: SandboxDriver) => createSandboxTools({ driver: d, workspaces, ...(options.limits ? { limits: options.limits } : {}) });
+    this.tools = toolsFor(driver);
+    this.rungs = [
+      { name: options.driver, tools: new Map(this.tools.map((tool) => [tool.spec.name, tool])), probe: Promise.resolve(probe) },
+      ...offered.map((extra) => {
+        const tools = toolsFor(extra);
+        return { name: extra.name, tools: new Map(tools.map((tool) => [tool.spec.name, tool])), probe: probeDrivers([extra]).then(([one]) => one!) };
+      }),
+    ];
     const egress = options.egress;
     const policy = egress ? (teamId: string) => egress.policy(teamId) : null;
     this.seeder = options.seeding ? createSeeder(options.seeding, workspaces, policy) : null;
@@ -125,6 +145,18 @@ export class WorkerSandbox {
 
   get selected(): DriverName {
     return this.options.driver;
+  }
+
+  /** Every driver this worker offers, its default first. */
+  get offered(): DriverName[] {
+    return this.rungs.map((rung) => rung.name);
+  }
+
+  /** The offered drivers that work on this host (the heartbeat and the overview's Workers card list them). */
+  async workingDrivers(): Promise<DriverName[]> {
+    if (this.setupProblem) return [];
+    const probes = await Promise.all(this.rungs.map((rung) => rung.probe));
+    return probes.filter((probe) => probe.available).map((probe) => probe.driver);
   }
 
   /** Builds the drivers, probes them and picks the configured one. Never throws for a driver that does not work. */
@@ -153,6 +185,7 @@ export class WorkerSandbox {
     const make: Record<DriverName, () => SandboxDriver> = {
       // The driver holds the same caps: its cgroup parent gets them, and any execution is lowered to them.
       bwrap: () => options.drivers?.bwrap ?? new BwrapDriver({ stateDir: join(stateDir, 'bwrap'), hostCaps }),
+      gvisor: () => options.drivers?.gvisor ?? new GvisorDriver({ stateDir: join(stateDir, 'gvisor'), hostCaps }),
       podman: () =>
         options.drivers?.podman ?? new PodmanDriver({ stateDir: join(stateDir, 'podman'), ...(root ? { user: options.podmanUser ?? 'looplane-podman' } : {}) }),
       'dangerous-none': () =>
@@ -161,14 +194,16 @@ export class WorkerSandbox {
         new DangerousNoneDriver({ environment: options.environment, adminEnabled: options.driver === 'dangerous-none' }),
     };
     const driver = make[options.driver]();
+    const offered = (options.offered ?? []).filter((name) => name !== options.driver).map((name) => make[name]());
     const [mine] = await probeDrivers([driver]);
     if (!mine) throw new Error('no probe result');
     const unavailable =
       setupProblem ?? (mine.available ? null : `the ${options.driver} sandbox driver does not work on this host: ${mine.reason ?? 'unknown reason'}`);
     const persist = options.sessionWorkspaces?.persist;
     const workspaces = new WorkspaceManager({ root: options.workspaceRoot, ...(owners ? { owners } : {}), ...(persist ? { persist } : {}) });
-    const others = () => DRIVERS.filter((name) => name !== options.driver).map((name) => make[name]());
-    const sandbox = new WorkerSandbox(options, driver, workspaces, mine, others, unavailable, hostCaps);
+    // The Settings page probes every driver; the offered ones are probed once, as the worker uses them.
+    const others = () => DRIVERS.filter((name) => name !== options.driver).map((name) => offered.find((d) => d.name === name) ?? make[name]());
+    const sandbox = new WorkerSandbox(options, driver, workspaces, mine, others, unavailable, hostCaps, offered, setupProblem);
     if (unavailable)
       options.logger.error(
         { driver: options.driver, reason: unavailable },
@@ -183,30 +218,38 @@ export class WorkerSandbox {
    * on the first call, off the start path: a podman probe takes seconds.
    */
   allProbes(): Promise<DriverProbe[]> {
-    this.everyProbe ??= probeDrivers(this.otherDrivers()).then((rest) => {
+    this.everyProbe ??= (async () => {
+      const offered = new Map(await Promise.all(this.rungs.slice(1).map(async (rung) => [rung.name, await rung.probe] as const)));
+      const rest = await probeDrivers(this.otherDrivers().filter((driver) => !offered.has(driver.name)));
       for (const probe of rest) this.options.logger.debug({ probe }, 'sandbox driver probed');
-      return [this.probe, ...rest];
-    });
+      const all = [this.probe, ...offered.values(), ...rest];
+      return all.sort((a, b) => DRIVERS.indexOf(a.driver) - DRIVERS.indexOf(b.driver));
+    })();
     return this.everyProbe;
   }
 
   /** Runs one built-in tool for a session; the ToolRegistry handler of every sandbox tool. */
   async run(tool: SandboxTool, args: ToolArgs, call: ToolInvocation, context: ToolContext): Promise<ToolResult> {
-    if (this.unavailable) return { ok: false, output: `not run: sandbox unavailable on this worker: ${this.unavailable}` };
-    const wanted = context.sandbox?.driver;
-    if (wanted && REAL_SANDBOXES.has(wanted) && !REAL_SANDBOXES.has(this.selected)) {
-      return { ok: false, output: `not run: the agent requires the ${wanted} sandbox, but this worker runs ${this.selected} (no isolation)` };
-    }
+    if (this.setupProblem) return { ok: false, output: `not run: sandbox unavailable on this worker: ${this.setupProblem}` };
     context.signal?.throwIfAborted();
     // The team policy (its sandbox section, effect rules and egress), read per call against the
     // active version: a policy saved before this call binds it. One read serves the whole call.
     const policy = this.options.egress ? await this.options.egress.policy(context.teamId) : null;
+    // The isolation the call needs (the template's or node's driver, the policy's minimum) picks the driver it runs on.
+    const chosen = await chooseRung(this.rungs, {
+      wanted: context.sandbox?.driver,
+      policyMinimum: policy?.document.sandbox.minimumDriver,
+      defaultUnavailable: this.unavailable,
+    });
+    if (!chosen.ok) return { ok: false, output: chosen.output };
+    const { rung, probe } = chosen;
+    const runTool = rung.tools.get(tool.spec.name) ?? tool;
     const runLimits = context.sandbox?.limits && Object.keys(context.sandbox.limits).length ? context.sandbox.limits : undefined;
     // Policy or not, the call's limits are lowered to the policy's maximums and the host's caps here, before the sandbox starts.
     const gate = gateSandbox({
       document: policy?.document ?? null,
-      selected: this.selected,
-      probe: this.probe,
+      selected: rung.name,
+      probe,
       workerLimits: this.options.limits,
       runLimits,
       host: this.hostCaps,
@@ -223,7 +266,7 @@ export class WorkerSandbox {
     const collector: EgressRecord[] = [];
     const egress = await this.proxies.acquire(context, collector, policy?.document ?? null);
     try {
-      const result = await tool.run(args, {
+      const result = await runTool.run(args, {
         sessionId: context.sessionId,
         callId: call.callId,
         ...(context.signal ? { signal: context.signal } : {}),
@@ -243,7 +286,7 @@ export class WorkerSandbox {
    * this host does not have it: the call may have run on another worker). Idempotent.
    */
   async applyHeld(sessionId: string, commit: string): Promise<void> {
-    if (this.unavailable) throw new Error(`sandbox unavailable on this worker: ${this.unavailable}`);
+    if (this.setupProblem) throw new Error(`sandbox unavailable on this worker: ${this.setupProblem}`);
     await this.ensureWorkspace(sessionId);
     const store = this.options.sessionWorkspaces;
     if (store) await store.applyCommit(this.workspaces, sessionId, commit);

@@ -19,7 +19,7 @@ export type BusyPolicy = z.infer<typeof busyPolicySchema>;
  * make the driver refuse, never pretend (STACK.md on podman and cgroup v1).
  */
 export const sandboxSettingsSchema = z.strictObject({
-  driver: z.enum(['bwrap', 'podman', 'dangerous-none']).optional(),
+  driver: z.enum(['bwrap', 'podman', 'gvisor', 'dangerous-none']).optional(),
   network: z.enum(['none', 'egress']).optional(),
   egressHosts: z.array(z.string().min(1).max(253)).max(100).optional(),
   timeoutMs: z.int().min(1000).max(86_400_000).optional(),

@@ -131,7 +131,14 @@ describe('overview.get', () => {
       tb.db.workerSandboxProbe.create({
         data: { workerId, hostname: `host-${workerId}`, pid: 1, selectedDriver: 'bwrap', available: true, concurrency: 8, ...data },
       });
-    await probe('w-live');
+    await probe('w-live', {
+      drivers: [
+        { driver: 'bwrap', available: true, offered: true },
+        { driver: 'podman', available: false, offered: false },
+        { driver: 'gvisor', available: true, offered: true },
+        { driver: 'dangerous-none', available: false, offered: false },
+      ],
+    });
     await probe('w-broken', { available: false, reason: 'bwrap: no user namespaces', concurrency: null });
     await probe('w-stopped', { stoppedAt: new Date() });
     await probe('w-silent', { lastSeenAt: new Date(now - 10 * 60_000) });
@@ -142,9 +149,10 @@ describe('overview.get', () => {
 
     const o = await (await tb.as('viewer')).overview.get({ teamId: tb.fx.teamId });
     const mine = o.workers.filter((w) => w.workerId.startsWith('w-'));
-    expect(mine.map((w) => [w.workerId, w.activeLoops, w.concurrency, w.healthy, w.reason])).toEqual([
-      ['w-broken', 0, null, false, 'bwrap: no user namespaces'],
-      ['w-live', 1, 8, true, null],
+    expect(mine.map((w) => [w.workerId, w.activeLoops, w.concurrency, w.healthy, w.reason, w.drivers])).toEqual([
+      ['w-broken', 0, null, false, 'bwrap: no user namespaces', []],
+      // The drivers it offers that work; a row recorded without `offered` offers its selected driver.
+      ['w-live', 1, 8, true, null, ['bwrap', 'gvisor']],
     ]);
   });
 

@@ -41,6 +41,7 @@ describe('system.sandbox', () => {
           limitsEnforced: { ...limits('cgroup-v1'), wallTimeMs: { enforced: true, by: 'supervisor' }, cpus: { enforced: false, by: null, note: 'no cgroup' } },
         },
         { driver: 'podman', available: false, reason: 'podman is not installed', limitsEnforced: limits(null) },
+        { driver: 'gvisor', available: true, reason: 'runsc 0.0~20240729.0, platform systrap', limitsEnforced: limits('cgroup-v1'), offered: true },
         { nonsense: true },
       ],
     });
@@ -51,10 +52,12 @@ describe('system.sandbox', () => {
     expect(workers.map((w) => w.workerId)).toEqual(['w_live']);
     const [worker] = workers;
     expect(worker).toMatchObject({ hostname: 'host-a', selectedDriver: 'bwrap', available: true });
-    expect(worker!.drivers.map((d) => [d.driver, d.works, d.selected])).toEqual([
-      ['bwrap', true, true],
-      ['podman', false, false],
-      ['dangerous-none', false, false],
+    // Weakest isolation first; a probe recorded without `offered` is offered only when it is the selected driver.
+    expect(worker!.drivers.map((d) => [d.driver, d.works, d.selected, d.offered, d.level])).toEqual([
+      ['bwrap', true, true, true, 1],
+      ['podman', false, false, false, 2],
+      ['gvisor', true, false, true, 3],
+      ['dangerous-none', false, false, false, 0],
     ]);
     const bwrap = worker!.drivers[0]!;
     expect(bwrap.limits).toHaveLength(8);

@@ -1,10 +1,11 @@
+import { isolationRank } from '@looplane/shared';
 import { z } from 'zod';
 import { createRouter, teamProcedure } from '../trpc';
 
 import { LIVE_WORKER_WINDOW_MS } from '../services/live-workers';
 
 const LIMITS = ['wallTimeMs', 'cpus', 'memoryBytes', 'pids', 'outputBytes', 'workspaceBytes', 'workspaceFiles', 'tmpBytes'] as const;
-const DRIVERS = ['bwrap', 'podman', 'dangerous-none'] as const;
+const DRIVERS = ['bwrap', 'podman', 'gvisor', 'dangerous-none'] as const;
 
 // The probe JSON as the worker writes it (packages/sandbox DriverProbe); read defensively, it is
 // a worker's output, not this API's.
@@ -14,6 +15,7 @@ const driverProbeSchema = z.object({
   available: z.boolean().catch(false),
   reason: z.string().nullable().catch(null),
   limitsEnforced: z.record(z.string(), limitSchema).catch({}),
+  offered: z.boolean().optional().catch(undefined),
 });
 
 interface SandboxLimitView {
@@ -27,8 +29,12 @@ export interface SandboxDriverView {
   driver: string;
   works: boolean;
   reason: string | null;
-  /** Whether this worker runs its tools with this driver. */
+  /** Whether this worker runs its tools with this driver by default. */
   selected: boolean;
+  /** Whether this worker runs calls on it (its default, and the stronger ones it offers for calls that need them). */
+  offered: boolean;
+  /** Its rank on the isolation scale (none < bwrap < podman < gvisor), for ordering and display. */
+  level: number;
   limits: SandboxLimitView[];
 }
 
@@ -42,7 +48,7 @@ export interface SandboxWorkerView {
   reason: string | null;
   probedAt: Date;
   lastSeenAt: Date;
-  /** Every probed driver, in a fixed order (bwrap, podman, dangerous-none); a driver not probed yet is absent. */
+  /** Every probed driver, in a fixed order (bwrap, podman, gvisor, dangerous-none); a driver not probed yet is absent. */
   drivers: SandboxDriverView[];
 }
 
@@ -63,6 +69,8 @@ function driverViews(raw: unknown, selected: string): SandboxDriverView[] {
       works: probe.available,
       reason: probe.reason,
       selected: probe.driver === selected,
+      offered: probe.offered ?? probe.driver === selected,
+      level: isolationRank(probe.driver),
       limits: LIMITS.map((limit) => {
         const entry = probe.limitsEnforced[limit];
         return { limit, enforced: entry?.enforced ?? false, by: entry?.by ?? null, note: entry?.note ?? null };

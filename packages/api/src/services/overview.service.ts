@@ -24,6 +24,8 @@ interface OverviewWorker {
   /** Loops it runs at once; null for a worker that did not report it. */
   concurrency: number | null;
   driver: string;
+  /** The sandbox drivers it offers that work (its default and LOOPLANE_SANDBOX_DRIVERS): a call needing a stronger one than `driver` runs on one of them. */
+  drivers: string[];
   /** Whether its sandbox driver works; when not, `reason` says why and its tool calls fail. */
   healthy: boolean;
   reason: string | null;
@@ -151,6 +153,7 @@ async function liveWorkers(db: Queryable, now: Date): Promise<OverviewWorker[]> 
     activeLoops: w.active,
     concurrency: w.concurrency,
     driver: w.selectedDriver,
+    drivers: w.drivers,
     healthy: w.available,
     reason: w.reason,
     lastSeenAt: w.lastSeenAt,

@@ -1090,7 +1090,7 @@ export interface components {
             }[];
             sandbox?: {
                 /** @enum {string} */
-                driver?: "bwrap" | "podman" | "dangerous-none";
+                driver?: "bwrap" | "podman" | "gvisor" | "dangerous-none";
                 /** @enum {string} */
                 network?: "none" | "egress";
                 egressHosts?: string[];
@@ -1714,7 +1714,7 @@ export interface components {
             }[];
             sandbox: {
                 /** @enum {string} */
-                driver?: "bwrap" | "podman" | "dangerous-none";
+                driver?: "bwrap" | "podman" | "gvisor" | "dangerous-none";
                 /** @enum {string} */
                 network?: "none" | "egress";
                 egressHosts?: string[];

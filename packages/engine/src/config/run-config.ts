@@ -30,7 +30,7 @@ const compactionConfigSchema = z.object({
  */
 export const runSandboxSchema = z.object({
   /** A driver the template asked for; the worker refuses calls rather than run them less isolated. */
-  driver: z.enum(['bwrap', 'podman', 'dangerous-none']).optional(),
+  driver: z.enum(['bwrap', 'podman', 'gvisor', 'dangerous-none']).optional(),
   network: z.enum(['none', 'egress']).default('none'),
   /** `host:port` (or `*.domain:port`) the egress proxy lets through; only with `network: egress`. */
   egressHosts: z.array(z.string().min(1).max(260)).max(100).default([]),

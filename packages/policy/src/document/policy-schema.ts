@@ -1,3 +1,4 @@
+import { SANDBOX_LEVEL_DRIVERS } from '@looplane/shared';
 import { z } from 'zod';
 import { workspaceSectionSchema } from './workspace-sources';
 import { breakersSchema } from './breakers-schema';
@@ -117,8 +118,8 @@ const sandboxLimitsSchema = z.strictObject({
   tmpBytes: z.int().positive().optional(),
 });
 
-/** Drivers a policy may require, weakest first. */
-export const SANDBOX_DRIVERS = ['bwrap', 'podman'] as const;
+/** Drivers a policy may require, weakest first (the isolation scale's real levels, `@looplane/shared`). */
+export const SANDBOX_DRIVERS = SANDBOX_LEVEL_DRIVERS;
 
 const approvalsSchema = z
   .strictObject({

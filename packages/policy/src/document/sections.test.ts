@@ -21,6 +21,10 @@ describe('policy sections the worker and the API enforce', () => {
     expect(isDriverAllowed(doc({ sandbox: { minimumDriver: 'podman' } }), 'bwrap')).toBe(false);
     expect(isDriverAllowed(doc({ sandbox: { minimumDriver: 'podman' } }), 'podman')).toBe(true);
     expect(isDriverAllowed(doc({}), 'dangerous-none')).toBe(false);
+    // The isolation scale: none < bwrap < podman < gvisor.
+    expect(isDriverAllowed(doc({ sandbox: { minimumDriver: 'gvisor' } }), 'podman')).toBe(false);
+    expect(isDriverAllowed(doc({ sandbox: { minimumDriver: 'gvisor' } }), 'gvisor')).toBe(true);
+    expect(isDriverAllowed(doc({ sandbox: { minimumDriver: 'podman' } }), 'gvisor')).toBe(true);
   });
 
   it('egress: allowed hosts only, and credentials only for them', () => {

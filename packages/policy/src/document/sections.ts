@@ -1,6 +1,7 @@
 import { hostAllowed } from '../hosts';
 import { globMatches } from '../tool-names';
-import { type PolicyDocument, SANDBOX_DRIVERS } from './policy-schema';
+import { meetsIsolation } from '@looplane/shared';
+import type { PolicyDocument } from './policy-schema';
 
 /** Whether the sandbox may reach `host:port` (the egress proxy asks this for every connection). */
 export function isEgressAllowed(document: PolicyDocument, host: string, port: number): boolean {
@@ -26,6 +27,5 @@ export function isEndpointAllowed(document: PolicyDocument, endpointName: string
  * package does not know, never do.
  */
 export function isDriverAllowed(document: PolicyDocument, driver: string): boolean {
-  const rank = (SANDBOX_DRIVERS as readonly string[]).indexOf(driver);
-  return rank !== -1 && rank >= SANDBOX_DRIVERS.indexOf(document.sandbox.minimumDriver);
+  return meetsIsolation(driver, document.sandbox.minimumDriver);
 }

@@ -29,7 +29,9 @@ export function WorkersCard({ workers }: { workers: Overview['workers'] }) {
               <span className="tabular-nums" data-testid="overview-worker-load" title="Running loops / loops it runs at once">
                 {w.activeLoops} / {w.concurrency ?? '?'}
               </span>
-              <span className="font-mono text-muted">{w.driver}</span>
+              <span className="font-mono text-muted" data-testid="overview-worker-drivers" title="The sandbox drivers it offers that work, its default first">
+                {(w.drivers.length ? w.drivers : [w.driver]).join(' · ')}
+              </span>
               {w.healthy ? <Badge tone="success">sandbox ok</Badge> : <Badge tone="danger">{w.reason ?? 'sandbox unavailable'}</Badge>}
             </li>
           ))}

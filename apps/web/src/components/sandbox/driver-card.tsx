@@ -23,11 +23,12 @@ export function DriverCard({ driver }: { driver: SandboxDriver }) {
       className={cn('rounded-md border p-3', driver.selected ? 'border-accent/40 bg-accent-soft/30' : 'border-border')}
       data-testid={`sandbox-driver-${driver.driver}`}
       data-works={driver.works ? 'true' : 'false'}
+      data-offered={driver.offered ? 'true' : 'false'}
     >
       <div className="flex items-center justify-between gap-2">
         <span className="font-mono text-[13px] font-semibold">{driver.driver}</span>
         <span className="flex items-center gap-1.5">
-          {driver.selected ? <Badge tone="accent">selected</Badge> : null}
+          {driver.selected ? <Badge tone="accent">default</Badge> : driver.offered ? <Badge tone="accent">offered</Badge> : null}
           {driver.works ? (
             <Badge tone="success" data-testid="sandbox-driver-status">
               works

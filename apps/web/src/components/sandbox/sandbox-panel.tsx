@@ -25,8 +25,11 @@ export function SandboxPanel() {
   return (
     <div className="flex flex-col gap-6" data-testid="sandbox-panel">
       <p className="text-muted">
-        Every agent tool call runs in a sandbox in the session&apos;s workspace. Each worker checks at start which sandbox drivers work on its host; a worker
-        whose driver does not work fails every tool call with the reason below, and never runs a call unsandboxed.
+        Every agent tool call runs in a sandbox in the session&apos;s workspace. Isolation levels, weakest first: <code className="font-mono">none</code>{' '}
+        (development only) &lt; <code className="font-mono">bwrap</code> &lt; <code className="font-mono">podman</code> &lt;{' '}
+        <code className="font-mono">gvisor</code>. A call runs on the worker&apos;s default driver unless its agent, graph node or the team policy asks for a
+        stronger level; then it runs on a stronger driver the worker offers, or is refused with the reason, never run weaker. Each worker checks at start which
+        drivers work on its host.
       </p>
       <InlineError error={sandbox.error} testId="sandbox-load-error" />
       {sandbox.isPending ? <p className="text-muted">Loading the workers&apos; sandbox checks…</p> : null}
@@ -55,7 +58,7 @@ function WorkerCard({ worker }: { worker: SandboxWorker }) {
               </span>
             </span>
           }
-          description={`Checked ${worker.probedAt.toLocaleString()}; runs tools with ${worker.selectedDriver}.`}
+          description={`Checked ${worker.probedAt.toLocaleString()}; runs tools with ${worker.selectedDriver}${offeredBeyond(worker)}.`}
           actions={
             worker.available ? (
               <Badge tone="success" data-testid="sandbox-worker-status">
@@ -77,9 +80,15 @@ function WorkerCard({ worker }: { worker: SandboxWorker }) {
           {worker.drivers.map((driver) => (
             <DriverCard key={driver.driver} driver={driver} />
           ))}
-          {worker.drivers.length < 3 ? <p className="text-xs text-muted">The other drivers are still being checked…</p> : null}
+          {worker.drivers.length < 4 ? <p className="text-xs text-muted">The other drivers are still being checked…</p> : null}
         </div>
       </div>
     </Card>
   );
+}
+
+/** ", and offers gvisor for calls that need it", or nothing when the worker offers only its default. */
+function offeredBeyond(worker: { selectedDriver: string; drivers: { driver: string; offered: boolean }[] }): string {
+  const more = worker.drivers.filter((d) => d.offered && d.driver !== worker.selectedDriver).map((d) => d.driver);
+  return more.length ? `, and offers ${more.join(', ')} for calls that need it` : '';
 }

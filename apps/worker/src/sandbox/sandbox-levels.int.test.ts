@@ -1,0 +1,116 @@
+import { chmodSync, existsSync, mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { release, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/testing';
+import type { RunConfigInput, ScriptTurn } from '@looplane/engine';
+import { GvisorDriver } from '@looplane/sandbox';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../logger';
+import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { registerBuiltinTools } from '../tools/builtin-tools';
+import { ToolRegistry } from '../tools/tool-registry';
+import { lazyEgressSource } from './test-egress-source';
+import { WorkerSandbox } from './worker-sandbox';
+
+// Real bwrap and real gVisor on one worker, a real runtime and the team's real policy: each call
+// runs on the worker's default driver unless its template or the policy asks for a stronger level.
+const root = mkdtempSync(join(tmpdir(), 'looplane-sandbox-levels-'));
+chmodSync(root, 0o711);
+const egress = lazyEgressSource(() => s.t.url, undefined);
+const s = setUpRuntimeSuite('sandbox-levels', {
+  leaseTtlMs: 3000,
+  sandbox: { driver: 'bwrap', offered: ['bwrap', 'gvisor'], workspaceRoot: join(root, 'workspaces'), egress },
+});
+const logger = createLogger({ level: 'silent' });
+
+afterAll(async () => {
+  await egress.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+type Finished = { callId: string; ok: boolean; output: string };
+
+function catalogue(): RunConfigInput['tools'] {
+  return s.worker.sandbox!.tools.map((t) => ({
+    name: t.spec.name,
+    description: t.spec.description,
+    parameters: t.spec.parameters,
+    idempotent: t.spec.idempotent,
+  }));
+}
+
+async function runWith(policy: Record<string, unknown>, script: ScriptTurn[], sandbox?: RunConfigInput['sandbox']): Promise<Finished[]> {
+  const teamId = await createTestTeam(s.t.db, { policy: { version: 1, default: 'allow', ...policy } });
+  const agent = await createTestAgent(s.t.db, teamId, { script });
+  const ids = await createTestRun(s.t.db, agent, { config: { tools: catalogue(), toolLoading: 'eager', ...(sandbox ? { sandbox } : {}) } });
+  await s.client.enqueue({ ...ids, reason: 'start' });
+  await waitForRun(s.t.db, ids.runId, undefined, 45_000);
+  const events = await s.t.db.event.findMany({ where: { runId: ids.runId, type: 'tool.finished' }, orderBy: { seq: 'asc' } });
+  return events.map((e) => e.payload as Finished);
+}
+
+const uname = (callId: string) => ({ calls: [{ id: callId, tool: 'shell', args: { command: 'uname -r; echo made > level.txt' } }] });
+
+describe('isolation levels on one worker (bwrap default, gvisor offered)', () => {
+  it('the worker offers both drivers and says which work', async () => {
+    expect(s.worker.sandbox!.offered).toEqual(['bwrap', 'gvisor']);
+    expect(await s.worker.sandbox!.workingDrivers()).toEqual(['bwrap', 'gvisor']);
+  });
+
+  it("a template asking for gvisor runs its calls under gVisor's kernel; one asking for nothing stays on bwrap", async () => {
+    const strong = await runWith({}, [uname('c1'), { finish: 'done' }], { driver: 'gvisor', network: 'none', egressHosts: [], limits: {} });
+    expect(strong).toEqual([expect.objectContaining({ ok: true })]);
+    expect(strong[0]!.output).not.toContain(release());
+    const plain = await runWith({}, [uname('c1'), { finish: 'done' }]);
+    expect(plain[0]!.output).toContain(release());
+  }, 90_000);
+
+  it("the policy's sandbox.minimumDriver gvisor moves every call of the team to gVisor", async () => {
+    const finished = await runWith({ sandbox: { minimumDriver: 'gvisor' } }, [uname('c1'), { finish: 'done' }]);
+    expect(finished).toEqual([expect.objectContaining({ ok: true })]);
+    expect(finished[0]!.output).not.toContain(release());
+  }, 90_000);
+});
+
+describe('a worker that does not offer the level a call needs', () => {
+  it('refuses the call with the reason and runs nothing, not even under bwrap', async () => {
+    const sandbox = await WorkerSandbox.start({ driver: 'bwrap', workspaceRoot: join(root, 'bwrap-only'), environment: 'production', logger });
+    expect(sandbox.offered).toEqual(['bwrap']);
+    const runner = registerBuiltinTools(new ToolRegistry(), sandbox).runnerFor({
+      runId: 'run-1',
+      teamId: 'team-1',
+      agentId: null,
+      sessionId: 'session-weak',
+      sandbox: { driver: 'gvisor', network: 'none', egressHosts: [], limits: {} },
+    });
+    const result = await runner.run({ callId: 'c1', name: 'shell', args: { command: 'echo made > level.txt' } });
+    expect(result).toEqual({ ok: false, output: 'not run: the agent requires the gvisor sandbox or stronger, but this worker runs bwrap' });
+    expect(existsSync(join(root, 'bwrap-only', 'session-weak'))).toBe(false);
+  });
+
+  it('refuses, naming the reason, when the offered stronger driver does not work on this host', async () => {
+    const sandbox = await WorkerSandbox.start({
+      driver: 'bwrap',
+      offered: ['bwrap', 'gvisor'],
+      workspaceRoot: join(root, 'gvisor-broken'),
+      environment: 'production',
+      drivers: { gvisor: new GvisorDriver({ stateDir: join(root, 'gvisor-broken-state'), runscPath: '/nonexistent/runsc' }) },
+      logger,
+    });
+    expect(await sandbox.workingDrivers()).toEqual(['bwrap']);
+    const runner = registerBuiltinTools(new ToolRegistry(), sandbox).runnerFor({
+      runId: 'run-1',
+      teamId: 'team-1',
+      agentId: null,
+      sessionId: 'session-broken',
+      sandbox: { driver: 'gvisor', network: 'none', egressHosts: [], limits: {} },
+    });
+    const result = await runner.run({ callId: 'c1', name: 'shell', args: { command: 'echo made > level.txt' } });
+    expect(result.ok).toBe(false);
+    expect(result.output).toMatch(
+      /^not run: the agent requires the gvisor sandbox or stronger, and this worker's gvisor does not work here \(gvisor: runsc not found/,
+    );
+    expect(existsSync(join(root, 'gvisor-broken', 'session-broken'))).toBe(false);
+  });
+});
