@@ -140,6 +140,7 @@ export class TeamPolicies {
         reason: decision.reason,
         risk: decision.risk,
         ...(decision.approverRole ? { approverRole: decision.approverRole } : {}),
+        ...(decision.isolation ? { isolation: decision.isolation } : {}),
         policyVersionId: policy.versionId,
         policyVersion: policy.version,
       },

@@ -40,14 +40,21 @@ function catalogue(): RunConfigInput['tools'] {
   }));
 }
 
-async function runWith(policy: Record<string, unknown>, script: ScriptTurn[], sandbox?: RunConfigInput['sandbox']): Promise<Finished[]> {
+async function runWithEvents(policy: Record<string, unknown>, script: ScriptTurn[], sandbox?: RunConfigInput['sandbox']) {
   const teamId = await createTestTeam(s.t.db, { policy: { version: 1, default: 'allow', ...policy } });
   const agent = await createTestAgent(s.t.db, teamId, { script });
   const ids = await createTestRun(s.t.db, agent, { config: { tools: catalogue(), toolLoading: 'eager', ...(sandbox ? { sandbox } : {}) } });
   await s.client.enqueue({ ...ids, reason: 'start' });
   await waitForRun(s.t.db, ids.runId, undefined, 45_000);
-  const events = await s.t.db.event.findMany({ where: { runId: ids.runId, type: 'tool.finished' }, orderBy: { seq: 'asc' } });
-  return events.map((e) => e.payload as Finished);
+  const events = await s.t.db.event.findMany({ where: { runId: ids.runId }, orderBy: { seq: 'asc' } });
+  return {
+    finished: events.filter((e) => e.type === 'tool.finished').map((e) => e.payload as Finished),
+    decided: events.filter((e) => e.type === 'policy.decided').map((e) => e.payload),
+  };
+}
+
+async function runWith(policy: Record<string, unknown>, script: ScriptTurn[], sandbox?: RunConfigInput['sandbox']): Promise<Finished[]> {
+  return (await runWithEvents(policy, script, sandbox)).finished;
 }
 
 const uname = (callId: string) => ({ calls: [{ id: callId, tool: 'shell', args: { command: 'uname -r; echo made > level.txt' } }] });
@@ -64,6 +71,23 @@ describe('isolation levels on one worker (bwrap default, gvisor offered)', () =>
     expect(strong[0]!.output).not.toContain(release());
     const plain = await runWith({}, [uname('c1'), { finish: 'done' }]);
     expect(plain[0]!.output).toContain(release());
+  }, 90_000);
+
+  it('a policy rule requiring gvisor for lines that run code: python3 runs under gVisor, ls stays on bwrap, and the decision names the level', async () => {
+    const rule = { id: 'code-in-gvisor', match: { tool: 'shell', runsCode: true }, outcome: 'allow', minimumDriver: 'gvisor' };
+    const { finished, decided } = await runWithEvents({ rules: [rule] }, [
+      { calls: [{ id: 'c1', tool: 'shell', args: { command: `python3 -c "import os; print(os.uname().release)"` } }] },
+      { calls: [{ id: 'c2', tool: 'shell', args: { command: 'uname -r' } }] },
+      { finish: 'done' },
+    ]);
+    expect(finished.map((f) => f.ok)).toEqual([true, true]);
+    expect(finished[0]!.output).not.toContain(release());
+    expect(finished[0]!.output).toMatch(/^exit code: 0\n--- stdout ---\n\d+\.\d+\.\d+/);
+    expect(finished[1]!.output).toContain(release());
+    expect(decided).toEqual([
+      { callId: expect.any(String), decision: 'allow', ruleId: 'code-in-gvisor', isolation: 'gvisor' },
+      { callId: expect.any(String), decision: 'allow', ruleId: 'default' },
+    ]);
   }, 90_000);
 
   it("the policy's sandbox.minimumDriver gvisor moves every call of the team to gVisor", async () => {

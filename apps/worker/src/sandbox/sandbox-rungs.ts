@@ -14,8 +14,8 @@ export interface IsolationNeed {
   wanted?: DriverName | undefined;
   /** The policy's `sandbox.minimumDriver`. */
   policyMinimum?: string | undefined;
-  /** A policy rule's minimum for this call, with the rule's id. */
-  rule?: { minimum: string; ruleId: string } | undefined;
+  /** The minimum the policy's decision named for this call (`policy.decided`'s `isolation`), with its rule's id. */
+  rule?: { minimum: string; ruleId: string | null } | undefined;
   /** Why the worker's default driver cannot run anything; null when it works. */
   defaultUnavailable: string | null;
 }
@@ -32,7 +32,7 @@ const joinNames = (names: string[]) => (names.length < 2 ? (names[0] ?? 'nothing
  */
 export async function chooseRung(rungs: Rung[], need: IsolationNeed): Promise<Chosen> {
   const asks: { minimum: string; by: string }[] = [];
-  if (need.rule) asks.push({ minimum: need.rule.minimum, by: `the team policy's rule ${need.rule.ruleId}` });
+  if (need.rule) asks.push({ minimum: need.rule.minimum, by: need.rule.ruleId ? `the team policy's rule ${need.rule.ruleId}` : "the team policy's decision" });
   if (need.policyMinimum) asks.push({ minimum: need.policyMinimum, by: "the team policy's rule sandbox.minimumDriver" });
   if (need.wanted && need.wanted !== 'dangerous-none') asks.push({ minimum: need.wanted, by: 'the agent' });
   const strongest = asks.reduce<{ minimum: string; by: string } | null>(

@@ -235,10 +235,11 @@ export class WorkerSandbox {
     // The team policy (its sandbox section, effect rules and egress), read per call against the
     // active version: a policy saved before this call binds it. One read serves the whole call.
     const policy = this.options.egress ? await this.options.egress.policy(context.teamId) : null;
-    // The isolation the call needs (the template's or node's driver, the policy's minimum) picks the driver it runs on.
+    // The isolation the call needs (the template's or node's driver, the policy's minimum, its deciding rule's) picks the driver it runs on.
     const chosen = await chooseRung(this.rungs, {
       wanted: context.sandbox?.driver,
       policyMinimum: policy?.document.sandbox.minimumDriver,
+      ...(call.isolation ? { rule: { minimum: call.isolation.level, ruleId: call.isolation.ruleId } } : {}),
       defaultUnavailable: this.unavailable,
     });
     if (!chosen.ok) return { ok: false, output: chosen.output };

@@ -49,6 +49,23 @@ describe('policies', () => {
     expect(draft).toMatchObject({ draft: true, outcome: 'allow', ruleId: 'let-rm' });
   });
 
+  it('the simulator names the least isolation a call would run with: its rule’s minimumDriver, else the document’s minimum', async () => {
+    const viewer = await tb.as('viewer');
+    const document = [
+      'version: 1',
+      'default: allow',
+      'rules:',
+      '  - id: code-in-gvisor',
+      '    match: { tool: shell, runsCode: true }',
+      '    outcome: allow',
+      '    minimumDriver: gvisor',
+    ].join('\n');
+    const code = await viewer.policies.simulate({ teamId: tb.fx.teamId, tool: 'shell', args: { command: 'python3 -c "print(1)"' }, document });
+    expect(code).toMatchObject({ outcome: 'allow', ruleId: 'code-in-gvisor', sandbox: 'gvisor' });
+    const plain = await viewer.policies.simulate({ teamId: tb.fx.teamId, tool: 'shell', args: { command: 'ls' }, document });
+    expect(plain).toMatchObject({ outcome: 'allow', ruleId: 'default', sandbox: 'bwrap' });
+  });
+
   it('an invalid document is refused with its path and line, and nothing is saved', async () => {
     const api = await tb.as('admin');
     const before = await counts();

@@ -61,5 +61,6 @@ export function redecideRecent(previous: PolicyDocument, next: PolicyDocument, c
 /** The simulator's answer: the decision, the rule that matched, and the trace of rules tried. */
 export function simulateCall(document: PolicyDocument, tool: string, args: Record<string, unknown>) {
   const result = simulate(document, { tool, args });
-  return { ...brief(result), trace: result.trace, effects: result.effects, analysis: result.analysis ?? null };
+  // `sandbox`: the least isolation the call would run with (its rule's minimumDriver, else the document's minimum).
+  return { ...brief(result), sandbox: result.sandbox, trace: result.trace, effects: result.effects, analysis: result.analysis ?? null };
 }

@@ -41,6 +41,7 @@ rules:
     match: { tool: http_request, hosts: [api.github.com] }
     outcome: require_approval
     approverRole: admin
+    minimumDriver: gvisor
 `;
 
 let runId: string;
@@ -89,6 +90,7 @@ async function directMatrix(teamId: string) {
   const cells = new Map<string, number>();
   const rules = new Map<string, number>();
   let changed = 0;
+  const levels = new Map<string, number>();
   for (const { data } of rows.rows as Array<{ data: { tool: string; args: unknown; outcome: string; ruleId: string; approverRole?: string } }>) {
     if (!['allow', 'deny', 'require_approval'].includes(data.outcome)) continue;
     const args = typeof data.args === 'string' ? LONG : (data.args as Record<string, unknown>);
@@ -98,8 +100,10 @@ async function directMatrix(teamId: string) {
     const rule = `${key} ${data.ruleId}>${after.ruleId}`;
     rules.set(rule, (rules.get(rule) ?? 0) + 1);
     if (data.outcome !== after.outcome || (data.approverRole ?? null) !== (after.approverRole ?? null)) changed += 1;
+    const level = after.outcome === 'deny' ? null : (after.isolation ?? document.sandbox.minimumDriver);
+    if (level) levels.set(level, (levels.get(level) ?? 0) + 1);
   }
-  return { rows: rows.rows.length, cells, rules, changed };
+  return { rows: rows.rows.length, cells, rules, changed, levels };
 }
 
 function matrixOf(result: BacktestResult) {
@@ -197,6 +201,9 @@ describe('policies.backtest', () => {
     expect(found.cells).toEqual(direct.cells);
     expect(found.rules).toEqual(direct.rules);
     expect(result.changed).toBe(direct.changed);
+    // The level each call it lets run would need: the github-admin rule's gvisor, the document's bwrap otherwise.
+    expect(new Map(result.isolation.map((entry) => [entry.level, entry.count]))).toEqual(direct.levels);
+    expect(result.isolation.map((entry) => entry.level)).toEqual(['bwrap', 'gvisor'].filter((level) => direct.levels.has(level)));
     expect(found.cells.size).toBeGreaterThan(3);
     expect(found.cells.get('require_approval>deny')).toBeGreaterThan(7000);
 

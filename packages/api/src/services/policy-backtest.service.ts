@@ -1,3 +1,4 @@
+import { isolationRank, type SandboxLevelDriver } from '@looplane/shared';
 import { decisionSeqs, type Db } from '@looplane/db';
 import { OUTCOMES, redecideCall, type Outcome, type PolicyDocument } from '@looplane/policy';
 import { AppError } from '@looplane/shared';
@@ -39,6 +40,8 @@ interface BacktestExample {
   fromRule: string;
   toRule: string;
   reason: string;
+  /** The least isolation the candidate would run the call with; null when it may not run. */
+  isolation: SandboxLevelDriver | null;
   /** Dashboard path of the call's run. */
   link: string;
 }
@@ -63,6 +66,8 @@ export interface BacktestResult {
   /** Rows in the window that are not readable decisions. */
   skipped: number;
   cells: BacktestCell[];
+  /** The calls the candidate lets run, by the least isolation it would run them with (weakest first). */
+  isolation: Array<{ level: SandboxLevelDriver; count: number }>;
 }
 
 interface CellTally {
@@ -79,6 +84,7 @@ function preview(args: Record<string, unknown>): string {
 /** The from → to matrix with its counts, rules and examples; fixed size (outcomes²), so bounded whatever the window. */
 class Matrix {
   readonly cells = new Map<string, CellTally>();
+  readonly levels = new Map<SandboxLevelDriver, number>();
   total = 0;
   changed = 0;
 
@@ -97,6 +103,8 @@ class Matrix {
     const rule = cell.rules.get(key);
     if (rule) rule.count += 1;
     else cell.rules.set(key, { from: before.ruleId, to: after.ruleId, count: 1 });
+    const isolation = after.outcome === 'deny' ? null : (after.isolation ?? document.sandbox.minimumDriver);
+    if (isolation) this.levels.set(isolation, (this.levels.get(isolation) ?? 0) + 1);
     // Calls come oldest first; a cell keeps the latest `limit` of them, the ones a team tightening
     // its rules recognises. Bounded: one is dropped for each one kept past the limit.
     if (cell.examples.length === this.limit) cell.examples.shift();
@@ -110,6 +118,7 @@ class Matrix {
       fromRule: before.ruleId,
       toRule: after.ruleId,
       reason: after.reason,
+      isolation,
     });
   }
 }
@@ -167,5 +176,6 @@ export async function backtestPolicy(
         .map((e) => ({ ...e, seq: seqs.get(`${e.sessionId}\u0000${e.callId}`) ?? null, link: `/t/${team.slug}/runs/${e.runId}` })),
     };
   });
-  return { since: input.since, until, total: matrix.total, changed: matrix.changed, skipped, cells };
+  const isolation = [...matrix.levels.entries()].sort(([a], [b]) => isolationRank(a) - isolationRank(b)).map(([level, count]) => ({ level, count }));
+  return { since: input.since, until, total: matrix.total, changed: matrix.changed, skipped, cells, isolation };
 }

@@ -1,4 +1,4 @@
-import { roleSchema } from '@looplane/shared';
+import { roleSchema, SANDBOX_LEVEL_DRIVERS } from '@looplane/shared';
 import { z } from 'zod';
 import { runConfigSchema } from '../config/run-config';
 import { breakerTripSchema } from './breaker-trip';
@@ -117,6 +117,8 @@ export const payloadSchemas = {
     reason: z.string().optional(),
     role: roleSchema.optional(),
     ruleId: z.string().optional(),
+    /** The isolation level the deciding rule requires (its `minimumDriver`): the call runs on that driver or a stronger one. */
+    isolation: z.enum(SANDBOX_LEVEL_DRIVERS).optional(),
   }),
   'approval.requested': z.object({
     callId: id,

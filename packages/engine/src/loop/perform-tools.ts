@@ -52,6 +52,7 @@ export async function evaluatePolicy(ctx: StepContext, callId: string): Promise<
     ...(verdict.decision !== 'allow' && verdict.reason ? { reason: verdict.reason } : {}),
     ...(verdict.decision === 'require_approval' ? { role: verdict.role } : {}),
     ...(verdict.ruleId ? { ruleId: verdict.ruleId } : {}),
+    ...(verdict.decision !== 'deny' && verdict.isolation ? { isolation: verdict.isolation } : {}),
   });
   if (verdict.decision === 'allow' && verdict.breaker) return ctx.emit([decided, ...breakerEvents(ctx, call, verdict.breaker)]);
   if (verdict.decision !== 'require_approval') return ctx.emit([decided]);
@@ -116,7 +117,10 @@ export async function runTool(ctx: StepContext, callId: string, resume: boolean)
   if (!resume) {
     await ctx.emit([ctx.event('tool.started', { callId, name: call.name, args: call.args, attempt: call.attempts + 1 })]);
   }
-  const result = await ctx.ports.tools.run({ callId, name: call.name, args: call.args, ...(approved ? { approved } : {}) }, { signal: ctx.signal });
+  const result = await ctx.ports.tools.run(
+    { callId, name: call.name, args: call.args, ...(approved ? { approved } : {}), ...(call.isolation ? { isolation: call.isolation } : {}) },
+    { signal: ctx.signal },
+  );
   const { text, truncated } = truncateUtf8(result.output, requireConfig(ctx.state).limits.maxToolOutputBytes);
   const extra = {
     ...(result.commit !== undefined ? { commit: result.commit } : {}),

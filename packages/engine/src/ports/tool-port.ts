@@ -1,4 +1,4 @@
-import type { Role } from '@looplane/shared';
+import type { Role, SandboxLevelDriver } from '@looplane/shared';
 import type { JsonValue, ToolArgs } from '../events/json-object';
 import type { HeldEffect } from '../events/workspace-effect';
 
@@ -11,6 +11,8 @@ export interface ToolInvocation {
   args: ToolArgs;
   /** A human approved this call before it ran (an effect rule's require_approval is then covered). */
   approved?: boolean;
+  /** The isolation the policy's deciding rule requires (`policy.decided`'s `isolation`): the sandbox runs it at that level or refuses. */
+  isolation?: { level: SandboxLevelDriver; ruleId: string | null };
 }
 
 /** What the policy's effect rules decided about a result they did not let stand. */

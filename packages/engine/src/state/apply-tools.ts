@@ -66,6 +66,7 @@ export const toolHandlers: HandlerGroup<ToolEvents> = {
   'policy.decided': (state, p) => {
     const call = callOf(state, p.callId);
     if (!call) return;
+    if (p.isolation) call.isolation = { level: p.isolation, ruleId: p.ruleId ?? null };
     if (p.decision === 'allow') call.status = 'allowed';
     else if (p.decision === 'require_approval') call.status = 'awaiting_approval';
     else {

@@ -1,3 +1,4 @@
+import type { SandboxLevelDriver } from '@looplane/shared';
 import type { WorkspaceSeed } from '../events/workspace-seeded';
 import type { RunConfig } from '../config/run-config';
 import type { PromptMessage, ToolDefinition } from '../ports/model-port';
@@ -49,6 +50,8 @@ export interface ToolCallState {
   editedByApprover: boolean;
   /** A result the policy's effect rules held (the call ran; its changes wait for an approver). */
   held: HeldResult | null;
+  /** The isolation its policy decision requires (`policy.decided`'s `isolation` and rule), passed to the tool port. */
+  isolation?: { level: SandboxLevelDriver; ruleId: string | null };
 }
 
 /** What a held call produced, kept until an approver decides: applied as it is, or dropped. */

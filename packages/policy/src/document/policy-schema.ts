@@ -73,9 +73,27 @@ export const ruleSchema = z
     reason: z.string().max(2000).optional(),
     approverRole: z.enum(APPROVER_ROLES).optional(),
     risk: z.enum(RISKS).optional(),
+    /**
+     * The isolation the calls this rule decides need (at least the document's
+     * `sandbox.minimumDriver`): e.g. shell lines that run code in `gvisor`. A worker runs them on a
+     * driver at that level or above, or refuses them; never weaker.
+     */
+    minimumDriver: z.enum(SANDBOX_LEVEL_DRIVERS).optional(),
   })
   .superRefine((rule, ctx) => {
     for (const problem of conditionProblems(rule.match)) ctx.addIssue({ code: 'custom', path: ['match', problem.field], message: problem.message });
+    if (rule.minimumDriver && rule.outcome === 'deny')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['minimumDriver'],
+        message: 'minimumDriver applies to calls a rule lets run (allow or require_approval), not to deny',
+      });
+    if (rule.minimumDriver && rule.match.effect)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['minimumDriver'],
+        message: "an effect rule is decided after the call ran, so it cannot choose the call's sandbox",
+      });
     if (rule.approverRole && rule.outcome !== 'require_approval') {
       ctx.addIssue({ code: 'custom', path: ['approverRole'], message: 'approverRole applies only to outcome require_approval' });
     }

@@ -1,3 +1,4 @@
+import type { SandboxLevelDriver } from '@looplane/shared';
 import type { ApproverRole, Outcome, Risk } from '../document/policy-schema';
 import type { ShellAnalysis } from '../shell/analysis-types';
 import type { ShellContext } from '../shell/analyze-shell';
@@ -26,6 +27,11 @@ export interface Decision {
   risk: Risk;
   /** What the shell parser found, for shell calls. */
   analysis?: ShellAnalysis;
+  /**
+   * The isolation level the deciding rule requires (its `minimumDriver`, at least the document's
+   * `sandbox.minimumDriver`); absent when the rule asks for none or the call may not run.
+   */
+  isolation?: SandboxLevelDriver;
 }
 
 /** One rule the simulator tried, and why it did or did not match. */
@@ -48,6 +54,8 @@ export interface EffectPreview {
 
 /** A decision with the trace of every rule tried up to (and including) the one that matched. */
 export interface Simulation extends Decision {
+  /** The least isolation the call would run with: the deciding rule's level or the document's minimum (null for a call that may not run). */
+  sandbox: SandboxLevelDriver | null;
   trace: TraceStep[];
   /** The effect rules that will decide the call's result, in order (empty for calls that change no file). */
   effects: EffectPreview[];

@@ -225,3 +225,45 @@ describe('policyPortFrom', () => {
     await expect(call('make')).resolves.toMatchObject({ decision: 'deny', ruleId: 'default' });
   });
 });
+
+describe('evaluate: isolation levels', () => {
+  const runsCodeInGvisor: PolicyDocumentInput['rules'] = [
+    { id: 'code-in-gvisor', match: { tool: 'shell', runsCode: true }, outcome: 'allow', minimumDriver: 'gvisor' },
+    { id: 'shell', match: { tool: 'shell' }, outcome: 'allow' },
+  ];
+
+  it("a rule's minimumDriver names the level of the calls it decides; other calls name none", () => {
+    const document = policy(runsCodeInGvisor);
+    expect(evaluate(document, { tool: 'shell', args: { command: 'python3 -c "print(1)"' } })).toMatchObject({
+      outcome: 'allow',
+      ruleId: 'code-in-gvisor',
+      isolation: 'gvisor',
+    });
+    expect(evaluate(document, { tool: 'shell', args: { command: 'ls -la' } })).not.toHaveProperty('isolation');
+  });
+
+  it('the simulator reports the least isolation every call that may run gets: the rule or the document minimum, the stronger', () => {
+    const document = policy(runsCodeInGvisor, { sandbox: { minimumDriver: 'podman' } });
+    expect(simulate(document, { tool: 'shell', args: { command: 'python3 -c "print(1)"' } }).sandbox).toBe('gvisor');
+    expect(simulate(document, { tool: 'shell', args: { command: 'ls' } }).sandbox).toBe('podman');
+    expect(simulate(policy([]), { tool: 'shell', args: { command: 'ls' } })).toMatchObject({ outcome: 'deny', sandbox: null });
+    // A rule asking for less than the document's minimum still gets the minimum.
+    const weaker = policy([{ id: 'any', match: { tool: 'shell' }, outcome: 'allow', minimumDriver: 'bwrap' }], { sandbox: { minimumDriver: 'gvisor' } });
+    expect(evaluate(weaker, { tool: 'shell', args: { command: 'ls' } })).toMatchObject({ isolation: 'gvisor' });
+  });
+
+  it('the port passes the level to the engine for allow and require_approval', async () => {
+    const port = policyPortFrom(policy([{ id: 'ask', match: { tool: 'shell' }, outcome: 'require_approval', minimumDriver: 'gvisor' }]));
+    expect(await port.evaluate({ callId: 'c1', name: 'shell', args: { command: 'ls' } })).toMatchObject({ decision: 'require_approval', isolation: 'gvisor' });
+  });
+
+  it('refuses minimumDriver on a deny rule, on an effect rule, and for a driver the scale does not know', () => {
+    const bad = (rule: Record<string, unknown>) => () =>
+      parsePolicyDocument({ version: 1, rules: [{ id: 'r', match: { tool: 'shell' }, outcome: 'allow', ...rule }] });
+    expect(bad({ outcome: 'deny', minimumDriver: 'gvisor' })).toThrow(/minimumDriver applies to calls a rule lets run/);
+    expect(bad({ match: { tool: 'shell', effect: { deletions: { atLeast: 1 } } }, minimumDriver: 'gvisor' })).toThrow(
+      /effect rule is decided after the call ran/,
+    );
+    expect(bad({ minimumDriver: 'docker' })).toThrow(/minimumDriver/);
+  });
+});

@@ -1,3 +1,4 @@
+import { type SandboxLevelDriver, strongerMinimum } from '@looplane/shared';
 import type { PolicyDocument, Risk, Rule } from '../document/policy-schema';
 import type { ShellAnalysis } from '../shell/analysis-types';
 import { destructiveCode } from '../shell/code-risk';
@@ -68,10 +69,25 @@ export function fromDefault(document: PolicyDocument, prepared: PreparedCall): D
   };
 }
 
+/** The level a rule's call needs: its `minimumDriver`, at least the document's. */
+function withIsolation(decision: Decision, rule: Rule | null, document: PolicyDocument): Decision & { sandbox: SandboxLevelDriver | null } {
+  if (decision.outcome === 'deny') return { ...decision, sandbox: null };
+  const level = strongerMinimum(rule?.minimumDriver, document.sandbox.minimumDriver) ?? document.sandbox.minimumDriver;
+  return { ...decision, ...(rule?.minimumDriver ? { isolation: level } : {}), sandbox: level };
+}
+
 /** Decides a prepared call, collecting the trace. Shared by evaluate, simulate and redecide. */
 export function decidePrepared(document: PolicyDocument, prepared: PreparedCall): Simulation {
   if (prepared.call.tool === LOAD_TOOLS) {
-    return { outcome: 'allow', ruleId: BUILTIN_RULE, reason: `${LOAD_TOOLS} only lists tools and is always allowed`, risk: 'low', trace: [], effects: [] };
+    return {
+      outcome: 'allow',
+      ruleId: BUILTIN_RULE,
+      reason: `${LOAD_TOOLS} only lists tools and is always allowed`,
+      risk: 'low',
+      trace: [],
+      effects: [],
+      sandbox: null,
+    };
   }
   const trace: TraceStep[] = [];
   for (const rule of document.rules) {
@@ -81,9 +97,9 @@ export function decidePrepared(document: PolicyDocument, prepared: PreparedCall)
     }
     const result = matchRule(rule, prepared, document);
     trace.push({ ruleId: rule.id, matched: result.matched, explanation: result.explanation });
-    if (result.matched) return { ...fromRule(rule, prepared.shell), trace, effects: effectPreviews(document, prepared) };
+    if (result.matched) return { ...withIsolation(fromRule(rule, prepared.shell), rule, document), trace, effects: effectPreviews(document, prepared) };
   }
-  return { ...fromDefault(document, prepared), trace, effects: effectPreviews(document, prepared) };
+  return { ...withIsolation(fromDefault(document, prepared), null, document), trace, effects: effectPreviews(document, prepared) };
 }
 
 /**
@@ -91,7 +107,7 @@ export function decidePrepared(document: PolicyDocument, prepared: PreparedCall)
  * synchronous; `context` places the workspace (default `/workspace`).
  */
 export function evaluate(document: PolicyDocument, call: PolicyCall, context: PolicyContext = {}): Decision {
-  const { trace: _trace, effects: _effects, ...decision } = decidePrepared(document, prepareCall(call, context));
+  const { trace: _trace, effects: _effects, sandbox: _sandbox, ...decision } = decidePrepared(document, prepareCall(call, context));
   return decision;
 }
 

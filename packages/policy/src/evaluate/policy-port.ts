@@ -10,7 +10,7 @@ import { evaluate } from './evaluate';
 export function toPolicyDecision(decision: Decision): PolicyDecision {
   switch (decision.outcome) {
     case 'allow':
-      return { decision: 'allow', ruleId: decision.ruleId };
+      return { decision: 'allow', ruleId: decision.ruleId, ...(decision.isolation ? { isolation: decision.isolation } : {}) };
     case 'deny':
       return { decision: 'deny', reason: decision.reason, ruleId: decision.ruleId };
     case 'require_approval':
@@ -20,6 +20,7 @@ export function toPolicyDecision(decision: Decision): PolicyDecision {
         reason: decision.reason,
         ruleId: decision.ruleId,
         risk: decision.risk === 'critical' ? 'high' : decision.risk,
+        ...(decision.isolation ? { isolation: decision.isolation } : {}),
       };
   }
 }

@@ -25,8 +25,8 @@ export interface Redecision<B extends RecordedDecision = Decision> {
   changed: boolean;
 }
 
-function strip(decision: Decision & { trace?: unknown; effects?: unknown }): Decision {
-  const { trace: _trace, effects: _effects, ...rest } = decision;
+function strip(decision: Decision & { trace?: unknown; effects?: unknown; sandbox?: unknown }): Decision {
+  const { trace: _trace, effects: _effects, sandbox: _sandbox, ...rest } = decision;
   return rest;
 }
 

@@ -26,6 +26,18 @@ export function BacktestMatrix({ result }: { result: BacktestResultView }) {
         differently
         {result.skipped > 0 ? ` (${result.skipped} unreadable record${result.skipped === 1 ? '' : 's'} skipped)` : ''}.
       </p>
+      {result.isolation.length > 0 ? (
+        <p className="text-xs text-muted" data-testid="backtest-isolation">
+          The calls it lets run would need at least:{' '}
+          {result.isolation.map((entry, i) => (
+            <span key={entry.level}>
+              {i > 0 ? ', ' : ''}
+              <code className="font-mono">{entry.level}</code> {entry.count.toLocaleString()}
+            </span>
+          ))}
+          .
+        </p>
+      ) : null}
       <table className="w-full border-collapse text-[13px]" data-testid="backtest-matrix">
         <thead>
           <tr>

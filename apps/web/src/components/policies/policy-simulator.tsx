@@ -111,6 +111,15 @@ export function PolicySimulator({ teamId, draft }: { teamId: string; draft: stri
               <span className="text-xs text-muted">
                 risk {result.risk} · {result.draft ? 'draft' : 'active version'}
               </span>
+              {result.sandbox ? (
+                <span
+                  className="text-xs"
+                  data-testid="sim-sandbox"
+                  title="The least isolation this call would run with: the worker uses this driver or a stronger one, or refuses the call"
+                >
+                  sandbox <code className="font-mono">{result.sandbox}</code> or stronger
+                </span>
+              ) : null}
             </div>
             <p data-testid="sim-reason">{result.reason}</p>
             {result.effects.length > 0 ? (
