@@ -17,7 +17,7 @@ export interface SandboxProbeRecord {
 }
 
 /** A driver's probe as recorded: whether the worker offers it besides what it can do. */
-export type OfferedProbe = DriverProbe & { offered: boolean };
+type OfferedProbe = DriverProbe & { offered: boolean };
 
 export interface ProbeStore {
   /** Replaces the recorded driver probes (when the other drivers have been probed). */

@@ -57,7 +57,7 @@ async function runWith(policy: Record<string, unknown>, script: ScriptTurn[], sa
   return (await runWithEvents(policy, script, sandbox)).finished;
 }
 
-const uname = (callId: string) => ({ calls: [{ id: callId, tool: 'shell', args: { command: 'uname -r; echo made > level.txt' } }] });
+const uname = () => ({ calls: [{ tool: 'shell', args: { command: 'uname -r; echo made > level.txt' } }] });
 
 describe('isolation levels on one worker (bwrap default, gvisor offered)', () => {
   it('the worker offers both drivers and says which work', async () => {
@@ -66,18 +66,18 @@ describe('isolation levels on one worker (bwrap default, gvisor offered)', () =>
   });
 
   it("a template asking for gvisor runs its calls under gVisor's kernel; one asking for nothing stays on bwrap", async () => {
-    const strong = await runWith({}, [uname('c1'), { finish: 'done' }], { driver: 'gvisor', network: 'none', egressHosts: [], limits: {} });
+    const strong = await runWith({}, [uname(), { finish: 'done' }], { driver: 'gvisor', network: 'none', egressHosts: [], limits: {} });
     expect(strong).toEqual([expect.objectContaining({ ok: true })]);
     expect(strong[0]!.output).not.toContain(release());
-    const plain = await runWith({}, [uname('c1'), { finish: 'done' }]);
+    const plain = await runWith({}, [uname(), { finish: 'done' }]);
     expect(plain[0]!.output).toContain(release());
   }, 90_000);
 
   it('a policy rule requiring gvisor for lines that run code: python3 runs under gVisor, ls stays on bwrap, and the decision names the level', async () => {
     const rule = { id: 'code-in-gvisor', match: { tool: 'shell', runsCode: true }, outcome: 'allow', minimumDriver: 'gvisor' };
     const { finished, decided } = await runWithEvents({ rules: [rule] }, [
-      { calls: [{ id: 'c1', tool: 'shell', args: { command: `python3 -c "import os; print(os.uname().release)"` } }] },
-      { calls: [{ id: 'c2', tool: 'shell', args: { command: 'uname -r' } }] },
+      { calls: [{ tool: 'shell', args: { command: `python3 -c "import os; print(os.uname().release)"` } }] },
+      { calls: [{ tool: 'shell', args: { command: 'uname -r' } }] },
       { finish: 'done' },
     ]);
     expect(finished.map((f) => f.ok)).toEqual([true, true]);
@@ -91,7 +91,7 @@ describe('isolation levels on one worker (bwrap default, gvisor offered)', () =>
   }, 90_000);
 
   it("the policy's sandbox.minimumDriver gvisor moves every call of the team to gVisor", async () => {
-    const finished = await runWith({ sandbox: { minimumDriver: 'gvisor' } }, [uname('c1'), { finish: 'done' }]);
+    const finished = await runWith({ sandbox: { minimumDriver: 'gvisor' } }, [uname(), { finish: 'done' }]);
     expect(finished).toEqual([expect.objectContaining({ ok: true })]);
     expect(finished[0]!.output).not.toContain(release());
   }, 90_000);

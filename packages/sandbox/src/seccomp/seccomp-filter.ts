@@ -7,7 +7,7 @@
  */
 
 // x86_64 syscall numbers (arch/x86/entry/syscalls/syscall_64.tbl).
-export const EPERM_SYSCALLS: Record<string, number> = {
+const EPERM_SYSCALLS: Record<string, number> = {
   uselib: 134,
   personality: 135,
   _sysctl: 156,
@@ -52,7 +52,7 @@ export const EPERM_SYSCALLS: Record<string, number> = {
   mount_setattr: 442,
 };
 // ENOSYS, not EPERM: libraries then fall back (liburing users to epoll) instead of failing.
-export const ENOSYS_SYSCALLS: Record<string, number> = { io_uring_setup: 425, io_uring_enter: 426, io_uring_register: 427 };
+const ENOSYS_SYSCALLS: Record<string, number> = { io_uring_setup: 425, io_uring_enter: 426, io_uring_register: 427 };
 
 const AUDIT_ARCH_X86_64 = 0xc000003e;
 const X32_SYSCALL_BIT = 0x40000000;

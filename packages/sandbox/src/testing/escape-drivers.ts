@@ -18,7 +18,7 @@ export function driverAbsent(kind: FixtureDriver): string | null {
 }
 
 /** The drivers the escape suite runs on, with the same expectations (differences are named in the tests). */
-export const ESCAPE_DRIVERS: readonly FixtureDriver[] = ['bwrap', 'gvisor'];
+const ESCAPE_DRIVERS: readonly FixtureDriver[] = ['bwrap', 'gvisor'];
 
 /** Declares `body` once per driver: `on bwrap`, `on gvisor` (skipped, with the reason, where its package is absent). */
 export function describeEachDriver(body: (kind: FixtureDriver) => void): void {
