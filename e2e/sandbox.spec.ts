@@ -11,13 +11,13 @@ interface SandboxView {
 }
 
 test('the Sandbox settings page shows bwrap working on the live worker, with its limits', async ({ page, request, demoTeam }) => {
-  // The worker records its probe at start and the other drivers shortly after: wait for all three.
+  // The worker records its probe at start and the other drivers shortly after: wait for all four.
   let found: SandboxView['workers'][number] | undefined;
   await expect
     .poll(
       async () => {
         const view = await trpcQuery<SandboxView>(request, 'system.sandbox', stack.bootstrapToken, { teamId: demoTeam.id });
-        found = view.workers.find((w) => w.drivers.length === 3);
+        found = view.workers.find((w) => w.drivers.length === 4);
         return found !== undefined;
       },
       { timeout: 45_000 },
@@ -36,7 +36,7 @@ test('the Sandbox settings page shows bwrap working on the live worker, with its
   const bwrap = card.getByTestId('sandbox-driver-bwrap');
   await expect(bwrap).toHaveAttribute('data-works', 'true');
   await expect(bwrap.getByTestId('sandbox-driver-status')).toHaveText('works');
-  await expect(bwrap).toContainText('selected');
+  await expect(bwrap).toContainText('default');
   // Each limit says whether it holds and by what.
   await expect(bwrap.getByTestId('sandbox-limit-bwrap-wallTimeMs')).toContainText('yes');
   await expect(bwrap.getByTestId('sandbox-limit-bwrap-wallTimeMs')).toContainText('supervisor');

@@ -17,7 +17,7 @@ export interface Row {
   n: number;
 }
 
-const SANDBOX_GOALS = { driverP50Ms: 15, timesFasterThanPodman: 10 };
+const SANDBOX_GOALS = { driverP50Ms: 15, timesFasterThanPodman: 10, gvisorP50Ms: 150 };
 
 const TIME = { below: 'faster', above: 'slower' };
 
@@ -90,6 +90,39 @@ export function sandboxFigures(repetitions: readonly Row[][], commands: readonly
       unit: 'ms',
       looplane: stat(cli),
     });
+  // gVisor: each command's p50 and p95 against the floor measured in the same rounds.
+  for (const command of commands) {
+    const slug = command.replace(/\s+/g, '-');
+    const gvisor = over('GvisorDriver', command, (r) => r.p50);
+    const gvisorP95 = over('GvisorDriver', command, (r) => r.p95);
+    const base = over('plain', command, (r) => r.p50);
+    if (!gvisor || !gvisorP95) continue;
+    const value = stat(gvisor);
+    figures.push({
+      key: `sandbox-start.gvisor-p50.${slug}`,
+      label: `GvisorDriver cold start to exit of \`${command}\`, p50 (rootless runsc, systrap, cgroup limits, launcher, one OCI bundle)`,
+      unit: 'ms',
+      looplane: value,
+      ...(base
+        ? {
+            peer: { label: 'floor: plain spawn (no sandbox)', value: stat(base) },
+            ratio: { value: ratio(gvisor, base), below: 'below the floor', above: 'the floor' },
+          }
+        : {}),
+      goals: [{ text: `p50 ≤ ${SANDBOX_GOALS.gvisorP50Ms} ms`, met: value.median <= SANDBOX_GOALS.gvisorP50Ms }],
+    });
+    figures.push({ key: `sandbox-start.gvisor-p95.${slug}`, label: `GvisorDriver cold start of \`${command}\`, p95`, unit: 'ms', looplane: stat(gvisorP95) });
+  }
+  for (const runtime of ['crun', 'runsc']) {
+    const podman = over(`PodmanDriver (rootless, ${runtime})`, 'true', (r) => r.p50);
+    if (podman)
+      figures.push({
+        key: `sandbox-start.podman-${runtime}-p50`,
+        label: `PodmanDriver with the ${runtime} runtime, \`true\`, p50`,
+        unit: 'ms',
+        looplane: stat(podman),
+      });
+  }
   const off = over('BwrapDriver (cgroups off)', 'true', (r) => r.p50);
   if (off)
     figures.push({ key: 'sandbox-start.driver-cgroups-off-p50', label: "BwrapDriver with `cgroups: 'off'`, `true`, p50", unit: 'ms', looplane: stat(off) });

@@ -1,6 +1,6 @@
 // Sandboxed command start latency: start-to-exit of `true` and `echo hi` through plain spawn (the
-// floor), the bwrap CLI alone, the BwrapDriver (cgroups, launcher, limits, cleanup included), and
-// the podman driver when it works here. Every start is cold: a new sandbox per call, nothing
+// floor), the bwrap CLI alone, the BwrapDriver (cgroups, launcher, limits, cleanup included), the
+// GvisorDriver (rootless runsc), and the podman driver (runc; crun and runsc for `true`) when it works here. Every start is cold: a new sandbox per call, nothing
 // pre-started (there is no warm path; see the README). The rounds are repeated --repeat times (5;
 // 1 at --quick) and every figure is the median of the repetitions' p50s with min–max. Run as root
 // for the real setup (a per-session uid, cgroups):
@@ -12,7 +12,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BwrapDriver, PodmanDriver, WorkspaceManager, type SandboxDriver, type Workspace } from '@looplane/sandbox';
+import { BwrapDriver, GvisorDriver, PodmanDriver, WorkspaceManager, type SandboxDriver, type Workspace } from '@looplane/sandbox';
 import { option } from '../compare/stats';
 import { findRow, medianRows, sandboxFigures, type Row } from './figures';
 
@@ -153,6 +153,12 @@ async function main() {
         { variant: 'BwrapDriver (cgroups off)', command, start: 'cold', rounds: ROUNDS.fast, fn: exec(bwrapNoCgroups, ws, argv) },
       );
     }
+    const gvisor = new GvisorDriver({ stateDir: join(dir, 'state-gvisor') });
+    const gvisorProbe = await gvisor.probe();
+    if (!gvisorProbe.available) process.stdout.write(`gvisor skipped: ${gvisorProbe.reason}\n`);
+    else
+      for (const [command, argv] of Object.entries(COMMANDS))
+        variants.push({ variant: 'GvisorDriver (rootless runsc, systrap)', command, start: 'cold', rounds: ROUNDS.podman, fn: exec(gvisor, ws, argv) });
     const podman = new PodmanDriver({ stateDir: join(dir, 'state'), unenforcedLimits: 'report' });
     const podmanProbe = await podman.probe();
     if (!podmanProbe.available) {
@@ -169,12 +175,27 @@ async function main() {
       for (const [command, argv] of Object.entries(COMMANDS)) {
         variants.push({ variant: 'PodmanDriver (rootless, runc)', command, start: 'cold', rounds: ROUNDS.podman, fn: exec(podman, podmanWs, argv) });
       }
+      // podman's other runtimes, `true` only: crun, and gVisor's runsc under podman.
+      for (const runtime of ['crun', 'runsc'] as const) {
+        const other = new PodmanDriver({ stateDir: join(dir, `state-${runtime}`), unenforcedLimits: 'report', runtime });
+        const probe = await other.probe();
+        if (!probe.available) process.stdout.write(`podman with ${runtime} skipped: ${probe.reason}\n`);
+        else
+          variants.push({
+            variant: `PodmanDriver (rootless, ${runtime})`,
+            command: 'true',
+            start: 'cold',
+            rounds: ROUNDS.podman,
+            fn: exec(other, podmanWs, ['true']),
+          });
+      }
     }
     for (let i = 0; i < REPEAT; i++) {
       repetitions.push(await measure(variants));
       if (REPEAT > 1) process.stdout.write(`repetition ${i + 1}/${REPEAT} done\n`);
     }
     await bwrap.close(); // its spare cgroups
+    await gvisor.close();
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

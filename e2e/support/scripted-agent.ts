@@ -22,7 +22,7 @@ export async function seededToolSpecs(request: APIRequestContext, teamId: string
 export async function scriptedAgent(
   request: APIRequestContext,
   teamId: string,
-  options: { name: string; script: ScriptTurn[]; tools: ToolSpec[]; finalText?: string },
+  options: { name: string; script: ScriptTurn[]; tools: ToolSpec[]; finalText?: string; sandbox?: Record<string, unknown> },
 ): Promise<{ agentId: string; name: string }> {
   const token = stack.bootstrapToken;
   const name = unique(options.name);
@@ -41,6 +41,7 @@ export async function scriptedAgent(
     endpointId: endpoint.id,
     systemPrompt: 'You follow your script.',
     tools: options.tools,
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
   });
   return { agentId: agent.id, name };
 }

@@ -46,7 +46,7 @@ type ProbeRow = {
   selectedDriver: string;
   available: boolean;
   reason: string | null;
-  drivers: { driver: string; available: boolean; reason: string | null }[];
+  drivers: { driver: string; available: boolean; reason: string | null; offered: boolean }[];
   stoppedAt: Date | null;
 };
 
@@ -61,14 +61,20 @@ describe('worker start with the sandbox', () => {
     const row = await waitFor(
       async () => {
         const rows = await t.db.$queryRaw<ProbeRow[]>`SELECT * FROM "WorkerSandboxProbe" WHERE "workerId" = ${workerId}`;
-        return rows[0] && rows[0].drivers.length === 3 ? rows[0] : undefined;
+        return rows[0] && rows[0].drivers.length === 4 ? rows[0] : undefined;
       },
       30_000,
       'every driver probed',
     );
     expect(row).toMatchObject({ selectedDriver: 'dangerous-none', available: false, reason: expect.stringContaining('only in development') });
-    expect(row.drivers.map((d) => d.driver)).toEqual(['dangerous-none', 'bwrap', 'podman']);
-    expect(row.drivers[1]).toMatchObject({ driver: 'bwrap', available: true });
+    // Weakest isolation first; only its default is offered (dangerous-none offers nothing besides).
+    expect(row.drivers.map((d) => [d.driver, d.offered])).toEqual([
+      ['bwrap', false],
+      ['podman', false],
+      ['gvisor', false],
+      ['dangerous-none', true],
+    ]);
+    expect(row.drivers[0]).toMatchObject({ driver: 'bwrap', available: true });
     worker.child.kill('SIGTERM');
     expect(await worker.exited).toBe(0);
     const [stopped] = await t.db.$queryRaw<ProbeRow[]>`SELECT * FROM "WorkerSandboxProbe" WHERE "workerId" = ${workerId}`;

@@ -15,6 +15,20 @@ export interface PodmanArgsInput {
   extraReadOnly: string[];
 }
 
+/** The OCI runtimes podman may use: runc (default), crun, or gVisor's runsc. */
+export const PODMAN_RUNTIMES = ['runc', 'crun', 'runsc'] as const;
+export type PodmanRuntime = (typeof PODMAN_RUNTIMES)[number];
+
+/**
+ * podman's global arguments for a runtime. Rootless runsc cannot join podman's cgroups and must
+ * make no network of its own (the container has `--network none`): it is told so.
+ */
+export function runtimeArgs(runtime: string): string[] {
+  const args = ['--runtime', runtime];
+  if (runtime === 'runsc') args.push('--runtime-flag=ignore-cgroups', '--runtime-flag=network=none');
+  return args;
+}
+
 /**
  * `podman run` for one execution: rootless, `--userns keep-id` (the command runs as the podman
  * user's own uid, which owns the workspace, not as container root), no network, read-only root,
@@ -22,8 +36,7 @@ export interface PodmanArgsInput {
  */
 export function podmanArgs(input: PodmanArgsInput): string[] {
   const args = [
-    '--runtime',
-    input.runtime,
+    ...runtimeArgs(input.runtime),
     'run',
     '--rm',
     '-i',

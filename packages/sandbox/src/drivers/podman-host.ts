@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { AppError } from '@looplane/shared';
 import { chownTree } from '../workspace/ownership';
 import { minimalRootfs } from './host-layout';
+import { runtimeArgs } from './podman-args';
 
 /** The account podman runs as, and how to launch it as that account. */
 export interface PodmanUser {
@@ -51,8 +52,7 @@ export async function probePodmanLimits(
 ): Promise<{ kernelLimits: { memory: boolean; pids: boolean; cpu: boolean }; note: string | null }> {
   const memory = 64 * 1024 * 1024;
   const out = await podman([
-    '--runtime',
-    runtime,
+    ...runtimeArgs(runtime),
     'run',
     '--rm',
     '--userns',

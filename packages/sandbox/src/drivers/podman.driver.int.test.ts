@@ -2,8 +2,9 @@
 // printed. Where it runs but the host ignores its limits (rootless on cgroup v1), the refusal
 // itself is what is tested.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { DriverProbe } from '../types';
@@ -121,4 +122,47 @@ describe('podman driver', () => {
     }).toString();
     expect(ps.split('\n').filter((n) => n.startsWith('looplane-'))).toEqual([]);
   }, 60_000);
+
+  it("the runsc runtime runs the container under gVisor's kernel, with the same isolation", async (ctx) => {
+    const ws = needPodman(ctx);
+    const gvisor = new PodmanDriver({ stateDir: join(dir, 'state'), user: ACCOUNT, unenforcedLimits: 'report', runtime: 'runsc' });
+    const runscProbe = await gvisor.probe();
+    if (!runscProbe.available && /runsc/.test(runscProbe.reason ?? '') && !hasRunsc()) return ctx.skip(`runsc is not installed: ${runscProbe.reason}`);
+    expect(runscProbe).toMatchObject({ available: true, reason: expect.stringMatching(/^runtime runsc/) });
+    const r = await gvisor.exec({
+      argv: ['/bin/sh', '-c', 'uname -r; grep CapEff /proc/self/status; touch made-in-gvisor && echo wrote; tail -n +3 /proc/net/dev | cut -d: -f1'],
+      workspace: ws,
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.split('\n')[0]).not.toBe(release());
+    expect(r.stdout).toMatch(/CapEff:\s+0{16}/);
+    expect(r.stdout).toMatch(/^wrote$/m);
+    expect(r.stdout).not.toMatch(/^eth/m);
+  }, 60_000);
+
+  it('the crun runtime works, or its probe says why it cannot on this host (crun refuses hybrid cgroup hosts)', async (ctx) => {
+    needPodman(ctx);
+    const crun = new PodmanDriver({ stateDir: join(dir, 'state'), user: ACCOUNT, unenforcedLimits: 'report', runtime: 'crun' });
+    const crunProbe = await crun.probe();
+    if (hybridCgroups()) {
+      expect(crunProbe).toMatchObject({ available: false, reason: expect.stringMatching(/cgroups in hybrid mode not supported.*\(runtime crun\)$/s) });
+    } else {
+      expect(crunProbe).toMatchObject({ available: true, reason: expect.stringMatching(/^runtime crun/) });
+    }
+  }, 60_000);
 });
+
+function hasRunsc(): boolean {
+  try {
+    execFileSync('runsc', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A cgroup v2 hierarchy mounted beside v1 ones (`/sys/fs/cgroup/unified`): crun refuses such hosts. */
+function hybridCgroups(): boolean {
+  const mounts = readFileSync('/proc/self/mountinfo', 'utf8').split('\n');
+  return mounts.some((line) => / - cgroup2 /.test(line)) && mounts.some((line) => / - cgroup /.test(line));
+}

@@ -6,7 +6,7 @@ import { killGroup, supervise } from '../process/supervise';
 import type { DriverProbe, ExecRequest, ExecResult, SandboxDriver } from '../types';
 import { finalKillReason, overDiskLimit } from '../workspace/disk-usage';
 import { checkEnv, innerCwd } from './exec-support';
-import { podmanArgs } from './podman-args';
+import { podmanArgs, type PodmanRuntime } from './podman-args';
 import { preparePodmanRootfs, probePodmanLimits, resolvePodmanUser, type PodmanUser } from './podman-host';
 import { baseEnv } from './sandbox-env';
 import { childEnv } from '../process/child-env';
@@ -21,8 +21,11 @@ export interface PodmanDriverOptions {
    */
   user?: string;
   podmanPath?: string;
-  /** crun fails on hybrid cgroup hosts; runc works. */
-  runtime?: string;
+  /**
+   * The OCI runtime: `runc` (default), `crun` (fails on hybrid cgroup hosts, says so in the probe)
+   * or gVisor's `runsc` (every system call served by gVisor's kernel).
+   */
+  runtime?: PodmanRuntime;
   /**
    * What to do when the host silently ignores podman's memory/pids/cpu limits (rootless on
    * cgroup v1): 'refuse' every execution (default), or run and report them as not enforced.
@@ -55,10 +58,12 @@ export class PodmanDriver implements SandboxDriver {
 
   async probe(): Promise<DriverProbe> {
     const ready = await this.prepare().catch((error: Error) => error);
-    if (ready instanceof Error) return { driver: 'podman', available: false, reason: ready.message, limitsEnforced: this.report(null) };
+    if (ready instanceof Error)
+      return { driver: 'podman', available: false, reason: `${ready.message} (runtime ${this.options.runtime ?? 'runc'})`, limitsEnforced: this.report(null) };
     const limitsEnforced = this.report(ready);
     const refused = this.refusal(ready);
-    return { driver: 'podman', available: refused === null, reason: refused ?? ready.note, limitsEnforced };
+    const runtime = `runtime ${this.options.runtime ?? 'runc'}`;
+    return { driver: 'podman', available: refused === null, reason: refused ?? (ready.note ? `${runtime}; ${ready.note}` : runtime), limitsEnforced };
   }
 
   async exec(request: ExecRequest, options: { signal?: AbortSignal } = {}): Promise<ExecResult> {

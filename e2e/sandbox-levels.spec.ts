@@ -1,0 +1,95 @@
+import { release } from 'node:os';
+import type { ToolSpec } from '@looplane/engine';
+import { expect, test } from './support/fixtures';
+import { scriptedAgent, seededToolSpecs } from './support/scripted-agent';
+import { stack, unique } from './support/stack';
+import { trpcMutation, trpcQuery } from './support/trpc-api';
+
+/**
+ * The isolation levels on the real stack: `looplane start`'s worker runs bwrap by default and
+ * offers gvisor for calls that need it. The demo agents succeed on each driver, watched in the
+ * browser, and each call runs under the kernel of the driver its template asked for.
+ */
+const RUN_TIMEOUT = 90_000;
+const DRIVERS = ['bwrap', 'gvisor'] as const;
+
+interface AgentView {
+  id: string;
+  name: string;
+  endpointId: string;
+  systemPrompt: string;
+  tools: ToolSpec[];
+}
+
+interface SandboxView {
+  workers: Array<{ workerId: string; drivers: Array<{ driver: string; works: boolean; offered: boolean }> }>;
+}
+
+test('Settings → Sandbox and the overview show that the worker offers gvisor next to bwrap', async ({ page, request, demoTeam }) => {
+  let workerId = '';
+  await expect
+    .poll(
+      async () => {
+        const view = await trpcQuery<SandboxView>(request, 'system.sandbox', stack.bootstrapToken, { teamId: demoTeam.id });
+        const worker = view.workers.find((w) => w.drivers.some((d) => d.driver === 'gvisor' && d.offered && d.works));
+        workerId = worker?.workerId ?? '';
+        return workerId !== '';
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(true);
+  await page.goto('/t/demo/settings/sandbox');
+  const gvisor = page.getByTestId(`sandbox-worker-${workerId}`).getByTestId('sandbox-driver-gvisor');
+  await expect(gvisor).toHaveAttribute('data-works', 'true');
+  await expect(gvisor).toHaveAttribute('data-offered', 'true');
+  await expect(gvisor).toContainText('offered');
+  await page.goto('/t/demo');
+  await expect(page.getByTestId('overview-workers').getByTestId('overview-worker-drivers').first()).toContainText('bwrap · gvisor');
+});
+
+for (const driver of DRIVERS) {
+  test(`the demo-steps agent succeeds on ${driver}, watched in the browser`, async ({ page, request, demoTeam }) => {
+    test.setTimeout(RUN_TIMEOUT + 30_000);
+    const agents = await trpcQuery<AgentView[]>(request, 'agents.list', stack.bootstrapToken, { teamId: demoTeam.id });
+    const demo = agents.find((a) => a.name === 'demo-steps');
+    if (!demo) throw new Error('the seeded demo-steps agent is missing');
+    const copy = await trpcMutation<{ id: string }>(request, 'agents.create', stack.bootstrapToken, {
+      teamId: demoTeam.id,
+      name: unique(`e2e-steps-${driver}`),
+      endpointId: demo.endpointId,
+      systemPrompt: demo.systemPrompt,
+      tools: demo.tools,
+      sandbox: { driver },
+    });
+    await page.goto(`/t/demo/runs/new?agent=${copy.id}`);
+    await expect(page.getByTestId('composer-agent')).toHaveValue(copy.id);
+    await page.getByTestId('composer-goal').fill(`Walk through the steps on ${driver}`);
+    await page.getByTestId('composer-submit').click();
+    await expect(page).toHaveURL(/\/t\/demo\/runs\/[A-Za-z0-9_-]+$/);
+    await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: RUN_TIMEOUT });
+    await expect(page.locator('[data-testid="timeline-item"][data-kind="tool"]').first()).toBeVisible();
+    await expect(page.locator('[data-testid="timeline-item"][data-kind="tool"]').filter({ hasText: 'not run' })).toHaveCount(0);
+  });
+
+  test(`a template asking for ${driver} runs its shell calls under ${driver === 'gvisor' ? "gVisor's kernel" : "the host's kernel"}`, async ({
+    page,
+    request,
+    demoTeam,
+  }) => {
+    test.setTimeout(RUN_TIMEOUT + 30_000);
+    const agent = await scriptedAgent(request, demoTeam.id, {
+      name: `e2e-kernel-${driver}`,
+      script: [{ calls: [{ tool: 'shell', args: { command: 'echo "kernel=$(uname -r)"' } }] }, { say: 'Done.' }],
+      tools: await seededToolSpecs(request, demoTeam.id, ['shell']),
+      sandbox: { driver },
+    });
+    await page.goto(`/t/demo/runs/new?agent=${agent.agentId}`);
+    await page.getByTestId('composer-goal').fill('Which kernel?');
+    await page.getByTestId('composer-submit').click();
+    await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: RUN_TIMEOUT });
+    const tool = page.locator('[data-testid="timeline-item"][data-kind="tool"]').first();
+    await expect(tool).toContainText('kernel=');
+    if (driver === 'gvisor') await expect(tool).not.toContainText(`kernel=${release()}`);
+    else await expect(tool).toContainText(`kernel=${release()}`);
+  });
+}
