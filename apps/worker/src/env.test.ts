@@ -23,6 +23,11 @@ describe('loadWorkerEnv', () => {
     expect(workspaceRootOf(custom)).toBe('/var/lib/looplane/ws');
   });
 
+  it("podman's runtime defaults to runc and takes crun or runsc", () => {
+    expect(loadWorkerEnv(base).LOOPLANE_PODMAN_RUNTIME).toBe('runc');
+    expect(loadWorkerEnv({ ...base, LOOPLANE_PODMAN_RUNTIME: 'runsc' }).LOOPLANE_PODMAN_RUNTIME).toBe('runsc');
+  });
+
   it('offers gvisor next to bwrap by default, nothing more next to podman or gvisor, and what LOOPLANE_SANDBOX_DRIVERS lists', () => {
     expect(sandboxDriversOf(loadWorkerEnv(base))).toEqual(['bwrap', 'gvisor']);
     expect(sandboxDriversOf(loadWorkerEnv({ ...base, LOOPLANE_SANDBOX_DRIVER: 'podman' }))).toEqual(['podman']);
@@ -90,6 +95,7 @@ describe('loadWorkerEnv', () => {
     [{ ...base, LOOPLANE_ENCRYPTION_KEY: 'c2hvcnQ=' }, 'Invalid environment: LOOPLANE_ENCRYPTION_KEY must be 32 random bytes, base64-encoded'],
     [{ ...base, LOG_LEVEL: 'loud' }, 'Invalid environment: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
     [{ ...base, LOOPLANE_SANDBOX_DRIVER: 'docker' }, 'Invalid environment: LOOPLANE_SANDBOX_DRIVER must be one of bwrap, podman, gvisor, dangerous-none'],
+    [{ ...base, LOOPLANE_PODMAN_RUNTIME: 'kata' }, 'Invalid environment: LOOPLANE_PODMAN_RUNTIME must be one of runc, crun, runsc'],
     [
       { ...base, LOOPLANE_SANDBOX_DRIVERS: 'bwrap,docker' },
       'Invalid environment: LOOPLANE_SANDBOX_DRIVERS must list drivers among bwrap, podman, gvisor, dangerous-none',

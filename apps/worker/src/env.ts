@@ -33,6 +33,7 @@ function wholeNumber(min: number, max: number, fallback: number) {
 }
 
 const SANDBOX_DRIVERS = ['bwrap', 'podman', 'gvisor', 'dangerous-none'] as const;
+const PODMAN_RUNTIMES = ['runc', 'crun', 'runsc'] as const;
 type SandboxDriverName = (typeof SANDBOX_DRIVERS)[number];
 
 /** A comma-separated list of sandbox drivers (empty entries ignored); each must be a known driver. */
@@ -96,6 +97,10 @@ const schema = z
      * bwrap, none otherwise. podman owns every workspace with one account, so it offers alone.
      */
     LOOPLANE_SANDBOX_DRIVERS: driverList,
+    /** podman's OCI runtime for calls whose template names none: runc, crun or runsc (gVisor under podman). */
+    LOOPLANE_PODMAN_RUNTIME: optional
+      .pipe(z.enum(PODMAN_RUNTIMES, `must be one of ${PODMAN_RUNTIMES.join(', ')}`).optional())
+      .transform((runtime) => runtime ?? 'runc'),
     /** The worker's data directory (shared with `looplane start`); default ./.looplane. */
     LOOPLANE_HOME: directory.transform((dir) => dir ?? resolve('.looplane')),
     /** Where this host keeps its local copies of session workspaces (default <LOOPLANE_HOME>/workspaces): a cache of the store. */

@@ -90,6 +90,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
     const sandbox = await WorkerSandbox.start({
       driver: env.LOOPLANE_SANDBOX_DRIVER,
       offered: sandboxDriversOf(env),
+      podmanRuntime: env.LOOPLANE_PODMAN_RUNTIME,
       workspaceRoot: workspaceRootOf(env),
       environment: env.NODE_ENV,
       // Files live in the store of record; this host's workspace root is a cache of it.

@@ -4,7 +4,7 @@ import { release, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/testing';
 import type { RunConfigInput, ScriptTurn } from '@looplane/engine';
-import { GvisorDriver } from '@looplane/sandbox';
+import { GvisorDriver, PodmanDriver } from '@looplane/sandbox';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger';
 import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
@@ -137,4 +137,31 @@ describe('a worker that does not offer the level a call needs', () => {
     );
     expect(existsSync(join(root, 'gvisor-broken', 'session-broken'))).toBe(false);
   });
+});
+
+describe("a template's podman runtime", () => {
+  it('runs its calls with that OCI runtime on a podman worker, or refuses them naming why the runtime cannot run here', async () => {
+    const reporting = new PodmanDriver({ stateDir: join(root, 'podman-state'), user: 'looplane-podman', unenforcedLimits: 'report' });
+    const probe = await reporting.probe();
+    if (!probe.available) return; // podman itself cannot run here: podman.driver.int.test.ts says why
+    const sandbox = await WorkerSandbox.start({
+      driver: 'podman',
+      workspaceRoot: join(root, 'podman-ws'),
+      environment: 'production',
+      drivers: { podman: reporting },
+      logger,
+    });
+    const runner = registerBuiltinTools(new ToolRegistry(), sandbox).runnerFor({
+      runId: 'run-1',
+      teamId: 'team-1',
+      agentId: null,
+      sessionId: 'session-crun',
+      sandbox: { driver: 'podman', podmanRuntime: 'crun', network: 'none', egressHosts: [], limits: {} },
+    });
+    const result = await runner.run({ callId: 'c1', name: 'shell', args: { command: 'echo made > level.txt' } });
+    // The runtime's own probe decides: on this kind of host crun refuses hybrid cgroups, and the worker's podman refuses ignored limits.
+    expect(result.ok).toBe(false);
+    expect(result.output).toMatch(/^not run: the agent's podman runtime crun does not work on this worker: /);
+    expect(existsSync(join(root, 'podman-ws', 'session-crun', 'level.txt'))).toBe(false);
+  }, 60_000);
 });

@@ -19,6 +19,7 @@ import {
   type SandboxLimitsInput,
   type SandboxTool,
   type WorkspaceOwners,
+  type PodmanRuntime,
 } from '@looplane/sandbox';
 import type { Logger } from 'pino';
 import type { FilesRestore, ToolContext } from '../tools/tool-registry';
@@ -53,6 +54,8 @@ export interface WorkerSandboxOptions {
   hostCaps?: HostCaps;
   /** The account rootless podman runs as when the worker is root (default looplane-podman). */
   podmanUser?: string;
+  /** podman's OCI runtime for calls whose template names none (LOOPLANE_PODMAN_RUNTIME; default runc). */
+  podmanRuntime?: PodmanRuntime;
   /**
    * The store of record for session files (the worker passes a {@link SessionWorkspaces}): it puts
    * a session's workspace at its recorded commit before the job's first call and persists every
@@ -105,6 +108,8 @@ export class WorkerSandbox {
   private everyProbe: Promise<DriverProbe[]> | null = null;
   /** Every offered driver with its tools and probe, the default first. */
   private readonly rungs: Rung[];
+  /** podman drivers of the other OCI runtimes templates asked for, made on first use. */
+  private readonly podmanRuntimes = new Map<PodmanRuntime, Rung>();
 
   private constructor(
     private readonly options: WorkerSandboxOptions,
@@ -120,6 +125,8 @@ export class WorkerSandbox {
     offered: SandboxDriver[],
     /** A problem of the host that stops every driver (the workspace root); null when there is none. */
     private readonly setupProblem: string | null,
+    /** Builds a podman driver with another OCI runtime (a template's `podmanRuntime`). */
+    private readonly podmanWith: (runtime: PodmanRuntime) => SandboxDriver,
   ) {
     this.proxies = new SessionEgressProxies(options);
     const toolsFor = (d: SandboxDriver) => createSandboxTools({ driver: d, workspaces, ...(options.limits ? { limits: options.limits } : {}) });
@@ -182,12 +189,13 @@ export class WorkerSandbox {
       else setupProblem ??= `the podman account ${user} does not exist (see packages/sandbox/README.md, Host setup)`;
     }
     const hostCaps = options.hostCaps ?? (await readHostCaps());
+    const podmanWith = (runtime: PodmanRuntime) =>
+      new PodmanDriver({ stateDir: join(stateDir, 'podman'), runtime, ...(root ? { user: options.podmanUser ?? 'looplane-podman' } : {}) });
     const make: Record<DriverName, () => SandboxDriver> = {
       // The driver holds the same caps: its cgroup parent gets them, and any execution is lowered to them.
       bwrap: () => options.drivers?.bwrap ?? new BwrapDriver({ stateDir: join(stateDir, 'bwrap'), hostCaps }),
       gvisor: () => options.drivers?.gvisor ?? new GvisorDriver({ stateDir: join(stateDir, 'gvisor'), hostCaps }),
-      podman: () =>
-        options.drivers?.podman ?? new PodmanDriver({ stateDir: join(stateDir, 'podman'), ...(root ? { user: options.podmanUser ?? 'looplane-podman' } : {}) }),
+      podman: () => options.drivers?.podman ?? podmanWith(options.podmanRuntime ?? 'runc'),
       'dangerous-none': () =>
         options.drivers?.['dangerous-none'] ??
         // Choosing it in the worker's environment is the operator's (admin's) explicit decision; it still needs development.
@@ -203,7 +211,7 @@ export class WorkerSandbox {
     const workspaces = new WorkspaceManager({ root: options.workspaceRoot, ...(owners ? { owners } : {}), ...(persist ? { persist } : {}) });
     // The Settings page probes every driver; the offered ones are probed once, as the worker uses them.
     const others = () => DRIVERS.filter((name) => name !== options.driver).map((name) => offered.find((d) => d.name === name) ?? make[name]());
-    const sandbox = new WorkerSandbox(options, driver, workspaces, mine, others, unavailable, hostCaps, offered, setupProblem);
+    const sandbox = new WorkerSandbox(options, driver, workspaces, mine, others, unavailable, hostCaps, offered, setupProblem, podmanWith);
     if (unavailable)
       options.logger.error(
         { driver: options.driver, reason: unavailable },
@@ -243,7 +251,9 @@ export class WorkerSandbox {
       defaultUnavailable: this.unavailable,
     });
     if (!chosen.ok) return { ok: false, output: chosen.output };
-    const { rung, probe } = chosen;
+    const runtime = await this.podmanRuntimeFor(chosen.rung, context.sandbox?.podmanRuntime);
+    if (!runtime.ok) return { ok: false, output: runtime.output };
+    const { rung, probe } = runtime;
     const runTool = rung.tools.get(tool.spec.name) ?? tool;
     const runLimits = context.sandbox?.limits && Object.keys(context.sandbox.limits).length ? context.sandbox.limits : undefined;
     // Policy or not, the call's limits are lowered to the policy's maximums and the host's caps here, before the sandbox starts.
@@ -280,6 +290,28 @@ export class WorkerSandbox {
     } finally {
       this.proxies.release(context.sessionId, collector);
     }
+  }
+
+  /**
+   * A call that runs on podman with a template's own OCI runtime gets a podman driver of that
+   * runtime (made and probed once); any other call keeps its rung.
+   */
+  private async podmanRuntimeFor(
+    rung: Rung,
+    wanted: PodmanRuntime | undefined,
+  ): Promise<{ ok: true; rung: Rung; probe: DriverProbe } | { ok: false; output: string }> {
+    if (rung.name !== 'podman' || !wanted || wanted === (this.options.podmanRuntime ?? 'runc')) return { ok: true, rung, probe: await rung.probe };
+    let variant = this.podmanRuntimes.get(wanted);
+    if (!variant) {
+      const driver = this.podmanWith(wanted);
+      const tools = createSandboxTools({ driver, workspaces: this.workspaces, ...(this.options.limits ? { limits: this.options.limits } : {}) });
+      variant = { name: 'podman', tools: new Map(tools.map((tool) => [tool.spec.name, tool])), probe: probeDrivers([driver]).then(([one]) => one!) };
+      this.podmanRuntimes.set(wanted, variant);
+    }
+    const probe = await variant.probe;
+    if (!probe.available)
+      return { ok: false, output: `not run: the agent's podman runtime ${wanted} does not work on this worker: ${probe.reason ?? 'unknown reason'}` };
+    return { ok: true, rung: variant, probe };
   }
 
   /**

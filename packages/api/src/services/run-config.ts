@@ -38,6 +38,7 @@ function runSandboxOf(template: TemplateForRun): RunConfig['sandbox'] {
   };
   return {
     ...(s.driver ? { driver: s.driver } : {}),
+    ...(s.podmanRuntime ? { podmanRuntime: s.podmanRuntime } : {}),
     network: s.network ?? (s.egressHosts?.length ? 'egress' : 'none'),
     egressHosts: s.egressHosts ?? [],
     limits,

@@ -23,7 +23,7 @@ Environment:
   LOOPLANE_HOME                this host's data directory (default ./.looplane)
   HOST                         interface of its metrics listener, when LOOPLANE_WORKER_METRICS_PORT
                                is set (default 127.0.0.1; 0.0.0.0 lets other machines scrape it)
-  WORKER_CONCURRENCY, LOOPLANE_SANDBOX_DRIVER, LOG_LEVEL   as for \`looplane start\``;
+  WORKER_CONCURRENCY, LOOPLANE_SANDBOX_DRIVER(S), LOOPLANE_PODMAN_RUNTIME, LOG_LEVEL   as for \`looplane start\``;
 
 export const workerCommand: Command = {
   name: 'worker',

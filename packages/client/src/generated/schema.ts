@@ -1092,6 +1092,8 @@ export interface components {
                 /** @enum {string} */
                 driver?: "bwrap" | "podman" | "gvisor" | "dangerous-none";
                 /** @enum {string} */
+                podmanRuntime?: "runc" | "crun" | "runsc";
+                /** @enum {string} */
                 network?: "none" | "egress";
                 egressHosts?: string[];
                 timeoutMs?: number;
@@ -1715,6 +1717,8 @@ export interface components {
             sandbox: {
                 /** @enum {string} */
                 driver?: "bwrap" | "podman" | "gvisor" | "dangerous-none";
+                /** @enum {string} */
+                podmanRuntime?: "runc" | "crun" | "runsc";
                 /** @enum {string} */
                 network?: "none" | "egress";
                 egressHosts?: string[];

@@ -31,6 +31,8 @@ const compactionConfigSchema = z.object({
 export const runSandboxSchema = z.object({
   /** A driver the template asked for; the worker refuses calls rather than run them less isolated. */
   driver: z.enum(['bwrap', 'podman', 'gvisor', 'dangerous-none']).optional(),
+  /** The OCI runtime its calls run with where they run on podman (default: the worker's, LOOPLANE_PODMAN_RUNTIME). */
+  podmanRuntime: z.enum(['runc', 'crun', 'runsc']).optional(),
   network: z.enum(['none', 'egress']).default('none'),
   /** `host:port` (or `*.domain:port`) the egress proxy lets through; only with `network: egress`. */
   egressHosts: z.array(z.string().min(1).max(260)).max(100).default([]),
