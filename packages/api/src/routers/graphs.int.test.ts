@@ -108,4 +108,26 @@ describe('graphs', () => {
       code: 'NOT_FOUND',
     });
   });
+
+  it("a node's minimumDriver sets the least isolation of its sessions' calls: the stronger of it and its agent's driver", async () => {
+    const api = await operator();
+    const base = graphDefinitionFor(tb.agent.agentId);
+    const definition = { ...base, nodes: [{ ...base.nodes[0]!, minimumDriver: 'gvisor' as const }, base.nodes[1]!] };
+    const graph = await api.graphs.create({ teamId: tb.fx.teamId, name: graphName(), definition });
+    expect(graph.nodes.map((n) => [n.key, n.minimumDriver])).toEqual([
+      ['planner', 'gvisor'],
+      ['researcher', null],
+    ]);
+    expect((await api.graphs.get({ teamId: tb.fx.teamId, graphId: graph.id })).nodes[0]!.minimumDriver).toBe('gvisor');
+    const { runId } = await api.runs.create({ teamId: tb.fx.teamId, graphId: graph.id, goal: 'plan in gVisor' });
+    const root = await tb.db.session.findFirstOrThrow({ where: { runId, parentId: null } });
+    expect((root.config as { sandbox?: { driver?: string } }).sandbox?.driver).toBe('gvisor');
+    // An unknown level is refused like any bad graph, and nothing is written.
+    const before = await tb.db.swarmGraph.count();
+    const bad = { ...definition, nodes: [{ ...definition.nodes[0]!, minimumDriver: 'firecracker' }, definition.nodes[1]!] };
+    await expect(api.graphs.create({ teamId: tb.fx.teamId, name: graphName(), definition: bad as typeof definition })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    expect(await tb.db.swarmGraph.count()).toBe(before);
+  });
 });

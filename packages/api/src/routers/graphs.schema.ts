@@ -1,3 +1,4 @@
+import { SANDBOX_LEVEL_DRIVERS } from '@looplane/shared';
 import { approvalRuleSchema, dataRuleSchema, edgeBudgetSchema, memoryPrefixesSchema, nodeKeySchema } from '@looplane/db';
 import { workspaceSourceSchema } from '@looplane/engine';
 import { z } from 'zod';
@@ -27,6 +28,11 @@ const nodeSchema = z.strictObject({
   position: z.strictObject({ x: z.number().min(-100_000).max(100_000), y: z.number().min(-100_000).max(100_000) }).default({ x: 0, y: 0 }),
   /** The files a run of the graph starts from when it names none (the root node's; else its agent's default). */
   workspace: workspaceSourceSchema.nullable().optional(),
+  /**
+   * The least isolation this node's calls run with (`bwrap` < `podman` < `gvisor`), whatever its
+   * agent asks for: the stronger of the two applies.
+   */
+  minimumDriver: z.enum(SANDBOX_LEVEL_DRIVERS).nullable().optional(),
 });
 
 const edgeSchema = z.strictObject({

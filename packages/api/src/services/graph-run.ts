@@ -1,3 +1,4 @@
+import { isolationRank, SANDBOX_LEVEL_DRIVERS } from '@looplane/shared';
 import {
   appendAudit,
   approvalRuleSchema,
@@ -28,6 +29,14 @@ const graphInclude = {
 } as const;
 type VersionRow = Prisma.GraphVersionGetPayload<{ include: typeof graphInclude }>;
 
+/** A node's minimum isolation over its agent's: the stronger of the two is the sessions' `sandbox.driver`. */
+function withNodeLevel<T extends { sandbox?: { driver?: string | undefined } | undefined }>(config: T, minimum: string | null): T {
+  if (!minimum || !(SANDBOX_LEVEL_DRIVERS as readonly string[]).includes(minimum)) return config;
+  const driver = config.sandbox?.driver;
+  const stronger = driver && driver !== 'dangerous-none' && isolationRank(driver) >= isolationRank(minimum) ? driver : minimum;
+  return { ...config, sandbox: { network: 'none', egressHosts: [], limits: {}, ...config.sandbox, driver: stronger } };
+}
+
 /**
  * Each node's run config: its agent's (prompt, tools, model, sandbox), plus a `delegate` target
  * per outgoing edge (described by the edge's purpose) and the blackboard tools its prefixes allow.
@@ -45,7 +54,7 @@ function snapshotOf(graphId: string, version: VersionRow, budget: RunBudget, mcp
   const nodes = version.nodes.map((n) => {
     if (n.agent.archivedAt) throw new AppError('PRECONDITION_FAILED', `The agent ${n.agent.name} of node ${n.key} is archived; update the graph first`);
     if (n.agent.endpoint.deletedAt) throw new AppError('PRECONDITION_FAILED', `The model endpoint of agent ${n.agent.name} (node ${n.key}) was deleted`);
-    const base = buildRunConfig(n.agent, budget, mcpTools);
+    const base = withNodeLevel(buildRunConfig(n.agent, budget, mcpTools), n.minimumDriver);
     const memory = memoryToolSpecs({ read: n.readPrefixes.length > 0, write: n.writePrefixes.length > 0 });
     const config = parseRunConfig({
       ...base,

@@ -1,3 +1,4 @@
+import { SANDBOX_LEVEL_DRIVERS, type SandboxLevelDriver } from '@looplane/shared';
 import {
   appendAudit,
   approvalRuleSchema,
@@ -37,10 +38,17 @@ export interface GraphView {
     position: { x: number; y: number };
     /** The files a run starts from when it names none (the root node's counts); null: none. */
     workspace: WorkspaceSource | null;
+    /** The least isolation the node's calls run with (the stronger of it and its agent's sandbox.driver); null: its agent's. */
+    minimumDriver: SandboxLevelDriver | null;
   }[];
   edges: { id: string; from: string; to: string; purpose: string; budget: EdgeBudget; approval: ApprovalRule; data: DataRule }[];
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A stored level, or null for none (or a value this version does not know: the agent's own level then applies). */
+function levelOf(value: string | null): SandboxLevelDriver | null {
+  return (SANDBOX_LEVEL_DRIVERS as readonly string[]).includes(value ?? '') ? (value as SandboxLevelDriver) : null;
 }
 
 function positionOf(value: Prisma.JsonValue): { x: number; y: number } {
@@ -67,6 +75,7 @@ function viewOf(
       writePrefixes: n.writePrefixes,
       position: positionOf(n.position),
       workspace: storedWorkspace(n.workspace),
+      minimumDriver: levelOf(n.minimumDriver),
     })),
     // Stored rules were validated on the way in; a row edited by hand reads as the safest rule.
     edges: version.edges.map((e) => ({
@@ -134,6 +143,7 @@ async function writeVersion(tx: Tx, graphId: string, version: number, definition
           writePrefixes: n.writePrefixes,
           position: n.position,
           ...(n.workspace ? { workspace: n.workspace as Prisma.InputJsonValue } : {}),
+          ...(n.minimumDriver ? { minimumDriver: n.minimumDriver } : {}),
         })),
       },
       edges: {

@@ -1790,6 +1790,8 @@ export interface components {
                 };
                 /** @description The files a run starts from when it names none (the root node’s counts, else its agent’s) */
                 workspace: components["schemas"]["WorkspaceSource"] | null;
+                /** @description The least isolation the node’s calls run with; the stronger of it and its agent’s sandbox.driver applies */
+                minimumDriver: ("bwrap" | "podman" | "gvisor") | null;
             }[];
             edges: {
                 id: string;

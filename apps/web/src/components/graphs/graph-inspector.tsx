@@ -53,6 +53,23 @@ export function NodeInspector({
           <option value="process">process</option>
         </Select>
       </Field>
+      <Field
+        label="Sandbox at least"
+        htmlFor="node-minimum-driver"
+        hint="the least isolation this node's calls run with (bwrap < podman < gvisor); the stronger of it and its agent's driver applies"
+      >
+        <Select
+          id="node-minimum-driver"
+          value={node.minimumDriver ?? ''}
+          onChange={(e) => onChange({ ...node, minimumDriver: e.target.value ? (e.target.value as 'bwrap' | 'podman' | 'gvisor') : null })}
+          data-testid="node-minimum-driver"
+        >
+          <option value="">its agent&apos;s</option>
+          <option value="bwrap">bwrap</option>
+          <option value="podman">podman</option>
+          <option value="gvisor">gvisor</option>
+        </Select>
+      </Field>
       <Field label="Memory read prefixes" htmlFor="node-read" hint="comma-separated; empty: no access">
         <Input
           id="node-read"

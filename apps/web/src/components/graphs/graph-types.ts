@@ -19,6 +19,7 @@ export function definitionOf(graph: GraphView): GraphDefinitionInput {
       readPrefixes: n.readPrefixes,
       writePrefixes: n.writePrefixes,
       position: n.position,
+      minimumDriver: n.minimumDriver,
     })),
     edges: graph.edges.map((e) => ({
       from: e.from,

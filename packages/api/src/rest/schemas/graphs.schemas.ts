@@ -43,6 +43,10 @@ export const graph = z
         workspace: workspaceSource
           .nullable()
           .meta({ description: 'The files a run starts from when it names none (the root node’s counts, else its agent’s)' }),
+        minimumDriver: z
+          .enum(['bwrap', 'podman', 'gvisor'])
+          .nullable()
+          .meta({ description: 'The least isolation the node’s calls run with; the stronger of it and its agent’s sandbox.driver applies' }),
       }),
     ),
     edges: z.array(
