@@ -54,6 +54,10 @@ describe.skipIf(absent)(absent ? `gvisor driver (skipped: ${absent})` : 'gvisor 
       const r = await f.driver.exec({ argv: ['no-such-program-xyz'], workspace: f.workspace });
       expect(r).toMatchObject({ exitCode: 127, killedBy: null });
       expect(r.stderr).toMatch(/no-such-program-xyz: not found/);
+      // Found but not executable: the shell's 126, not an infrastructure error.
+      await f.sh('echo "echo hi" > not-executable.sh && chmod 644 not-executable.sh');
+      const denied = await f.driver.exec({ argv: ['/workspace/not-executable.sh'], workspace: f.workspace });
+      expect(denied).toMatchObject({ exitCode: 126, stderr: '/workspace/not-executable.sh: permission denied\n' });
     });
 
     it('throws an infrastructure error when the sandbox cannot be set up', async () => {

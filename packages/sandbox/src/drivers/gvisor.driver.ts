@@ -37,6 +37,11 @@ interface Ready extends HostSandbox {
   version: string;
 }
 
+/** runsc's message for a program it cannot find on PATH (or at the path given). */
+const MISSING_PROGRAM = /error finding executable "([^"]*)"/;
+/** runsc's message for a program it found but cannot execute (not executable, a directory, not a binary). */
+const UNLOADABLE_PROGRAM = /creating process: failed to load (.+?): ([^:\n]+)$/m;
+
 /** What runsc prints when it could not set the sandbox up (the command never ran). */
 const SETUP_FAILURE = /^(running container|creating container|starting container|reading spec|loading container|error)\b/im;
 
@@ -145,6 +150,12 @@ export class GvisorDriver implements SandboxDriver {
       });
       if (group) await group.killAll();
       else await this.deleteContainer(bundle, id, identity.spawn);
+      // runsc looks the program up itself: a missing one is the command's failure (127, as a shell says), not the sandbox's.
+      const failedStart = !result.killedBy && result.exitCode === 128;
+      const missing = failedStart ? MISSING_PROGRAM.exec(result.stderr) : null;
+      if (missing) return { ...result, exitCode: 127, stderr: `${missing[1]}: not found\n`, oomKilled: false, limits: report };
+      const unloadable = failedStart ? UNLOADABLE_PROGRAM.exec(result.stderr) : null;
+      if (unloadable) return { ...result, exitCode: 126, stderr: `${unloadable[1]}: ${unloadable[2]}\n`, oomKilled: false, limits: report };
       if (!result.killedBy && result.exitCode === 128 && SETUP_FAILURE.test(result.stderr))
         throw new AppError('INTERNAL', `runsc could not set up the sandbox: ${result.stderr.trim().slice(0, 500)}`);
       const [killedBy, oomKilled] = await Promise.all([finalKillReason(result.killedBy, request.workspace.path, limits), group ? group.oomKilled() : false]);
