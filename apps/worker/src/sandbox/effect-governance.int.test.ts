@@ -7,7 +7,7 @@ import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/tes
 import type { RunConfigInput, ScriptTurn } from '@looplane/engine';
 import { afterAll, describe, expect, it } from 'vitest';
 import { logProblems } from '../testing/log-invariants';
-import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun, sandboxCatalogue } from '../testing/runtime-suite';
 import { waitFor } from '../testing/test-runtime';
 import { lazyEgressSource } from './test-egress-source';
 
@@ -31,14 +31,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-function catalogue(): RunConfigInput['tools'] {
-  return s.worker.sandbox!.tools.map((t) => ({
-    name: t.spec.name,
-    description: t.spec.description,
-    parameters: t.spec.parameters,
-    idempotent: t.spec.idempotent,
-  }));
-}
+const catalogue = () => sandboxCatalogue(s.worker.sandbox!);
 
 /** A run under the team's policy: the built-in default unless `document` is given. */
 async function startRun(script: ScriptTurn[], document?: Record<string, unknown>) {

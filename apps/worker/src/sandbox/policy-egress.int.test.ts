@@ -8,7 +8,7 @@ import { SecretBox } from '@looplane/db';
 import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/testing';
 import type { RunConfigInput, ScriptTurn } from '@looplane/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun, sandboxCatalogue } from '../testing/runtime-suite';
 import { waitFor } from '../testing/test-runtime';
 import { testToolSpecs } from '../testing/test-tools';
 import { lazyEgressSource } from './test-egress-source';
@@ -46,14 +46,7 @@ afterAll(async () => {
 type Finished = { callId: string; ok: boolean; output: string };
 type Decided = { host: string; port: number; allowed: boolean; reason: string; injectedHeaders: string[]; callId: string };
 
-function catalogue(): RunConfigInput['tools'] {
-  return s.worker.sandbox!.tools.map((t) => ({
-    name: t.spec.name,
-    description: t.spec.description,
-    parameters: t.spec.parameters,
-    idempotent: t.spec.idempotent,
-  }));
-}
+const catalogue = () => sandboxCatalogue(s.worker.sandbox!);
 
 async function runWith(policy: Record<string, unknown>, script: ScriptTurn[], sandbox: RunConfigInput['sandbox'], secrets: Record<string, string> = {}) {
   const teamId = await createTestTeam(s.t.db, { policy: { version: 1, default: 'allow', ...policy } });

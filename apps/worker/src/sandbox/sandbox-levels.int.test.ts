@@ -7,7 +7,7 @@ import type { RunConfigInput, ScriptTurn } from '@looplane/engine';
 import { GvisorDriver, PodmanDriver } from '@looplane/sandbox';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger';
-import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun, sandboxCatalogue } from '../testing/runtime-suite';
 import { registerBuiltinTools } from '../tools/builtin-tools';
 import { ToolRegistry } from '../tools/tool-registry';
 import { lazyEgressSource } from './test-egress-source';
@@ -31,14 +31,7 @@ afterAll(async () => {
 
 type Finished = { callId: string; ok: boolean; output: string };
 
-function catalogue(): RunConfigInput['tools'] {
-  return s.worker.sandbox!.tools.map((t) => ({
-    name: t.spec.name,
-    description: t.spec.description,
-    parameters: t.spec.parameters,
-    idempotent: t.spec.idempotent,
-  }));
-}
+const catalogue = () => sandboxCatalogue(s.worker.sandbox!);
 
 async function runWithEvents(policy: Record<string, unknown>, script: ScriptTurn[], sandbox?: RunConfigInput['sandbox']) {
   const teamId = await createTestTeam(s.t.db, { policy: { version: 1, default: 'allow', ...policy } });

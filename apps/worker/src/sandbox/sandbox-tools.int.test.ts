@@ -10,7 +10,7 @@ import { createTestAgent, createTestRun, createTestTeam } from '@looplane/db/tes
 import type { RunConfigInput, ScriptTurn } from '@looplane/engine';
 import { afterAll, describe, expect, it } from 'vitest';
 import { logProblems } from '../testing/log-invariants';
-import { requestCancel, setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { requestCancel, setUpRuntimeSuite, waitForRun, sandboxCatalogue } from '../testing/runtime-suite';
 import { waitFor } from '../testing/test-runtime';
 import { lazyEgressSource } from './test-egress-source';
 
@@ -30,14 +30,7 @@ afterAll(async () => {
 });
 
 /** The catalogue entries of the sandbox tools, as a template lists them. */
-function catalogue(): RunConfigInput['tools'] {
-  return s.worker.sandbox!.tools.map((t) => ({
-    name: t.spec.name,
-    description: t.spec.description,
-    parameters: t.spec.parameters,
-    idempotent: t.spec.idempotent,
-  }));
-}
+const catalogue = () => sandboxCatalogue(s.worker.sandbox!);
 
 /**
  * Runs here are judged by the team's policy (the default one asks an approver for anything off

@@ -6,11 +6,11 @@ import { createDispatch, type ApiDeps } from '@looplane/api';
 import { callerAs, createTeamFixture, createTestLive, type TeamFixture, type TestLive } from '@looplane/api/testing';
 import { createPgPool, type PgPool } from '@looplane/db';
 import { createTestAgent, createTestRun } from '@looplane/db/testing';
-import type { RunConfigInput, ScriptTurn } from '@looplane/engine';
+import type { ScriptTurn } from '@looplane/engine';
 import { PostgresWorkspaceStore, WorkspaceReader } from '@looplane/workspaces';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { logProblems } from '../testing/log-invariants';
-import { setUpRuntimeSuite, waitForRun } from '../testing/runtime-suite';
+import { setUpRuntimeSuite, waitForRun, sandboxCatalogue } from '../testing/runtime-suite';
 import { waitFor } from '../testing/test-runtime';
 import { lazyEgressSource } from './test-egress-source';
 
@@ -58,14 +58,7 @@ afterAll(async () => {
 
 const as = (role: 'viewer' | 'operator' | 'approver', api = deps) => callerAs(api, { userId: fx.members[role].id });
 
-function catalogue(): RunConfigInput['tools'] {
-  return s.worker.sandbox!.tools.map((t) => ({
-    name: t.spec.name,
-    description: t.spec.description,
-    parameters: t.spec.parameters,
-    idempotent: t.spec.idempotent,
-  }));
-}
+const catalogue = () => sandboxCatalogue(s.worker.sandbox!);
 
 async function startRun(script: ScriptTurn[]) {
   const agent = await createTestAgent(s.t.db, fx.teamId, { script });

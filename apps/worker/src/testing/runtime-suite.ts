@@ -1,5 +1,7 @@
 import { createPgPool, isTerminalRunStatus, type Db } from '@looplane/db';
 import { createTestDatabase, type TestDatabase } from '@looplane/testkit';
+import type { RunConfigInput } from '@looplane/engine';
+import type { SandboxTool } from '@looplane/sandbox';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestClient, startTestWorker, uniquePrefix, waitFor, type TestClient, type TestWorker, type TestWorkerOptions } from './test-runtime';
 import { createToolCallsTable } from './test-tools';
@@ -59,4 +61,9 @@ export async function sendMessage(db: Db, client: TestClient, run: { runId: stri
   const session = await db.session.findUniqueOrThrow({ where: { id: run.sessionId } });
   if (session.status !== 'running') await client.enqueue({ ...run, reason: 'message' });
   return message.id;
+}
+
+/** The catalogue entries of a worker's sandbox tools, as a run's config lists them. */
+export function sandboxCatalogue(sandbox: { tools: readonly SandboxTool[] }): NonNullable<RunConfigInput['tools']> {
+  return sandbox.tools.map((t) => ({ name: t.spec.name, description: t.spec.description, parameters: t.spec.parameters, idempotent: t.spec.idempotent }));
 }

@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
-import { chown, mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ExecRequest, ExecResult } from '../types';
+import { probeWorkspace } from './probe-workspace';
 
 const run = promisify(execFile);
 
@@ -30,16 +29,10 @@ export async function probeBwrap(
   );
   if (version instanceof Error) return `bwrap not found (${bwrapPath}): install the bubblewrap package`;
   if (!bwrapVersionOk(version)) return `bwrap ${version.trim()} is too old: 0.8 or newer is needed for --disable-userns`;
-  const root = process.getuid?.() === 0;
-  const uid = root ? probeUid : (process.getuid?.() ?? 0);
-  const gid = root ? probeUid : (process.getgid?.() ?? 0);
-  const dir = join(stateDir, 'probe-workspace');
   try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    if (root) await chown(dir, uid, gid);
     const result = await exec({
       argv: ['/bin/sh', '-c', 'test "$(id -u)" = 1000 && test -w /workspace'],
-      workspace: { path: dir, uid, gid },
+      workspace: await probeWorkspace(stateDir, probeUid),
       limits: { wallTimeMs: 10_000 },
     });
     if (result.exitCode === 0) return null;

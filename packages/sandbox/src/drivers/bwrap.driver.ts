@@ -5,12 +5,12 @@ import { capToHost, type HostCaps } from '../host-caps';
 import { resolveLimits, type LimitsReport } from '../limits';
 import { killGroup, supervise } from '../process/supervise';
 import type { DriverProbe, ExecRequest, ExecResult, SandboxDriver } from '../types';
-import { finalKillReason, overDiskLimit } from '../workspace/disk-usage';
+import { finalKillReason } from '../workspace/disk-usage';
 import { bwrapArgs } from './bwrap-args';
 import { baseEnv } from './sandbox-env';
 import { probeBwrap } from './bwrap-probe';
-import { hostLimitsReport, prepareHostSandbox, type HostSandbox } from './host-sandbox';
-import { launcherScript, type LauncherCgroup } from './launcher';
+import { hostLimitsReport, launcherEntry, openGate, prepareHostSandbox, supervisedLimits, type HostSandbox } from './host-sandbox';
+import { launcherScript } from './launcher';
 import { seccompProgram } from '../seccomp/seccomp-filter';
 import { checkEnv, exitedWithin, innerCwd, launchIdentity, parentOf, StatusChannel } from './exec-support';
 
@@ -93,7 +93,7 @@ export class BwrapDriver implements SandboxDriver {
     const cgroup = ready.spares ? await ready.spares.acquire(limits, owner) : null;
     const group = cgroup?.group ?? null;
     try {
-      const entry: LauncherCgroup = !cgroup ? { kind: 'none' } : cgroup.attachFiles ? { kind: 'attach', files: cgroup.attachFiles } : { kind: 'gate' };
+      const entry = launcherEntry(cgroup);
       const launcher = launcherScript(ready.leakyFds, rlimits, entry);
       const result = await supervise({
         command: launcher.shell,
@@ -110,18 +110,9 @@ export class BwrapDriver implements SandboxDriver {
           const filter = child.stdio[4] as NodeJS.WritableStream | null;
           if (ready.seccomp) filter?.end(ready.seccomp);
           else filter?.end();
-          if (entry.kind === 'gate' && group && child.pid) {
-            await group.add(child.pid);
-            (child.stdio[3] as NodeJS.WritableStream | null)?.write('go\n');
-          }
+          await openGate(child, entry, group);
         },
-        wallTimeMs: limits.wallTimeMs,
-        outputBytes: limits.outputBytes,
-        ...(options.signal ? { signal: options.signal } : {}),
-        watchdog: {
-          intervalMs: this.options.diskCheckIntervalMs ?? 1000,
-          check: async () => ((await overDiskLimit(request.workspace.path, limits)) ? 'disk-limit' : null),
-        },
+        ...supervisedLimits(request.workspace.path, limits, { signal: options.signal, diskCheckIntervalMs: this.options.diskCheckIntervalMs }),
         kill: (child) => this.killTree(child, status, group),
       });
       // Whatever the command left behind (nothing, with the PID namespace) goes with it.

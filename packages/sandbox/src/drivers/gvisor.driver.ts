@@ -9,12 +9,12 @@ import { resolveLimits, type LimitsReport } from '../limits';
 import { childEnv } from '../process/child-env';
 import { killGroup, supervise } from '../process/supervise';
 import type { DriverProbe, ExecRequest, ExecResult, SandboxDriver } from '../types';
-import { finalKillReason, overDiskLimit } from '../workspace/disk-usage';
+import { finalKillReason } from '../workspace/disk-usage';
 import { checkEnv, innerCwd, launchIdentity } from './exec-support';
 import { GVISOR_ETC_BINDS, GVISOR_FILE_MOUNT_POINTS, gvisorSpec } from './gvisor-spec';
 import { minimalRootfs } from './host-layout';
-import { hostLimitsReport, prepareHostSandbox, type HostSandbox } from './host-sandbox';
-import { launcherScript, type LauncherCgroup } from './launcher';
+import { hostLimitsReport, launcherEntry, openGate, prepareHostSandbox, supervisedLimits, type HostSandbox } from './host-sandbox';
+import { launcherScript } from './launcher';
 import { baseEnv } from './sandbox-env';
 import { probeGvisor } from './gvisor-probe';
 
@@ -121,7 +121,7 @@ export class GvisorDriver implements SandboxDriver {
     const cgroup = ready.spares ? await ready.spares.acquire({ ...limits, pids: hostPids(limits.pids) }, owner) : null;
     const group = cgroup?.group ?? null;
     try {
-      const entry: LauncherCgroup = !cgroup ? { kind: 'none' } : cgroup.attachFiles ? { kind: 'attach', files: cgroup.attachFiles } : { kind: 'gate' };
+      const entry = launcherEntry(cgroup);
       // No host rlimit: RLIMIT_FSIZE would kill the Sentry when its memory file grows, RLIMIT_AS would break its Go
       // heap, RLIMIT_NPROC counts its threads. The per-file and address-space limits are set inside gVisor instead.
       const launcher = launcherScript(ready.leakyFds, {}, entry);
@@ -133,19 +133,8 @@ export class GvisorDriver implements SandboxDriver {
         cwd: '/',
         ...(request.stdin !== undefined ? { stdin: request.stdin } : {}),
         extraFds: 1,
-        onSpawn: async (child) => {
-          if (entry.kind === 'gate' && group && child.pid) {
-            await group.add(child.pid);
-            (child.stdio[3] as NodeJS.WritableStream | null)?.write('go\n');
-          }
-        },
-        wallTimeMs: limits.wallTimeMs,
-        outputBytes: limits.outputBytes,
-        ...(options.signal ? { signal: options.signal } : {}),
-        watchdog: {
-          intervalMs: this.options.diskCheckIntervalMs ?? 1000,
-          check: async () => ((await overDiskLimit(request.workspace.path, limits)) ? 'disk-limit' : null),
-        },
+        onSpawn: (child) => openGate(child, entry, group),
+        ...supervisedLimits(request.workspace.path, limits, { signal: options.signal, diskCheckIntervalMs: this.options.diskCheckIntervalMs }),
         kill: (child) => this.killTree(child, group, bundle, id, identity.spawn),
       });
       if (group) await group.killAll();

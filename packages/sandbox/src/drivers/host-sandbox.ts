@@ -1,9 +1,13 @@
-import { CgroupSpares } from '../cgroups/cgroup-spares';
-import type { CgroupHost } from '../cgroups/cgroup';
+import type { ChildProcess } from 'node:child_process';
+import { CgroupSpares, type ReadyCgroup } from '../cgroups/cgroup-spares';
+import type { Cgroup, CgroupHost } from '../cgroups/cgroup';
 import { detectCgroups } from '../cgroups/detect';
 import { capToHost, readHostCaps, type HostCaps } from '../host-caps';
 import { resolveLimits, type LimitsReport, type SandboxLimits } from '../limits';
+import type { SuperviseOptions } from '../process/supervise';
+import { overDiskLimit } from '../workspace/disk-usage';
 import { inheritableFds, systemEntries, writeEtcFiles, type EtcFiles, type SystemEntry } from './host-layout';
+import type { LauncherCgroup } from './launcher';
 
 /**
  * What the drivers that launch a sandbox runtime as the workspace's uid (bwrap, gVisor) prepare
@@ -88,4 +92,34 @@ export function hostLimitsReport(
     workspaceFiles: { enforced: true, by: 'watchdog', note: 'measured every interval and at exit' },
     tmpBytes: { enforced: true, by: 'tmpfs' },
   } satisfies Record<keyof SandboxLimits, LimitsReport[keyof SandboxLimits]>;
+}
+
+/** How a launcher enters its call's cgroup: moving itself in (v1), waiting at the gate (v2), or none. */
+export function launcherEntry(cgroup: ReadyCgroup | null): LauncherCgroup {
+  if (!cgroup) return { kind: 'none' };
+  return cgroup.attachFiles ? { kind: 'attach', files: cgroup.attachFiles } : { kind: 'gate' };
+}
+
+/** A gated launcher (fd 3) is placed in its cgroup by the worker, then let go: nothing of it forks outside. */
+export async function openGate(child: ChildProcess, entry: LauncherCgroup, group: Cgroup | null): Promise<void> {
+  if (entry.kind !== 'gate' || !group || !child.pid) return;
+  await group.add(child.pid);
+  (child.stdio[3] as NodeJS.WritableStream | null)?.write('go\n');
+}
+
+/** What every supervised sandbox shares: its wall time, output cap, cancellation and the workspace disk watchdog. */
+export function supervisedLimits(
+  workspacePath: string,
+  limits: SandboxLimits,
+  options: { signal?: AbortSignal | undefined; diskCheckIntervalMs?: number | undefined },
+): Pick<SuperviseOptions, 'wallTimeMs' | 'outputBytes' | 'signal' | 'watchdog'> {
+  return {
+    wallTimeMs: limits.wallTimeMs,
+    outputBytes: limits.outputBytes,
+    ...(options.signal ? { signal: options.signal } : {}),
+    watchdog: {
+      intervalMs: options.diskCheckIntervalMs ?? 1000,
+      check: async () => ((await overDiskLimit(workspacePath, limits)) ? 'disk-limit' : null),
+    },
+  };
 }

@@ -4,7 +4,8 @@ import { AppError } from '@looplane/shared';
 import { resolveLimits, unenforced, type LimitsReport } from '../limits';
 import { killGroup, supervise } from '../process/supervise';
 import type { DriverProbe, ExecRequest, ExecResult, SandboxDriver } from '../types';
-import { finalKillReason, overDiskLimit } from '../workspace/disk-usage';
+import { finalKillReason } from '../workspace/disk-usage';
+import { supervisedLimits } from './host-sandbox';
 import { checkEnv, innerCwd } from './exec-support';
 import { podmanArgs, type PodmanRuntime } from './podman-args';
 import { preparePodmanRootfs, probePodmanLimits, resolvePodmanUser, type PodmanUser } from './podman-host';
@@ -99,13 +100,7 @@ export class PodmanDriver implements SandboxDriver {
       env: ready.user.env,
       cwd: '/',
       ...(request.stdin !== undefined ? { stdin: request.stdin } : {}),
-      wallTimeMs: limits.wallTimeMs,
-      outputBytes: limits.outputBytes,
-      ...(options.signal ? { signal: options.signal } : {}),
-      watchdog: {
-        intervalMs: this.options.diskCheckIntervalMs ?? 1000,
-        check: async () => ((await overDiskLimit(request.workspace.path, limits)) ? 'disk-limit' : null),
-      },
+      ...supervisedLimits(request.workspace.path, limits, { signal: options.signal, diskCheckIntervalMs: this.options.diskCheckIntervalMs }),
       kill: async (child) => {
         await remove();
         killGroup(child.pid);
