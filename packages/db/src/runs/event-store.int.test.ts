@@ -98,8 +98,12 @@ describe('PgEventStore', () => {
     expect(successor.version).toBe(zombie.version + 1);
     await zombie.store.append(messages(1, 100), 1);
     await expectConflict(zombie.unit.flush(), /lost the lease/);
-    // A fenced-off unit refuses everything afterwards.
-    await expect(zombie.store.append(messages(1, 300), 2)).rejects.toThrow(/an earlier write of this session failed/);
+    // A fenced-off unit refuses everything afterwards, still as a lost lease (CONFLICT): the job
+    // that meets it first, whichever write that is, gives the session up instead of retrying it.
+    await expect(zombie.store.append(messages(1, 300), 2)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: expect.stringMatching(/^an earlier write of this session failed: lost the lease/),
+    });
     await successor.store.append(messages(1, 200), 1);
     await successor.unit.flush();
     const rows = await t.db.event.findMany({ where: { sessionId }, orderBy: { seq: 'asc' } });
@@ -127,7 +131,10 @@ describe('PgEventStore', () => {
     await store.append(batch, 1);
     await expect(unit.flush()).rejects.toThrow(/invalid input syntax|time/);
     // Nothing of the buffer was stored, and the unit is broken: the caller must reload.
-    await expect(store.append(messages(1), 1)).rejects.toThrow(/an earlier write of this session failed/);
+    await expect(store.append(messages(1), 1)).rejects.toMatchObject({
+      code: 'INTERNAL',
+      message: expect.stringMatching(/an earlier write of this session failed/),
+    });
     // A refusal for its data would repeat on every retry: the session ends failed with the
     // reason, in place of the refused events.
     expect(await eventRows(runId)).toEqual([{ sessionId, seq: 1, eventNo: 1, type: 'run.finished' }]);

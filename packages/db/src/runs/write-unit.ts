@@ -370,7 +370,11 @@ export class WriteUnit {
   }
 
   private throwIfBroken(): void {
-    if (this.failure) throw new AppError('INTERNAL', `an earlier write of this session failed: ${this.failure.message}`, { cause: this.failure });
+    if (!this.failure) return;
+    // The failure's own code (CONFLICT for a lost lease) decides what the job does, whichever
+    // write meets it first: a flush in the background, or the next call on the unit.
+    const code = this.failure instanceof AppError ? this.failure.code : 'INTERNAL';
+    throw new AppError(code, `an earlier write of this session failed: ${this.failure.message}`, { cause: this.failure });
   }
 
   private async open(): Promise<PgClient> {
