@@ -5,11 +5,10 @@ import { capToHost, type HostCaps } from '../host-caps';
 import { resolveLimits, type LimitsReport } from '../limits';
 import { killGroup, supervise } from '../process/supervise';
 import type { DriverProbe, ExecRequest, ExecResult, SandboxDriver } from '../types';
-import { finalKillReason } from '../workspace/disk-usage';
 import { bwrapArgs } from './bwrap-args';
 import { baseEnv } from './sandbox-env';
 import { probeBwrap } from './bwrap-probe';
-import { hostLimitsReport, launcherEntry, openGate, prepareHostSandbox, supervisedLimits, type HostSandbox } from './host-sandbox';
+import { hostLimitsReport, launcherEntry, openGate, prepareHostSandbox, settledResult, supervisedLimits, type HostSandbox } from './host-sandbox';
 import { launcherScript } from './launcher';
 import { seccompProgram } from '../seccomp/seccomp-filter';
 import { checkEnv, exitedWithin, innerCwd, launchIdentity, parentOf, StatusChannel } from './exec-support';
@@ -120,16 +119,8 @@ export class BwrapDriver implements SandboxDriver {
       if (!status.setupFinished && !result.killedBy) {
         throw new AppError('INTERNAL', `bwrap could not set up the sandbox: ${result.stderr.trim().slice(0, 500) || `exit ${result.exitCode}`}`);
       }
-      // Independent reads after the exit: one round trip instead of two.
-      const [killedBy, oomKilled] = await Promise.all([finalKillReason(result.killedBy, request.workspace.path, limits), group ? group.oomKilled() : false]);
-      return {
-        ...result,
-        killedBy,
-        exitCode: result.killedBy ? null : result.exitCode,
-        signal: result.killedBy ? 'SIGKILL' : result.signal,
-        oomKilled,
-        limits: report,
-      };
+      // Awaited here: the finally below hands the cgroup back, and its OOM counter is read first.
+      return await settledResult(result, request.workspace.path, limits, group, report);
     } finally {
       if (cgroup) ready.spares?.release(cgroup);
     }

@@ -9,11 +9,10 @@ import { resolveLimits, type LimitsReport } from '../limits';
 import { childEnv } from '../process/child-env';
 import { killGroup, supervise } from '../process/supervise';
 import type { DriverProbe, ExecRequest, ExecResult, SandboxDriver } from '../types';
-import { finalKillReason } from '../workspace/disk-usage';
 import { checkEnv, innerCwd, launchIdentity } from './exec-support';
 import { GVISOR_ETC_BINDS, GVISOR_FILE_MOUNT_POINTS, gvisorSpec } from './gvisor-spec';
 import { minimalRootfs } from './host-layout';
-import { hostLimitsReport, launcherEntry, openGate, prepareHostSandbox, supervisedLimits, type HostSandbox } from './host-sandbox';
+import { hostLimitsReport, launcherEntry, openGate, prepareHostSandbox, settledResult, supervisedLimits, type HostSandbox } from './host-sandbox';
 import { launcherScript } from './launcher';
 import { baseEnv } from './sandbox-env';
 import { probeGvisor } from './gvisor-probe';
@@ -145,17 +144,10 @@ export class GvisorDriver implements SandboxDriver {
       if (missing) return { ...result, exitCode: 127, stderr: `${missing[1]}: not found\n`, oomKilled: false, limits: report };
       const unloadable = failedStart ? UNLOADABLE_PROGRAM.exec(result.stderr) : null;
       if (unloadable) return { ...result, exitCode: 126, stderr: `${unloadable[1]}: ${unloadable[2]}\n`, oomKilled: false, limits: report };
-      if (!result.killedBy && result.exitCode === 128 && SETUP_FAILURE.test(result.stderr))
+      if (failedStart && SETUP_FAILURE.test(result.stderr))
         throw new AppError('INTERNAL', `runsc could not set up the sandbox: ${result.stderr.trim().slice(0, 500)}`);
-      const [killedBy, oomKilled] = await Promise.all([finalKillReason(result.killedBy, request.workspace.path, limits), group ? group.oomKilled() : false]);
-      return {
-        ...result,
-        killedBy,
-        exitCode: result.killedBy ? null : result.exitCode,
-        signal: result.killedBy ? 'SIGKILL' : result.signal,
-        oomKilled,
-        limits: report,
-      };
+      // Awaited here: the finally below hands the cgroup back, and its OOM counter is read first.
+      return await settledResult(result, request.workspace.path, limits, group, report);
     } finally {
       if (cgroup) ready.spares?.release(cgroup);
       await rm(bundle, { recursive: true, force: true }).catch(() => undefined);

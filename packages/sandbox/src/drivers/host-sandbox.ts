@@ -4,8 +4,9 @@ import type { Cgroup, CgroupHost } from '../cgroups/cgroup';
 import { detectCgroups } from '../cgroups/detect';
 import { capToHost, readHostCaps, type HostCaps } from '../host-caps';
 import { resolveLimits, type LimitsReport, type SandboxLimits } from '../limits';
-import type { SuperviseOptions } from '../process/supervise';
-import { overDiskLimit } from '../workspace/disk-usage';
+import type { SupervisedResult, SuperviseOptions } from '../process/supervise';
+import type { ExecResult } from '../types';
+import { finalKillReason, overDiskLimit } from '../workspace/disk-usage';
 import { inheritableFds, systemEntries, writeEtcFiles, type EtcFiles, type SystemEntry } from './host-layout';
 import type { LauncherCgroup } from './launcher';
 
@@ -121,5 +122,29 @@ export function supervisedLimits(
       intervalMs: options.diskCheckIntervalMs ?? 1000,
       check: async () => ((await overDiskLimit(workspacePath, limits)) ? 'disk-limit' : null),
     },
+  };
+}
+
+/**
+ * An execution's result once its process tree is gone: the final kill reason (a disk limit seen
+ * at exit included) and whether the cgroup's OOM killer struck, read together; a killed
+ * execution has no exit code, only SIGKILL.
+ */
+export async function settledResult(
+  result: SupervisedResult,
+  workspacePath: string,
+  limits: SandboxLimits,
+  group: Cgroup | null,
+  report: LimitsReport,
+): Promise<ExecResult> {
+  // Independent reads after the exit: one round trip instead of two.
+  const [killedBy, oomKilled] = await Promise.all([finalKillReason(result.killedBy, workspacePath, limits), group ? group.oomKilled() : false]);
+  return {
+    ...result,
+    killedBy,
+    exitCode: result.killedBy ? null : result.exitCode,
+    signal: result.killedBy ? 'SIGKILL' : result.signal,
+    oomKilled,
+    limits: report,
   };
 }
