@@ -17,7 +17,7 @@ test('the Sandbox settings page shows bwrap working on the live worker, with its
     .poll(
       async () => {
         const view = await trpcQuery<SandboxView>(request, 'system.sandbox', stack.bootstrapToken, { teamId: demoTeam.id });
-        found = view.workers.find((w) => w.drivers.length === 4);
+        found = view.workers.find((w) => w.drivers.length === 5);
         return found !== undefined;
       },
       { timeout: 45_000 },

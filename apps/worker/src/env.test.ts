@@ -94,11 +94,14 @@ describe('loadWorkerEnv', () => {
     [{ ...base, QUEUE_PREFIX: 'a b' }, 'Invalid environment: QUEUE_PREFIX must be 1-64 letters, digits, :, _ or -'],
     [{ ...base, LOOPLANE_ENCRYPTION_KEY: 'c2hvcnQ=' }, 'Invalid environment: LOOPLANE_ENCRYPTION_KEY must be 32 random bytes, base64-encoded'],
     [{ ...base, LOG_LEVEL: 'loud' }, 'Invalid environment: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent'],
-    [{ ...base, LOOPLANE_SANDBOX_DRIVER: 'docker' }, 'Invalid environment: LOOPLANE_SANDBOX_DRIVER must be one of bwrap, podman, gvisor, dangerous-none'],
+    [
+      { ...base, LOOPLANE_SANDBOX_DRIVER: 'docker' },
+      'Invalid environment: LOOPLANE_SANDBOX_DRIVER must be one of bwrap, podman, gvisor, microvm, dangerous-none',
+    ],
     [{ ...base, LOOPLANE_PODMAN_RUNTIME: 'kata' }, 'Invalid environment: LOOPLANE_PODMAN_RUNTIME must be one of runc, crun, runsc'],
     [
       { ...base, LOOPLANE_SANDBOX_DRIVERS: 'bwrap,docker' },
-      'Invalid environment: LOOPLANE_SANDBOX_DRIVERS must list drivers among bwrap, podman, gvisor, dangerous-none',
+      'Invalid environment: LOOPLANE_SANDBOX_DRIVERS must list drivers among bwrap, podman, gvisor, microvm, dangerous-none',
     ],
     [
       { ...base, LOOPLANE_SANDBOX_DRIVERS: 'podman' },

@@ -32,7 +32,7 @@ function wholeNumber(min: number, max: number, fallback: number) {
     .transform((n) => n ?? fallback);
 }
 
-const SANDBOX_DRIVERS = ['bwrap', 'podman', 'gvisor', 'dangerous-none'] as const;
+const SANDBOX_DRIVERS = ['bwrap', 'podman', 'gvisor', 'microvm', 'dangerous-none'] as const;
 const PODMAN_RUNTIMES = ['runc', 'crun', 'runsc'] as const;
 type SandboxDriverName = (typeof SANDBOX_DRIVERS)[number];
 
@@ -101,6 +101,8 @@ const schema = z
     LOOPLANE_PODMAN_RUNTIME: optional
       .pipe(z.enum(PODMAN_RUNTIMES, `must be one of ${PODMAN_RUNTIMES.join(', ')}`).optional())
       .transform((runtime) => runtime ?? 'runc'),
+    /** How microVM guests run: `auto` (KVM where /dev/kvm serves session uids, TCG otherwise), `kvm` or `tcg`. */
+    LOOPLANE_MICROVM_ACCEL: optional.pipe(z.enum(['auto', 'kvm', 'tcg'], 'must be one of auto, kvm, tcg').optional()).transform((accel) => accel ?? 'auto'),
     /** The worker's data directory (shared with `looplane start`); default ./.looplane. */
     LOOPLANE_HOME: directory.transform((dir) => dir ?? resolve('.looplane')),
     /** Where this host keeps its local copies of session workspaces (default <LOOPLANE_HOME>/workspaces): a cache of the store. */

@@ -91,6 +91,7 @@ export async function runWorkerProcess(options: WorkerProcessOptions): Promise<v
       driver: env.LOOPLANE_SANDBOX_DRIVER,
       offered: sandboxDriversOf(env),
       podmanRuntime: env.LOOPLANE_PODMAN_RUNTIME,
+      microvmAccel: env.LOOPLANE_MICROVM_ACCEL,
       workspaceRoot: workspaceRootOf(env),
       environment: env.NODE_ENV,
       // Files live in the store of record; this host's workspace root is a cache of it.

@@ -7,6 +7,7 @@ export { BwrapDriver, type BwrapDriverOptions } from './drivers/bwrap.driver';
 export { PodmanDriver, type PodmanDriverOptions } from './drivers/podman.driver';
 export { PODMAN_RUNTIMES, type PodmanRuntime } from './drivers/podman-args';
 export { GvisorDriver, type GvisorDriverOptions } from './drivers/gvisor.driver';
+export { MicrovmDriver, type MicrovmDriverOptions } from './drivers/microvm.driver';
 export { DangerousNoneDriver, type DangerousNoneOptions } from './drivers/dangerous-none.driver';
 export { probeDrivers } from './drivers/probe-drivers';
 

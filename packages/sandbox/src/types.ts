@@ -1,6 +1,6 @@
 import type { LimitsReport, SandboxLimitsInput } from './limits';
 
-export type DriverName = 'bwrap' | 'podman' | 'gvisor' | 'dangerous-none';
+export type DriverName = 'bwrap' | 'podman' | 'gvisor' | 'microvm' | 'dangerous-none';
 
 /** The host side of a workspace as a driver needs it: where it is and which uid owns it. */
 export interface WorkspaceMount {

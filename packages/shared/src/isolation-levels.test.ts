@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ISOLATION_LEVELS, isolationRank, meetsIsolation, strongerMinimum } from './isolation-levels';
 
 describe('isolation levels', () => {
-  it('orders none < bwrap < podman < gvisor, with dangerous-none as none', () => {
-    expect(ISOLATION_LEVELS).toEqual(['none', 'bwrap', 'podman', 'gvisor']);
+  it('orders none < bwrap < podman < gvisor < microvm, with dangerous-none as none', () => {
+    expect(ISOLATION_LEVELS).toEqual(['none', 'bwrap', 'podman', 'gvisor', 'microvm']);
+    expect(isolationRank('microvm')).toBeGreaterThan(isolationRank('gvisor'));
+    expect(meetsIsolation('gvisor', 'microvm')).toBe(false);
     expect(isolationRank('dangerous-none')).toBe(0);
     expect(isolationRank('gvisor')).toBeGreaterThan(isolationRank('podman'));
     expect(isolationRank('docker')).toBe(-1);

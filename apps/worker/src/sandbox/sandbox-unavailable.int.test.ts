@@ -90,8 +90,8 @@ describe('a sandbox driver that does not work on this host', () => {
   it('probes every driver for the Settings page, weakest isolation first, with limits and their enforcement', async () => {
     const sandbox = await WorkerSandbox.start({ driver: 'bwrap', workspaceRoot: join(root, 'all'), environment: 'production', logger });
     const probes = await sandbox.allProbes();
-    expect(probes.map((p) => p.driver)).toEqual(['bwrap', 'podman', 'gvisor', 'dangerous-none']);
+    expect(probes.map((p) => p.driver)).toEqual(['bwrap', 'podman', 'gvisor', 'microvm', 'dangerous-none']);
     expect(probes[0]).toMatchObject({ available: true, limitsEnforced: { wallTimeMs: { enforced: true, by: 'supervisor' } } });
-    expect(probes[3]).toMatchObject({ available: false, reason: expect.stringContaining('only in development') });
-  }, 60_000);
+    expect(probes[4]).toMatchObject({ available: false, reason: expect.stringContaining('only in development') });
+  }, 150_000);
 });

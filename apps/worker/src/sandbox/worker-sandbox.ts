@@ -5,6 +5,7 @@ import {
   BwrapDriver,
   DangerousNoneDriver,
   GvisorDriver,
+  MicrovmDriver,
   PodmanDriver,
   WorkspaceManager,
   createSandboxTools,
@@ -56,6 +57,8 @@ export interface WorkerSandboxOptions {
   podmanUser?: string;
   /** podman's OCI runtime for calls whose template names none (LOOPLANE_PODMAN_RUNTIME; default runc). */
   podmanRuntime?: PodmanRuntime;
+  /** How the microVM driver runs its guests (LOOPLANE_MICROVM_ACCEL): KVM where usable (`auto`, the default), or always `kvm` or `tcg`. */
+  microvmAccel?: 'auto' | 'kvm' | 'tcg';
   /**
    * The store of record for session files (the worker passes a {@link SessionWorkspaces}): it puts
    * a session's workspace at its recorded commit before the job's first call and persists every
@@ -81,7 +84,7 @@ export interface WorkerSandboxOptions {
   logger: Logger;
 }
 
-const DRIVERS: DriverName[] = ['bwrap', 'podman', 'gvisor', 'dangerous-none'];
+const DRIVERS: DriverName[] = ['bwrap', 'podman', 'gvisor', 'microvm', 'dangerous-none'];
 
 /**
  * The worker's sandbox: the configured driver (probed at start), the session workspaces and the
@@ -129,6 +132,7 @@ export class WorkerSandbox {
     private readonly podmanWith: (runtime: PodmanRuntime) => SandboxDriver,
   ) {
     this.proxies = new SessionEgressProxies(options);
+    this.offeredDrivers = offered;
     const toolsFor = (d: SandboxDriver) => createSandboxTools({ driver: d, workspaces, ...(options.limits ? { limits: options.limits } : {}) });
     this.tools = toolsFor(driver);
     this.rungs = [
@@ -143,6 +147,8 @@ export class WorkerSandbox {
     this.seeder = options.seeding ? createSeeder(options.seeding, workspaces, policy) : null;
     this.delivery = options.seeding ? deliveryDeps(options.seeding, workspaces, policy, (sessionId) => this.ensureWorkspace(sessionId)) : null;
   }
+
+  private readonly offeredDrivers: SandboxDriver[];
 
   /** What the delivery tools (publish_branch, open_pull_request, export_patch) run with; null without `seeding`. */
   readonly delivery: DeliveryDeps | null;
@@ -196,6 +202,7 @@ export class WorkerSandbox {
       bwrap: () => options.drivers?.bwrap ?? new BwrapDriver({ stateDir: join(stateDir, 'bwrap'), hostCaps }),
       gvisor: () => options.drivers?.gvisor ?? new GvisorDriver({ stateDir: join(stateDir, 'gvisor'), hostCaps }),
       podman: () => options.drivers?.podman ?? podmanWith(options.podmanRuntime ?? 'runc'),
+      microvm: () => options.drivers?.microvm ?? new MicrovmDriver({ stateDir: join(stateDir, 'microvm'), hostCaps, accel: options.microvmAccel ?? 'auto' }),
       'dangerous-none': () =>
         options.drivers?.['dangerous-none'] ??
         // Choosing it in the worker's environment is the operator's (admin's) explicit decision; it still needs development.
@@ -350,9 +357,14 @@ export class WorkerSandbox {
     await this.proxies.stop(sessionId);
   }
 
-  /** Stops every egress proxy (worker shutdown). */
+  /** Stops every egress proxy and the drivers' warm resources (microVM guests, spare cgroups) (worker shutdown). */
   async close(): Promise<void> {
     await Promise.all(this.proxies.sessions().map((sessionId) => this.endSession(sessionId)));
+    await Promise.all(
+      [this.driver, ...this.offeredDrivers].map((driver) =>
+        'close' in driver && typeof driver.close === 'function' ? (driver.close as () => Promise<void>).call(driver) : undefined,
+      ),
+    );
   }
 
   /** Whether a job on this worker is using the session's workspace. */

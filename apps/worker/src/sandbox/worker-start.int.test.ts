@@ -84,6 +84,6 @@ describe('worker start with the sandbox', () => {
   it('rejects an unknown driver with one line naming the variable', async () => {
     const worker = runWorker({ LOOPLANE_SANDBOX_DRIVER: 'docker' });
     expect(await worker.exited).toBe(1);
-    expect(worker.output()).toBe('Invalid environment: LOOPLANE_SANDBOX_DRIVER must be one of bwrap, podman, gvisor, dangerous-none\n');
+    expect(worker.output()).toBe('Invalid environment: LOOPLANE_SANDBOX_DRIVER must be one of bwrap, podman, gvisor, microvm, dangerous-none\n');
   });
 });

@@ -20,7 +20,7 @@ export type BusyPolicy = z.infer<typeof busyPolicySchema>;
  */
 export const sandboxSettingsSchema = z.strictObject({
   /** The least isolation its calls run with: this driver or a stronger one (`bwrap` < `podman` < `gvisor`). */
-  driver: z.enum(['bwrap', 'podman', 'gvisor', 'dangerous-none']).optional(),
+  driver: z.enum(['bwrap', 'podman', 'gvisor', 'microvm', 'dangerous-none']).optional(),
   /** podman's OCI runtime for its calls that run on podman (default: the worker's). */
   podmanRuntime: z.enum(['runc', 'crun', 'runsc']).optional(),
   network: z.enum(['none', 'egress']).optional(),

@@ -66,6 +66,23 @@ describe('policies', () => {
     expect(plain).toMatchObject({ outcome: 'allow', ruleId: 'default', sandbox: 'bwrap' });
   });
 
+  it('the simulator names microvm for code when a rule asks for it, and bwrap for the rest', async () => {
+    const viewer = await tb.as('viewer');
+    const document = [
+      'version: 1',
+      'default: allow',
+      'rules:',
+      '  - id: code-in-vm',
+      '    match: { tool: shell, runsCode: true }',
+      '    outcome: allow',
+      '    minimumDriver: microvm',
+    ].join('\n');
+    const code = await viewer.policies.simulate({ teamId: tb.fx.teamId, tool: 'shell', args: { command: 'python3 -c "print(1)"' }, document });
+    expect(code).toMatchObject({ outcome: 'allow', ruleId: 'code-in-vm', sandbox: 'microvm' });
+    const plain = await viewer.policies.simulate({ teamId: tb.fx.teamId, tool: 'shell', args: { command: 'ls' }, document });
+    expect(plain).toMatchObject({ outcome: 'allow', ruleId: 'default', sandbox: 'bwrap' });
+  });
+
   it('an invalid document is refused with its path and line, and nothing is saved', async () => {
     const api = await tb.as('admin');
     const before = await counts();

@@ -5,7 +5,7 @@ import { createRouter, teamProcedure } from '../trpc';
 import { LIVE_WORKER_WINDOW_MS } from '../services/live-workers';
 
 const LIMITS = ['wallTimeMs', 'cpus', 'memoryBytes', 'pids', 'outputBytes', 'workspaceBytes', 'workspaceFiles', 'tmpBytes'] as const;
-const DRIVERS = ['bwrap', 'podman', 'gvisor', 'dangerous-none'] as const;
+const DRIVERS = ['bwrap', 'podman', 'gvisor', 'microvm', 'dangerous-none'] as const;
 
 // The probe JSON as the worker writes it (packages/sandbox DriverProbe); read defensively, it is
 // a worker's output, not this API's.
@@ -48,7 +48,7 @@ export interface SandboxWorkerView {
   reason: string | null;
   probedAt: Date;
   lastSeenAt: Date;
-  /** Every probed driver, in a fixed order (bwrap, podman, gvisor, dangerous-none); a driver not probed yet is absent. */
+  /** Every probed driver, in a fixed order (bwrap, podman, gvisor, microvm, dangerous-none); a driver not probed yet is absent. */
   drivers: SandboxDriverView[];
 }
 

@@ -53,6 +53,13 @@ describe('sandboxTools', () => {
     expect(sandboxTools('podman', 'trixie').map((t) => t.package)).toEqual(['runsc', 'crun', 'socat', 'git']);
   });
 
+  it('adds QEMU, the kernel and a static busybox only when microvm is the driver or offered', () => {
+    const microvm = ['qemu-system-x86', 'linux-image-amd64', 'busybox-static'];
+    expect(sandboxTools('microvm', 'trixie').map((t) => t.package)).toEqual([...microvm, 'runsc', 'crun', 'socat', 'git']);
+    expect(sandboxTools('bwrap', 'trixie', ['bwrap', 'microvm']).map((t) => t.package)).toEqual([...microvm, 'bubblewrap', 'runsc', 'crun', 'socat', 'git']);
+    expect(sandboxTools('bwrap', 'trixie', ['gvisor']).map((t) => t.package)).not.toContain('qemu-system-x86');
+  });
+
   it("takes runsc from bookworm-backports on bookworm only, and finds bookworm's own 2022 build too old", () => {
     expect(sandboxTools(undefined, 'bookworm').find((t) => t.package === 'runsc')?.suite).toBe('bookworm-backports');
     expect(sandboxTools(undefined, 'trixie').find((t) => t.package === 'runsc')?.suite).toBeUndefined();

@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { BACKPORTS_SOURCE, BACKPORTS_SOURCE_PATH, debianCodename, runscUsable } from './gvisor-package';
@@ -13,6 +14,8 @@ export interface HostTool {
   suite?: string;
   /** Whether the installed binary is good enough (default: present on PATH). */
   usable?: (path: string) => boolean;
+  /** Whether the package is installed, for packages that are not a program on PATH (a kernel image). */
+  present?: () => boolean;
 }
 
 /** The private Redis of `looplane start` (only when REDIS_URL is not set). */
@@ -24,8 +27,10 @@ const REDIS_TOOL: HostTool = { binary: 'redis-server', package: 'redis-server' }
  * socket inside, git snapshots workspaces into the store. On bookworm runsc comes from
  * bookworm-backports (see gvisor-package.ts).
  */
-export function sandboxTools(driver: string | undefined, codename: string | null = debianCodename()): HostTool[] {
+export function sandboxTools(driver: string | undefined, codename: string | null = debianCodename(), offered: string[] = []): HostTool[] {
   const tools: HostTool[] = [];
+  // The microVM's QEMU, kernel and static busybox are large: only when a driver list asks for it.
+  if (driver === 'microvm' || offered.includes('microvm')) tools.push(...MICROVM_TOOLS);
   if ((driver ?? 'bwrap') === 'bwrap') tools.push({ binary: 'bwrap', package: 'bubblewrap' });
   tools.push(
     { binary: 'runsc', package: 'runsc', usable: runscUsable, ...(codename === 'bookworm' ? { suite: 'bookworm-backports' } : {}) },
@@ -35,6 +40,17 @@ export function sandboxTools(driver: string | undefined, codename: string | null
   );
   return tools;
 }
+
+/** The microvm driver's packages: QEMU, Debian's kernel (booted by the guest) and a static busybox (its init). */
+const MICROVM_TOOLS: HostTool[] = [
+  { binary: 'qemu-system-x86_64', package: 'qemu-system-x86' },
+  { binary: 'vmlinuz', package: 'linux-image-amd64', present: () => existsSync('/boot') && readdirSync('/boot').some((name) => name.startsWith('vmlinuz-')) },
+  {
+    binary: 'busybox',
+    package: 'busybox-static',
+    present: () => existsSync('/bin/busybox') && !/ld-linux/.test(readFileSync('/bin/busybox').subarray(0, 4096).toString('latin1')),
+  },
+];
 
 /** What to do about missing packages. */
 export type InstallPlan =
@@ -90,6 +106,8 @@ export interface HostPackagesContext {
   needRedis: boolean;
   /** LOOPLANE_SANDBOX_DRIVER (bubblewrap is only needed for bwrap, the default). */
   sandboxDriver?: string | undefined;
+  /** The drivers offered besides it (LOOPLANE_SANDBOX_DRIVERS): microvm there needs its packages too. */
+  sandboxDrivers?: string[];
   isRoot?: boolean;
   /** Runs `apt-get <args>`; defaults to a real child process with output shown as `apt | ...`. */
   aptGet?: (args: string[]) => Promise<void>;
@@ -110,10 +128,11 @@ export async function ensureHostPackages(context: HostPackagesContext): Promise<
   const { env, printer } = context;
   const tools = [
     ...(context.needRedis ? [REDIS_TOOL] : []),
-    ...sandboxTools(context.sandboxDriver, context.codename === undefined ? debianCodename() : context.codename),
+    ...sandboxTools(context.sandboxDriver, context.codename === undefined ? debianCodename() : context.codename, context.sandboxDrivers ?? []),
   ];
   const missing = () =>
     tools.filter((tool) => {
+      if (tool.present) return !tool.present();
       const path = findOnPath(tool.binary, env.PATH);
       return !path || (tool.usable && !tool.usable(path));
     });

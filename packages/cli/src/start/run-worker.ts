@@ -27,7 +27,14 @@ export async function runWorker(env: CliEnv, printer: Printer): Promise<number> 
   let workerCode: number | null | undefined;
   try {
     const { signal } = lifecycle;
-    await ensureHostPackages({ env: env.inherited, printer, signal, needRedis: false, sandboxDriver: env.inherited.LOOPLANE_SANDBOX_DRIVER });
+    await ensureHostPackages({
+      env: env.inherited,
+      printer,
+      signal,
+      needRedis: false,
+      sandboxDriver: env.inherited.LOOPLANE_SANDBOX_DRIVER,
+      sandboxDrivers: (env.inherited.LOOPLANE_SANDBOX_DRIVERS ?? '').split(',').map((name) => name.trim()),
+    });
     // Its local workspace cache lives here (unless LOOPLANE_WORKSPACE_ROOT says elsewhere).
     await mkdir(env.LOOPLANE_HOME, { recursive: true });
     await buildWorkerBundle({ env: env.inherited, signal });

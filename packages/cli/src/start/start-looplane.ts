@@ -89,6 +89,7 @@ async function bringUp(env: CliEnv, printer: Printer, lifecycle: Lifecycle, lock
     signal,
     needRedis: !env.REDIS_URL,
     sandboxDriver: env.inherited.LOOPLANE_SANDBOX_DRIVER,
+    sandboxDrivers: (env.inherited.LOOPLANE_SANDBOX_DRIVERS ?? '').split(',').map((name) => name.trim()),
   });
   let redisUrl = env.REDIS_URL;
   if (!redisUrl) {

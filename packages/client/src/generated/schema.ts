@@ -1090,7 +1090,7 @@ export interface components {
             }[];
             sandbox?: {
                 /** @enum {string} */
-                driver?: "bwrap" | "podman" | "gvisor" | "dangerous-none";
+                driver?: "bwrap" | "podman" | "gvisor" | "microvm" | "dangerous-none";
                 /** @enum {string} */
                 podmanRuntime?: "runc" | "crun" | "runsc";
                 /** @enum {string} */
@@ -1716,7 +1716,7 @@ export interface components {
             }[];
             sandbox: {
                 /** @enum {string} */
-                driver?: "bwrap" | "podman" | "gvisor" | "dangerous-none";
+                driver?: "bwrap" | "podman" | "gvisor" | "microvm" | "dangerous-none";
                 /** @enum {string} */
                 podmanRuntime?: "runc" | "crun" | "runsc";
                 /** @enum {string} */
@@ -1791,7 +1791,7 @@ export interface components {
                 /** @description The files a run starts from when it names none (the root node’s counts, else its agent’s) */
                 workspace: components["schemas"]["WorkspaceSource"] | null;
                 /** @description The least isolation the node’s calls run with; the stronger of it and its agent’s sandbox.driver applies */
-                minimumDriver: ("bwrap" | "podman" | "gvisor") | null;
+                minimumDriver: ("bwrap" | "podman" | "gvisor" | "microvm") | null;
             }[];
             edges: {
                 id: string;

@@ -30,7 +30,7 @@ const compactionConfigSchema = z.object({
  */
 export const runSandboxSchema = z.object({
   /** A driver the template asked for; the worker refuses calls rather than run them less isolated. */
-  driver: z.enum(['bwrap', 'podman', 'gvisor', 'dangerous-none']).optional(),
+  driver: z.enum(['bwrap', 'podman', 'gvisor', 'microvm', 'dangerous-none']).optional(),
   /** The OCI runtime its calls run with where they run on podman (default: the worker's, LOOPLANE_PODMAN_RUNTIME). */
   podmanRuntime: z.enum(['runc', 'crun', 'runsc']).optional(),
   network: z.enum(['none', 'egress']).default('none'),

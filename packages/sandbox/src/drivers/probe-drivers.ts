@@ -3,9 +3,9 @@ import type { DriverProbe, SandboxDriver } from '../types';
 
 /**
  * Asks every configured driver what works on this host, for the worker's start-up log and the
- * Settings page. Never throws: a driver that fails or hangs is reported unavailable with the reason.
+ * Settings page (a microVM's probe boots a guest: seconds under TCG). Never throws: a driver that fails or hangs is reported unavailable with the reason.
  */
-export async function probeDrivers(drivers: SandboxDriver[], timeoutMs = 30_000): Promise<DriverProbe[]> {
+export async function probeDrivers(drivers: SandboxDriver[], timeoutMs = 90_000): Promise<DriverProbe[]> {
   return Promise.all(
     drivers.map(async (driver) => {
       let timer: NodeJS.Timeout | undefined;

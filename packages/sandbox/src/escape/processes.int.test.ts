@@ -1,7 +1,7 @@
 // Escape suite, processes: outliving the call, reaching host processes, and cancellation.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { processesOf, sandboxFixture, type SandboxFixture } from '../testing/sandbox-fixture';
+import { sandboxFixture, type SandboxFixture } from '../testing/sandbox-fixture';
 import { describeEachDriver } from '../testing/escape-drivers';
 
 describeEachDriver((kind) => {
@@ -19,8 +19,8 @@ describeEachDriver((kind) => {
     await f.close();
   });
 
-  async function sandboxProcesses(): Promise<number[]> {
-    return (await processesOf(f.workspace.uid)).filter((pid) => pid !== hostSleeper.pid);
+  async function sandboxProcesses(): Promise<string[]> {
+    return (await f.leftovers()).filter((line) => line !== `host ${hostSleeper.pid} sleep`);
   }
 
   describe('escape: processes', () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BwrapDriver, type BwrapDriverOptions } from '../drivers/bwrap.driver';
 import { GvisorDriver } from '../drivers/gvisor.driver';
+import { MicrovmDriver } from '../drivers/microvm.driver';
 import type { SandboxLimitsInput } from '../limits';
 import { createSandboxTools } from '../tools/create-sandbox-tools';
 import type { SandboxTool } from '../tools/tool';
@@ -11,7 +12,7 @@ import type { ExecResult, SandboxDriver } from '../types';
 import { WorkspaceManager, type Workspace } from '../workspace/workspace-manager';
 
 /** The drivers a fixture can run: the launched ones, which share the per-session uid model. */
-export type FixtureDriver = 'bwrap' | 'gvisor';
+export type FixtureDriver = 'bwrap' | 'gvisor' | 'microvm';
 
 /** Small limits, so bombs end fast and the suite fits two cores. */
 const TEST_LIMITS: SandboxLimitsInput = {
@@ -34,6 +35,12 @@ export interface SandboxFixture {
   tools: Record<string, SandboxTool>;
   /** Runs a command line in the session's sandbox through the driver. */
   sh(command: string, limits?: SandboxLimitsInput, extra?: { signal?: AbortSignal; egress?: { socketPath: string } }): Promise<ExecResult>;
+  /**
+   * What is left of earlier calls: host processes of the session uid (a warm microVM's own QEMU
+   * excepted) and, in a microVM, the session uid's processes inside the guest (listed with shell
+   * builtins, so only the listing shell itself is running there).
+   */
+  leftovers(): Promise<string[]>;
   /** Runs a built-in tool as the worker would. */
   tool(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<{ ok: boolean; output: string; commit?: string }>;
   close(): Promise<void>;
@@ -53,12 +60,14 @@ export async function sandboxFixture(
   await chmod(dir, 0o711); // sandbox uids must traverse it to reach their own workspace
   const kind = options.kind ?? 'bwrap';
   const common = { stateDir: join(dir, 'state'), diskCheckIntervalMs: 200, ...options.driver };
-  const driver = kind === 'gvisor' ? new GvisorDriver(common) : new BwrapDriver(common);
+  const driver = kind === 'gvisor' ? new GvisorDriver(common) : kind === 'microvm' ? new MicrovmDriver(common) : new BwrapDriver(common);
   const workspaces = new WorkspaceManager({ root: join(dir, 'workspaces') });
   // Unique ids: uid leases are per workspace root, and test files run in parallel.
   const sessionId = options.sessionId ?? `session-${randomUUID().slice(0, 8)}`;
   const workspace = await workspaces.create(sessionId);
   const limits = { ...TEST_LIMITS, ...options.limits };
+  // A microVM boots on its session's first call (seconds under TCG): the tests time calls on a warm guest.
+  if (kind === 'microvm') await driver.exec({ argv: ['true'], workspace, limits });
   const list = createSandboxTools({ driver, workspaces, limits });
   const tools = Object.fromEntries(list.map((t) => [t.spec.name, t]));
   return {
@@ -73,6 +82,24 @@ export async function sandboxFixture(
         { argv: ['/bin/sh', '-c', command], workspace, limits: { ...limits, ...extraLimits }, ...(extra.egress ? { egress: extra.egress } : {}) },
         extra.signal ? { signal: extra.signal } : {},
       ),
+    leftovers: async () => {
+      const host: string[] = [];
+      for (const pid of await processesOf(workspace.uid)) {
+        const comm = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
+        if (kind !== 'microvm' || !comm.startsWith('qemu-system')) host.push(`host ${pid} ${comm}`);
+      }
+      if (kind !== 'microvm') return host;
+      const inside = await driver.exec({
+        argv: [
+          '/bin/sh',
+          '-c',
+          'for p in /proc/[0-9]*; do n=$(basename "$p"); [ "$n" = "$$" ] && continue; read -r c < "$p/comm" && echo "guest $n $c"; done; true',
+        ],
+        workspace,
+        limits,
+      });
+      return [...host, ...inside.stdout.split('\n').filter(Boolean)];
+    },
     tool: (name, args, signal) => {
       const tool = tools[name];
       if (!tool) throw new Error(`no tool ${name}`);

@@ -56,18 +56,19 @@ export function NodeInspector({
       <Field
         label="Sandbox at least"
         htmlFor="node-minimum-driver"
-        hint="the least isolation this node's calls run with (bwrap < podman < gvisor); the stronger of it and its agent's driver applies"
+        hint="the least isolation this node's calls run with (bwrap < podman < gvisor < microvm); the stronger of it and its agent's driver applies"
       >
         <Select
           id="node-minimum-driver"
           value={node.minimumDriver ?? ''}
-          onChange={(e) => onChange({ ...node, minimumDriver: e.target.value ? (e.target.value as 'bwrap' | 'podman' | 'gvisor') : null })}
+          onChange={(e) => onChange({ ...node, minimumDriver: e.target.value ? (e.target.value as 'bwrap' | 'podman' | 'gvisor' | 'microvm') : null })}
           data-testid="node-minimum-driver"
         >
           <option value="">its agent&apos;s</option>
           <option value="bwrap">bwrap</option>
           <option value="podman">podman</option>
           <option value="gvisor">gvisor</option>
+          <option value="microvm">microvm</option>
         </Select>
       </Field>
       <Field label="Memory read prefixes" htmlFor="node-read" hint="comma-separated; empty: no access">

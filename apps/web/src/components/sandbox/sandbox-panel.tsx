@@ -27,9 +27,9 @@ export function SandboxPanel() {
       <p className="text-muted">
         Every agent tool call runs in a sandbox in the session&apos;s workspace. Isolation levels, weakest first: <code className="font-mono">none</code>{' '}
         (development only) &lt; <code className="font-mono">bwrap</code> &lt; <code className="font-mono">podman</code> &lt;{' '}
-        <code className="font-mono">gvisor</code>. A call runs on the worker&apos;s default driver unless its agent, graph node or the team policy asks for a
-        stronger level; then it runs on a stronger driver the worker offers, or is refused with the reason, never run weaker. Each worker checks at start which
-        drivers work on its host.
+        <code className="font-mono">gvisor</code> &lt; <code className="font-mono">microvm</code>. A call runs on the worker&apos;s default driver unless its
+        agent, graph node or the team policy asks for a stronger level; then it runs on a stronger driver the worker offers, or is refused with the reason,
+        never run weaker. Each worker checks at start which drivers work on its host.
       </p>
       <InlineError error={sandbox.error} testId="sandbox-load-error" />
       {sandbox.isPending ? <p className="text-muted">Loading the workers&apos; sandbox checks…</p> : null}

@@ -44,7 +44,7 @@ export const graph = z
           .nullable()
           .meta({ description: 'The files a run starts from when it names none (the root node’s counts, else its agent’s)' }),
         minimumDriver: z
-          .enum(['bwrap', 'podman', 'gvisor'])
+          .enum(['bwrap', 'podman', 'gvisor', 'microvm'])
           .nullable()
           .meta({ description: 'The least isolation the node’s calls run with; the stronger of it and its agent’s sandbox.driver applies' }),
       }),
