@@ -7,11 +7,13 @@ import { trpcMutation, trpcQuery } from './support/trpc-api';
 
 /**
  * The isolation levels on the real stack: `looplane start`'s worker runs bwrap by default and
- * offers gvisor for calls that need it. The demo agents succeed on each driver, watched in the
+ * offers gvisor and microvm (LOOPLANE_SANDBOX_DRIVERS in global-setup.ts) for calls that need them. The demo agents succeed on each driver, watched in the
  * browser, and each call runs under the kernel of the driver its template asked for.
  */
 const RUN_TIMEOUT = 90_000;
-const DRIVERS = ['bwrap', 'gvisor'] as const;
+const DRIVERS = ['bwrap', 'gvisor', 'microvm'] as const;
+/** What answers `cat /proc/version` on each driver. */
+const KERNEL = { bwrap: "the host's kernel", gvisor: "gVisor's kernel", microvm: "the microVM guest's kernel" } as const;
 
 interface AgentView {
   id: string;
@@ -25,17 +27,17 @@ interface SandboxView {
   workers: Array<{ workerId: string; drivers: Array<{ driver: string; works: boolean; offered: boolean }> }>;
 }
 
-test('Settings → Sandbox and the overview show that the worker offers gvisor next to bwrap', async ({ page, request, demoTeam }) => {
+test('Settings → Sandbox and the overview show that the worker offers gvisor and microvm next to bwrap', async ({ page, request, demoTeam }) => {
   let workerId = '';
   await expect
     .poll(
       async () => {
         const view = await trpcQuery<SandboxView>(request, 'system.sandbox', stack.bootstrapToken, { teamId: demoTeam.id });
-        const worker = view.workers.find((w) => w.drivers.some((d) => d.driver === 'gvisor' && d.offered && d.works));
+        const worker = view.workers.find((w) => ['gvisor', 'microvm'].every((name) => w.drivers.some((d) => d.driver === name && d.offered && d.works)));
         workerId = worker?.workerId ?? '';
         return workerId !== '';
       },
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     )
     .toBe(true);
   await page.goto('/t/demo/settings/sandbox');
@@ -43,8 +45,9 @@ test('Settings → Sandbox and the overview show that the worker offers gvisor n
   await expect(gvisor).toHaveAttribute('data-works', 'true');
   await expect(gvisor).toHaveAttribute('data-offered', 'true');
   await expect(gvisor).toContainText('offered');
+  await expect(page.getByTestId(`sandbox-worker-${workerId}`).getByTestId('sandbox-driver-microvm')).toHaveAttribute('data-works', 'true');
   await page.goto('/t/demo');
-  await expect(page.getByTestId('overview-workers').getByTestId('overview-worker-drivers').first()).toContainText('bwrap · gvisor');
+  await expect(page.getByTestId('overview-workers').getByTestId('overview-worker-drivers').first()).toContainText('bwrap · gvisor · microvm');
 });
 
 for (const driver of DRIVERS) {
@@ -71,11 +74,7 @@ for (const driver of DRIVERS) {
     await expect(page.locator('[data-testid="timeline-item"][data-kind="tool"]').filter({ hasText: 'not run' })).toHaveCount(0);
   });
 
-  test(`a template asking for ${driver} runs its shell calls under ${driver === 'gvisor' ? "gVisor's kernel" : "the host's kernel"}`, async ({
-    page,
-    request,
-    demoTeam,
-  }) => {
+  test(`a template asking for ${driver} runs its shell calls under ${KERNEL[driver]}`, async ({ page, request, demoTeam }) => {
     test.setTimeout(RUN_TIMEOUT + 30_000);
     const agent = await scriptedAgent(request, demoTeam.id, {
       name: `e2e-kernel-${driver}`,
@@ -94,7 +93,7 @@ for (const driver of DRIVERS) {
     await expect(page.getByTestId('run-status')).toHaveAttribute('data-status', 'succeeded', { timeout: RUN_TIMEOUT });
     const tool = page.locator('[data-testid="timeline-item"][data-kind="tool"]').filter({ hasText: /Linux version \d/ });
     await expect(tool).toHaveCount(1);
-    if (driver === 'gvisor') await expect(tool).not.toContainText(`Linux version ${release()}`);
-    else await expect(tool).toContainText(`Linux version ${release()}`);
+    if (driver === 'bwrap') await expect(tool).toContainText(`Linux version ${release()}`);
+    else await expect(tool).not.toContainText(`Linux version ${release()} `);
   });
 }

@@ -41,6 +41,8 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
     LOOPLANE_WEBHOOKS_ALLOW_PRIVATE: 'true',
     // The endpoints spec points an OpenAI-compatible endpoint at a dead port on loopback.
     LOOPLANE_ENDPOINTS_ALLOW: '127.0.0.1:9',
+    // The worker offers every rung above its bwrap default, so the demo agents run on each (sandbox-levels.spec.ts).
+    LOOPLANE_SANDBOX_DRIVERS: 'gvisor,microvm',
   };
   // The embedded stack is the point of this run.
   delete env.DATABASE_URL;

@@ -30,7 +30,7 @@ import {
 } from '@looplane/engine';
 import { AppError } from '@looplane/shared';
 import type { Logger } from 'pino';
-import { WorkspaceUnavailableError } from '../sessions/workspace-unavailable';
+import { IsolationUnavailableError, WorkspaceUnavailableError } from '../sessions/workspace-unavailable';
 import type { ModelFactory } from '../ports/model-factory';
 import type { TeamPolicies } from '../ports/team-policy';
 import type { ToolRegistry } from '../tools/tool-registry';
@@ -208,11 +208,11 @@ export class SessionRun {
       try {
         outcome = await this.drive(state);
       } catch (error) {
-        if (!(error instanceof WorkspaceUnavailableError)) throw error;
-        // Never an agent working on an empty tree: the session ends, saying why.
+        if (!(error instanceof WorkspaceUnavailableError || error instanceof IsolationUnavailableError)) throw error;
+        // Never an agent working on an empty tree, nor a call run weaker than its template allows: the session ends, saying why.
         await this.unit.flush();
         await this.append(state, [createEvent('run.finished', { status: 'failed', error: error.message }, this.deps.clock)]);
-        this.log.warn({ reason: error.message }, 'session failed: its workspace cannot be had');
+        this.log.warn({ reason: error.message }, 'session failed: its workspace or the isolation its calls need cannot be had');
         return { kind: 'finished' };
       }
       // The end of a drive is a flush point: what the next step reads (a refused reservation, a

@@ -83,6 +83,33 @@ describe('isolation levels on one worker (bwrap default, gvisor offered)', () =>
     ]);
   }, 90_000);
 
+  it('a template asking for a level the worker does not offer: refuse-call tells the model, fail-run ends the run failed; nothing runs weaker', async () => {
+    const asking = (whenIsolationUnavailable: 'refuse-call' | 'fail-run'): RunConfigInput['sandbox'] => ({
+      driver: 'microvm',
+      whenIsolationUnavailable,
+      network: 'none',
+      egressHosts: [],
+      limits: {},
+    });
+    const refused = await runWith({}, [uname(), { finish: 'done' }], asking('refuse-call'));
+    expect(refused).toEqual([
+      expect.objectContaining({ ok: false, output: 'not run: the agent requires the microvm sandbox or stronger, but this worker runs bwrap and gvisor' }),
+    ]);
+    const teamId = await createTestTeam(s.t.db, { policy: { version: 1, default: 'allow' } });
+    const agent = await createTestAgent(s.t.db, teamId, { script: [uname(), { finish: 'done' }] });
+    const ids = await createTestRun(s.t.db, agent, { config: { tools: catalogue(), toolLoading: 'eager', sandbox: asking('fail-run') } });
+    await s.client.enqueue({ ...ids, reason: 'start' });
+    const run = await waitForRun(s.t.db, ids.runId, undefined, 45_000);
+    expect(run.status).toBe('failed');
+    const events = await s.t.db.event.findMany({ where: { runId: ids.runId }, orderBy: { seq: 'asc' } });
+    expect(events.filter((e) => e.type === 'tool.finished')).toEqual([]);
+    expect(events.at(-1)).toMatchObject({
+      type: 'run.finished',
+      payload: { status: 'failed', error: 'a call was not run: the agent requires the microvm sandbox or stronger, but this worker runs bwrap and gvisor' },
+    });
+    expect(existsSync(join(root, 'workspaces', ids.sessionId, 'level.txt'))).toBe(false);
+  }, 90_000);
+
   it("the policy's sandbox.minimumDriver gvisor moves every call of the team to gVisor", async () => {
     const finished = await runWith({ sandbox: { minimumDriver: 'gvisor' } }, [uname(), { finish: 'done' }]);
     expect(finished).toEqual([expect.objectContaining({ ok: true })]);

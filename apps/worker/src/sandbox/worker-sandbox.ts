@@ -24,7 +24,7 @@ import {
 } from '@looplane/sandbox';
 import type { Logger } from 'pino';
 import type { FilesRestore, ToolContext } from '../tools/tool-registry';
-import { WorkspaceUnavailableError } from '../sessions/workspace-unavailable';
+import { IsolationUnavailableError, WorkspaceUnavailableError } from '../sessions/workspace-unavailable';
 import { lookupAccount, untraversable } from './host-checks';
 import { SessionEgressProxies } from './session-egress-proxies';
 import { gateSandbox } from './sandbox-policy-gate';
@@ -202,7 +202,15 @@ export class WorkerSandbox {
       bwrap: () => options.drivers?.bwrap ?? new BwrapDriver({ stateDir: join(stateDir, 'bwrap'), hostCaps }),
       gvisor: () => options.drivers?.gvisor ?? new GvisorDriver({ stateDir: join(stateDir, 'gvisor'), hostCaps }),
       podman: () => options.drivers?.podman ?? podmanWith(options.podmanRuntime ?? 'runc'),
-      microvm: () => options.drivers?.microvm ?? new MicrovmDriver({ stateDir: join(stateDir, 'microvm'), hostCaps, accel: options.microvmAccel ?? 'auto' }),
+      microvm: () =>
+        options.drivers?.microvm ??
+        new MicrovmDriver({
+          stateDir: join(stateDir, 'microvm'),
+          hostCaps,
+          accel: options.microvmAccel ?? 'auto',
+          // Listed for Settings without being offered: checked without booting a guest (seconds of CPU under TCG).
+          ...(options.driver === 'microvm' || options.offered?.includes('microvm') ? {} : { probeDepth: 'prerequisites' as const }),
+        }),
       'dangerous-none': () =>
         options.drivers?.['dangerous-none'] ??
         // Choosing it in the worker's environment is the operator's (admin's) explicit decision; it still needs development.
@@ -257,7 +265,11 @@ export class WorkerSandbox {
       ...(call.isolation ? { rule: { minimum: call.isolation.level, ruleId: call.isolation.ruleId } } : {}),
       defaultUnavailable: this.unavailable,
     });
-    if (!chosen.ok) return { ok: false, output: chosen.output };
+    if (!chosen.ok) {
+      if (context.sandbox?.whenIsolationUnavailable === 'fail-run')
+        throw new IsolationUnavailableError(chosen.output.replace(/^not run: /, 'a call was not run: '));
+      return { ok: false, output: chosen.output };
+    }
     const runtime = await this.podmanRuntimeFor(chosen.rung, context.sandbox?.podmanRuntime);
     if (!runtime.ok) return { ok: false, output: runtime.output };
     const { rung, probe } = runtime;
@@ -357,14 +369,11 @@ export class WorkerSandbox {
     await this.proxies.stop(sessionId);
   }
 
-  /** Stops every egress proxy and the drivers' warm resources (microVM guests, spare cgroups) (worker shutdown). */
+  /** Stops every egress proxy and shuts the warm microVM guests down (worker shutdown). */
   async close(): Promise<void> {
     await Promise.all(this.proxies.sessions().map((sessionId) => this.endSession(sessionId)));
-    await Promise.all(
-      [this.driver, ...this.offeredDrivers].map((driver) =>
-        'close' in driver && typeof driver.close === 'function' ? (driver.close as () => Promise<void>).call(driver) : undefined,
-      ),
-    );
+    // Only the microVM keeps something running between calls; the other drivers' spare cgroups are swept at the next start.
+    await Promise.all([this.driver, ...this.offeredDrivers].map((driver) => (driver instanceof MicrovmDriver ? driver.close() : undefined)));
   }
 
   /** Whether a job on this worker is using the session's workspace. */

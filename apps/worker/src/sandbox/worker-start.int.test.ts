@@ -61,7 +61,7 @@ describe('worker start with the sandbox', () => {
     const row = await waitFor(
       async () => {
         const rows = await t.db.$queryRaw<ProbeRow[]>`SELECT * FROM "WorkerSandboxProbe" WHERE "workerId" = ${workerId}`;
-        return rows[0] && rows[0].drivers.length === 4 ? rows[0] : undefined;
+        return rows[0] && rows[0].drivers.length === 5 ? rows[0] : undefined;
       },
       30_000,
       'every driver probed',
@@ -72,6 +72,7 @@ describe('worker start with the sandbox', () => {
       ['bwrap', false],
       ['podman', false],
       ['gvisor', false],
+      ['microvm', false],
       ['dangerous-none', true],
     ]);
     expect(row.drivers[0]).toMatchObject({ driver: 'bwrap', available: true });

@@ -7,3 +7,12 @@
 export class WorkspaceUnavailableError extends Error {
   override readonly name = 'WorkspaceUnavailableError';
 }
+
+/**
+ * A call needs an isolation level no driver of this worker can give, and its template says
+ * `whenIsolationUnavailable: fail-run`: the session ends failed with the reason, and nothing of
+ * the call runs (never under a weaker driver).
+ */
+export class IsolationUnavailableError extends Error {
+  override readonly name = 'IsolationUnavailableError';
+}

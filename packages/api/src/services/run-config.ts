@@ -39,6 +39,7 @@ function runSandboxOf(template: TemplateForRun): RunConfig['sandbox'] {
   return {
     ...(s.driver ? { driver: s.driver } : {}),
     ...(s.podmanRuntime ? { podmanRuntime: s.podmanRuntime } : {}),
+    ...(s.whenIsolationUnavailable ? { whenIsolationUnavailable: s.whenIsolationUnavailable } : {}),
     network: s.network ?? (s.egressHosts?.length ? 'egress' : 'none'),
     egressHosts: s.egressHosts ?? [],
     limits,

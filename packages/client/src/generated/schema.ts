@@ -1094,6 +1094,8 @@ export interface components {
                 /** @enum {string} */
                 podmanRuntime?: "runc" | "crun" | "runsc";
                 /** @enum {string} */
+                whenIsolationUnavailable?: "refuse-call" | "fail-run";
+                /** @enum {string} */
                 network?: "none" | "egress";
                 egressHosts?: string[];
                 timeoutMs?: number;
@@ -1719,6 +1721,8 @@ export interface components {
                 driver?: "bwrap" | "podman" | "gvisor" | "microvm" | "dangerous-none";
                 /** @enum {string} */
                 podmanRuntime?: "runc" | "crun" | "runsc";
+                /** @enum {string} */
+                whenIsolationUnavailable?: "refuse-call" | "fail-run";
                 /** @enum {string} */
                 network?: "none" | "egress";
                 egressHosts?: string[];

@@ -33,6 +33,11 @@ export const runSandboxSchema = z.object({
   driver: z.enum(['bwrap', 'podman', 'gvisor', 'microvm', 'dangerous-none']).optional(),
   /** The OCI runtime its calls run with where they run on podman (default: the worker's, LOOPLANE_PODMAN_RUNTIME). */
   podmanRuntime: z.enum(['runc', 'crun', 'runsc']).optional(),
+  /**
+   * A call that no driver of the worker can run at the level it needs: `refuse-call` (default) tells
+   * the model why and the run goes on; `fail-run` ends the run failed with the reason. Neither runs it weaker.
+   */
+  whenIsolationUnavailable: z.enum(['refuse-call', 'fail-run']).optional(),
   network: z.enum(['none', 'egress']).default('none'),
   /** `host:port` (or `*.domain:port`) the egress proxy lets through; only with `network: egress`. */
   egressHosts: z.array(z.string().min(1).max(260)).max(100).default([]),

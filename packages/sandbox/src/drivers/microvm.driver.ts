@@ -43,6 +43,11 @@ export interface MicrovmDriverOptions {
   diskCheckIntervalMs?: number;
   /** The uid the probe runs as when the worker is root (default: nobody, 65534). */
   probeUid?: number;
+  /**
+   * `boot` (default) boots a guest and checks it; `prerequisites` only checks QEMU, the kernel, the
+   * image and the accelerator: for a worker that lists the driver without offering it (Settings).
+   */
+  probeDepth?: 'boot' | 'prerequisites';
   hostCaps?: HostCaps;
 }
 
@@ -78,6 +83,15 @@ export class MicrovmDriver implements SandboxDriver {
   async probe(): Promise<DriverProbe> {
     const ready = await this.prepare().catch((error: Error) => error);
     if (ready instanceof Error) return { driver: 'microvm', available: false, reason: ready.message, limitsEnforced: limitsReport() };
+    if (this.options.probeDepth === 'prerequisites') {
+      const notes = [
+        `QEMU ${ready.qemuVersion}, ${ready.accel === 'kvm' ? 'KVM' : 'TCG (emulated CPU, slow)'}`,
+        `kernel ${ready.image.release}`,
+        ready.accelNote,
+        'no guest booted: this worker does not offer microvm',
+      ];
+      return { driver: 'microvm', available: true, reason: notes.filter(Boolean).join('; '), limitsEnforced: limitsReport() };
+    }
     const problem = await probeMicrovm(this.options.stateDir, this.options.probeUid ?? 65534, ready.image.release, async (request) => {
       try {
         return await this.exec(request);
