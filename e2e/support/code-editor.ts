@@ -2,7 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 
 /**
  * The app's CodeMirror editors (components/ui/code-editor.tsx) from a spec. The wrapper carries
- * the testid; typing goes into its `.cm-content` (Playwright's fill replaces the whole text); the
+ * the testid; typing goes into its `.cm-content`; the
  * text is read from the hidden input `${testId}-value`, since CodeMirror renders only the lines in
  * view (`errorLines` therefore looks at the first screenful: it scrolls the editor to its top).
  */
@@ -21,7 +21,15 @@ export function codeEditor(page: Page, testId: string): CodeEditorHandle {
   return {
     root,
     content,
-    fill: (text) => content.fill(text),
+    // Not Playwright's fill: it selects the DOM's contents, which in CodeMirror are only the lines
+    // drawn so far, so a long document kept its undrawn tail. The editor's own select-all (Mod-a)
+    // selects the whole document; deleting it leaves an empty one to type into.
+    fill: async (text) => {
+      await content.focus();
+      await page.keyboard.press('ControlOrMeta+a');
+      await page.keyboard.press('Backspace');
+      if (text !== '') await page.keyboard.insertText(text);
+    },
     value: () => page.getByTestId(`${testId}-value`).inputValue(),
     // A marker or underline belongs to the line whose number sits at the same height in the gutter.
     errorLines: () =>

@@ -20,6 +20,13 @@ import { refuseUndecodable, undecodablePart } from './percent-encoding';
 /** apps/web, from apps/web/dist/server.mjs (the bundle) or apps/web/server/main.ts (the source). */
 const webDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const STOP_GRACE_MS = 5000;
+/**
+ * How long an idle keep-alive connection stays open. Node's default (5 s) races clients and
+ * proxies that reuse a pooled connection after a few idle seconds: the request meets the
+ * server's close and fails with ECONNRESET. Proxies keep upstream connections up to 60 s, so the
+ * server waits longer than that; the header timeout must exceed it.
+ */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 const log = pino({ name: 'looplane-web' });
 
@@ -53,6 +60,8 @@ async function main(): Promise<void> {
       res.end();
     });
   });
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
   // Live streams (SSE) never end by themselves: on a stop signal, stop accepting, then cut them.
   const stop = () => {
     server.close(() => process.exit(0));
