@@ -138,6 +138,17 @@ const CASES: Record<EventType, Case[]> = {
   'tool.interrupted': [
     { v: 1, payload: { callId: 'c1', reason: 'the worker stopped' }, expected: { label: 'Tool interrupted', summary: 'the worker stopped', tone: 'warning' } },
   ],
+  'tool.deferred': [
+    {
+      v: 1,
+      payload: { callId: 'c1', level: 'gvisor', reason: 'the agent requires the gvisor sandbox or stronger, but this worker runs bwrap', approved: false },
+      expected: {
+        label: 'Tool deferred',
+        summary: 'waits for a worker offering gvisor: the agent requires the gvisor sandbox or stronger, but this worker runs bwrap',
+        tone: 'warning',
+      },
+    },
+  ],
   'effect.decided': [
     {
       v: 1,
@@ -271,6 +282,14 @@ describe('the shared event decoder', () => {
     expect(seeded({ source: 'session', files: 1, bytes: 1, fromSession: { sessionId: 's9', atEvent: 7 } }).summary).toBe(
       'session s9 at #7 · 1 files, 1 bytes · commit aaaaaaa',
     );
+  });
+
+  it('says a run resumed for isolation went on where the level is offered', () => {
+    const resumed = decodeWireEvent(wire('run.resumed', 1, { reason: 'isolation', note: 'a worker offering gvisor took the run' }));
+    expect(describeEvent(resumed)).toMatchObject({
+      label: 'Run resumed',
+      summary: 'on a worker offering the isolation it waited for: a worker offering gvisor took the run',
+    });
   });
 
   it('has a case for every event type the engine writes, at every version it ever wrote', () => {

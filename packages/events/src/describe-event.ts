@@ -39,7 +39,7 @@ const DESCRIBERS: { [T in EventType]: Describer<T> } = {
   'run.started': (p, text) => ({ label: 'Run started', summary: `${p.command ? `/${p.command.name} · ` : ''}${text(p.goal)}` }),
   'run.resumed': (p, text) => ({
     label: 'Run resumed',
-    summary: `${p.reason === 'budget' ? 'after a budget raise' : 'by an operator'}${after(': ', p.note && text(p.note))}`,
+    summary: `${p.reason === 'budget' ? 'after a budget raise' : p.reason === 'isolation' ? 'on a worker offering the isolation it waited for' : 'by an operator'}${after(': ', p.note && text(p.note))}`,
   }),
   'run.finished': (p, text) => ({
     label: 'Run finished',
@@ -100,6 +100,7 @@ const DESCRIBERS: { [T in EventType]: Describer<T> } = {
     tone: okTone(p.ok),
   }),
   'tool.interrupted': (p, text) => ({ label: 'Tool interrupted', summary: text(p.reason), tone: 'warning' }),
+  'tool.deferred': (p, text) => ({ label: 'Tool deferred', summary: `waits for a worker offering ${p.level}: ${text(p.reason)}`, tone: 'warning' }),
   'effect.decided': (p, text) => ({
     label: p.decision === 'deny' ? 'Effect denied' : 'Effect held',
     summary: `rolled back (${describeEffect(p.held.effect)}): ${text(p.reason)}`,

@@ -51,6 +51,17 @@ export const QUEUES = {
   },
 } as const;
 
+/**
+ * The sessions queue of the workers that offer an isolation level (`bwrap` < `podman` < `gvisor` <
+ * `microvm`): a run waiting for a level no worker that took it could give is handed here, and only
+ * workers whose sandbox gives that level (or a stronger one) consume it. Same payload and options
+ * as the sessions queue.
+ */
+export function isolationQueueName(level: string): string {
+  if (!/^[a-z]+$/.test(level)) throw new Error(`not an isolation level: ${level}`);
+  return `${QUEUES.sessions.name}-needs-${level}`;
+}
+
 export type QueueKey = keyof typeof QUEUES;
 export type QueuePayload<K extends QueueKey> = z.infer<(typeof QUEUES)[K]['schema']>;
 

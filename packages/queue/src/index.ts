@@ -1,4 +1,14 @@
-export { QUEUES, sessionJobSchema, sessionJobId, webhookJobSchema, type SessionJob, type WebhookJob, type QueueKey, type QueuePayload } from './catalog';
+export {
+  QUEUES,
+  isolationQueueName,
+  sessionJobSchema,
+  sessionJobId,
+  webhookJobSchema,
+  type SessionJob,
+  type WebhookJob,
+  type QueueKey,
+  type QueuePayload,
+} from './catalog';
 export { createWebhookQueue, ensureWebhookJob } from './webhook-queue';
 export {
   channels,

@@ -1,12 +1,14 @@
 import { Queue, type ConnectionOptions } from 'bullmq';
-import { QUEUES, sessionJobId, sessionJobSchema, type SessionJob } from './catalog';
+import { QUEUES, isolationQueueName, sessionJobId, sessionJobSchema, type SessionJob } from './catalog';
 
 /**
  * The producer side of the sessions queue (web/API and worker both enqueue wake-ups). `prefix`
  * namespaces the Redis keys (BullMQ's default `bull`); producers and workers must agree on it.
+ * With `isolationLevel`, the queue of the workers that offer that level (`isolationQueueName`).
  */
-export function createSessionQueue(connection: ConnectionOptions, options: { prefix?: string } = {}): Queue<SessionJob> {
-  return new Queue<SessionJob>(QUEUES.sessions.name, {
+export function createSessionQueue(connection: ConnectionOptions, options: { prefix?: string; isolationLevel?: string } = {}): Queue<SessionJob> {
+  const name = options.isolationLevel ? isolationQueueName(options.isolationLevel) : QUEUES.sessions.name;
+  return new Queue<SessionJob>(name, {
     connection,
     defaultJobOptions: QUEUES.sessions.options,
     ...(options.prefix ? { prefix: options.prefix } : {}),

@@ -4,7 +4,7 @@ import { z } from 'zod';
  * The events an endpoint may subscribe to. Each is captured by a trigger of the `webhooks`
  * migration in the transaction of the state change it reports:
  * - `run.finished`: a run's status became succeeded, failed or cancelled;
- * - `run.waiting`: a run started waiting, or waits for another reason now (approval, child, budget, message);
+ * - `run.waiting`: a run started waiting, or waits for another reason now (approval, child, budget, message, isolation);
  * - `approval.requested`: a pending approval was opened (with a link to it in the dashboard);
  * - `approval.decided`: an approval left pending (approved, rejected, expired or cancelled);
  * - `budget.exceeded`: a reservation was refused by a ledger (the run's or a graph edge's);

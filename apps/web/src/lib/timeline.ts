@@ -94,6 +94,7 @@ class OpenWork {
       case 'tool.finished':
       case 'tool.rejected':
       case 'tool.interrupted':
+      case 'tool.deferred':
         this.running.delete(event.payload.callId);
         this.awaiting.delete(event.payload.callId);
         return;
@@ -218,6 +219,9 @@ export class TimelineBuilder {
         return this.tool(event, () => ({ status: 'rejected', reason: event.payload.reason }));
       case 'tool.interrupted':
         return this.tool(event, () => ({ status: 'interrupted', reason: event.payload.reason }));
+      case 'tool.deferred':
+        // Nothing ran: the call waits for a worker offering its level, then runs there.
+        return this.tool(event, () => ({ status: 'requested', reason: `waits for a worker offering ${event.payload.level}: ${event.payload.reason}` }));
       case 'effect.decided':
         // The call ran; its changes were rolled back: held for an approver, or denied (its tool.finished follows).
         return this.tool(event, () => ({

@@ -19,6 +19,7 @@ import { LiveEvents } from './live-events';
 import { Reconciler } from './reconciler';
 import { SessionJobs } from './session-jobs';
 import { installSwarm } from '../swarm/swarm-install';
+import { IsolationQueues } from './isolation-queues';
 
 export interface RuntimeOptions {
   pool: PgPool;
@@ -86,6 +87,16 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   });
   const policies = new TeamPolicies({ pool, audit, logger, shadow });
   const approvals = new ApprovalGate({ pool, policies, bus, clock, logger });
+  // Bound once `jobs` exists: the level queues' loops are the same processor.
+  let processJob: SessionJobs['process'] = async () => undefined;
+  const isolationQueues = new IsolationQueues({
+    redis: options.redis,
+    prefix: options.queuePrefix,
+    workerId: options.workerId,
+    concurrency: options.concurrency,
+    process: (job, token) => processJob(job, token),
+    logger,
+  });
   const jobs = new SessionJobs({
     pool,
     batcher: new FlushBatcher(pool),
@@ -104,7 +115,9 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     active,
     admission: new AdmissionBatcher(pool, options.workerId, options.leaseTtlMs),
     enqueue: (job) => enqueue(job),
+    forwardForIsolation: (job, wait) => isolationQueues.forward(job, wait),
   });
+  processJob = jobs.process;
   const reconciler = new Reconciler({ pool, enqueue, intervalMs: options.reconcileIntervalMs, idleMs: options.reconcileIdleMs, logger });
   const sweeper = new ApprovalSweeper({
     db,
@@ -146,6 +159,12 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   sweeper.start();
   for (const worker of workers) void worker.run();
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+  // Runs waiting for a level this worker's sandbox gives: consumed once its drivers are probed (a
+  // podman or microVM probe takes seconds; the worker does not wait for it to start).
+  void options.tools
+    .isolationLevels()
+    .then((levels) => isolationQueues.consume(levels))
+    .catch((error: unknown) => logger.warn({ err: error }, 'cannot take runs waiting for an isolation level'));
 
   let closed: Promise<void> | null = null;
   return {
@@ -167,7 +186,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
         const hard = setTimeout(() => active.shutdownAll(true), options.drainMs);
         try {
           // Waits for every running job: each releases its session and enqueues its continuation.
-          await Promise.all(workers.map((worker) => worker.close()));
+          await Promise.all([...workers.map((worker) => worker.close()), isolationQueues.close()]);
         } finally {
           clearTimeout(hard);
         }

@@ -24,6 +24,8 @@ export interface SessionJobsDeps extends SessionRunDeps {
   active: ActiveSessions;
   admission: AdmissionBatcher;
   enqueue: (job: SessionJob) => Promise<void>;
+  /** Hands a session waiting for an isolation level to the queue of the workers that offer it. */
+  forwardForIsolation: (job: SessionJob, wait: { level: string; seq: number }) => Promise<void>;
   /** Delay before a job over a concurrency limit is tried again (default 500-1500 ms, jittered). */
   deferMs?: () => number;
 }
@@ -60,7 +62,12 @@ export class SessionJobs {
       if (isTerminalSessionStatus(context.status)) return await this.continueIfMessaged(context, data);
       // A graph run's `process` node runs on its own worker process (swarm/isolation).
       if (context.graphRun && (await routeSwarmJob(context, data))) return;
-      if (context.status === 'waiting' && !context.cancelRequestedAt && !(await this.hasWakeUp(context))) return;
+      if (context.status === 'waiting' && !context.cancelRequestedAt) {
+        const wake = await this.wakeUp(context);
+        // Waiting for a level this worker lacks: to the workers that offer it (nothing is claimed here).
+        if (wake !== true && wake !== false) return await this.deps.forwardForIsolation(data, wake);
+        if (!wake) return;
+      }
       const claim = await this.claim(context);
       if (claim === 'deferred') return this.defer(job, token, this.deps.deferMs?.() ?? 500 + Math.random() * 1000);
       if (!claim) return;
@@ -111,13 +118,26 @@ export class SessionJobs {
     throw new DelayedError();
   }
 
-  /** For a waiting session: has anything it waits for happened (or a message or a restore request arrived)? Read-only, no lease. */
-  private async hasWakeUp(context: SessionContext): Promise<boolean> {
+  /**
+   * For a waiting session: has anything it waits for happened (or a message or a restore request
+   * arrived)? Read-only, no lease. An isolation wait this worker cannot end says which level it
+   * needs, for the workers that offer it.
+   */
+  private async wakeUp(context: SessionContext): Promise<boolean | { level: string; seq: number }> {
     if (context.inboxPending || context.restorePending) return true;
     const state = fold(await loadSessionEvents(this.deps.pool, context.sessionId));
     const action = next(state);
     if (action.kind !== 'wait') return true;
-    const events = await resolveWait(action, { db: this.deps.pool, runId: context.runId, sessionId: context.sessionId, state, clock: this.deps.clock });
+    const isolationLevels = () => this.deps.tools.isolationLevels();
+    const events = await resolveWait(action, {
+      db: this.deps.pool,
+      runId: context.runId,
+      sessionId: context.sessionId,
+      state,
+      clock: this.deps.clock,
+      isolationLevels,
+    });
+    if (events === null && action.reason === 'isolation') return { level: action.refs[0] ?? '', seq: state.lastSeq };
     return events !== null;
   }
 
@@ -150,6 +170,7 @@ export class SessionJobs {
       // Seen by the releasing statement itself, so a cancel or message that raced the release is never lost.
       if (release.cancelRequested) await this.deps.enqueue({ ...job, reason: 'cancel' });
       else if (release.inboxPending) await this.deps.enqueue({ ...job, reason: 'message' });
+      else if (end.reason === 'isolation') await this.deps.forwardForIsolation({ ...job, reason: 'resume' }, { level: end.refs[0] ?? '', seq: end.seq });
     } else if (end.kind === 'finished' && (await continueForPendingMessages(this.deps.pool, context.sessionId))) {
       // A message sent while this job finished the run found it still running: the run continues
       // with it (as a message to a finished run does), in a job of its own.

@@ -5,7 +5,12 @@ import type { LiveEvents } from './live-events';
 import type { Wait } from './wake-ups';
 
 /** How a claimed session was left: finished, parked on a wait, handed to another worker, or lost. */
-export type SessionEnd = { kind: 'finished' } | { kind: 'waiting'; reason: Wait['reason'] } | { kind: 'handoff' } | { kind: 'lost' };
+export type SessionEnd =
+  | { kind: 'finished' }
+  /** `refs` and `seq` (the log's end) say what it waits on: an isolation wait is handed to its level's queue by them. */
+  | { kind: 'waiting'; reason: Wait['reason']; refs: string[]; seq: number }
+  | { kind: 'handoff' }
+  | { kind: 'lost' };
 
 export interface SessionReleaseDeps {
   pool: PgPool;

@@ -194,10 +194,11 @@ export class SessionRun {
           sessionId: this.lease.sessionId,
           state,
           clock: this.deps.clock,
+          isolationLevels: () => this.deps.tools.isolationLevels(),
           approvals: this.deps.approvals,
           policy: this.ports.teamPolicy(),
         });
-        if (!events) return { kind: 'waiting', reason: action.reason };
+        if (!events) return { kind: 'waiting', reason: action.reason, refs: action.refs, seq: state.lastSeq };
         await this.append(state, events);
         // A wait that ends in another (an edited call asked again under four-eyes): the resolvers
         // read Postgres, so the new request must be durable before the next look at it.

@@ -8,7 +8,7 @@ import { resolveChildWait } from '../swarm/child-wake';
 
 /** A wait the engine reports (`next(state)` is `wait`): why, and on what (call ids, request ids). */
 export interface Wait {
-  reason: 'approval' | 'child' | 'budget' | 'message';
+  reason: 'approval' | 'child' | 'budget' | 'message' | 'isolation';
   refs: string[];
 }
 
@@ -25,6 +25,8 @@ export interface WakeContext {
   approvals?: ApprovalGate;
   /** The session's team policy port, set with `approvals`: an approver's edited call is decided again before it runs. */
   policy?: SessionPolicy;
+  /** The isolation levels this worker gives a call (its sandbox's working drivers). */
+  isolationLevels: () => Promise<readonly string[]>;
 }
 
 /**
@@ -74,6 +76,17 @@ const approval: WakeResolver = async (wait, context) => {
 const message: WakeResolver = async () => null;
 
 /**
+ * A call deferred for an isolation level (`tool.deferred`) runs on the first worker that offers
+ * it: the wait ends when this worker does (refs: the level, then the call). A worker that does not
+ * leaves it waiting; the runtime hands such a session to the level's queue (isolation-queues.ts).
+ */
+const isolation: WakeResolver = async (wait, { isolationLevels, clock }) => {
+  const level = wait.refs[0] ?? '';
+  if (!(await isolationLevels()).includes(level)) return null;
+  return [createEvent('run.resumed', { reason: 'isolation', note: `a worker offering ${level} took the run` }, clock)];
+};
+
+/**
  * The resume dispatch: one resolver per wait reason. A child wait starts the delegated sessions
  * and ends when their results crossed back (`delegation.returned`; see swarm/child-wake.ts).
  */
@@ -82,6 +95,7 @@ const resolvers: Record<Wait['reason'], WakeResolver> = {
   approval,
   child: resolveChildWait,
   message,
+  isolation,
 };
 
 /** The events that end `wait`, or null if nothing it waits for has happened yet. */

@@ -1,5 +1,5 @@
 import type { DriverName, DriverProbe, SandboxTool } from '@looplane/sandbox';
-import { isolationRank, meetsIsolation } from '@looplane/shared';
+import { isolationRank, meetsIsolation, SANDBOX_LEVEL_DRIVERS, type SandboxLevelDriver } from '@looplane/shared';
 
 /** One driver a worker offers: its tools (bound to it) and its probe (started once, awaited when a call needs it). */
 export interface Rung {
@@ -20,7 +20,8 @@ export interface IsolationNeed {
   defaultUnavailable: string | null;
 }
 
-export type Chosen = { ok: true; rung: Rung; probe: DriverProbe; minimum: string | null } | { ok: false; output: string };
+/** A refusal; `level` is set when the call needs a level this worker cannot give (another worker may). */
+export type Chosen = { ok: true; rung: Rung; probe: DriverProbe; minimum: string | null } | { ok: false; output: string; level?: SandboxLevelDriver };
 
 const joinNames = (names: string[]) => (names.length < 2 ? (names[0] ?? 'nothing') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
 
@@ -45,9 +46,10 @@ export async function chooseRung(rungs: Rung[], need: IsolationNeed): Promise<Ch
     if (need.defaultUnavailable) return { ok: false, output: `not run: sandbox unavailable on this worker: ${need.defaultUnavailable}` };
     return { ok: true, rung: first, probe: await first.probe, minimum: strongest?.minimum ?? null };
   }
+  const level = SANDBOX_LEVEL_DRIVERS.find((name) => name === strongest.minimum);
   const candidates = rungs.filter((rung) => meetsIsolation(rung.name, strongest.minimum)).sort((a, b) => isolationRank(a.name) - isolationRank(b.name));
   const refusal = `not run: ${strongest.by} requires the ${strongest.minimum} sandbox or stronger, but this worker runs ${joinNames(rungs.map((r) => r.name))}`;
-  if (candidates.length === 0) return { ok: false, output: refusal };
+  if (candidates.length === 0) return { ok: false, output: refusal, ...(level ? { level } : {}) };
   const broken: string[] = [];
   for (const rung of candidates) {
     const probe = await rung.probe;
@@ -56,6 +58,7 @@ export async function chooseRung(rungs: Rung[], need: IsolationNeed): Promise<Ch
   }
   return {
     ok: false,
+    ...(level ? { level } : {}),
     output: `not run: ${strongest.by} requires the ${strongest.minimum} sandbox or stronger, and this worker's ${joinNames(candidates.map((r) => r.name))} does not work here (${broken.join('; ')})`,
   };
 }

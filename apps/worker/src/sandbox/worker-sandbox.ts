@@ -1,3 +1,4 @@
+import { meetsIsolation, SANDBOX_LEVEL_DRIVERS, type SandboxLevelDriver } from '@looplane/shared';
 import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EgressRecord, ToolArgs, ToolInvocation, ToolResult } from '@looplane/engine';
@@ -172,6 +173,12 @@ export class WorkerSandbox {
     return probes.filter((probe) => probe.available).map((probe) => probe.driver);
   }
 
+  /** The isolation levels a call can get here: every level some working driver meets. */
+  async isolationLevels(): Promise<SandboxLevelDriver[]> {
+    const working = await this.workingDrivers();
+    return SANDBOX_LEVEL_DRIVERS.filter((level) => working.some((driver) => meetsIsolation(driver, level)));
+  }
+
   /** Builds the drivers, probes them and picks the configured one. Never throws for a driver that does not work. */
   static async start(options: WorkerSandboxOptions): Promise<WorkerSandbox> {
     const stateDir = join(options.workspaceRoot, '.sandbox');
@@ -266,8 +273,11 @@ export class WorkerSandbox {
       defaultUnavailable: this.unavailable,
     });
     if (!chosen.ok) {
-      if (context.sandbox?.whenIsolationUnavailable === 'fail-run')
-        throw new IsolationUnavailableError(chosen.output.replace(/^not run: /, 'a call was not run: '));
+      const when = context.sandbox?.whenIsolationUnavailable;
+      if (when === 'fail-run') throw new IsolationUnavailableError(chosen.output.replace(/^not run: /, 'a call was not run: '));
+      // Nothing ran: the run waits for a worker that offers the level (the runtime hands it to one).
+      if (when === 'wait' && chosen.level)
+        return { ok: false, output: chosen.output, deferred: { level: chosen.level, reason: chosen.output.replace(/^not run: /, '') } };
       return { ok: false, output: chosen.output };
     }
     const runtime = await this.podmanRuntimeFor(chosen.rung, context.sandbox?.podmanRuntime);

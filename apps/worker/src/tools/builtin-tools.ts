@@ -17,6 +17,7 @@ export function registerBuiltinTools(registry: ToolRegistry, sandbox?: WorkerSan
   }
   registry.applyHeldWith((call, context) => sandbox.applyHeld(context.sessionId, call.commit));
   registry.restoreFilesWith((restore) => sandbox.restoreFiles(restore));
+  registry.offerIsolationWith(() => sandbox.isolationLevels());
   if (sandbox.seeder) registry.seedWorkspacesWith(sandbox.seeder);
   if (sandbox.delivery) registerDeliveryTools(registry, sandbox.delivery);
   return registry.onSessionEnd(({ sessionId }) => sandbox.endSession(sessionId));

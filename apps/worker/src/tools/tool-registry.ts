@@ -1,6 +1,6 @@
 import type { WorkspaceSeeder } from '../repositories/workspace-seeder';
 import type { RunSandbox, ToolArgs, ToolInvocation, ToolResult, ToolRunner } from '@looplane/engine';
-import { AppError } from '@looplane/shared';
+import { AppError, type SandboxLevelDriver } from '@looplane/shared';
 
 /** Where a tool call runs: the session it belongs to, and the signal that cancels it. */
 export interface ToolContext {
@@ -64,6 +64,7 @@ export class ToolRegistry {
   private heldApplier: HeldApplier | null = null;
   private restorer: FilesRestorer | null = null;
   private seeder: WorkspaceSeeder | null = null;
+  private levels: () => Promise<readonly SandboxLevelDriver[]> = async () => [];
 
   /** Adds a tool; a name can be registered once. */
   register(name: string, handler: ToolHandler, metadata: ToolMetadata = {}): this {
@@ -109,6 +110,17 @@ export class ToolRegistry {
   /** What seeds workspaces; null on a worker without (a run that names files then fails, saying so). */
   workspaceSeeder(): WorkspaceSeeder | null {
     return this.seeder;
+  }
+
+  /** Sets what tells the isolation levels this worker's working drivers give (the sandbox). */
+  offerIsolationWith(levels: () => Promise<readonly SandboxLevelDriver[]>): this {
+    this.levels = levels;
+    return this;
+  }
+
+  /** The isolation levels a call can get on this worker (none without a sandbox): a run waiting for one of them continues here. */
+  isolationLevels(): Promise<readonly SandboxLevelDriver[]> {
+    return this.levels();
   }
 
   /** Runs `hook` whenever a session's job ends on this worker (e.g. to stop the run's egress proxy). */

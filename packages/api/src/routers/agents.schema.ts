@@ -23,8 +23,8 @@ export const sandboxSettingsSchema = z.strictObject({
   driver: z.enum(['bwrap', 'podman', 'gvisor', 'microvm', 'dangerous-none']).optional(),
   /** podman's OCI runtime for its calls that run on podman (default: the worker's). */
   podmanRuntime: z.enum(['runc', 'crun', 'runsc']).optional(),
-  /** When no driver of the worker meets the level a call needs: refuse the call (the model is told why; default) or fail the run. */
-  whenIsolationUnavailable: z.enum(['refuse-call', 'fail-run']).optional(),
+  /** When no driver of the worker meets the level a call needs: refuse the call (the model is told why; default), fail the run, or wait for a worker that offers it. */
+  whenIsolationUnavailable: z.enum(['refuse-call', 'fail-run', 'wait']).optional(),
   network: z.enum(['none', 'egress']).optional(),
   egressHosts: z.array(z.string().min(1).max(253)).max(100).optional(),
   timeoutMs: z.int().min(1000).max(86_400_000).optional(),

@@ -97,7 +97,7 @@ describe('overview.get', () => {
       queued: 1,
       running: 2,
       waiting: 4,
-      waitingBy: { approval: 2, budget: 1, child: 1, message: 0 },
+      waitingBy: { approval: 2, budget: 1, child: 1, message: 0, isolation: 0 },
       paused: 0,
       failed24h: 1,
       succeeded24h: 1,

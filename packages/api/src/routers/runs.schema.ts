@@ -76,7 +76,7 @@ export type RaiseBudgetInput = z.infer<typeof raiseBudgetInput>;
 
 export const listRunsInput = z.object({
   status: z.array(runStatusSchema).min(1).max(RUN_STATUSES.length).optional(),
-  /** Waiting runs only, on one of these: an approval, a child, the budget, a message. */
+  /** Waiting runs only, on one of these: an approval, a child, the budget, a message, a worker offering an isolation level. */
   waitReason: z.array(z.enum(WAIT_REASONS)).min(1).max(WAIT_REASONS.length).optional(),
   agentId: idSchema.optional(),
   graphId: idSchema.optional(),

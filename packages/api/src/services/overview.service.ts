@@ -13,7 +13,7 @@ import { LIVE_WORKER_WINDOW_MS } from './live-workers';
 import { queryableOf } from '@looplane/db';
 
 const DAY_MS = 86_400_000;
-const WAIT_REASONS = ['approval', 'budget', 'child', 'message'] as const;
+const WAIT_REASONS = ['approval', 'budget', 'child', 'message', 'isolation'] as const;
 type WaitReason = (typeof WAIT_REASONS)[number];
 
 interface OverviewWorker {

@@ -1094,7 +1094,7 @@ export interface components {
                 /** @enum {string} */
                 podmanRuntime?: "runc" | "crun" | "runsc";
                 /** @enum {string} */
-                whenIsolationUnavailable?: "refuse-call" | "fail-run";
+                whenIsolationUnavailable?: "refuse-call" | "fail-run" | "wait";
                 /** @enum {string} */
                 network?: "none" | "egress";
                 egressHosts?: string[];
@@ -1464,7 +1464,7 @@ export interface components {
         /** @enum {string} */
         RunStatus: "queued" | "running" | "waiting" | "paused" | "succeeded" | "failed" | "cancelled";
         /** @enum {string} */
-        WaitReason: "approval" | "child" | "budget" | "message";
+        WaitReason: "approval" | "child" | "budget" | "message" | "isolation";
         AgentRef: {
             id: string;
             name: string;
@@ -1722,7 +1722,7 @@ export interface components {
                 /** @enum {string} */
                 podmanRuntime?: "runc" | "crun" | "runsc";
                 /** @enum {string} */
-                whenIsolationUnavailable?: "refuse-call" | "fail-run";
+                whenIsolationUnavailable?: "refuse-call" | "fail-run" | "wait";
                 /** @enum {string} */
                 network?: "none" | "egress";
                 egressHosts?: string[];

@@ -9,7 +9,7 @@ import { FINISHED_STATUSES_SQL as FINISHED } from '../vocabulary/statuses';
  */
 
 export type SessionStatusValue = 'idle' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'cancelled';
-export type WaitReasonValue = 'approval' | 'child' | 'budget' | 'message';
+export type WaitReasonValue = 'approval' | 'child' | 'budget' | 'message' | 'isolation';
 
 export interface ClaimedSession {
   sessionId: string;
@@ -205,11 +205,13 @@ export interface ReconcileCandidate {
 
 /**
  * Sessions that need a worker but may have no job: running with an expired (or released) lease,
- * idle (never claimed) for longer than `idleMs`, or waiting with a cancel request older than
- * `idleMs` and nobody holding them.
+ * idle (never claimed) for longer than `idleMs`, waiting with a cancel request older than
+ * `idleMs` and nobody holding them, or waiting for an isolation level unchanged for `idleMs` (its
+ * job in the level's queue may have gone with a Redis restart; handing the same wait over again
+ * adds nothing while that job is known).
  */
 const RECONCILE_SQL = namedQuery({
-  name: 'looplane_reconcile_v1',
+  name: 'looplane_reconcile_v2',
   params: { idle_ms: param.int, limit: param.int },
   text: `
 SELECT s.id AS "sessionId", s."runId", s."leaseVersion", s.status, r."cancelRequestedAt" IS NOT NULL AS "cancelRequested"
@@ -217,6 +219,7 @@ FROM "Session" s JOIN "Run" r ON r.id = s."runId"
 WHERE (s.status = 'running' AND (s."leaseExpiresAt" IS NULL OR s."leaseExpiresAt" < statement_timestamp()))
    OR (s.status = 'idle' AND s."leaseOwner" IS NULL AND s."createdAt" < statement_timestamp() - :idle_ms * interval '1 millisecond')
    OR (s.status = 'waiting' AND s."leaseOwner" IS NULL AND r."cancelRequestedAt" < statement_timestamp() - :idle_ms * interval '1 millisecond')
+   OR (s.status = 'waiting' AND s."waitReason" = 'isolation' AND s."leaseOwner" IS NULL AND s."updatedAt" < statement_timestamp() - :idle_ms * interval '1 millisecond')
 ORDER BY s."updatedAt"
 LIMIT :limit`,
 }).returns<ReconcileCandidate>();

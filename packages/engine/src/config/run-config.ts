@@ -35,9 +35,12 @@ export const runSandboxSchema = z.object({
   podmanRuntime: z.enum(['runc', 'crun', 'runsc']).optional(),
   /**
    * A call that no driver of the worker can run at the level it needs: `refuse-call` (default) tells
-   * the model why and the run goes on; `fail-run` ends the run failed with the reason. Neither runs it weaker.
+   * the model why and the run goes on; `fail-run` ends the run failed with the reason; `wait` defers
+   * the call (nothing of it runs) and the run waits, status waiting for isolation, until a worker that
+   * offers the level takes it (the scheduler hands it to such workers: runtime/isolation-queues.ts).
+   * None runs it weaker.
    */
-  whenIsolationUnavailable: z.enum(['refuse-call', 'fail-run']).optional(),
+  whenIsolationUnavailable: z.enum(['refuse-call', 'fail-run', 'wait']).optional(),
   network: z.enum(['none', 'egress']).default('none'),
   /** `host:port` (or `*.domain:port`) the egress proxy lets through; only with `network: egress`. */
   egressHosts: z.array(z.string().min(1).max(260)).max(100).default([]),

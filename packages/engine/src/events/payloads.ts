@@ -35,7 +35,8 @@ export const payloadSchemas = {
     /** The seeded repository's own instructions (its root `AGENTS.md`), put in the context after the system prompt. */
     repository: repositoryContextSchema.optional(),
   }),
-  'run.resumed': z.object({ reason: z.enum(['budget', 'operator']), note: z.string().optional() }),
+  /** `isolation` (v1 addition): a worker that offers the level a deferred call needs took the run (`tool.deferred`). */
+  'run.resumed': z.object({ reason: z.enum(['budget', 'operator', 'isolation']), note: z.string().optional() }),
   /**
    * `resultSeq` (v2): the result is the text of the `model.responded` at that seq of the session's
    * log (its own or an ancestor's), the final answer, and the log does not repeat it here: a stored
@@ -161,6 +162,13 @@ export const payloadSchemas = {
     ...replayedResult,
   }),
   'tool.interrupted': z.object({ callId: id, reason: z.string() }),
+  /**
+   * The worker that started a call cannot give it the isolation `level` it needs, and the run's
+   * template says `whenIsolationUnavailable: wait`: nothing of the call ran. The call goes back to
+   * allowed (or approved), the run waits for a worker that offers the level (`run.resumed` with
+   * reason `isolation`), and it then runs there from the start.
+   */
+  'tool.deferred': z.object({ callId: id, level: z.enum(SANDBOX_LEVEL_DRIVERS), reason: z.string(), approved: z.boolean() }),
   /**
    * The policy's effect rules did not let a call's result stand (recorded instead of its
    * `tool.finished`): the workspace is back at `held.baseCommit`. deny: the call then finishes

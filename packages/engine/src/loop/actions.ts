@@ -2,10 +2,11 @@ import type { CompactionPlan } from '../compaction/plan';
 import type { BudgetAmount } from '../ports/budget-port';
 
 /**
- * Why a run waits: a human decision, a child's result, a budget raise, or (a persistent agent
- * that answered) the next message.
+ * Why a run waits: a human decision, a child's result, a budget raise, (a persistent agent that
+ * answered) the next message, or a worker offering the isolation level a deferred call needs
+ * (refs: the level, then the call's id).
  */
-export type WaitReason = 'approval' | 'child' | 'budget' | 'message';
+export type WaitReason = 'approval' | 'child' | 'budget' | 'message' | 'isolation';
 
 /**
  * What the loop must do next. `wait` and `done` end a drive: the worker releases the run, and the

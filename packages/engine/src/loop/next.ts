@@ -20,6 +20,7 @@ export function next(state: RunState): Action {
   if (state.status !== 'running' && state.status !== 'new') return { kind: 'done', status: state.status };
   if (state.waiting?.reason === 'approval') return { kind: 'wait', reason: 'approval', refs: [state.waiting.callId] };
   if (state.waiting?.reason === 'budget') return { kind: 'wait', reason: 'budget', refs: [state.waiting.requestId] };
+  if (state.waiting?.reason === 'isolation') return { kind: 'wait', reason: 'isolation', refs: [state.waiting.level, state.waiting.callId] };
 
   const cycle = state.cycle;
   if (cycle?.spent) return { kind: 'settle' };

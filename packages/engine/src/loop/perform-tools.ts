@@ -121,6 +121,8 @@ export async function runTool(ctx: StepContext, callId: string, resume: boolean)
     { callId, name: call.name, args: call.args, ...(approved ? { approved } : {}), ...(call.isolation ? { isolation: call.isolation } : {}) },
     { signal: ctx.signal },
   );
+  // Not run here (an isolation level this worker lacks): the run waits for a worker that offers it.
+  if (result.deferred) return ctx.emit([ctx.event('tool.deferred', { callId, ...result.deferred, approved })]);
   const { text, truncated } = truncateUtf8(result.output, requireConfig(ctx.state).limits.maxToolOutputBytes);
   const extra = {
     ...(result.commit !== undefined ? { commit: result.commit } : {}),

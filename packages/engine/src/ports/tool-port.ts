@@ -53,6 +53,12 @@ export interface ToolResult {
    * and `held.commit` keeps what the call made (no `commit` then).
    */
   held?: HeldEffect & { verdict: EffectVerdict };
+  /**
+   * Set when nothing ran because this worker cannot give the call the isolation `level` it needs
+   * and the run waits for one that can (`whenIsolationUnavailable: wait`): recorded as
+   * `tool.deferred`, not as a result. `reason` says what asked for the level and what this worker has.
+   */
+  deferred?: { level: SandboxLevelDriver; reason: string };
 }
 
 /**

@@ -105,9 +105,11 @@ export const runHandlers: HandlerGroup<RunEvents> = {
     pushItem(state, 'goal', { role: 'user', content: p.goal });
     refreshToolDefs(state);
   },
-  'run.resumed': (state) => {
+  'run.resumed': (state, p) => {
     // Raising a budget (or an operator's nudge) ends a budget wait; the next step reserves again.
     if (state.waiting?.reason === 'budget') state.waiting = null;
+    // A worker offering the level took the run: the deferred call runs next.
+    if (state.waiting?.reason === 'isolation' && p.reason === 'isolation') state.waiting = null;
     // `sessions.resume` on a finished branch: it continues from its last state with new input.
     reopen(state);
   },

@@ -14,6 +14,7 @@ type ToolEvents =
   | 'tool.started'
   | 'tool.finished'
   | 'tool.interrupted'
+  | 'tool.deferred'
   | 'effect.decided'
   | 'egress.decided'
   | 'delegation.sent'
@@ -118,6 +119,13 @@ export const toolHandlers: HandlerGroup<ToolEvents> = {
       call.attempts = p.attempt;
     }
     state.totals.toolRuns++;
+  },
+  'tool.deferred': (state, p) => {
+    const call = callOf(state, p.callId);
+    // Nothing ran: the call is as it was before it started, and runs from the start where the level is offered.
+    if (call) call.status = p.approved ? 'approved' : 'allowed';
+    state.totals.toolRuns = Math.max(0, state.totals.toolRuns - 1);
+    state.waiting = { reason: 'isolation', callId: p.callId, level: p.level };
   },
   'tool.finished': (state, p) => {
     if (p.replayed && state.replay) delete state.replay.serving[p.callId];

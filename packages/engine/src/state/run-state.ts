@@ -78,7 +78,11 @@ export interface ModelCycle {
   spent: BudgetAmount | null;
 }
 
-export type Wait = { reason: 'approval'; callId: string } | { reason: 'budget'; requestId: string };
+export type Wait =
+  | { reason: 'approval'; callId: string }
+  | { reason: 'budget'; requestId: string }
+  /** A call deferred for an isolation level this worker lacks (`tool.deferred`). */
+  | { reason: 'isolation'; callId: string; level: SandboxLevelDriver };
 
 type RunStatus = 'new' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 

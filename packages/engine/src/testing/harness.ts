@@ -43,6 +43,9 @@ export async function runToEnd(options: HarnessOptions): Promise<{ state: RunSta
         return createEvent('delegation.returned', { callId, ...returned }, ports.clock);
       });
       await emit(events);
+    } else if (outcome.reason === 'isolation') {
+      // A worker offering the level took the run.
+      await emit([createEvent('run.resumed', { reason: 'isolation', note: `a worker offering ${outcome.refs[0]} took the run` }, ports.clock)]);
     } else {
       options.raiseBudget?.(state);
       await emit([createEvent('run.resumed', { reason: 'budget', note: 'budget raised' }, ports.clock)]);

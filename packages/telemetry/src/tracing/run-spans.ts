@@ -84,6 +84,10 @@ export function runSpans(run: { runId: string; teamId: string; status: string; t
       case 'tool.interrupted':
         close(`tool:${str(p.callId)}`, event.at, true);
         break;
+      case 'tool.deferred':
+        // Nothing ran: the span ends without an error; the call's run on the capable worker opens its own.
+        close(`tool:${str(p.callId)}`, event.at, false);
+        break;
       case 'approval.requested':
         open.set(
           `approval:${str(p.callId)}`,

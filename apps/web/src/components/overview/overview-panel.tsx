@@ -15,7 +15,7 @@ import { StatTile, SubStat } from './stat-tile';
 const REFRESH_MS = 1000;
 /** Also refetched this often: the 24-hour windows move and workers come and go without activity. */
 const POLL_MS = 15_000;
-const WAIT_LABELS = { approval: 'approval', budget: 'budget', child: 'child', message: 'message' } as const;
+const WAIT_LABELS = { approval: 'approval', budget: 'budget', child: 'child', message: 'message', isolation: 'isolation' } as const;
 
 /**
  * Mission control: what runs, what is stuck and on what, what waits on a person, what it costs,

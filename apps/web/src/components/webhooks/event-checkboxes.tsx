@@ -3,7 +3,7 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@looplane/webhooks/e
 /** What each event of the catalog reports, in the words of the trigger that captures it. */
 const EVENT_HINTS: Record<WebhookEventType, string> = {
   'run.finished': 'a run succeeded, failed or was cancelled',
-  'run.waiting': 'a run waits for an approval, a child, a budget or a message',
+  'run.waiting': 'a run waits for an approval, a child, a budget, a message or an isolation level',
   'approval.requested': 'a tool call is held for a decision (with a link to it)',
   'approval.decided': 'an approval was approved, rejected, expired or cancelled',
   'budget.exceeded': 'a ledger refused a reservation (the run’s or a graph edge’s)',

@@ -5,7 +5,7 @@ import { bigCount, id, intQuery, timestamp, userRef } from './common.schemas';
 import { workspaceSource } from './workspace.schemas';
 
 export const runStatus = z.enum(RUN_STATUSES).meta({ id: 'RunStatus' });
-export const waitReason = z.enum(['approval', 'child', 'budget', 'message']).meta({ id: 'WaitReason' });
+export const waitReason = z.enum(['approval', 'child', 'budget', 'message', 'isolation']).meta({ id: 'WaitReason' });
 const sessionStatus = z.enum(SESSION_STATUSES).meta({ id: 'SessionStatus' });
 const agentRef = z.strictObject({ id, name: z.string() }).meta({ id: 'AgentRef' });
 
