@@ -61,7 +61,8 @@ test('fork a finished run from a middle event with a new message, compare the br
   const middle = forkable.nth(Math.floor(count / 2));
   const atSeq = Number(await middle.getAttribute('data-seq'));
   // The dialog takes focus, keeps Tab inside, and Escape closes it with focus back on its opener.
-  const opener = middle.getByTestId('fork-from-here');
+  // Pinned by its event, not its place: the list is virtual, and which rows are drawn may change.
+  const opener = timeline.locator(`[data-testid="timeline-item"][data-seq="${atSeq}"]`).getByTestId('fork-from-here');
   await opener.click();
   await expect(page.getByTestId('fork-message')).toBeFocused();
   for (let i = 0; i < 4; i++) await page.keyboard.press('Tab');

@@ -27,6 +27,7 @@ export const BENCHES: Bench[] = [
   { name: 'sse-latency', title: 'live latency (SSE)', script: 'bench/sse/sse-latency.ts', full: [], quick: ['--quick'] },
   { name: 'api-throughput', title: 'API throughput (`runs.create`)', script: 'bench/sse/create-throughput.ts', full: [], quick: ['--quick'] },
   { name: 'sandbox-start', title: 'sandbox start', script: 'bench/sandbox/start-latency.ts', full: [], quick: ['--quick'] },
+  { name: 'sandbox-demo', title: 'demo run per isolation level', script: 'bench/sandbox/demo-run.ts', full: [], quick: ['--quick'] },
   { name: 'engine-step', title: 'engine step, no IO', script: 'packages/engine/bench/step-overhead.ts', full: [], quick: ['--quick'] },
   { name: 'waiting-is-free', title: 'waiting is free', script: 'bench/waiting/waiting-is-free.ts', full: [], quick: ['--quick'] },
   { name: 'workspace-snapshots', title: 'workspace snapshot cost', script: 'bench/workspaces/snapshot-cost.ts', full: [], quick: ['--quick'] },

@@ -1,11 +1,12 @@
+import type { ToolArgs } from '@looplane/engine';
 import type { Prisma } from './generated/prisma/client';
 import type { Tx } from './audit/audit.repository';
 import { appendAudit } from './audit/audit.repository';
 
 const SYSTEM = { type: 'system', name: 'seed' } as const;
 
-/** The demo's tool calls, one per step: the sandboxed built-in tools at work in a workspace. */
-const STEP_CALLS: { say: string; tool: string; args: Record<string, unknown> }[] = [
+/** The demo's tool calls, one per step: the sandboxed built-in tools at work in a workspace (bench/sandbox/demo-run.ts runs them on each driver). */
+export const STEP_CALLS: { say: string; tool: string; args: ToolArgs }[] = [
   {
     say: 'loading the file and shell tools.',
     tool: 'load_tools',

@@ -26,8 +26,10 @@ export function Dialog({
   children: ReactNode;
 }) {
   // Radix returns focus to its own Trigger; these dialogs are opened from rows of a list, so the
-  // element focused when the dialog opened is remembered and focused again on close.
-  const opener = useRef<HTMLElement | null>(null);
+  // element focused when the dialog opened is remembered and focused again on close. A virtual
+  // list may have redrawn that row meanwhile (the dialog's scroll lock resizes the page): the
+  // control is then found again by what names it (its test id and accessible name).
+  const opener = useRef<{ element: HTMLElement; selector: string | null } | null>(null);
   return (
     <RadixDialog.Root open onOpenChange={(open) => (open ? undefined : onClose())}>
       <RadixDialog.Portal>
@@ -35,11 +37,12 @@ export function Dialog({
         <RadixDialog.Content
           data-testid={testId}
           onOpenAutoFocus={() => {
-            opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+            const element = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+            opener.current = element ? { element, selector: selectorOf(element) } : null;
           }}
           onCloseAutoFocus={(event) => {
             event.preventDefault();
-            if (opener.current?.isConnected) opener.current.focus();
+            returnFocus(opener.current);
           }}
           className={cn(
             'fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100vh-2rem)] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 flex-col gap-3 overflow-auto',
@@ -59,3 +62,18 @@ export function Dialog({
 
 /** A button that closes the enclosing dialog (through its `onClose`). */
 export const DialogClose = RadixDialog.Close;
+
+/** A selector for the same control in a redrawn row: its test id and accessible name, when it has both. */
+function selectorOf(element: HTMLElement): string | null {
+  const testId = element.dataset.testid;
+  const label = element.getAttribute('aria-label');
+  return testId && label ? `[data-testid="${CSS.escape(testId)}"][aria-label="${CSS.escape(label)}"]` : null;
+}
+
+/** Focuses the opener, or the control that replaced it (looked for again on the next frames while a list redraws). */
+function returnFocus(opener: { element: HTMLElement; selector: string | null } | null, frames = 3): void {
+  if (!opener) return;
+  const target = opener.element.isConnected ? opener.element : opener.selector ? document.querySelector<HTMLElement>(opener.selector) : null;
+  if (target) target.focus();
+  else if (frames > 0) requestAnimationFrame(() => returnFocus(opener, frames - 1));
+}
