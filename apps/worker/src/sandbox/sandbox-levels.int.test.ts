@@ -179,7 +179,7 @@ describe("a template's podman runtime", () => {
       sandbox: { driver: 'podman', podmanRuntime: 'crun', network: 'none', egressHosts: [], limits: {} },
     });
     const result = await runner.run({ callId: 'c1', name: 'shell', args: { command: 'echo made > level.txt' } });
-    // The runtime's own probe decides: on this kind of host crun refuses hybrid cgroups, and the worker's podman refuses ignored limits.
+    // The runtime's own probe decides: crun refuses hybrid hosts whose cgroup v2 holds controllers, and the worker's podman refuses ignored limits (cgroup v1 rootless).
     expect(result.ok).toBe(false);
     expect(result.output).toMatch(/^not run: the agent's podman runtime crun does not work on this worker: /);
     expect(existsSync(join(root, 'podman-ws', 'session-crun', 'level.txt'))).toBe(false);

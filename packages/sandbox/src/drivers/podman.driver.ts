@@ -60,7 +60,12 @@ export class PodmanDriver implements SandboxDriver {
   async probe(): Promise<DriverProbe> {
     const ready = await this.prepare().catch((error: Error) => error);
     if (ready instanceof Error)
-      return { driver: 'podman', available: false, reason: `${ready.message} (runtime ${this.options.runtime ?? 'runc'})`, limitsEnforced: this.report(null) };
+      return {
+        driver: 'podman',
+        available: false,
+        reason: `${ready.message} (runtime ${this.options.runtime ?? 'runc'})${hybridHint(ready.message)}`,
+        limitsEnforced: this.report(null),
+      };
     const limitsEnforced = this.report(ready);
     const refused = this.refusal(ready);
     const runtime = `runtime ${this.options.runtime ?? 'runc'}`;
@@ -175,4 +180,15 @@ export class PodmanDriver implements SandboxDriver {
       ),
     );
   }
+}
+
+/**
+ * crun refuses a hybrid host whose cgroup v2 hierarchy holds a controller (commonly hugetlb, the
+ * one v1 does not mount): said with the way out, since moving it to a v1 hierarchy of its own is
+ * a host change only its administrator should make.
+ */
+function hybridHint(message: string): string {
+  return /cgroups in hybrid mode not supported/.test(message)
+    ? '; crun runs on such a host once the cgroup v2 hierarchy holds no controllers: move them to v1 hierarchies (as root: `mkdir /sys/fs/cgroup/hugetlb && mount -t cgroup -o hugetlb cgroup /sys/fs/cgroup/hugetlb` for hugetlb)'
+    : '';
 }
