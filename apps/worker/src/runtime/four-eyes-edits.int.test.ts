@@ -86,7 +86,8 @@ describe('four-eyes: an approver’s edit is her own instruction', () => {
       requestedById: fx.members.approver.id,
       instructedByIds: [fx.members.approver.id, fx.members.operator.id],
     });
-    expect((await s.t.db.run.findUniqueOrThrow({ where: { id: run.runId } })).status).toBe('waiting');
+    // The worker opens the new row while it still holds the session, and releases it waiting right after.
+    await waitForRun(s.t.db, run.runId, 'waiting');
     expect(await commandsRun(run.runId)).toEqual([]);
     const requested = (await eventsOf(run.runId)).filter((e) => e.type === 'approval.requested').at(-1);
     expect(requested?.payload).toMatchObject({ args: { command: 'rm -rf src' }, reason: expect.stringMatching(/^four-eyes: .+ edited the arguments/) });
