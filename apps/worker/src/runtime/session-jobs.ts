@@ -65,7 +65,7 @@ export class SessionJobs {
       if (context.status === 'waiting' && !context.cancelRequestedAt) {
         const wake = await this.wakeUp(context);
         // Waiting for a level this worker lacks: to the workers that offer it (nothing is claimed here).
-        if (wake !== true && wake !== false) return await this.deps.forwardForIsolation(data, wake);
+        if (typeof wake === 'object') return await this.deps.forwardForIsolation(data, wake);
         if (!wake) return;
       }
       const claim = await this.claim(context);

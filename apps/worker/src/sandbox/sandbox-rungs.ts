@@ -62,3 +62,8 @@ export async function chooseRung(rungs: Rung[], need: IsolationNeed): Promise<Ch
     output: `not run: ${strongest.by} requires the ${strongest.minimum} sandbox or stronger, and this worker's ${joinNames(candidates.map((r) => r.name))} does not work here (${broken.join('; ')})`,
   };
 }
+
+/** The isolation levels calls can get from these working drivers: every level one of them meets. */
+export function levelsGiven(working: readonly string[]): SandboxLevelDriver[] {
+  return SANDBOX_LEVEL_DRIVERS.filter((level) => working.some((driver) => meetsIsolation(driver, level)));
+}

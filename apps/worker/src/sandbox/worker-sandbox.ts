@@ -1,4 +1,4 @@
-import { meetsIsolation, SANDBOX_LEVEL_DRIVERS, type SandboxLevelDriver } from '@looplane/shared';
+import type { SandboxLevelDriver } from '@looplane/shared';
 import { chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EgressRecord, ToolArgs, ToolInvocation, ToolResult } from '@looplane/engine';
@@ -25,11 +25,12 @@ import {
 } from '@looplane/sandbox';
 import type { Logger } from 'pino';
 import type { FilesRestore, ToolContext } from '../tools/tool-registry';
-import { IsolationUnavailableError, WorkspaceUnavailableError } from '../sessions/workspace-unavailable';
+import { WorkspaceUnavailableError } from '../sessions/workspace-unavailable';
+import { isolationRefusal } from './isolation-refusal';
 import { lookupAccount, untraversable } from './host-checks';
 import { SessionEgressProxies } from './session-egress-proxies';
 import { gateSandbox } from './sandbox-policy-gate';
-import { chooseRung, type Rung } from './sandbox-rungs';
+import { chooseRung, levelsGiven, type Rung } from './sandbox-rungs';
 import type { EgressSource } from './team-egress';
 import type { SessionWorkspaces } from '../sessions/session-workspaces';
 import type { EffectDecisions } from './effect-decisions';
@@ -175,8 +176,7 @@ export class WorkerSandbox {
 
   /** The isolation levels a call can get here: every level some working driver meets. */
   async isolationLevels(): Promise<SandboxLevelDriver[]> {
-    const working = await this.workingDrivers();
-    return SANDBOX_LEVEL_DRIVERS.filter((level) => working.some((driver) => meetsIsolation(driver, level)));
+    return levelsGiven(await this.workingDrivers());
   }
 
   /** Builds the drivers, probes them and picks the configured one. Never throws for a driver that does not work. */
@@ -272,14 +272,7 @@ export class WorkerSandbox {
       ...(call.isolation ? { rule: { minimum: call.isolation.level, ruleId: call.isolation.ruleId } } : {}),
       defaultUnavailable: this.unavailable,
     });
-    if (!chosen.ok) {
-      const when = context.sandbox?.whenIsolationUnavailable;
-      if (when === 'fail-run') throw new IsolationUnavailableError(chosen.output.replace(/^not run: /, 'a call was not run: '));
-      // Nothing ran: the run waits for a worker that offers the level (the runtime hands it to one).
-      if (when === 'wait' && chosen.level)
-        return { ok: false, output: chosen.output, deferred: { level: chosen.level, reason: chosen.output.replace(/^not run: /, '') } };
-      return { ok: false, output: chosen.output };
-    }
+    if (!chosen.ok) return isolationRefusal(chosen, context.sandbox);
     const runtime = await this.podmanRuntimeFor(chosen.rung, context.sandbox?.podmanRuntime);
     if (!runtime.ok) return { ok: false, output: runtime.output };
     const { rung, probe } = runtime;
